@@ -1,0 +1,85 @@
+//! The command line: one file per subcommand, each with its own clap `Args`.
+//!
+//! Exit status: 0 success, 1 a failure the command reports (a bad record, a disagreement),
+//! 2 a usage error (clap's own).
+
+pub mod analyze;
+pub mod engine;
+pub mod matchup;
+pub mod perft;
+pub mod play;
+pub mod render;
+pub mod replay;
+pub mod run;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "toguz",
+    version,
+    about = "Toguzqumalak: rules engine, bot and chat adapters"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Replay a game record and check it against the rules.
+    Replay(replay::ReplayArgs),
+    /// Count the leaves of the game tree (move generation check and speed test).
+    Perft(perft::PerftArgs),
+    /// Analyze a position: best move, score, depth, nodes and principal variation.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play engine levels against each other to measure strength.
+    #[command(name = "match")]
+    Match(matchup::MatchArgs),
+    /// Speak the engine line protocol on stdin/stdout (see docs/engine-protocol.md).
+    Engine(engine::EngineArgs),
+    /// Draw a position as text or PNG.
+    Render(render::RenderArgs),
+    /// Play a game against the bot in the terminal.
+    Play(play::PlayArgs),
+    /// Run the bot on every platform enabled in the config.
+    Run(run::RunArgs),
+}
+
+/// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Replay(args) => replay::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Match(args) => matchup::run(args),
+        Command::Engine(args) => engine::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Run(args) => run::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("toguz: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_input(path: &str) -> anyhow::Result<String> {
+    use anyhow::Context;
+    use std::io::Read;
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read standard input")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))
+    }
+}

@@ -1,0 +1,10 @@
+//! Placeholder until issue 4 builds this command.
+
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {}
+
+pub fn run(_args: PlayArgs) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("this command is not built yet (issue 4)")
+}

@@ -1,0 +1,139 @@
+//! The computer opponent. (Placeholder API: issue 3 replaces the inside with a real search.)
+
+use crate::rules::Position;
+use rand::{seq::IteratorRandom, SeedableRng};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// A playing level, named in commands and the config.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    Random,
+    Beginner,
+    Easy,
+    #[default]
+    Medium,
+    Hard,
+    Max,
+}
+
+impl Level {
+    pub const ALL: [Level; 6] = [
+        Level::Random,
+        Level::Beginner,
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Max,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Beginner => "beginner",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Max => "max",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = EngineError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| EngineError::UnknownLevel(s.to_string()))
+    }
+}
+
+/// `[engine]` in the config.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineConfig {
+    /// Thinking time of `hard`, per move.
+    pub hard_ms: u64,
+    /// Thinking time of `max`, per move.
+    pub max_ms: u64,
+    /// Searches that may run at once; more wait their turn.
+    pub max_concurrent: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hard_ms: 300,
+            max_ms: 2000,
+            max_concurrent: 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("unknown level {0:?} (use random, beginner, easy, medium, hard or max)")]
+    UnknownLevel(String),
+    #[error("the game is over: there is no move to choose")]
+    NoMove,
+    #[error("the engine task failed")]
+    TaskFailed,
+}
+
+/// Chooses a move for the side to move, blocking the calling thread for the level's time.
+/// Deterministic for a fixed seed.
+pub fn choose_move(pos: &Position, level: Level, _config: &EngineConfig, seed: u64) -> Option<u8> {
+    let _ = level;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    pos.legal_moves().iter().choose(&mut rng)
+}
+
+/// Runs searches on tokio's blocking pool, at most `max_concurrent` at once.
+#[derive(Clone)]
+pub struct EnginePool {
+    config: Arc<EngineConfig>,
+    permits: Arc<Semaphore>,
+}
+
+impl EnginePool {
+    pub fn new(config: EngineConfig) -> EnginePool {
+        let permits = Arc::new(Semaphore::new(config.max_concurrent.max(1)));
+        EnginePool {
+            config: Arc::new(config),
+            permits,
+        }
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// The engine's move for `pos`, computed off the async runtime.
+    pub async fn choose_move(
+        &self,
+        pos: Position,
+        level: Level,
+        seed: u64,
+    ) -> Result<u8, EngineError> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| EngineError::TaskFailed)?;
+        let config = self.config.clone();
+        tokio::task::spawn_blocking(move || choose_move(&pos, level, &config, seed))
+            .await
+            .map_err(|_| EngineError::TaskFailed)?
+            .ok_or(EngineError::NoMove)
+    }
+}

@@ -1,0 +1,15 @@
+//! toguz: a chat bot that hosts games of toguzqumalak in Discord and Telegram.
+//!
+//! `rules` is the pure game; `engine` plays it; `store` keeps games in sled; `manager` runs
+//! games for every platform; `render` draws boards; `platform/*` speak to chat services;
+//! `i18n` holds every word shown to players; `cli` is the command line.
+
+pub mod cli;
+pub mod config;
+pub mod engine;
+pub mod i18n;
+pub mod manager;
+pub mod platform;
+pub mod render;
+pub mod rules;
+pub mod store;

@@ -1,0 +1,1 @@
+//! The platform-neutral game manager (issue 4).

@@ -1,0 +1,1 @@
+//! The terminal adapter behind `toguz play` (issue 4).

@@ -1,0 +1,3 @@
+//! The Discord adapter (issue 8).
+
+pub mod config;

@@ -1,0 +1,3 @@
+//! The Telegram adapter (issue 6).
+
+pub mod config;

@@ -1,0 +1,1 @@
+//! Durable storage of games, challenges and players in sled (issue 4).
