@@ -30,8 +30,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         bail!("replay takes one record file (use --check for several)");
     };
     let text = super::read_input(file)?;
-    let record = parse_record(&text).with_context(|| format!("{file}"))?;
-    let start = record.start_position().with_context(|| format!("{file}"))?;
+    let record = parse_record(&text).with_context(|| file.to_string())?;
+    let start = record.start_position().with_context(|| file.to_string())?;
     let plies = match replay(&record, start) {
         Ok(plies) => plies,
         Err(d) => {

@@ -509,8 +509,7 @@ pub fn write_record(
 /// Numbered move text on one line: `1. 76 98 2. 66 87`.
 pub fn move_text(start: Position, moves: &[MoveReport], playok: bool) -> String {
     let mut out = String::new();
-    let mut ply = start.ply();
-    for (i, m) in moves.iter().enumerate() {
+    for (i, (m, ply)) in moves.iter().zip(start.ply()..).enumerate() {
         if i > 0 {
             out.push(' ');
         }
@@ -525,7 +524,6 @@ pub fn move_text(start: Position, moves: &[MoveReport], playok: bool) -> String 
         } else {
             let _ = write!(out, "{}", m.notation());
         }
-        ply += 1;
     }
     out
 }
