@@ -47,8 +47,8 @@ pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };
 pub use view::{
-    Actions, ChallengeActions, ChallengeStatus, ChallengeView, FinishReason, GameStatus,
-    GameView, PitAction,
+    Actions, ChallengeActions, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView,
+    PitAction,
 };
 
 use crate::engine::{EnginePool, Level};
@@ -215,7 +215,8 @@ impl Manager {
             }
         }
         let swept = self.sweep().await;
-        for id in lock(&self.inner.index).ongoing_games() {
+        let ongoing = lock(&self.inner.index).ongoing_games();
+        for id in ongoing {
             let slot = lock(&self.inner.games).get(&id).cloned();
             if let Some(slot) = slot {
                 if slot.lock().await.bot_to_move().is_some() {
@@ -295,10 +296,8 @@ impl Manager {
     pub async fn attach_message(&self, target: Target, msg: MessageRef) -> Result<(), ActionError> {
         match target {
             Target::Game(id) => {
-                self.update_game(&id, |game, _| {
-                    Ok(add_message(&mut game.rec.messages, msg))
-                })
-                .await?;
+                self.update_game(&id, |game, _| Ok(add_message(&mut game.rec.messages, msg)))
+                    .await?;
             }
             Target::Challenge(id) => {
                 let slot = self.challenge_slot(&id).await?;
@@ -821,12 +820,7 @@ impl Manager {
         Ok(Reply::Games(views))
     }
 
-    async fn rematch(
-        &self,
-        actor: UserRef,
-        chat: ChatRef,
-        id: &str,
-    ) -> Result<Reply, ActionError> {
+    async fn rematch(&self, actor: UserRef, chat: ChatRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
         let mut game = slot.lock().await;
         let side = game.side_of(&actor).ok_or(ActionError::NotYourGame)?;
@@ -963,9 +957,8 @@ impl Manager {
     /// The background task: sweeps every `sweep_interval_secs` until the manager is dropped.
     fn spawn_sweeper(&self) {
         let weak: Weak<Inner> = Arc::downgrade(&self.inner);
-        let every = std::time::Duration::from_secs(
-            self.inner.config.limits.sweep_interval_secs.max(1),
-        );
+        let every =
+            std::time::Duration::from_secs(self.inner.config.limits.sweep_interval_secs.max(1));
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(every);
             ticks.tick().await;

@@ -2,6 +2,6 @@
 //! own widgets.
 
 pub mod console;
-pub mod present;
 pub mod discord;
+pub mod present;
 pub mod telegram;

@@ -5,8 +5,7 @@
 //! For a message that both players see (a group chat), pass the player to move as the
 //! viewer of [`pit_buttons`], so the pits shown are the ones that can be played.
 
-use crate::engine::Level;
-use crate::i18n::Lang;
+use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
@@ -36,29 +35,20 @@ pub fn board_view(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> Boar
     }
 }
 
+/// "White" / "Black" in `lang`.
 pub fn side_name(side: Side, lang: Lang) -> String {
-    match side {
-        Side::White => t!(lang, "side-white"),
-        Side::Black => t!(lang, "side-black"),
-    }
-}
-
-pub fn level_name(level: Level, lang: Lang) -> String {
-    match level {
-        Level::Random => t!(lang, "level-random"),
-        Level::Beginner => t!(lang, "level-beginner"),
-        Level::Easy => t!(lang, "level-easy"),
-        Level::Medium => t!(lang, "level-medium"),
-        Level::Hard => t!(lang, "level-hard"),
-        Level::Max => t!(lang, "level-max"),
-    }
+    words::side_name(lang, side)
 }
 
 /// A player's display name; the bot is named with its level.
 pub fn player_name(player: &Player, lang: Lang) -> String {
     match player {
         Player::Human(user) => user.name.clone(),
-        Player::Bot(level) => t!(lang, "manager-bot-name", level = level_name(*level, lang)),
+        Player::Bot(level) => t!(
+            lang,
+            "manager-bot-name",
+            level = words::level_name(lang, *level)
+        ),
     }
 }
 
@@ -104,10 +94,12 @@ pub fn result_text(view: &GameView, lang: Lang) -> Option<String> {
         FinishReason::Board(EndReason::EqualKazans) => Some(t!(
             lang,
             "manager-reason-equal-kazans",
-            balls = t!(lang, "balls", count = view.variant.drawing_store())
+            balls = words::balls(lang, view.variant.drawing_store().into())
         )),
         FinishReason::Board(EndReason::Atsyrau) => Some(t!(lang, "manager-reason-atsyrau")),
-        FinishReason::Resigned(side) => Some(t!(lang, "manager-reason-resigned", name = name(side))),
+        FinishReason::Resigned(side) => {
+            Some(t!(lang, "manager-reason-resigned", name = name(side)))
+        }
         FinishReason::Agreed => Some(t!(lang, "manager-reason-agreed")),
         FinishReason::TimedOut(side) => Some(t!(lang, "manager-reason-timeout", name = name(side))),
         FinishReason::Aborted => None,
@@ -139,7 +131,7 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
                 "manager-last-move-capture",
                 name = name,
                 move = mv,
-                balls = t!(lang, "balls", count = last.captured)
+                balls = words::balls(lang, last.captured.into())
             )
         } else {
             t!(lang, "manager-last-move", name = name, move = mv)
@@ -425,6 +417,7 @@ pub fn games_text(views: &[GameView], lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Level;
     use crate::manager::{ChatRef, Platform};
     use crate::rules::Position;
 
@@ -483,7 +476,7 @@ mod tests {
             result_text(&v, Lang::Ru).unwrap(),
             "Партия закончилась вничью. В обоих казанах по 81 шар."
         );
-        assert_eq!(board_view(&v, None, Lang::En).result_line.is_some(), true);
+        assert!(board_view(&v, None, Lang::En).result_line.is_some());
     }
 
     #[test]

@@ -341,7 +341,9 @@ mod tests {
                 },
             )
             .unwrap();
-        store.put_raw(Tree::Games, "garbage", b"\xff{not json").unwrap();
+        store
+            .put_raw(Tree::Games, "garbage", b"\xff{not json")
+            .unwrap();
         store
             .put_raw(Tree::Games, "future", br#"{"schema":99,"data":{}}"#)
             .unwrap();
