@@ -1,1 +1,74 @@
-# manager messages
+# The game manager: captions, results, challenges, buttons and refusals, shared by every platform.
+manager-bot-name = Bot ({ $level })
+manager-game-title = Game { $id }
+manager-turn = { $side } to move: { $name }
+manager-score = Kazans: { $white } : { $black }
+manager-last-move = Last move: { $name }, { $move }
+manager-last-move-capture = Last move: { $name }, { $move }, took { $balls }
+manager-draw-offered = { $name } offers a draw.
+manager-deadline = Move within { $hours ->
+    [one] { $hours } hour
+   *[other] { $hours } hours
+} or lose on time.
+manager-result-win = { $name } ({ $side }) wins.
+manager-result-draw = The game is drawn.
+manager-result-aborted = The game was aborted.
+manager-reason-kazan = The kazan holds more than half the balls.
+manager-reason-equal-kazans = Both kazans hold { $balls }.
+manager-reason-atsyrau = Atsyrau: the player to move had no balls left.
+manager-reason-resigned = { $name } resigned.
+manager-reason-agreed = Drawn by agreement.
+manager-reason-timeout = { $name } did not move in time.
+manager-variant-standard = standard game
+manager-variant-balls = { $count } per pit
+manager-variant-no-tuzdek = no tuzdeks
+manager-variant-ninth-tuzdek = tuzdek allowed on pit 9
+manager-challenge-open = { $challenger } is looking for an opponent: { $variant }.
+manager-challenge-to = { $challenger } challenges { $opponent }: { $variant }.
+manager-challenge-rematch = { $challenger } wants a rematch with { $opponent }.
+manager-challenge-accepted = Challenge accepted: game { $id } has begun.
+manager-challenge-declined = { $opponent } declined the challenge.
+manager-challenge-expired = Nobody answered in time: the challenge has expired.
+manager-challenge-cancelled = { $challenger } withdrew the challenge.
+manager-challenge-expires = Open for { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+}.
+manager-button-resign = Resign
+manager-button-offer-draw = Offer a draw
+manager-button-accept-draw = Accept the draw
+manager-button-decline-draw = Decline the draw
+manager-button-abort = Abort
+manager-button-rematch = Rematch
+manager-button-accept = Accept
+manager-button-decline = Decline
+manager-button-cancel = Withdraw
+manager-games-none = You have no ongoing games.
+manager-games-header = Your ongoing games:
+manager-games-line = { $id }: { $white } vs { $black }, move { $number }
+manager-error-not-your-turn = It is not your turn.
+manager-error-not-your-game = You are not playing in this game.
+manager-error-not-for-you = This challenge is not addressed to you.
+manager-error-stale = This board is out of date: the game has moved on. Look at the latest board.
+manager-error-no-such-pit = There is no pit { $pit }: pits are numbered 1 to 9.
+manager-error-empty-pit = Pit { $pit } is empty.
+manager-error-tuzdek-pit = Pit { $pit } is a tuzdek: its balls belong to your opponent.
+manager-error-game-over = This game is already over.
+manager-error-no-such-game = There is no such game.
+manager-error-no-such-challenge = There is no such challenge.
+manager-error-challenge-closed = This challenge is no longer open.
+manager-error-challenge-self = You cannot play against yourself.
+manager-error-challenge-bot = To play the bot, start a game against it instead of challenging it.
+manager-error-limit-user-challenges = You already have { $count } open challenges. Wait for an answer or withdraw one.
+manager-error-limit-chat-challenges = This chat already has { $count } open challenges. Try again later.
+manager-error-limit-user-games = You already play { $count } games at once. Finish one first.
+manager-error-limit-chat-games = This chat already has { $count } games going on. Try again later.
+manager-error-game-not-over = The game is still going on.
+manager-error-no-game-here = You have no game going on here.
+manager-error-ambiguous = You have several games here: say which one.
+manager-error-too-late-to-abort = Too late to abort: both sides have moved. You can resign or offer a draw.
+manager-error-draw-already-offered = You have already offered a draw.
+manager-error-no-draw-offer = Nobody has offered you a draw.
+manager-error-bot-declines-draw = The bot declines the draw: play on.
+manager-error-rematch-exists = A rematch of this game has already been arranged.
+manager-error-storage = Something went wrong on our side and nothing was changed. Please try again.

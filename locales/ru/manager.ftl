@@ -1,1 +1,91 @@
-# manager messages
+# Менеджер партий: подписи, итоги, вызовы, кнопки и отказы, общие для всех платформ.
+manager-bot-name = Бот ({ $level })
+manager-game-title = Партия { $id }
+manager-turn = Ходят { $side }: { $name }
+manager-score = Казаны: { $white } : { $black }
+manager-last-move = Последний ход: { $name }, { $move }
+manager-last-move-capture = Последний ход: { $name }, { $move }, взято { $balls }
+manager-draw-offered = { $name } предлагает ничью.
+manager-deadline = Сделайте ход в течение { $hours ->
+    [one] { $hours } часа
+   *[other] { $hours } часов
+}, иначе засчитывается поражение по времени.
+manager-result-win = Победа: { $name } ({ $side }).
+manager-result-draw = Партия закончилась вничью.
+manager-result-aborted = Партия прервана.
+manager-reason-kazan = В казане больше половины шаров.
+manager-reason-equal-kazans = В обоих казанах по { $balls }.
+manager-reason-atsyrau = Атсырау: у игрока, чей ход, не осталось шаров.
+manager-reason-resigned = { $name } сдаётся.
+manager-reason-agreed = Ничья по согласию.
+manager-reason-timeout = { $name } не сделал ход вовремя.
+manager-variant-standard = обычная партия
+manager-variant-balls = по { $count } в лунке
+manager-variant-no-tuzdek = без туздыков
+manager-variant-ninth-tuzdek = туздык можно ставить в девятую лунку
+manager-challenge-open = { $challenger } ищет соперника: { $variant }.
+manager-challenge-to = { $challenger } вызывает { $opponent } на партию: { $variant }.
+manager-challenge-rematch = { $challenger } предлагает { $opponent } реванш.
+manager-challenge-accepted = Вызов принят: партия { $id } началась.
+manager-challenge-declined = { $opponent } отклонил вызов.
+manager-challenge-expired = Никто не ответил вовремя: вызов истёк.
+manager-challenge-cancelled = { $challenger } отозвал вызов.
+manager-challenge-expires = Вызов действует { $minutes ->
+    [one] { $minutes } минуту
+    [few] { $minutes } минуты
+   *[many] { $minutes } минут
+}.
+manager-button-resign = Сдаться
+manager-button-offer-draw = Предложить ничью
+manager-button-accept-draw = Согласиться на ничью
+manager-button-decline-draw = Отказаться от ничьей
+manager-button-abort = Прервать
+manager-button-rematch = Реванш
+manager-button-accept = Принять
+manager-button-decline = Отклонить
+manager-button-cancel = Отозвать
+manager-games-none = У вас нет текущих партий.
+manager-games-header = Ваши текущие партии:
+manager-games-line = { $id }: { $white } — { $black }, ход { $number }
+manager-error-not-your-turn = Сейчас не ваш ход.
+manager-error-not-your-game = Вы не участвуете в этой партии.
+manager-error-not-for-you = Этот вызов адресован не вам.
+manager-error-stale = Эта доска устарела: партия уже продвинулась. Посмотрите на последнюю доску.
+manager-error-no-such-pit = Лунки { $pit } нет: лунки пронумерованы от 1 до 9.
+manager-error-empty-pit = Лунка { $pit } пуста.
+manager-error-tuzdek-pit = Лунка { $pit } — туздык: её шары достаются сопернику.
+manager-error-game-over = Эта партия уже окончена.
+manager-error-no-such-game = Такой партии нет.
+manager-error-no-such-challenge = Такого вызова нет.
+manager-error-challenge-closed = Этот вызов уже закрыт.
+manager-error-challenge-self = Нельзя играть против самого себя.
+manager-error-challenge-bot = Чтобы сыграть с ботом, начните партию против него, а не вызывайте его.
+manager-error-limit-user-challenges = У вас уже { $count ->
+    [one] { $count } открытый вызов
+    [few] { $count } открытых вызова
+   *[many] { $count } открытых вызовов
+}. Дождитесь ответа или отзовите один из них.
+manager-error-limit-chat-challenges = В этом чате уже { $count ->
+    [one] { $count } открытый вызов
+    [few] { $count } открытых вызова
+   *[many] { $count } открытых вызовов
+}. Попробуйте позже.
+manager-error-limit-user-games = Вы уже играете { $count ->
+    [one] { $count } партию
+    [few] { $count } партии
+   *[many] { $count } партий
+} одновременно. Сначала закончите одну из них.
+manager-error-limit-chat-games = В этом чате уже идёт { $count ->
+    [one] { $count } партия
+    [few] { $count } партии
+   *[many] { $count } партий
+}. Попробуйте позже.
+manager-error-game-not-over = Партия ещё идёт.
+manager-error-no-game-here = У вас здесь нет текущей партии.
+manager-error-ambiguous = У вас здесь несколько партий: укажите, какую вы имеете в виду.
+manager-error-too-late-to-abort = Прервать уже нельзя: оба игрока сделали ход. Можно сдаться или предложить ничью.
+manager-error-draw-already-offered = Вы уже предложили ничью.
+manager-error-no-draw-offer = Вам никто не предлагал ничью.
+manager-error-bot-declines-draw = Бот отказывается от ничьей: игра продолжается.
+manager-error-rematch-exists = Реванш этой партии уже назначен.
+manager-error-storage = У нас что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.

@@ -1,10 +1,135 @@
-//! Placeholder until issue 3 builds this command.
+//! `toguz analyze [--moves TEXT | --position STR] [--movetime MS | --depth N] [--json]`:
+//! one line per finished iteration, then the best move, score, depth, nodes, nodes per
+//! second and principal variation. With `--json` the last line is one JSON object with keys
+//! `bestmove`, `score`, `depth`, `nodes`, `nps`, `pv` (and `mate`, `bestmove_text`).
 
+use crate::engine::protocol::play_moves;
+use crate::engine::{plies_to_end, Limits, SearchInfo, Searcher, BALL};
+use crate::rules::{parse_variant, Position};
+use anyhow::{anyhow, Context};
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
-pub struct AnalyzeArgs {}
+pub struct AnalyzeArgs {
+    /// Moves played from the start: `76 98 66`, `1. 76 98`, or bare pits `7 9 6`.
+    #[arg(long, conflicts_with = "position")]
+    pub moves: Option<String>,
+    /// A position string (see `toguz render --help` or docs/rules.md).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// The variant the moves start from, e.g. `5 no-tuzdek` (default: standard).
+    #[arg(long, conflicts_with = "position")]
+    pub variant: Option<String>,
+    /// Think this long (milliseconds). The default is 1000 unless --depth is given.
+    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub movetime: Option<u64>,
+    /// Search exactly this deep (plies).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+    /// End with one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("this command is not built yet (issue 3)")
+pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    let pos = start_position(&args)?;
+    if pos.is_over() {
+        anyhow::bail!("the game is over in this position: there is nothing to analyze");
+    }
+    let limits = Limits {
+        depth: args.depth,
+        movetime: match (args.movetime, args.depth) {
+            (Some(ms), _) => Some(Duration::from_millis(ms)),
+            (None, Some(_)) => None,
+            (None, None) => Some(Duration::from_millis(1000)),
+        },
+        nodes: None,
+    };
+    let mut searcher = Searcher::new(args.hash as usize);
+    let result = searcher.search(&pos, limits, |info| {
+        if !args.json {
+            println!("{}", iteration_line(&pos, info));
+        }
+    });
+    let best = result
+        .best_move
+        .ok_or_else(|| anyhow!("no legal move in this position"))?;
+    let info = &result.info;
+    let pv = pv_text(&pos, &info.pv);
+    if args.json {
+        let json = serde_json::json!({
+            "bestmove": best,
+            "bestmove_text": pv.first(),
+            "score": info.score,
+            "mate": plies_to_end(info.score),
+            "depth": info.depth,
+            "nodes": info.nodes,
+            "nps": info.nps(),
+            "time_ms": info.elapsed.as_millis() as u64,
+            "pv": pv,
+        });
+        println!("{json}");
+    } else {
+        println!(
+            "bestmove {} score {} depth {} nodes {} nps {} time {:.3}s pv {}",
+            pv.first().map_or(best.to_string(), Clone::clone),
+            score_words(info.score),
+            info.depth,
+            info.nodes,
+            info.nps(),
+            info.elapsed.as_secs_f64(),
+            pv.join(" ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn start_position(args: &AnalyzeArgs) -> anyhow::Result<Position> {
+    if let Some(fen) = &args.position {
+        return Position::from_fen(fen).context("bad --position");
+    }
+    let variant = match &args.variant {
+        Some(v) => parse_variant(v).ok_or_else(|| anyhow!("unknown variant {v:?}"))?,
+        None => Default::default(),
+    };
+    let moves = args.moves.as_deref().unwrap_or("");
+    play_moves(Position::start(variant), moves).map_err(|e| anyhow!("bad --moves: {e}"))
+}
+
+fn iteration_line(pos: &Position, info: &SearchInfo) -> String {
+    format!(
+        "depth {:>2} score {:>9} nodes {:>11} nps {:>9} time {:>7.3}s pv {}",
+        info.depth,
+        score_words(info.score),
+        info.nodes,
+        info.nps(),
+        info.elapsed.as_secs_f64(),
+        pv_text(pos, &info.pv).join(" ")
+    )
+}
+
+/// `+1.25` (balls, for the side to move), or `win in 5` / `loss in 4` (plies).
+pub fn score_words(score: i32) -> String {
+    match plies_to_end(score) {
+        Some(p) if p > 0 => format!("win in {p}"),
+        Some(p) => format!("loss in {}", -p),
+        None => format!("{:+.2}", score as f64 / BALL as f64),
+    }
+}
+
+/// The principal variation in move text (`76 98X ...`), stopping at anything unplayable.
+pub fn pv_text(pos: &Position, pv: &[u8]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(pv.len());
+    for &pit in pv {
+        match p.play(pit) {
+            Ok(report) => out.push(report.notation().to_string()),
+            Err(_) => break,
+        }
+    }
+    out
 }

@@ -1,7 +1,23 @@
-//! The computer opponent. (Placeholder API: issue 3 replaces the inside with a real search.)
+//! The computer opponent: a search (`search`), its evaluation (`eval`), hashing (`zobrist`,
+//! `tt`), the playing levels (`levels`) and the `toguz engine` line protocol (`protocol`).
+//!
+//! `choose_move` blocks; `EnginePool` runs searches on tokio's blocking pool, a bounded number
+//! at once, so bot moves never stall message handling.
+
+mod eval;
+mod levels;
+pub mod protocol;
+mod search;
+mod tt;
+mod zobrist;
+
+pub use levels::{level_move, Style};
+pub use search::{
+    is_loss, is_win, plies_to_end, Limits, SearchInfo, SearchResult, Searcher, BALL, MAX_PLY, WIN,
+};
 
 use crate::rules::Position;
-use rand::{seq::IteratorRandom, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
@@ -90,12 +106,21 @@ pub enum EngineError {
     TaskFailed,
 }
 
-/// Chooses a move for the side to move, blocking the calling thread for the level's time.
-/// Deterministic for a fixed seed.
-pub fn choose_move(pos: &Position, level: Level, _config: &EngineConfig, seed: u64) -> Option<u8> {
-    let _ = level;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    pos.legal_moves().iter().choose(&mut rng)
+/// Chooses a move for the side to move, blocking the calling thread for the level's time
+/// (`hard` and `max` think for their budget from `config`; the others search a fixed depth).
+/// Deterministic for a fixed seed at the depth-limited levels. `None` when the game is over.
+pub fn choose_move(pos: &Position, level: Level, config: &EngineConfig, seed: u64) -> Option<u8> {
+    level_move(pos, level, level.budget(config), seed, None)
+}
+
+/// Sets a search's stop flag when dropped: a cancelled `EnginePool::choose_move` future
+/// stops its search instead of letting it run out its budget.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Runs searches on tokio's blocking pool, at most `max_concurrent` at once.
@@ -118,21 +143,30 @@ impl EnginePool {
         &self.config
     }
 
-    /// The engine's move for `pos`, computed off the async runtime.
+    /// The engine's move for `pos`, computed off the async runtime. Dropping the future
+    /// cancels the search.
     pub async fn choose_move(
         &self,
         pos: Position,
         level: Level,
         seed: u64,
     ) -> Result<u8, EngineError> {
+        if pos.legal_moves().is_empty() {
+            return Err(EngineError::NoMove);
+        }
         let _permit = self
             .permits
             .acquire()
             .await
             .map_err(|_| EngineError::TaskFailed)?;
-        let config = self.config.clone();
-        tokio::task::spawn_blocking(move || choose_move(&pos, level, &config, seed))
-            .await
+        let budget = level.budget(&self.config);
+        let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let flag = stop.0.clone();
+        let chosen =
+            tokio::task::spawn_blocking(move || level_move(&pos, level, budget, seed, Some(flag)))
+                .await;
+        drop(stop);
+        chosen
             .map_err(|_| EngineError::TaskFailed)?
             .ok_or(EngineError::NoMove)
     }

@@ -9,6 +9,8 @@
 //! assert_eq!(t!(Lang::Ru, "balls", count = 5), "5 шаров");
 //! ```
 
+pub mod words;
+
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use std::sync::LazyLock;

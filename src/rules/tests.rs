@@ -347,3 +347,64 @@ proptest! {
         let _ = parse_records(&s);
     }
 }
+
+#[test]
+fn records_round_trip_through_text() {
+    let picks: Vec<u8> = (0..400u32).map(|i| (i * 7 + 3) as u8).collect();
+    let game = random_game(Variant::STANDARD, &picks);
+    let mut pos = Position::default();
+    let mut reports = Vec::new();
+    for next in &game[1..] {
+        let pit = pos
+            .legal_moves()
+            .iter()
+            .find(|&pit| {
+                let mut p = pos;
+                p.play(pit).is_ok() && p == *next
+            })
+            .unwrap();
+        reports.push(pos.play(pit).unwrap());
+    }
+    assert!(pos.is_over());
+    let headers = vec![("White".to_string(), "Ақ \"A\"".to_string())];
+    for playok in [false, true] {
+        let text = write_record(&headers, Position::default(), &reports, None, playok);
+        let record = parse_record(&text).unwrap();
+        assert_eq!(record.header("White"), Some("Ақ 'A'"));
+        let replayed = replay(&record, record.start_position().unwrap()).unwrap();
+        assert_eq!(replayed.last().unwrap().position, pos);
+        assert_eq!(
+            record.zero,
+            pos.outcome().unwrap().reason == EndReason::Atsyrau
+        );
+    }
+}
+
+#[test]
+fn records_keep_variants_and_start_positions() {
+    let variant = Variant::new(5, TuzdekRule::NinthAllowed).unwrap();
+    let mut pos = Position::start(variant);
+    let r1 = pos.play(3).unwrap();
+    let text = write_record(&[], Position::start(variant), &[r1], None, false);
+    let record = parse_record(&text).unwrap();
+    assert_eq!(record.start_position().unwrap().variant(), variant);
+    // A record that starts from a position.
+    let text = write_record(&[], pos, &[], None, false);
+    let record = parse_record(&text).unwrap();
+    assert_eq!(record.start_position().unwrap(), pos);
+}
+
+#[test]
+fn move_text_numbers_pairs() {
+    let mut p = Position::default();
+    let a = p.play(7).unwrap();
+    let b = p.play(9).unwrap();
+    let c = p.play(6).unwrap();
+    assert_eq!(
+        move_text(Position::default(), &[a, b, c], false),
+        "1. 76 98 2. 66"
+    );
+    let mut q = Position::default();
+    q.play(7).unwrap();
+    assert_eq!(move_text(q, &[b], false), "1... 98");
+}

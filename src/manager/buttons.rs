@@ -1,0 +1,260 @@
+//! Button data: one compact, versioned codec for every platform.
+//!
+//! `<version><kind>:<field>:<field>`, at most 64 bytes (Telegram's `callback_data` limit;
+//! Discord allows 100). Version 1:
+//!
+//! | button | data |
+//! |---|---|
+//! | move | `1m:<game>:<ply>:<pit>` |
+//! | resign | `1r:<game>:<ply>` |
+//! | offer a draw | `1d:<game>:<ply>` |
+//! | accept / decline a draw | `1da:<game>`, `1dd:<game>` |
+//! | abort | `1x:<game>` |
+//! | rematch | `1rm:<game>` |
+//! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
+//! | play the bot at a level | `1b:<level>` |
+//!
+//! Ids are 1..=16 characters `[a-z0-9]`. Anything else (a forged or truncated value) is a
+//! `ButtonError`, never a panic. The ply inside lets the manager refuse a press on a stale
+//! board.
+
+use super::types::{Action, ChallengeId, GameId};
+use crate::engine::Level;
+
+/// The longest button data the codec writes or reads.
+pub const MAX_LEN: usize = 64;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Button {
+    Move { game: GameId, ply: u16, pit: u8 },
+    Resign { game: GameId, ply: u16 },
+    OfferDraw { game: GameId, ply: u16 },
+    AcceptDraw { game: GameId },
+    DeclineDraw { game: GameId },
+    Abort { game: GameId },
+    Rematch { game: GameId },
+    AcceptChallenge { challenge: ChallengeId },
+    DeclineChallenge { challenge: ChallengeId },
+    CancelChallenge { challenge: ChallengeId },
+    PlayLevel { level: Level },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ButtonError {
+    #[error("button data is too long")]
+    TooLong,
+    #[error("unknown button data version")]
+    Version,
+    #[error("unknown button kind")]
+    Kind,
+    #[error("malformed button data")]
+    Malformed,
+}
+
+/// The data string of a button.
+pub fn encode(button: &Button) -> String {
+    match button {
+        Button::Move { game, ply, pit } => format!("1m:{game}:{ply}:{pit}"),
+        Button::Resign { game, ply } => format!("1r:{game}:{ply}"),
+        Button::OfferDraw { game, ply } => format!("1d:{game}:{ply}"),
+        Button::AcceptDraw { game } => format!("1da:{game}"),
+        Button::DeclineDraw { game } => format!("1dd:{game}"),
+        Button::Abort { game } => format!("1x:{game}"),
+        Button::Rematch { game } => format!("1rm:{game}"),
+        Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
+        Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
+        Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
+        Button::PlayLevel { level } => format!("1b:{}", level.name()),
+    }
+}
+
+/// Parses button data; anything malformed or forged is an error.
+pub fn decode(data: &str) -> Result<Button, ButtonError> {
+    if data.len() > MAX_LEN {
+        return Err(ButtonError::TooLong);
+    }
+    let rest = data.strip_prefix('1').ok_or(ButtonError::Version)?;
+    let mut parts = rest.split(':');
+    let kind = parts.next().ok_or(ButtonError::Malformed)?;
+    let fields: Vec<&str> = parts.collect();
+    let button = match (kind, fields.as_slice()) {
+        ("m", [g, ply, pit]) => Button::Move {
+            game: id(g)?,
+            ply: number(ply)?,
+            pit: pit_number(pit)?,
+        },
+        ("r", [g, ply]) => Button::Resign {
+            game: id(g)?,
+            ply: number(ply)?,
+        },
+        ("d", [g, ply]) => Button::OfferDraw {
+            game: id(g)?,
+            ply: number(ply)?,
+        },
+        ("da", [g]) => Button::AcceptDraw { game: id(g)? },
+        ("dd", [g]) => Button::DeclineDraw { game: id(g)? },
+        ("x", [g]) => Button::Abort { game: id(g)? },
+        ("rm", [g]) => Button::Rematch { game: id(g)? },
+        ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
+        ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
+        ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
+        ("b", [level]) => Button::PlayLevel {
+            level: level.parse().map_err(|_| ButtonError::Malformed)?,
+        },
+        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "ca" | "cd" | "cc" | "b", _) => {
+            return Err(ButtonError::Malformed)
+        }
+        _ => return Err(ButtonError::Kind),
+    };
+    Ok(button)
+}
+
+fn id(text: &str) -> Result<String, ButtonError> {
+    let ok = (1..=16).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    ok.then(|| text.to_string()).ok_or(ButtonError::Malformed)
+}
+
+fn number(text: &str) -> Result<u16, ButtonError> {
+    // `parse` accepts a leading '+'; button data never has one.
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ButtonError::Malformed);
+    }
+    text.parse().map_err(|_| ButtonError::Malformed)
+}
+
+fn pit_number(text: &str) -> Result<u8, ButtonError> {
+    match number(text)? {
+        p @ 1..=9 => Ok(p as u8),
+        _ => Err(ButtonError::Malformed),
+    }
+}
+
+impl Button {
+    /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
+    pub fn into_action(self) -> Action {
+        match self {
+            Button::Move { game, ply, pit } => Action::Move {
+                game,
+                ply: Some(ply),
+                pit,
+            },
+            Button::Resign { game, ply } => Action::Resign {
+                game: Some(game),
+                ply: Some(ply),
+            },
+            Button::OfferDraw { game, ply } => Action::OfferDraw {
+                game: Some(game),
+                ply: Some(ply),
+            },
+            Button::AcceptDraw { game } => Action::AcceptDraw { game },
+            Button::DeclineDraw { game } => Action::DeclineDraw { game },
+            Button::Abort { game } => Action::Abort { game },
+            Button::Rematch { game } => Action::Rematch { game },
+            Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
+            Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
+            Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
+            Button::PlayLevel { level } => Action::PlayBot {
+                level,
+                variant: crate::rules::Variant::STANDARD,
+                colour: None,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_buttons() -> Vec<Button> {
+        let g = "ab12cd".to_string();
+        vec![
+            Button::Move {
+                game: g.clone(),
+                ply: 14,
+                pit: 7,
+            },
+            Button::Resign {
+                game: g.clone(),
+                ply: 65535,
+            },
+            Button::OfferDraw {
+                game: g.clone(),
+                ply: 0,
+            },
+            Button::AcceptDraw { game: g.clone() },
+            Button::DeclineDraw { game: g.clone() },
+            Button::Abort { game: g.clone() },
+            Button::Rematch { game: g.clone() },
+            Button::AcceptChallenge {
+                challenge: "zz9".into(),
+            },
+            Button::DeclineChallenge {
+                challenge: "zz9".into(),
+            },
+            Button::CancelChallenge {
+                challenge: "zz9".into(),
+            },
+            Button::PlayLevel { level: Level::Hard },
+        ]
+    }
+
+    #[test]
+    fn every_button_round_trips_within_64_bytes() {
+        for b in all_buttons() {
+            let data = encode(&b);
+            assert!(data.len() <= MAX_LEN, "{data}");
+            assert_eq!(decode(&data), Ok(b), "{data}");
+        }
+        assert_eq!(
+            encode(&Button::Move {
+                game: "ab12cd".into(),
+                ply: 14,
+                pit: 7
+            }),
+            "1m:ab12cd:14:7"
+        );
+    }
+
+    #[test]
+    fn forged_data_is_rejected() {
+        let bad = [
+            "",
+            "1",
+            "2m:ab12cd:1:7",
+            "1m:ab12cd:1:0",
+            "1m:ab12cd:1:10",
+            "1m:ab12cd:+1:7",
+            "1m:ab12cd:-1:7",
+            "1m:ab12cd:70000:7",
+            "1m:AB12CD:1:7",
+            "1m::1:7",
+            "1m:ab12cd:1",
+            "1m:ab12cd:1:7:8",
+            "1q:ab12cd",
+            "1b:grandmaster",
+            "1ca:../../etc",
+            "1m:ab12cd:1:٣",
+        ];
+        for data in bad {
+            assert!(decode(data).is_err(), "{data:?} was accepted");
+        }
+        assert_eq!(decode(&"1m:".repeat(30)), Err(ButtonError::TooLong));
+    }
+
+    #[test]
+    fn presses_become_actions() {
+        let action = decode("1m:ab12cd:14:7").unwrap().into_action();
+        assert_eq!(
+            action,
+            Action::Move {
+                game: "ab12cd".into(),
+                ply: Some(14),
+                pit: 7
+            }
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! `[bot]` and `[limits]` in the config file: what the manager enforces.
+
+use crate::engine::Level;
+use serde::{Deserialize, Serialize};
+
+/// `[bot]` settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BotConfig {
+    /// The level used when a player names none.
+    pub default_level: Level,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            default_level: Level::Medium,
+        }
+    }
+}
+
+/// `[limits]` settings: against spam, and how long things wait.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitsConfig {
+    /// Open challenges one user may have at once.
+    pub challenges_per_user: usize,
+    /// Open challenges in one chat at once.
+    pub challenges_per_chat: usize,
+    /// Ongoing games one user may play at once (bot games included).
+    pub games_per_user: usize,
+    /// Ongoing games in one chat at once.
+    pub games_per_chat: usize,
+    /// A challenge nobody answers expires after this many seconds.
+    pub challenge_expiry_secs: u64,
+    /// A game with no move for this many hours ends as a loss for the side to move.
+    pub move_timeout_hours: u64,
+    /// How often the background task looks for expired challenges and time-outs.
+    pub sweep_interval_secs: u64,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            challenges_per_user: 3,
+            challenges_per_chat: 20,
+            games_per_user: 10,
+            games_per_chat: 100,
+            challenge_expiry_secs: 600,
+            move_timeout_hours: 72,
+            sweep_interval_secs: 30,
+        }
+    }
+}
+
+/// Everything the manager is configured with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ManagerConfig {
+    pub bot: BotConfig,
+    pub limits: LimitsConfig,
+}
+
+impl LimitsConfig {
+    pub fn move_timeout_secs(&self) -> u64 {
+        self.move_timeout_hours.saturating_mul(3600)
+    }
+}

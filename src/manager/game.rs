@@ -1,0 +1,255 @@
+//! Games and challenges as stored, and the pure rules of changing them (no I/O, no locks).
+
+use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
+use super::view::{ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView};
+use crate::rules::{move_text, MoveError, MoveReport, Position, Side, Variant};
+use serde::{Deserialize, Serialize};
+
+/// A game as stored in sled (inside the store's schema envelope).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub id: GameId,
+    pub chat: ChatRef,
+    pub variant: Variant,
+    /// White, Black.
+    pub players: [Player; 2],
+    /// Pits played, in order (the position is replayed from these on load).
+    pub moves: Vec<u8>,
+    pub status: GameStatus,
+    pub draw_offer: Option<Side>,
+    /// Unix seconds.
+    pub created_at: u64,
+    pub last_move_at: u64,
+    pub messages: Vec<MessageRef>,
+    /// Seeds the bot's choices in this game.
+    pub seed: u64,
+    /// The rematch (a game against the bot, or a challenge) made from this game.
+    #[serde(default)]
+    pub rematch: Option<String>,
+}
+
+/// A game in memory: the record plus the position and move reports derived from it.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub rec: GameRecord,
+    pub position: Position,
+    pub reports: Vec<MoveReport>,
+}
+
+impl Game {
+    /// A new game at the starting position.
+    pub fn new(rec: GameRecord) -> Game {
+        let position = Position::start(rec.variant);
+        Game {
+            rec,
+            position,
+            reports: Vec::new(),
+        }
+    }
+
+    /// Rebuilds a stored game by replaying its moves; a move the rules refuse means the
+    /// record is corrupt.
+    pub fn from_record(rec: GameRecord) -> Result<Game, String> {
+        let mut position = Position::start(rec.variant);
+        let mut reports = Vec::with_capacity(rec.moves.len());
+        for (i, &pit) in rec.moves.iter().enumerate() {
+            let report = position
+                .play(pit)
+                .map_err(|e| format!("move {} (pit {pit}): {e}", i + 1))?;
+            reports.push(report);
+        }
+        Ok(Game {
+            rec,
+            position,
+            reports,
+        })
+    }
+
+    pub fn id(&self) -> &GameId {
+        &self.rec.id
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.rec.status, GameStatus::Finished { .. })
+    }
+
+    pub fn player(&self, side: Side) -> &Player {
+        &self.rec.players[side.index()]
+    }
+
+    pub fn side_of(&self, user: &UserRef) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.player(*s).user() == Some(user))
+    }
+
+    /// The bot's level if the bot is to move in an ongoing game.
+    pub fn bot_to_move(&self) -> Option<crate::engine::Level> {
+        match self.player(self.position.to_move()) {
+            Player::Bot(level) if !self.is_over() => Some(*level),
+            _ => None,
+        }
+    }
+
+    pub fn ply(&self) -> u16 {
+        self.position.ply()
+    }
+
+    /// Plays `pit` for the side to move. A move answers a standing draw offer of the other
+    /// side with "no"; a move that ends the game sets the result.
+    pub fn play(&mut self, pit: u8, now: u64) -> Result<MoveReport, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let mover = self.position.to_move();
+        let report = self.position.play(pit)?;
+        self.rec.moves.push(pit);
+        self.reports.push(report);
+        self.rec.last_move_at = now;
+        if self.rec.draw_offer == Some(mover.other()) {
+            self.rec.draw_offer = None;
+        }
+        if let Some(outcome) = report.outcome {
+            self.finish(outcome.winner, FinishReason::Board(outcome.reason));
+        }
+        Ok(report)
+    }
+
+    pub fn finish(&mut self, winner: Option<Side>, reason: FinishReason) {
+        self.rec.status = GameStatus::Finished { winner, reason };
+        self.rec.draw_offer = None;
+    }
+
+    /// When the side to move loses on time, for an ongoing game with a person to move.
+    pub fn timeout_at(&self, timeout_secs: u64) -> Option<u64> {
+        (!self.is_over() && self.bot_to_move().is_none())
+            .then(|| self.rec.last_move_at.saturating_add(timeout_secs))
+    }
+
+    pub fn view(&self, timeout_secs: u64) -> GameView {
+        GameView {
+            id: self.rec.id.clone(),
+            chat: self.rec.chat.clone(),
+            variant: self.rec.variant,
+            players: self.rec.players.clone(),
+            position: self.position,
+            ply: self.position.ply(),
+            last_move: self.reports.last().copied(),
+            status: self.rec.status,
+            draw_offer: self.rec.draw_offer,
+            moves: move_text(Position::start(self.rec.variant), &self.reports, false),
+            messages: self.rec.messages.clone(),
+            last_move_at: self.rec.last_move_at,
+            timeout_at: self.timeout_at(timeout_secs),
+        }
+    }
+}
+
+/// A challenge as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChallengeRecord {
+    pub id: ChallengeId,
+    pub challenger: UserRef,
+    pub opponent: Option<UserRef>,
+    pub variant: Variant,
+    pub chat: ChatRef,
+    pub created_at: u64,
+    pub expires_at: u64,
+    pub status: ChallengeStatus,
+    pub challenger_side: Option<Side>,
+    pub rematch_of: Option<GameId>,
+    pub messages: Vec<MessageRef>,
+}
+
+impl ChallengeRecord {
+    pub fn is_open(&self) -> bool {
+        self.status == ChallengeStatus::Open
+    }
+
+    pub fn view(&self) -> ChallengeView {
+        ChallengeView {
+            id: self.id.clone(),
+            challenger: self.challenger.clone(),
+            opponent: self.opponent.clone(),
+            variant: self.variant,
+            chat: self.chat.clone(),
+            expires_at: self.expires_at,
+            status: self.status.clone(),
+            challenger_side: self.challenger_side,
+            rematch_of: self.rematch_of.clone(),
+            messages: self.messages.clone(),
+        }
+    }
+}
+
+/// Adds `msg` to `list` unless it is already there.
+pub fn add_message(list: &mut Vec<MessageRef>, msg: MessageRef) -> bool {
+    if list.contains(&msg) {
+        return false;
+    }
+    list.push(msg);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::types::Platform;
+
+    fn record() -> GameRecord {
+        GameRecord {
+            id: "abc123".into(),
+            chat: ChatRef::new(Platform::Console, "c"),
+            variant: Variant::STANDARD,
+            players: [
+                Player::Human(UserRef::new(Platform::Console, "u", "U")),
+                Player::Bot(Level::Easy),
+            ],
+            moves: vec![],
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            created_at: 5,
+            last_move_at: 5,
+            messages: vec![],
+            seed: 1,
+            rematch: None,
+        }
+    }
+
+    #[test]
+    fn moves_replay_from_the_record() {
+        let mut g = Game::new(record());
+        g.play(7, 10).unwrap();
+        g.play(9, 11).unwrap();
+        assert_eq!(g.rec.moves, vec![7, 9]);
+        let again = Game::from_record(g.rec.clone()).unwrap();
+        assert_eq!(again.position, g.position);
+        assert_eq!(again.view(100).moves, "1. 76 98");
+        assert_eq!(g.rec.last_move_at, 11);
+    }
+
+    #[test]
+    fn a_corrupt_record_is_an_error() {
+        let mut rec = record();
+        rec.moves = vec![7, 0];
+        assert!(Game::from_record(rec).is_err());
+    }
+
+    #[test]
+    fn a_move_declines_the_opponents_draw_offer() {
+        let mut g = Game::new(record());
+        g.rec.draw_offer = Some(Side::Black);
+        g.play(1, 6).unwrap();
+        assert_eq!(g.rec.draw_offer, None);
+    }
+
+    #[test]
+    fn time_out_applies_only_to_a_person_to_move() {
+        let mut g = Game::new(record());
+        assert_eq!(g.timeout_at(100), Some(105));
+        g.play(1, 50).unwrap();
+        assert_eq!(g.bot_to_move(), Some(Level::Easy));
+        assert_eq!(g.timeout_at(100), None);
+    }
+}

@@ -1,0 +1,276 @@
+//! What every action answers with: platform-neutral views of games and challenges, and the
+//! actions each viewer may take on them.
+
+use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
+use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
+use serde::{Deserialize, Serialize};
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FinishReason {
+    /// On the board: kazan, equal kazans or atsyrau.
+    Board(EndReason),
+    /// This side resigned.
+    Resigned(Side),
+    /// A draw offer was accepted.
+    Agreed,
+    /// This side let the move time run out.
+    TimedOut(Side),
+    /// Ended before both sides moved; no result.
+    Aborted,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameStatus {
+    Ongoing,
+    /// `winner` `None` is a draw (or, with `Aborted`, no result).
+    Finished {
+        winner: Option<Side>,
+        reason: FinishReason,
+    },
+}
+
+/// A game as one action or event shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    pub id: GameId,
+    pub chat: ChatRef,
+    pub variant: Variant,
+    /// White, Black.
+    pub players: [Player; 2],
+    pub position: Position,
+    pub ply: u16,
+    pub last_move: Option<MoveReport>,
+    pub status: GameStatus,
+    /// The side that offered a draw, while the offer stands.
+    pub draw_offer: Option<Side>,
+    /// Move text in standard notation: `1. 76 98 2. 66 87`.
+    pub moves: String,
+    pub messages: Vec<MessageRef>,
+    /// Unix seconds of the last move (or the start); with `timeout_at` for "time left" texts.
+    pub last_move_at: u64,
+    /// When the side to move loses on time (unix seconds), while the game is ongoing.
+    pub timeout_at: Option<u64>,
+}
+
+/// One pit button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PitAction {
+    pub pit: u8,
+    pub balls: u8,
+    /// A legal move of this viewer, now.
+    pub enabled: bool,
+}
+
+/// What a viewer may do with a game now. `ply` goes into button data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actions {
+    pub ply: u16,
+    /// Pits 1..9 of the viewer's row (of the side to move for a spectator).
+    pub pits: Vec<PitAction>,
+    pub resign: bool,
+    pub offer_draw: bool,
+    pub accept_draw: bool,
+    pub decline_draw: bool,
+    pub abort: bool,
+    pub rematch: bool,
+}
+
+impl GameView {
+    pub fn is_over(&self) -> bool {
+        matches!(self.status, GameStatus::Finished { .. })
+    }
+
+    /// The viewer's side, if they play in this game.
+    pub fn side_of(&self, user: &UserRef) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.players[s.index()].user() == Some(user))
+    }
+
+    pub fn player(&self, side: Side) -> &Player {
+        &self.players[side.index()]
+    }
+
+    /// The player to move, while the game is ongoing.
+    pub fn to_move_player(&self) -> Option<&Player> {
+        (!self.is_over()).then(|| self.player(self.position.to_move()))
+    }
+
+    /// Whether one of the players is the bot.
+    pub fn against_bot(&self) -> bool {
+        self.players.iter().any(Player::is_bot)
+    }
+
+    /// What `viewer` may do now (`None`: a spectator, who may do nothing).
+    pub fn actions_for(&self, viewer: Option<&UserRef>) -> Actions {
+        let side = viewer.and_then(|v| self.side_of(v));
+        let ongoing = !self.is_over();
+        let row_side = side.unwrap_or(self.position.to_move());
+        let my_turn = ongoing && side == Some(self.position.to_move());
+        let legal = self.position.legal_moves();
+        let pits = (1..=9)
+            .map(|pit| PitAction {
+                pit,
+                balls: self.position.pit(row_side, pit),
+                enabled: my_turn && legal.contains(pit),
+            })
+            .collect();
+        let player = side.is_some();
+        let offered_by_other = side.is_some_and(|s| self.draw_offer == Some(s.other()));
+        Actions {
+            ply: self.ply,
+            pits,
+            resign: ongoing && player,
+            offer_draw: ongoing && player && self.draw_offer.is_none(),
+            accept_draw: ongoing && offered_by_other,
+            decline_draw: ongoing && offered_by_other,
+            abort: ongoing && player && self.ply < 2,
+            rematch: !ongoing && player,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChallengeStatus {
+    Open,
+    Accepted(GameId),
+    Declined,
+    Expired,
+    Cancelled,
+}
+
+/// A challenge as one action or event shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeView {
+    pub id: ChallengeId,
+    pub challenger: UserRef,
+    /// `None`: open to anyone.
+    pub opponent: Option<UserRef>,
+    pub variant: Variant,
+    pub chat: ChatRef,
+    /// Unix seconds.
+    pub expires_at: u64,
+    pub status: ChallengeStatus,
+    /// The challenger's colour, when fixed (a rematch); random otherwise.
+    pub challenger_side: Option<Side>,
+    /// The game this is a rematch of.
+    pub rematch_of: Option<GameId>,
+    pub messages: Vec<MessageRef>,
+}
+
+/// What a viewer may do with a challenge now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeActions {
+    pub accept: bool,
+    pub decline: bool,
+    pub cancel: bool,
+}
+
+impl ChallengeView {
+    pub fn is_open(&self) -> bool {
+        self.status == ChallengeStatus::Open
+    }
+
+    /// `viewer` `None` means "anyone who is not the challenger" (e.g. buttons on an open
+    /// challenge that everyone sees).
+    pub fn actions_for(&self, viewer: Option<&UserRef>) -> ChallengeActions {
+        let open = self.is_open();
+        let is_challenger = viewer == Some(&self.challenger);
+        let may_answer = match (&self.opponent, viewer) {
+            (Some(o), Some(v)) => o == v,
+            (Some(_), None) => true,
+            (None, _) => !is_challenger,
+        };
+        ChallengeActions {
+            accept: open && may_answer,
+            decline: open && may_answer && self.opponent.is_some(),
+            cancel: open && is_challenger,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::types::Platform;
+
+    fn user(id: &str) -> UserRef {
+        UserRef::new(Platform::Telegram, id, id)
+    }
+
+    fn view(players: [Player; 2]) -> GameView {
+        GameView {
+            id: "g".into(),
+            chat: ChatRef::new(Platform::Telegram, "c"),
+            variant: Variant::STANDARD,
+            players,
+            position: Position::default(),
+            ply: 0,
+            last_move: None,
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            moves: String::new(),
+            messages: vec![],
+            last_move_at: 0,
+            timeout_at: None,
+        }
+    }
+
+    #[test]
+    fn only_the_player_to_move_gets_enabled_pits() {
+        let v = view([Player::Human(user("a")), Player::Human(user("b"))]);
+        let a = v.actions_for(Some(&user("a")));
+        assert_eq!(a.pits.iter().filter(|p| p.enabled).count(), 9);
+        assert!(a.abort && a.resign && a.offer_draw && !a.rematch);
+        let b = v.actions_for(Some(&user("b")));
+        assert!(b.pits.iter().all(|p| !p.enabled));
+        assert_eq!(b.pits[0].balls, 9);
+        let spectator = v.actions_for(Some(&user("x")));
+        assert!(!spectator.resign && !spectator.abort);
+        assert_eq!(v.side_of(&user("b")), Some(Side::Black));
+        assert_eq!(v.to_move_player(), Some(&Player::Human(user("a"))));
+    }
+
+    #[test]
+    fn a_finished_game_offers_a_rematch_only() {
+        let mut v = view([Player::Bot(Level::Easy), Player::Human(user("a"))]);
+        v.status = GameStatus::Finished {
+            winner: Some(Side::White),
+            reason: FinishReason::Resigned(Side::Black),
+        };
+        let a = v.actions_for(Some(&user("a")));
+        assert!(a.rematch && !a.resign && !a.offer_draw);
+        assert!(a.pits.iter().all(|p| !p.enabled));
+        assert_eq!(v.to_move_player(), None);
+    }
+
+    #[test]
+    fn challenge_buttons_follow_who_is_asked() {
+        let c = ChallengeView {
+            id: "c".into(),
+            challenger: user("a"),
+            opponent: Some(user("b")),
+            variant: Variant::STANDARD,
+            chat: ChatRef::new(Platform::Telegram, "c"),
+            expires_at: 0,
+            status: ChallengeStatus::Open,
+            challenger_side: None,
+            rematch_of: None,
+            messages: vec![],
+        };
+        assert!(c.actions_for(Some(&user("b"))).accept);
+        assert!(!c.actions_for(Some(&user("x"))).accept);
+        assert!(c.actions_for(Some(&user("a"))).cancel);
+        let open = ChallengeView {
+            opponent: None,
+            ..c
+        };
+        assert!(open.actions_for(Some(&user("x"))).accept);
+        assert!(!open.actions_for(Some(&user("a"))).accept);
+    }
+}
