@@ -42,10 +42,6 @@ pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow:
         }))
         .enable_ctrlc_handler()
         .build();
-    let listener_errors = Arc::new(move |err: teloxide::RequestError| {
-        let error = scrub(&err.to_string(), &token);
-        async move { tracing::warn!(error, "telegram: fetching updates failed") }
-    });
     match checked.webhook {
         None => {
             let listener = Polling::builder(bot)
@@ -54,7 +50,7 @@ pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow:
                 .await
                 .build();
             dispatcher
-                .dispatch_with_listener(listener, listener_errors)
+                .dispatch_with_listener(listener, listener_errors(token.clone()))
                 .await;
         }
         Some(w) => {
@@ -68,11 +64,22 @@ pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow:
             })?;
             tracing::info!(listen = %w.listen, "telegram: webhook listening");
             dispatcher
-                .dispatch_with_listener(listener, listener_errors)
+                .dispatch_with_listener(listener, listener_errors(token.clone()))
                 .await;
         }
     }
     Ok(())
+}
+
+/// Logs update-listener errors without the token (network errors carry the URL).
+fn listener_errors<E: std::fmt::Display + Send + 'static>(
+    token: String,
+) -> Arc<impl Fn(E) -> std::future::Ready<()> + Send + Sync> {
+    Arc::new(move |err: E| {
+        let error = scrub(&err.to_string(), &token);
+        tracing::warn!(error, "telegram: fetching updates failed");
+        std::future::ready(())
+    })
 }
 
 fn schema() -> UpdateHandler<anyhow::Error> {
@@ -295,7 +302,7 @@ impl Cmd<'_> {
 
     async fn set_lang(&self, args: &str) {
         let Some(word) = args.split_whitespace().next() else {
-            let current = words::lang_name(self.lang, self.lang);
+            let current = words::lang_name(self.lang);
             return self
                 .say(t!(self.lang, "tg-lang-usage", current = current))
                 .await;
@@ -306,7 +313,7 @@ impl Cmd<'_> {
                 Err(err) => self.say(present::error_text(&err, self.lang)).await,
             },
             Err(_) => {
-                let current = words::lang_name(self.lang, self.lang);
+                let current = words::lang_name(self.lang);
                 self.say(t!(self.lang, "tg-lang-usage", current = current))
                     .await
             }
