@@ -102,10 +102,10 @@ pub fn build_view(args: &RenderArgs) -> anyhow::Result<BoardView> {
     };
     let lang = args.lang;
     let name = |given: &Option<String>, header: Option<String>, side: Side| {
-        given.clone().or(header).unwrap_or_else(|| match side {
-            Side::White => crate::t!(lang, "side-white"),
-            Side::Black => crate::t!(lang, "side-black"),
-        })
+        given
+            .clone()
+            .or(header)
+            .unwrap_or_else(|| crate::i18n::words::side_name(lang, side))
     };
     let [white, black] = names;
     Ok(BoardView {

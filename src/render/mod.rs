@@ -95,10 +95,7 @@ fn pit_marks(view: &BoardView, side: Side, pit: u8) -> PitMarks {
 }
 
 fn side_name(lang: Lang, side: Side) -> String {
-    match side {
-        Side::White => t!(lang, "side-white"),
-        Side::Black => t!(lang, "side-black"),
-    }
+    crate::i18n::words::side_name(lang, side)
 }
 
 /// Whose turn it is, or how the game ended (the view's own result line wins).
