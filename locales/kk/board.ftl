@@ -1,1 +1,17 @@
-# board messages
+# Тақтадағы жазулар: мәтіндік тақта мен сурет.
+board-store = Қазан
+board-tuzdek = Тұздық
+board-tuzdek-legend = X = тұздық
+board-to-move-white = Ақтардың жүрісі
+board-to-move-black = Қаралардың жүрісі
+board-turn-chip = жүріс кезегі
+board-winner-chip = жеңімпаз
+board-white-wins = Ақтар жеңді, { $white }:{ $black }
+board-black-wins = Қаралар жеңді, { $white }:{ $black }
+board-draw = Тең ойын, { $white }:{ $black }
+board-atsyrau = атсырау
+board-last-move = Соңғы жүріс: { $notation }
+board-captured = { $count } құмалақ алынды
+board-tuzdek-made = тұздық алынды
+board-legend-played = жүрілген отау
+board-legend-landed = соңғы құмалақ
