@@ -13,6 +13,8 @@
 //! The server runs on its own thread and runtime, so tests may be plain `#[test]` functions.
 #![allow(dead_code)]
 
+pub mod bot;
+
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -583,6 +585,7 @@ impl FakeTelegram {
     }
 
     /// Waits until `cond` holds on the fake's state (messages and calls), or `timeout`.
+    /// `cond` runs under the fake's lock: use only the `FakeView` it gets.
     pub fn wait_until(&self, timeout: Duration, cond: impl Fn(&FakeView) -> bool) -> bool {
         let deadline = Instant::now() + timeout;
         let mut st = self.lock();
@@ -622,15 +625,7 @@ impl FakeTelegram {
 
     /// Messages the bot sent to `chat`, oldest first.
     pub fn bot_messages(&self, chat: i64) -> Vec<StoredMessage> {
-        let st = self.lock();
-        let mut v: Vec<_> = st
-            .messages
-            .values()
-            .filter(|m| m.chat_id == chat && m.from["id"] == json!(BOT_ID))
-            .cloned()
-            .collect();
-        v.sort_by_key(|m| m.message_id);
-        v
+        bot_messages(&self.lock(), chat)
     }
 
     /// Commands registered with setMyCommands, by `<scope type>/<language code>`.
@@ -667,10 +662,25 @@ impl FakeView<'_> {
     pub fn inline_message(&self, id: &str) -> Option<&StoredMessage> {
         self.st.inline_messages.get(id)
     }
-    /// Whether the bot has fetched (and so confirmed or is processing) update `id`.
+    /// Messages the bot sent to `chat`, oldest first.
+    pub fn bot_messages(&self, chat: i64) -> Vec<StoredMessage> {
+        bot_messages(self.st, chat)
+    }
+    /// Updates not yet confirmed by the bot.
     pub fn pending_updates(&self) -> usize {
         self.st.updates.len()
     }
+}
+
+fn bot_messages(st: &FakeState, chat: i64) -> Vec<StoredMessage> {
+    let mut v: Vec<_> = st
+        .messages
+        .values()
+        .filter(|m| m.chat_id == chat && m.from["id"] == json!(BOT_ID))
+        .cloned()
+        .collect();
+    v.sort_by_key(|m| m.message_id);
+    v
 }
 
 fn next_message_id(st: &mut FakeState, chat: i64) -> i64 {
@@ -820,13 +830,7 @@ async fn handle(
             Err(e) => (e.status, err_body(&e)),
         }
     };
-    // getUpdates polls are frequent and uninteresting unless they carry something.
-    let skip = method == "getUpdates"
-        && status == 200
-        && body["result"].as_array().is_some_and(|a| a.is_empty());
-    if !skip {
-        record(&shared, method, params, files, status, body.clone());
-    }
+    record(&shared, method, params, files, status, body.clone());
     reply(status, body)
 }
 

@@ -205,6 +205,7 @@ impl Cmd<'_> {
                     chat: Some(self.chat()),
                     reply_to: Some(self.msg.id.0),
                     repost,
+                    adopt: false,
                 };
                 show_reply(self.ctx, reply, &origin, self.lang).await;
             }
@@ -332,6 +333,9 @@ struct Origin {
     reply_to: Option<i32>,
     /// Post the board as a new message even if one exists (`/board`).
     repost: bool,
+    /// The pressed message is a board of this game even if the game does not know it (the
+    /// bot stopped between posting and attaching it): show the game there.
+    adopt: bool,
 }
 
 /// Shows what an action answered: a board (edited or posted), a challenge, a list.
@@ -391,6 +395,17 @@ async fn show_game(ctx: &Ctx, view: &GameView, o: &Origin) {
                 tracing::warn!(game = view.id, %error, "inline board not attached");
             }
             let content = ctx.board_content(view, lang, true);
+            ctx.poster.edit(place.clone(), content, version(view));
+            return;
+        }
+    }
+    if let Some(place @ MsgRef::Chat { .. }) = &o.place {
+        if o.adopt && !view.messages.contains(&place.to_ref()) {
+            let target = Target::Game(view.id.clone());
+            if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
+                tracing::warn!(game = view.id, %error, "board not adopted");
+            }
+            let content = ctx.board_content(view, lang, false);
             ctx.poster.edit(place.clone(), content, version(view));
             return;
         }
@@ -462,6 +477,8 @@ async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         place: Some(place),
         reply_to: None,
         repost: false,
+        // A board's own buttons (not rematch: that starts a new game).
+        adopt: shown_game.is_some() && !matches!(button, Button::Rematch { .. }),
     };
     let req = Request {
         actor: actor.clone(),
@@ -636,6 +653,7 @@ async fn inline_placeholder_press(
                 chat: None,
                 reply_to: None,
                 repost: false,
+                adopt: false,
             };
             show_reply(ctx, reply, &origin, lang).await;
         }

@@ -73,21 +73,6 @@ pub fn inline_placeholder(challenger: u64, label: String) -> InlineKeyboardMarku
 
 pub const INLINE_PREFIX: &str = "tgi:";
 
-/// The pits of a keyboard's move buttons.
-pub fn move_pits(k: &InlineKeyboardMarkup) -> Vec<u8> {
-    k.inline_keyboard
-        .iter()
-        .flatten()
-        .filter_map(|b| match &b.kind {
-            InlineKeyboardButtonKind::CallbackData(d) => match decode(d) {
-                Ok(Button::Move { pit, .. }) => Some(pit),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect()
-}
-
 /// The game a keyboard's buttons belong to (for `/rematch` as a reply to a board).
 pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
     k.inline_keyboard.iter().flatten().find_map(|b| match &b.kind {
