@@ -4,6 +4,7 @@ console-new-game = New game { $id }: you play { $side ->
     [white] White
    *[black] Black
 } against the bot ({ $level }).
+console-you = You
 console-resumed = Resuming your unfinished game { $id }.
 console-bot-played = { $name } played { $move }.
 console-help =

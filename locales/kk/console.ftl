@@ -4,6 +4,7 @@ console-new-game = Жаңа ойын { $id }: сіз { $side ->
     [white] ақ
    *[black] қара
 } тараптан ботқа ({ $level }) қарсы ойнайсыз.
+console-you = Сіз
 console-resumed = Аяқталмаған { $id } ойыныңызды жалғастырамыз.
 console-bot-played = { $name }: { $move } жүрісі.
 console-help =

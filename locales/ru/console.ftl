@@ -4,6 +4,7 @@ console-new-game = Новая партия { $id }: вы играете { $side 
     [white] белыми
    *[black] чёрными
 } против бота ({ $level }).
+console-you = Вы
 console-resumed = Продолжаем вашу неоконченную партию { $id }.
 console-bot-played = { $name }: ход { $move }.
 console-help =

@@ -9,7 +9,8 @@
 use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::{
-    Action, ActionError, ChatRef, Event, GameView, Manager, Platform, Reply, Request, UserRef,
+    Action, ActionError, ChatRef, Event, GameView, Manager, Platform, Player, Reply, Request,
+    UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -321,6 +322,17 @@ impl<W: Write> Console<W> {
     /// offer, and after the end the result and what to do next.
     fn show(&mut self, view: &GameView) -> std::io::Result<()> {
         let lang = self.lang();
+        // The local player is "you" in the current language, whatever name a game was
+        // saved with.
+        let mut view = view.clone();
+        for player in view.players.iter_mut() {
+            if let Player::Human(u) = player {
+                if *u == self.user {
+                    u.name = t!(lang, "console-you");
+                }
+            }
+        }
+        let view = &view;
         let board = present::board_view(view, Some(&self.user), lang);
         let text = render::text(&board, Charset::Unicode);
         self.say(&text)?;
