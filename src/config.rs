@@ -1,16 +1,179 @@
 //! The config file (TOML). Every option has a default; see config.example.toml.
+//!
+//! Unknown keys and bad values are errors that name the key (serde's `deny_unknown_fields`
+//! and toml's located messages); [`Config::validate`] checks what types cannot.
 
 use crate::engine::EngineConfig;
+use crate::manager::{BotConfig, LimitsConfig, ManagerConfig};
 use crate::platform::discord::config::DiscordConfig;
 use crate::platform::telegram::config::TelegramConfig;
+use std::path::{Path, PathBuf};
 
 /// The whole config file.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
+    pub storage: StorageConfig,
+    pub bot: BotConfig,
+    pub limits: LimitsConfig,
     pub engine: EngineConfig,
+    pub log: LogConfig,
     pub telegram: TelegramConfig,
     pub discord: DiscordConfig,
+}
+
+/// `[storage]`: where sled keeps its files.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StorageConfig {
+    pub path: PathBuf,
+}
+
+impl Default for StorageConfig {
+    fn default() -> Self {
+        StorageConfig {
+            path: PathBuf::from("toguz-data"),
+        }
+    }
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// `[log]` settings.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    pub format: LogFormat,
+    /// A tracing env-filter (`info`, `toguz=debug,warn`); `RUST_LOG` overrides it.
+    pub filter: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            format: LogFormat::Text,
+            filter: "info".into(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("{key}: {message}")]
+    Invalid { key: &'static str, message: String },
+    #[error("{key} is required for an enabled platform: set it in the config or set {env} in the environment")]
+    MissingToken {
+        key: &'static str,
+        env: &'static str,
+    },
+}
+
+impl Config {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Config::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and checks config text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        let config: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: origin.to_string(),
+            message: e.to_string(),
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks values that parse but make no sense.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let positive = [
+            (
+                "limits.challenges_per_user",
+                self.limits.challenges_per_user as u64,
+            ),
+            (
+                "limits.challenges_per_chat",
+                self.limits.challenges_per_chat as u64,
+            ),
+            ("limits.games_per_user", self.limits.games_per_user as u64),
+            ("limits.games_per_chat", self.limits.games_per_chat as u64),
+            (
+                "limits.challenge_expiry_secs",
+                self.limits.challenge_expiry_secs,
+            ),
+            ("limits.move_timeout_hours", self.limits.move_timeout_hours),
+            (
+                "limits.sweep_interval_secs",
+                self.limits.sweep_interval_secs,
+            ),
+            ("engine.max_concurrent", self.engine.max_concurrent as u64),
+        ];
+        for (key, value) in positive {
+            if value == 0 {
+                return Err(ConfigError::Invalid {
+                    key,
+                    message: "must be at least 1".into(),
+                });
+            }
+        }
+        if self.storage.path.as_os_str().is_empty() {
+            return Err(ConfigError::Invalid {
+                key: "storage.path",
+                message: "must not be empty".into(),
+            });
+        }
+        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log.filter) {
+            return Err(ConfigError::Invalid {
+                key: "log.filter",
+                message: e.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// What the game manager needs.
+    pub fn manager_config(&self) -> ManagerConfig {
+        ManagerConfig {
+            bot: self.bot.clone(),
+            limits: self.limits.clone(),
+        }
+    }
+}
+
+/// A platform token from the config, or else from the environment variable `env`. Adapters
+/// call this at start-up: `token(&cfg.token, "telegram.token", "TELEGRAM_TOKEN")`.
+pub fn token(
+    configured: &Secret,
+    key: &'static str,
+    env: &'static str,
+) -> Result<Secret, ConfigError> {
+    if !configured.is_empty() {
+        return Ok(configured.clone());
+    }
+    match std::env::var(env) {
+        Ok(value) if !value.trim().is_empty() => Ok(Secret::new(value.trim())),
+        _ => Err(ConfigError::MissingToken { key, env }),
+    }
 }
 
 /// A secret from the config or the environment (a bot token, a webhook secret). Its `Debug`
@@ -47,6 +210,50 @@ impl std::fmt::Display for Secret {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_config_is_all_defaults() {
+        let config = Config::parse("", "test").unwrap();
+        assert_eq!(config, Config::default());
+        assert_eq!(config.limits.move_timeout_hours, 72);
+        assert_eq!(config.limits.challenge_expiry_secs, 600);
+        assert_eq!(config.storage.path, PathBuf::from("toguz-data"));
+    }
+
+    #[test]
+    fn the_example_config_parses() {
+        let text = include_str!("../config.example.toml");
+        let config = Config::parse(text, "config.example.toml").unwrap();
+        assert_eq!(config.bot, BotConfig::default());
+        assert_eq!(config.limits, LimitsConfig::default());
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let err = Config::parse("[limits]\ngames_per_usr = 3\n", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("games_per_usr"), "{err}");
+        let err = Config::parse("[bot]\ndefault_level = \"grandmaster\"\n", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("grandmaster"), "{err}");
+        assert!(err.to_string().contains("default_level"), "{err}");
+        let err = Config::parse("[limits]\ngames_per_user = 0\n", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("limits.games_per_user"), "{err}");
+        let err = Config::parse("[limits]\nmove_timeout_hours = -1\n", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("move_timeout_hours"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_token_names_key_and_variable() {
+        let err = token(
+            &Secret::default(),
+            "telegram.token",
+            "TOGUZ_TEST_NO_SUCH_VAR",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("telegram.token") && err.contains("TOGUZ_TEST_NO_SUCH_VAR"));
+        let set = token(&Secret::new("abc"), "telegram.token", "X").unwrap();
+        assert_eq!(set.expose(), "abc");
+    }
 
     #[test]
     fn secrets_never_print() {

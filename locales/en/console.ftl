@@ -1,1 +1,25 @@
-# console messages
+# The terminal game (`toguz play`).
+console-welcome = Toguzqumalak against the bot. Type a pit number 1–9 to move, or help for the commands.
+console-new-game = New game { $id }: you play { $side ->
+    [white] White
+   *[black] Black
+} against the bot ({ $level }).
+console-you = You
+console-resumed = Resuming your unfinished game { $id }.
+console-bot-played = { $name } played { $move }.
+console-help =
+    Commands:
+      1 … 9    sow from your pit with that number
+      board    show the board again
+      record   the moves so far, in standard notation
+      resign   give up this game
+      draw     offer the bot a draw
+      new      start a new game once this one is over
+      help     this list
+      quit     leave; the game is saved and waits for you
+console-unknown = I do not know the command “{ $command }”. Type help for the list.
+console-finish-first = This game is still going on. Finish it or resign before starting a new one.
+console-no-game = There is no game yet: type new to start one.
+console-no-moves = No moves yet.
+console-game-over = The game is over. Type new for another game, or quit to leave.
+console-saved = Game saved. Goodbye!

@@ -1,10 +1,91 @@
-//! Placeholder until issue 4 builds this command.
+//! `toguz play`: a game against the bot in the terminal, through the manager and sled.
 
+use crate::cli::run::init_logging;
+use crate::config::LogFormat;
+use crate::engine::{EngineConfig, EnginePool, Level};
+use crate::i18n::Lang;
+use crate::manager::{Manager, ManagerConfig};
+use crate::platform::console::{console_user, Console, PlaySettings};
+use crate::rules::{parse_variant, Side, Variant};
+use crate::store::Store;
+use anyhow::Context;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
-pub struct PlayArgs {}
+pub struct PlayArgs {
+    /// The bot's level: random, beginner, easy, medium, hard or max.
+    #[arg(long, default_value = "medium", value_parser = parse_level)]
+    pub level: Level,
+    /// Your colour (random if not given).
+    #[arg(long, value_enum)]
+    pub colour: Option<Colour>,
+    /// The variant, as in a record's Variant header (e.g. "5", "3 no-tuzdek").
+    #[arg(long, value_parser = parse_variant_arg)]
+    pub variant: Option<Variant>,
+    /// Where games are kept.
+    #[arg(long, default_value = "toguz-data")]
+    pub data_dir: PathBuf,
+    /// Language: en, ru or kk (default: the one chosen last time, else English).
+    #[arg(long, value_parser = parse_lang)]
+    pub lang: Option<Lang>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+}
 
-pub fn run(_args: PlayArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("this command is not built yet (issue 4)")
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Colour {
+    White,
+    Black,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+        .map_err(|e: crate::engine::EngineError| e.to_string())
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    s.parse()
+        .map_err(|e: crate::i18n::UnknownLang| e.to_string())
+}
+
+fn parse_variant_arg(s: &str) -> Result<Variant, String> {
+    parse_variant(s)
+        .ok_or_else(|| format!("unknown variant {s:?} (e.g. \"9\", \"5\", \"3 no-tuzdek\")"))
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    // Logs go to stderr and stay quiet unless asked (RUST_LOG), so the board reads cleanly.
+    init_logging(args.log_format, "warn");
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(play(args))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let store = Store::open(&args.data_dir)?;
+    let engine = EnginePool::new(EngineConfig::default());
+    let manager = Manager::start(store, engine, ManagerConfig::default()).await?;
+    let user = console_user();
+    let lang = match args.lang {
+        Some(lang) => {
+            manager.set_user_lang(&user, lang).await?;
+            lang
+        }
+        None => manager.user_lang(&user).await.unwrap_or_default(),
+    };
+    let settings = PlaySettings {
+        level: args.level,
+        colour: args.colour.map(|c| match c {
+            Colour::White => Side::White,
+            Colour::Black => Side::Black,
+        }),
+        variant: args.variant.unwrap_or_default(),
+        lang,
+    };
+    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    let console = Console::new(manager.clone(), settings, std::io::stdout());
+    console.run(stdin).await?;
+    manager.flush()?;
+    Ok(())
 }

@@ -32,48 +32,71 @@ pub fn landing(ring: &[u8; RING], start: usize, n: u8) -> (usize, u32) {
         return (last, ring[last] as u32 + 1);
     }
     let n = n as usize;
-    let last = (start + n - 1) % RING;
+    let mut last = start + n - 1;
+    if last >= RING {
+        last %= RING;
+    }
     // The last pit gets one ball per pass; the starting pit was emptied first.
     let before = if last == start { 0 } else { ring[last] as u32 };
     (last, before + ((n - 1) / RING) as u32 + 1)
 }
 
-/// What `side` playing its pit at ring index `start` would take at once: balls captured, or
-/// `TUZDEK_CHANCE + 3` for a new tuzdek (in balls). Used for move ordering and threats.
-#[inline]
+/// What one side's moves can take at once, prepared once per position: its own tuzdek
+/// (landing there captures nothing) and the pits where a 3 would become its tuzdek.
+#[derive(Clone, Copy)]
+pub struct GainRules {
+    side: usize,
+    own_tuzdek: usize,
+    /// Bit per ring index.
+    tuzdek_ok: u32,
+}
+
+impl GainRules {
+    pub fn new(pos: &Position, side: Side) -> GainRules {
+        let other = side.other();
+        let own = pos.tuzdek(side);
+        // Pit numbers (bit 0 = pit 1) where a 3 would make our tuzdek.
+        let mut numbers: u32 = match (own, pos.variant().tuzdek_rule()) {
+            (Some(_), _) | (None, TuzdekRule::Off) => 0,
+            (None, TuzdekRule::Standard) => 0xFF,
+            (None, TuzdekRule::NinthAllowed) => 0x1FF,
+        };
+        if let Some(mirror) = pos.tuzdek(other) {
+            numbers &= !(1 << (mirror - 1));
+        }
+        GainRules {
+            side: side.index(),
+            own_tuzdek: own.map_or(usize::MAX, |n| other.index() * ROW + n as usize - 1),
+            tuzdek_ok: numbers << (other.index() * ROW),
+        }
+    }
+
+    /// What playing the pit at ring index `start` (holding `n > 0` balls) takes at once:
+    /// balls captured, or `TUZDEK_CHANCE + 3` for a new tuzdek (in balls).
+    #[inline]
+    pub fn gain(&self, ring: &[u8; RING], start: usize, n: u8) -> i32 {
+        let (last, count) = landing(ring, start, n);
+        if last / ROW == self.side || last == self.own_tuzdek {
+            return 0; // own row, or our own tuzdek: the ball is ours anyway
+        }
+        if count % 2 == 0 {
+            count as i32
+        } else if count == 3 && self.tuzdek_ok & (1 << last) != 0 {
+            3 + TUZDEK_CHANCE
+        } else {
+            0
+        }
+    }
+}
+
+/// What `side` playing its pit at ring index `start` would take at once (see
+/// `GainRules::gain`); 0 for an empty pit.
 pub fn immediate_gain(pos: &Position, side: Side, start: usize) -> i32 {
-    let ring = pos.ring();
-    let n = ring[start];
+    let n = pos.ring()[start];
     if n == 0 {
         return 0;
     }
-    let (last, count) = landing(ring, start, n);
-    if last / ROW == side.index() {
-        return 0;
-    }
-    let number = (last % ROW) as u8 + 1;
-    if pos.tuzdek(side) == Some(number) {
-        return 0; // our own tuzdek: the ball is ours anyway, nothing more
-    }
-    if count % 2 == 0 {
-        return count as i32;
-    }
-    if count == 3 && may_make_tuzdek(pos, side, number) {
-        return 3 + TUZDEK_CHANCE;
-    }
-    0
-}
-
-/// Whether `side` may make a tuzdek of the opponent's pit `number` now.
-pub fn may_make_tuzdek(pos: &Position, side: Side, number: u8) -> bool {
-    if pos.tuzdek(side).is_some() || pos.tuzdek(side.other()) == Some(number) {
-        return false;
-    }
-    match pos.variant().tuzdek_rule() {
-        TuzdekRule::Off => false,
-        TuzdekRule::Standard => number != 9,
-        TuzdekRule::NinthAllowed => true,
-    }
+    GainRules::new(pos, side).gain(pos.ring(), start, n)
 }
 
 /// Per side: the best immediate gain, the pit giving it (ring index), balls in the row and
@@ -87,6 +110,7 @@ struct SideFacts {
 
 fn side_facts(pos: &Position, side: Side) -> SideFacts {
     let ring = pos.ring();
+    let rules = GainRules::new(pos, side);
     let base = side.index() * ROW;
     let mut facts = SideFacts {
         best_gain: 0,
@@ -100,7 +124,7 @@ fn side_facts(pos: &Position, side: Side) -> SideFacts {
         }
         facts.row_balls += n as i32;
         facts.playable += 1;
-        let gain = immediate_gain(pos, side, start);
+        let gain = rules.gain(ring, start, n);
         if gain > facts.best_gain {
             facts.best_gain = gain;
             facts.best_start = start;

@@ -7,7 +7,7 @@
 //! set, and always answers with the best move of the last finished iteration. With the same
 //! position, depth limit and a fresh `Searcher`, every run gives the same result.
 
-use super::eval::{evaluate, immediate_gain};
+use super::eval::{evaluate, immediate_gain, GainRules};
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
 use crate::rules::{Outcome, Position, ROW};
@@ -380,9 +380,12 @@ impl Searcher {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
-        let key = zobrist::hash(pos);
+        // Nodes just above the leaves are the most numerous and the cheapest to redo: the
+        // table (a cache miss per probe) only serves the deeper ones.
+        let use_table = depth >= 2;
+        let key = if use_table { zobrist::hash(pos) } else { 0 };
         let mut hash_move = 0;
-        if let Some(entry) = self.tt.probe(key) {
+        if let Some(entry) = use_table.then(|| self.tt.probe(key)).flatten() {
             hash_move = entry.mv;
             if !pv_node && entry.depth as i32 >= depth {
                 let score = score_from_tt(entry.score as i32, ply);
@@ -448,6 +451,9 @@ impl Searcher {
             }
         }
 
+        if !use_table {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -488,12 +494,15 @@ impl Searcher {
         let side = pos.to_move();
         let base = side.index() * ROW;
         let killers = self.killers[ply];
+        let rules = GainRules::new(pos, side);
+        let ring = pos.ring();
         let mut picker = MovePicker {
             moves: [(0, 0); ROW],
             len: 0,
         };
         for mv in pos.legal_moves().iter() {
-            let gain = immediate_gain(pos, side, base + mv as usize - 1);
+            let start = base + mv as usize - 1;
+            let gain = rules.gain(ring, start, ring[start]);
             let key = if mv == hash_move {
                 1 << 30
             } else if gain > 0 {

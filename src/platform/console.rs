@@ -1,1 +1,369 @@
-//! The terminal adapter behind `toguz play` (issue 4).
+//! The terminal adapter behind `toguz play`: one command per line on the input, boards and
+//! answers on the output, through the same manager and store as the chat platforms.
+//!
+//! Commands: a pit number `1`..`9`, `board`, `record`, `resign`, `draw`, `new`, `help`,
+//! `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
+//! game is already saved (every move is durable before it is shown) and the next start with
+//! the same data directory resumes it.
+
+use crate::engine::Level;
+use crate::i18n::{words, Lang};
+use crate::manager::{
+    Action, ActionError, ChatRef, Event, GameView, Manager, Platform, Player, Reply, Request,
+    UserRef,
+};
+use crate::platform::present;
+use crate::render::{self, Charset};
+use crate::rules::{Side, Variant};
+use crate::t;
+use std::io::Write;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::sync::broadcast::{self, error::RecvError};
+
+/// What a new game against the bot looks like.
+#[derive(Clone, Copy, Debug)]
+pub struct PlaySettings {
+    pub level: Level,
+    /// The human's colour; random when `None`.
+    pub colour: Option<Side>,
+    pub variant: Variant,
+    pub lang: Lang,
+}
+
+/// The one local player.
+pub fn console_user() -> UserRef {
+    UserRef::new(Platform::Console, "local", "You")
+}
+
+fn console_chat() -> ChatRef {
+    ChatRef::new(Platform::Console, "local")
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Pit(u8),
+    Board,
+    Record,
+    Resign,
+    Draw,
+    New,
+    Help,
+    Quit,
+    Empty,
+    Unknown(String),
+}
+
+fn parse_command(line: &str) -> Command {
+    let word = line.trim().to_lowercase();
+    match word.as_str() {
+        "" => Command::Empty,
+        // The English words, plus the same commands in Russian and Kazakh.
+        "board" | "b" | "доска" | "тақта" => Command::Board,
+        "record" | "moves" | "запись" | "жазба" => Command::Record,
+        "resign" | "сдаться" | "берілу" => Command::Resign,
+        "draw" | "ничья" | "тең" => Command::Draw,
+        "new" | "новая" | "жаңа" => Command::New,
+        "help" | "?" | "помощь" | "көмек" => Command::Help,
+        "quit" | "exit" | "q" | "выход" | "шығу" => Command::Quit,
+        w => match w.parse::<u8>() {
+            Ok(pit) if (1..=9).contains(&pit) => Command::Pit(pit),
+            _ => Command::Unknown(line.trim().chars().take(40).collect()),
+        },
+    }
+}
+
+/// A console session: reads commands until `quit` or the end of input.
+pub struct Console<W: Write> {
+    manager: Manager,
+    events: broadcast::Receiver<Event>,
+    settings: PlaySettings,
+    user: UserRef,
+    out: W,
+    game: Option<GameView>,
+}
+
+impl<W: Write> Console<W> {
+    pub fn new(manager: Manager, settings: PlaySettings, out: W) -> Console<W> {
+        let events = manager.subscribe();
+        Console {
+            manager,
+            events,
+            settings,
+            user: console_user(),
+            out,
+            game: None,
+        }
+    }
+
+    fn lang(&self) -> Lang {
+        self.settings.lang
+    }
+
+    fn say(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.out, "{text}")?;
+        self.out.flush()
+    }
+
+    async fn act(&self, action: Action) -> Result<Reply, ActionError> {
+        self.manager
+            .act(Request {
+                actor: self.user.clone(),
+                chat: console_chat(),
+                action,
+            })
+            .await
+    }
+
+    /// Runs the session over `input`.
+    pub async fn run<R: AsyncBufRead + Unpin>(mut self, input: R) -> anyhow::Result<()> {
+        self.start().await?;
+        let mut lines = input.lines();
+        while let Some(line) = lines.next_line().await? {
+            if !self.command(parse_command(&line)).await? {
+                break;
+            }
+        }
+        let bye = t!(self.lang(), "console-saved");
+        self.say(&bye)?;
+        Ok(())
+    }
+
+    /// Resumes the unfinished game, or starts one.
+    async fn start(&mut self) -> anyhow::Result<()> {
+        let help = t!(self.lang(), "console-welcome");
+        self.say(&help)?;
+        if let Ok(Reply::Games(games)) = self.act(Action::ListGames).await {
+            if let Some(game) = games.into_iter().last() {
+                let text = t!(self.lang(), "console-resumed", id = game.id.as_str());
+                self.say(&text)?;
+                self.show(&game)?;
+                self.game = Some(game);
+                return self.await_bot().await;
+            }
+        }
+        self.new_game().await
+    }
+
+    async fn new_game(&mut self) -> anyhow::Result<()> {
+        let action = Action::PlayBot {
+            level: self.settings.level,
+            variant: self.settings.variant,
+            colour: self.settings.colour,
+        };
+        match self.act(action).await {
+            Ok(Reply::Game(view)) => {
+                let side = view.side_of(&self.user).unwrap_or(Side::White);
+                let text = t!(
+                    self.lang(),
+                    "console-new-game",
+                    id = view.id.as_str(),
+                    side = side.name(),
+                    level = words::level_name(self.lang(), self.settings.level)
+                );
+                self.say(&text)?;
+                self.show(&view)?;
+                self.game = Some(view);
+                self.await_bot().await
+            }
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let text = present::error_text(&e, self.lang());
+                self.say(&text)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Handles one command; false to stop.
+    async fn command(&mut self, command: Command) -> anyhow::Result<bool> {
+        let lang = self.lang();
+        match command {
+            Command::Empty => {}
+            Command::Quit => return Ok(false),
+            Command::Help => self.say(&t!(lang, "console-help"))?,
+            Command::Unknown(word) => {
+                self.say(&t!(lang, "console-unknown", command = word.as_str()))?
+            }
+            Command::New => {
+                if self.game.as_ref().is_some_and(|g| !g.is_over()) {
+                    self.say(&t!(lang, "console-finish-first"))?;
+                } else {
+                    self.new_game().await?;
+                }
+            }
+            Command::Board => {
+                if let Some(view) = self.current(|id| Action::Show { game: Some(id) }).await? {
+                    self.show(&view)?;
+                }
+            }
+            Command::Record => {
+                if let Some(view) = self.current(|id| Action::Show { game: Some(id) }).await? {
+                    let moves = if view.moves.is_empty() {
+                        t!(lang, "console-no-moves")
+                    } else {
+                        view.moves.clone()
+                    };
+                    self.say(&moves)?;
+                }
+            }
+            Command::Pit(pit) => {
+                let action = |id| Action::Move {
+                    game: id,
+                    ply: None,
+                    pit,
+                };
+                if let Some(view) = self.current(action).await? {
+                    self.show(&view)?;
+                    self.await_bot().await?;
+                }
+            }
+            Command::Resign => {
+                let action = |id| Action::Resign {
+                    game: Some(id),
+                    ply: None,
+                };
+                if let Some(view) = self.current(action).await? {
+                    self.show(&view)?;
+                }
+            }
+            Command::Draw => {
+                let action = |id| Action::OfferDraw {
+                    game: Some(id),
+                    ply: None,
+                };
+                if let Some(view) = self.current(action).await? {
+                    self.show(&view)?;
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Performs an action on the current game; prints refusals and returns the new view.
+    async fn current(
+        &mut self,
+        action: impl FnOnce(String) -> Action,
+    ) -> anyhow::Result<Option<GameView>> {
+        let Some(id) = self.game.as_ref().map(|g| g.id.clone()) else {
+            let text = t!(self.lang(), "console-no-game");
+            self.say(&text)?;
+            return Ok(None);
+        };
+        match self.act(action(id)).await {
+            Ok(Reply::Game(view)) => {
+                self.game = Some(view.clone());
+                Ok(Some(view))
+            }
+            Ok(_) => Ok(None),
+            Err(e) => {
+                let text = present::error_text(&e, self.lang());
+                self.say(&text)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// If the bot is to move, waits for its move and shows it.
+    async fn await_bot(&mut self) -> anyhow::Result<()> {
+        let Some(current) = self.game.clone() else {
+            return Ok(());
+        };
+        if !current.to_move_player().is_some_and(|p| p.is_bot()) {
+            return Ok(());
+        }
+        // The bot may have moved before we subscribed (a game resumed at start-up).
+        let show = Action::Show {
+            game: Some(current.id.clone()),
+        };
+        if let Ok(Reply::Game(view)) = self.act(show).await {
+            if view.ply > current.ply {
+                return self.bot_moved(view);
+            }
+        }
+        loop {
+            match self.events.recv().await {
+                Ok(Event::Game(view)) if view.id == current.id && view.ply > current.ply => {
+                    return self.bot_moved(view);
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => {
+                    // Missed events: read the game itself.
+                    let show = Action::Show {
+                        game: Some(current.id.clone()),
+                    };
+                    if let Ok(Reply::Game(view)) = self.act(show).await {
+                        if view.ply > current.ply {
+                            return self.bot_moved(view);
+                        }
+                    }
+                }
+                Err(RecvError::Closed) => anyhow::bail!("the manager stopped"),
+            }
+        }
+    }
+
+    fn bot_moved(&mut self, view: GameView) -> anyhow::Result<()> {
+        if let Some(last) = view.last_move {
+            let name = present::player_name(view.player(last.side), self.lang());
+            let text = t!(
+                self.lang(),
+                "console-bot-played",
+                name = name,
+                move = last.notation().to_string()
+            );
+            self.say(&text)?;
+        }
+        self.show(&view)?;
+        self.game = Some(view);
+        Ok(())
+    }
+
+    /// Prints the board (which names the last move and whose turn it is), a standing draw
+    /// offer, and after the end the result and what to do next.
+    fn show(&mut self, view: &GameView) -> std::io::Result<()> {
+        let lang = self.lang();
+        // The local player is "you" in the current language, whatever name a game was
+        // saved with.
+        let mut view = view.clone();
+        for player in view.players.iter_mut() {
+            if let Player::Human(u) = player {
+                if *u == self.user {
+                    u.name = t!(lang, "console-you");
+                }
+            }
+        }
+        let view = &view;
+        let board = present::board_view(view, Some(&self.user), lang);
+        let text = render::text(&board, Charset::Unicode);
+        self.say(&text)?;
+        if let Some(offerer) = view.draw_offer {
+            let name = present::player_name(view.player(offerer), lang);
+            self.say(&t!(lang, "manager-draw-offered", name = name))?;
+        }
+        if view.is_over() {
+            if let Some(result) = present::result_text(view, lang) {
+                if !text.contains(&result) {
+                    self.say(&result)?;
+                }
+            }
+            self.say(&t!(lang, "console-game-over"))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse_command(" 7 "), Command::Pit(7));
+        assert_eq!(parse_command("BOARD"), Command::Board);
+        assert_eq!(parse_command(""), Command::Empty);
+        assert_eq!(parse_command("0"), Command::Unknown("0".into()));
+        assert_eq!(parse_command("10"), Command::Unknown("10".into()));
+        assert_eq!(parse_command("quit"), Command::Quit);
+        assert!(matches!(parse_command("dance"), Command::Unknown(w) if w == "dance"));
+    }
+}

@@ -1,0 +1,100 @@
+//! Issue 7: `toguz play --lang kk` and `--lang ru` show the help and a whole game in that
+//! language.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play_whole_game(lang: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
+        .args([
+            "play", "--level", "random", "--colour", "white", "--lang", lang,
+        ])
+        .arg("--data-dir")
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toguz starts");
+    // Help, a bad command, then every pit in turn until the game is long over.
+    let mut input = String::from("help\nxyz\n");
+    for _ in 0..120 {
+        for pit in 1..=9 {
+            input.push_str(&format!("{pit}\n"));
+        }
+    }
+    input.push_str("record\nquit\n");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// English phrases from the console and manager catalogs that must not appear.
+const ENGLISH: [&str; 13] = [
+    "You ",
+    "Commands",
+    "to move",
+    "Last move",
+    "played",
+    "wins",
+    "drawn",
+    "The game is over",
+    "Type new",
+    "Game saved",
+    "I do not know",
+    "is empty",
+    "New game",
+];
+
+fn assert_no_english(out: &str) {
+    for phrase in ENGLISH {
+        assert!(!out.contains(phrase), "English {phrase:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn kazakh_help_and_a_whole_game() {
+    let out = play_whole_game("kk");
+    assert!(out.contains("Командалар:"), "{out}");
+    assert!(out.contains("ақ тараптан ботқа"), "{out}");
+    assert!(out.contains("«xyz» командасын білмеймін"), "{out}");
+    assert!(out.contains("Ойын аяқталды."), "the game ended:\n{out}");
+    assert!(
+        out.contains("жеңді.") || out.contains("Ойын тең аяқталды."),
+        "a result in Kazakh:\n{out}"
+    );
+    assert!(out.contains("Бот (кездейсоқ)"), "{out}");
+    assert!(out.contains("Ойын сақталды. Сау болыңыз!"), "{out}");
+    assert!(
+        out.contains("Бұл ойын аяқталып қойған."),
+        "moves after the end:\n{out}"
+    );
+    assert_no_english(&out);
+}
+
+#[test]
+fn russian_help_and_a_whole_game() {
+    let out = play_whole_game("ru");
+    assert!(out.contains("Команды:"), "{out}");
+    assert!(out.contains("вы играете белыми против бота"), "{out}");
+    assert!(out.contains("Команда «xyz» мне незнакома"), "{out}");
+    assert!(out.contains("Партия окончена."), "the game ended:\n{out}");
+    assert!(
+        out.contains("Победа:") || out.contains("Партия закончилась вничью."),
+        "a result in Russian:\n{out}"
+    );
+    assert!(out.contains("Бот (случайный)"), "{out}");
+    assert!(out.contains("Партия сохранена. До встречи!"), "{out}");
+    assert_no_english(&out);
+}

@@ -1,0 +1,332 @@
+//! Checks of the fake Discord itself: what it sends deserializes into serenity's types (or
+//! serenity would silently drop it), and it rejects what real Discord rejects.
+
+mod fake_discord;
+
+use fake_discord::{Failure, FakeDiscord, User, APP_ID, TOKEN};
+use serde_json::{json, Value};
+use serenity::model::application::Interaction;
+
+fn client() -> reqwest::Client {
+    reqwest::Client::new()
+}
+
+async fn send(
+    fake: &FakeDiscord,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut req = client()
+        .request(method, format!("{}/api/v10{path}", fake.url()))
+        .header("authorization", format!("Bot {TOKEN}"));
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    let resp = req.send().await.expect("request");
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Connects a raw gateway client, identifies, and returns the socket after READY.
+async fn connect(fake: &FakeDiscord) -> (Value, futures_util_shim::GatewayClient) {
+    use futures_util_shim::*;
+    let (_, gw) = send(fake, reqwest::Method::GET, "/gateway", None).await;
+    let url = format!("{}?v=10", gw["url"].as_str().unwrap());
+    let mut ws = GatewayClient::connect(&url).await;
+    let hello = ws.next_json().await;
+    assert_eq!(hello["op"], 10);
+    ws.send_json(
+        json!({"op": 2, "d": {"token": format!("Bot {TOKEN}"), "intents": 1 | (1 << 12),
+        "shard": [0, 1], "properties": {}, "compress": false, "large_threshold": 250}}),
+    )
+    .await;
+    let ready = ws.next_json().await;
+    (ready, ws)
+}
+
+/// A tiny websocket client on top of tokio-tungstenite (through serenity's re-export is not
+/// available, so use axum's dependency tree: reqwest cannot speak websockets).
+mod futures_util_shim {
+    use serde_json::Value;
+    use tokio::net::TcpStream;
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+    pub struct GatewayClient(WebSocketStream<MaybeTlsStream<TcpStream>>);
+
+    impl GatewayClient {
+        pub async fn connect(url: &str) -> GatewayClient {
+            let (ws, _) = tokio_tungstenite::connect_async(url)
+                .await
+                .expect("ws connect");
+            GatewayClient(ws)
+        }
+        pub async fn next_json(&mut self) -> Value {
+            use futures::StreamExt;
+            loop {
+                match self.0.next().await {
+                    Some(Ok(Message::Text(t))) => return serde_json::from_str(&t).unwrap(),
+                    Some(Ok(Message::Close(frame))) => {
+                        return serde_json::json!({"closed": frame.map(|f| u16::from(f.code))})
+                    }
+                    Some(Ok(_)) => continue,
+                    other => return serde_json::json!({"closed": format!("{other:?}")}),
+                }
+            }
+        }
+        pub async fn send_json(&mut self, v: Value) {
+            use futures::SinkExt;
+            self.0
+                .send(Message::Text(v.to_string()))
+                .await
+                .expect("ws send");
+        }
+    }
+}
+
+#[tokio::test]
+async fn gateway_payloads_deserialize_into_serenity_types() {
+    let fake = FakeDiscord::start().await;
+    let (ready, mut ws) = connect(&fake).await;
+    assert_eq!(ready["t"], "READY");
+    let parsed: serenity::model::gateway::Ready =
+        serde_json::from_value(ready["d"].clone()).expect("READY parses");
+    assert_eq!(parsed.application.id.get(), APP_ID);
+
+    let alice = User::new(1001, "Alice");
+    let bob = User::new(1002, "Bob");
+    let place = fake.guild_channel(5_000_000_000_000_000_000, 77);
+    let options = json!([{ "name": "user", "type": 6, "value": bob.id.to_string() }]);
+    fake.slash(
+        &alice,
+        place,
+        "challenge",
+        options,
+        std::slice::from_ref(&bob),
+    );
+    let event = ws.next_json().await;
+    assert_eq!(event["t"], "INTERACTION_CREATE");
+    let interaction: Interaction =
+        serde_json::from_value(event["d"].clone()).expect("command parses");
+    let Interaction::Command(cmd) = interaction else {
+        panic!("not a command")
+    };
+    assert_eq!(cmd.data.name, "challenge");
+    assert!(cmd.data.resolved.members.contains_key(&bob.id.into()));
+
+    // Answer it with a message with a button, then press the button.
+    let id = cmd.id.get();
+    let body = json!({"type": 4, "data": {"content": "hi", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Accept", "custom_id": "x1"}]}]}});
+    let (status, _) = send(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/interactions/{id}/{}/callback", cmd.token),
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (status, again) = send(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/interactions/{id}/{}/callback", cmd.token),
+        Some(body),
+    )
+    .await;
+    assert_eq!(
+        (status, again["code"].as_u64()),
+        (400, Some(40060)),
+        "only once"
+    );
+    let message = fake.original_message(id).expect("message created");
+    let message_id = fake_discord::id_of(&message);
+    fake.press(&bob, message_id, "x1");
+    let event = ws.next_json().await;
+    let interaction: Interaction =
+        serde_json::from_value(event["d"].clone()).expect("component parses");
+    let Interaction::Component(press) = interaction else {
+        panic!("not a component")
+    };
+    assert_eq!(press.data.custom_id, "x1");
+    assert_eq!(press.message.id.get(), message_id);
+
+    // DMs carry `user`, not `member`.
+    let dm = fake.dm_channel(88);
+    fake.slash(&alice, dm, "play", json!([]), &[]);
+    let event = ws.next_json().await;
+    let interaction: Interaction =
+        serde_json::from_value(event["d"].clone()).expect("DM command parses");
+    assert!(interaction
+        .as_command()
+        .is_some_and(|c| c.guild_id.is_none() && c.user.id.get() == alice.id));
+}
+
+#[tokio::test]
+async fn gateway_refuses_bad_tokens_and_privileged_intents() {
+    let fake = FakeDiscord::start().await;
+    let url = format!("{}/gateway?v=10", fake.url().replace("http", "ws"));
+    for (token, intents, code) in [
+        ("Bot nope.nope.nope", 1, 4004),
+        (TOKEN, 1 << 15, 4014),
+        (TOKEN, 1 << 1, 4014),
+    ] {
+        let mut ws = futures_util_shim::GatewayClient::connect(&url).await;
+        let _hello = ws.next_json().await;
+        ws.send_json(json!({"op": 2, "d": {"token": token, "intents": intents, "shard": [0, 1], "properties": {}}})).await;
+        assert_eq!(ws.next_json().await["closed"], code);
+    }
+}
+
+#[tokio::test]
+async fn rest_rejects_what_discord_rejects() {
+    let fake = FakeDiscord::start().await;
+    // Bad token.
+    let resp = client()
+        .get(format!("{}/api/v10/users/@me", fake.url()))
+        .header("authorization", "Bot a.b.c")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 401);
+    // A kk localization fails the whole registration with 50035.
+    let bad = json!([{"name": "help", "description": "Help", "type": 1, "name_localizations": {"kk": "комек"}}]);
+    let (status, body) = send(
+        &fake,
+        reqwest::Method::PUT,
+        &format!("/applications/{APP_ID}/commands"),
+        Some(bad),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_u64()), (400, Some(50035)));
+    assert!(fake.global_commands().is_empty());
+    // Upper-case names, long descriptions, required after optional.
+    for bad in [
+        json!([{"name": "Help", "description": "x", "type": 1}]),
+        json!([{"name": "help", "description": "x".repeat(101), "type": 1}]),
+        json!([{"name": "a", "description": "x", "type": 1, "options": [
+            {"name": "o1", "description": "d", "type": 3}, {"name": "o2", "description": "d", "type": 3, "required": true}]}]),
+    ] {
+        let (status, _) = send(
+            &fake,
+            reqwest::Method::PUT,
+            &format!("/applications/{APP_ID}/commands"),
+            Some(bad),
+        )
+        .await;
+        assert_eq!(status, 400);
+    }
+    let good = json!([{"name": "help", "description": "Help", "type": 1, "name_localizations": {"ru": "помощь"}}]);
+    let (status, body) = send(
+        &fake,
+        reqwest::Method::PUT,
+        &format!("/applications/{APP_ID}/commands"),
+        Some(good),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let commands: Vec<serenity::model::application::Command> =
+        serde_json::from_value(body).expect("commands parse");
+    assert_eq!(commands[0].name, "help");
+    // Scripted failures come first, then the real answer.
+    fake.fail_next(
+        "GET",
+        "/users/@me",
+        Failure::RateLimit {
+            retry_after: 0.2,
+            global: false,
+        },
+        1,
+    );
+    let (status, body) = send(&fake, reqwest::Method::GET, "/users/@me", None).await;
+    assert_eq!(status, 429);
+    assert_eq!(body["retry_after"], 0.2);
+    let (status, me) = send(&fake, reqwest::Method::GET, "/users/@me", None).await;
+    assert_eq!(status, 200);
+    let _user: serenity::model::user::CurrentUser =
+        serde_json::from_value(me).expect("user parses");
+    // Unknown channels.
+    let (status, _) = send(
+        &fake,
+        reqwest::Method::POST,
+        "/channels/999/messages",
+        Some(json!({"content": "x"})),
+    )
+    .await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn callbacks_check_types_attachments_and_components() {
+    let fake = FakeDiscord::start().await;
+    let (_, mut ws) = connect(&fake).await;
+    let alice = User::new(1001, "Alice");
+    let place = fake.guild_channel(5_000_000_000_000_000_000, 77);
+    let id = fake.slash(&alice, place, "board", json!([]), &[]);
+    let event = ws.next_json().await;
+    let token = event["d"]["token"].as_str().unwrap().to_string();
+    let url = format!("{}/api/v10/interactions/{id}/{token}/callback", fake.url());
+    // UPDATE_MESSAGE is only for components.
+    let (status, _) = send(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/interactions/{id}/{token}/callback"),
+        Some(json!({"type": 7, "data": {"content": "x"}})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    // A file that the payload does not list is refused.
+    let form = reqwest::multipart::Form::new()
+        .text(
+            "payload_json",
+            json!({"type": 4, "data": {"content": "x", "attachments": []}}).to_string(),
+        )
+        .part(
+            "files[0]",
+            reqwest::multipart::Part::bytes(vec![1, 2, 3]).file_name("board.png"),
+        );
+    let resp = client().post(&url).multipart(form).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    // Duplicate custom ids are refused.
+    let dup = json!({"type": 4, "data": {"content": "x", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "1", "custom_id": "a"}, {"type": 2, "style": 1, "label": "2", "custom_id": "a"}]}]}});
+    let (status, _) = send(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/interactions/{id}/{token}/callback"),
+        Some(dup),
+    )
+    .await;
+    assert_eq!(status, 400);
+    // An embed image must name an attachment of the message; this one does.
+    let form = reqwest::multipart::Form::new()
+        .text("payload_json", json!({"type": 4, "data": {"embeds": [{"title": "t", "image": {"url": "attachment://board.png"}}],
+            "attachments": [{"id": 0, "filename": "board.png"}]}}).to_string())
+        .part("files[0]", reqwest::multipart::Part::bytes(vec![1, 2, 3]).file_name("board.png"));
+    let resp = client().post(&url).multipart(form).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 204);
+    let message = fake.original_message(id).unwrap();
+    assert_eq!(message["attachments"][0]["filename"], "board.png");
+    assert_eq!(
+        fake_discord::attachment_bytes(&message["attachments"][0]),
+        vec![1, 2, 3]
+    );
+    // Followups and edits work through the interaction's webhook.
+    let (status, edited) = send(
+        &fake,
+        reqwest::Method::PATCH,
+        &format!("/webhooks/{APP_ID}/{token}/messages/@original"),
+        Some(json!({"content": "edited", "attachments": []})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(edited["content"], "edited");
+    assert_eq!(
+        edited["attachments"],
+        json!([]),
+        "attachments: [] removes the image"
+    );
+    let _m: serenity::model::channel::Message =
+        serde_json::from_value(edited).expect("message parses");
+}

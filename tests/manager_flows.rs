@@ -1,0 +1,880 @@
+//! The game manager end to end, called directly the way the chat adapters call it.
+
+use std::path::Path;
+use std::time::Duration;
+use toguz::engine::{EngineConfig, EnginePool, Level};
+use toguz::manager::buttons::{self, Button};
+use toguz::manager::{
+    Action, ActionError, ChallengeRecord, ChallengeStatus, ChatRef, Clock, Event, FinishReason,
+    GameRecord, GameStatus, GameView, LimitKind, Manager, ManagerConfig, MessageRef, Platform,
+    Player, Reply, Request, Target, UserRef,
+};
+use toguz::rules::{Side, Variant};
+use toguz::store::{Store, Tree};
+
+const T0: u64 = 1_800_000_000;
+
+fn user(id: &str) -> UserRef {
+    UserRef::new(Platform::Telegram, id, format!("User {id}"))
+}
+
+fn chat() -> ChatRef {
+    ChatRef::new(Platform::Telegram, "-100")
+}
+
+async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
+    let clock = Clock::manual(T0);
+    let engine = EnginePool::new(EngineConfig::default());
+    let m = Manager::start_with_clock(store, engine, config, clock.clone())
+        .await
+        .unwrap();
+    (m, clock)
+}
+
+async fn manager() -> (Manager, Clock) {
+    manager_with(Store::temporary().unwrap(), ManagerConfig::default()).await
+}
+
+async fn act(m: &Manager, who: &UserRef, action: Action) -> Result<Reply, ActionError> {
+    m.act(Request {
+        actor: who.clone(),
+        chat: chat(),
+        action,
+    })
+    .await
+}
+
+fn game(reply: Result<Reply, ActionError>) -> GameView {
+    match reply {
+        Ok(Reply::Game(v)) => v,
+        other => panic!("expected a game, got {other:?}"),
+    }
+}
+
+fn challenge_id(reply: Result<Reply, ActionError>) -> String {
+    match reply {
+        Ok(Reply::Challenge(c)) => c.id,
+        other => panic!("expected a challenge, got {other:?}"),
+    }
+}
+
+/// A challenges B, B accepts: the game with its players as [a or b, the other].
+async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
+    let id = challenge_id(
+        act(
+            m,
+            a,
+            Action::Challenge {
+                opponent: Some(b.clone()),
+                variant: Variant::STANDARD,
+            },
+        )
+        .await,
+    );
+    game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
+}
+
+fn player_to_move<'a>(v: &GameView, a: &'a UserRef, b: &'a UserRef) -> &'a UserRef {
+    match v.to_move_player() {
+        Some(Player::Human(u)) if u == a => a,
+        Some(Player::Human(u)) if u == b => b,
+        other => panic!("unexpected player to move: {other:?}"),
+    }
+}
+
+async fn next_event(rx: &mut tokio::sync::broadcast::Receiver<Event>) -> Event {
+    tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("an event within 10 s")
+        .expect("the channel is open")
+}
+
+#[tokio::test]
+async fn a_challenge_is_accepted_and_played_to_the_end() {
+    let (m, _) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+    let mut v = start_game(&m, &a, &b).await;
+    assert_eq!(v.status, GameStatus::Ongoing);
+    assert!(v.side_of(&a).is_some() && v.side_of(&b).is_some());
+    while !v.is_over() {
+        let mover = player_to_move(&v, &a, &b);
+        let pit = v.position.legal_moves().iter().last().unwrap();
+        v = game(
+            act(
+                &m,
+                mover,
+                Action::Move {
+                    game: v.id.clone(),
+                    ply: Some(v.ply),
+                    pit,
+                },
+            )
+            .await,
+        );
+        assert!(v.ply < 1000, "the game should end");
+    }
+    let GameStatus::Finished { reason, .. } = v.status else {
+        unreachable!()
+    };
+    assert!(matches!(reason, FinishReason::Board(_)), "{reason:?}");
+    assert!(v.moves.starts_with("1. "));
+    let again = act(
+        &m,
+        &a,
+        Action::Move {
+            game: v.id.clone(),
+            ply: None,
+            pit: 1,
+        },
+    )
+    .await;
+    assert!(matches!(again, Err(ActionError::GameOver)), "{again:?}");
+    // A finished game is still shown, and no longer listed as ongoing.
+    let shown = game(
+        act(
+            &m,
+            &b,
+            Action::Show {
+                game: Some(v.id.clone()),
+            },
+        )
+        .await,
+    );
+    assert_eq!(shown.moves, v.moves);
+    assert!(matches!(act(&m, &a, Action::ListGames).await, Ok(Reply::Games(g)) if g.is_empty()));
+}
+
+#[tokio::test]
+async fn wrong_users_are_refused_and_nothing_changes() {
+    let (m, _) = manager().await;
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let to_self = act(
+        &m,
+        &a,
+        Action::Challenge {
+            opponent: Some(a.clone()),
+            variant: Variant::STANDARD,
+        },
+    )
+    .await;
+    assert!(matches!(to_self, Err(ActionError::ChallengeSelf)));
+    let bot = user("bot");
+    m.register_bot_user(&bot);
+    let to_bot = act(
+        &m,
+        &a,
+        Action::Challenge {
+            opponent: Some(bot),
+            variant: Variant::STANDARD,
+        },
+    )
+    .await;
+    assert!(matches!(to_bot, Err(ActionError::ChallengeBot)));
+
+    let id = challenge_id(
+        act(
+            &m,
+            &a,
+            Action::Challenge {
+                opponent: Some(b.clone()),
+                variant: Variant::STANDARD,
+            },
+        )
+        .await,
+    );
+    let by_c = act(
+        &m,
+        &c,
+        Action::AcceptChallenge {
+            challenge: id.clone(),
+        },
+    )
+    .await;
+    assert!(matches!(by_c, Err(ActionError::NotForYou)));
+    let by_a = act(
+        &m,
+        &a,
+        Action::AcceptChallenge {
+            challenge: id.clone(),
+        },
+    )
+    .await;
+    assert!(matches!(by_a, Err(ActionError::ChallengeSelf)));
+    let decline_by_c = act(
+        &m,
+        &c,
+        Action::DeclineChallenge {
+            challenge: id.clone(),
+        },
+    )
+    .await;
+    assert!(matches!(decline_by_c, Err(ActionError::NotForYou)));
+    let cancel_by_b = act(
+        &m,
+        &b,
+        Action::CancelChallenge {
+            challenge: id.clone(),
+        },
+    )
+    .await;
+    assert!(matches!(cancel_by_b, Err(ActionError::NotForYou)));
+
+    let v = game(act(&m, &b, Action::AcceptChallenge { challenge: id }).await);
+    let waiting = if player_to_move(&v, &a, &b) == &a {
+        &b
+    } else {
+        &a
+    };
+    let not_turn = act(
+        &m,
+        waiting,
+        Action::Move {
+            game: v.id.clone(),
+            ply: Some(0),
+            pit: 1,
+        },
+    )
+    .await;
+    assert!(
+        matches!(not_turn, Err(ActionError::NotYourTurn)),
+        "{not_turn:?}"
+    );
+    let stranger = act(
+        &m,
+        &c,
+        Action::Move {
+            game: v.id.clone(),
+            ply: Some(0),
+            pit: 1,
+        },
+    )
+    .await;
+    assert!(matches!(stranger, Err(ActionError::NotYourGame)));
+    let resign_stranger = act(
+        &m,
+        &c,
+        Action::Resign {
+            game: Some(v.id.clone()),
+            ply: None,
+        },
+    )
+    .await;
+    assert!(matches!(resign_stranger, Err(ActionError::NotYourGame)));
+    let nothing = act(
+        &m,
+        &a,
+        Action::Show {
+            game: Some("zzzzzz".into()),
+        },
+    )
+    .await;
+    assert!(matches!(nothing, Err(ActionError::NoSuchGame)));
+    let after = game(
+        act(
+            &m,
+            &a,
+            Action::Show {
+                game: Some(v.id.clone()),
+            },
+        )
+        .await,
+    );
+    assert_eq!(after.ply, 0);
+    assert_eq!(after.status, GameStatus::Ongoing);
+}
+
+#[tokio::test]
+async fn challenges_are_declined_cancelled_and_expire() {
+    let (m, clock) = manager().await;
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let challenge = |opponent: Option<UserRef>| Action::Challenge {
+        opponent,
+        variant: Variant::STANDARD,
+    };
+    let declined = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
+    match act(
+        &m,
+        &b,
+        Action::DeclineChallenge {
+            challenge: declined.clone(),
+        },
+    )
+    .await
+    {
+        Ok(Reply::Challenge(v)) => assert_eq!(v.status, ChallengeStatus::Declined),
+        other => panic!("{other:?}"),
+    }
+    let late = act(
+        &m,
+        &b,
+        Action::AcceptChallenge {
+            challenge: declined,
+        },
+    )
+    .await;
+    assert!(matches!(late, Err(ActionError::ChallengeClosed)));
+
+    let cancelled = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
+    match act(
+        &m,
+        &a,
+        Action::CancelChallenge {
+            challenge: cancelled,
+        },
+    )
+    .await
+    {
+        Ok(Reply::Challenge(v)) => assert_eq!(v.status, ChallengeStatus::Cancelled),
+        other => panic!("{other:?}"),
+    }
+
+    // An open challenge: anyone but the challenger may accept.
+    let open = challenge_id(act(&m, &a, challenge(None)).await);
+    let v = game(act(&m, &c, Action::AcceptChallenge { challenge: open }).await);
+    assert!(v.side_of(&c).is_some());
+
+    let mut events = m.subscribe();
+    let expiring = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
+    clock.advance(599);
+    assert_eq!(m.sweep().await, 0);
+    clock.advance(2);
+    assert_eq!(m.sweep().await, 1);
+    match next_event(&mut events).await {
+        Event::Challenge(v) => {
+            assert_eq!(v.id, expiring);
+            assert_eq!(v.status, ChallengeStatus::Expired);
+        }
+        other => panic!("{other:?}"),
+    }
+    let too_late = act(
+        &m,
+        &b,
+        Action::AcceptChallenge {
+            challenge: expiring,
+        },
+    )
+    .await;
+    assert!(matches!(too_late, Err(ActionError::ChallengeClosed)));
+}
+
+#[tokio::test]
+async fn stale_double_and_forged_presses_change_nothing() {
+    let (m, _) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let mover = player_to_move(&v, &a, &b).clone();
+    let press = buttons::encode(&Button::Move {
+        game: v.id.clone(),
+        ply: 0,
+        pit: 7,
+    });
+    let action = buttons::decode(&press).unwrap().into_action();
+    let first = game(act(&m, &mover, action.clone()).await);
+    assert_eq!(first.ply, 1);
+    let double = act(&m, &mover, action).await;
+    assert!(matches!(double, Err(ActionError::StaleBoard)), "{double:?}");
+    let other = if mover == a { &b } else { &a };
+    let stale = act(
+        &m,
+        other,
+        Action::Resign {
+            game: Some(v.id.clone()),
+            ply: Some(0),
+        },
+    )
+    .await;
+    assert!(matches!(stale, Err(ActionError::StaleBoard)), "{stale:?}");
+    for forged in [
+        "1m:../etc:0:7",
+        "1m:abc:0:12",
+        "9m:abc:0:1",
+        "",
+        "1m:abc:0:1:extra",
+    ] {
+        assert!(buttons::decode(forged).is_err(), "{forged}");
+    }
+    // A well-formed press for a game that does not exist.
+    let ghost = buttons::decode("1m:zzzzzz:0:1").unwrap().into_action();
+    assert!(matches!(
+        act(&m, &mover, ghost).await,
+        Err(ActionError::NoSuchGame)
+    ));
+    let now = game(act(&m, &a, Action::Show { game: Some(v.id) }).await);
+    assert_eq!(now.ply, 1);
+    assert_eq!(now.status, GameStatus::Ongoing);
+}
+
+#[tokio::test]
+async fn resign_draws_and_abort() {
+    let (m, _) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+
+    // Abort before both sides moved; too late after.
+    let v = start_game(&m, &a, &b).await;
+    let aborted = game(act(&m, &a, Action::Abort { game: v.id.clone() }).await);
+    assert_eq!(
+        aborted.status,
+        GameStatus::Finished {
+            winner: None,
+            reason: FinishReason::Aborted
+        }
+    );
+    let mut v = start_game(&m, &a, &b).await;
+    for _ in 0..2 {
+        let mover = player_to_move(&v, &a, &b);
+        let pit = v.position.legal_moves().iter().next().unwrap();
+        v = game(
+            act(
+                &m,
+                mover,
+                Action::Move {
+                    game: v.id.clone(),
+                    ply: None,
+                    pit,
+                },
+            )
+            .await,
+        );
+    }
+    let late = act(&m, &b, Action::Abort { game: v.id.clone() }).await;
+    assert!(matches!(late, Err(ActionError::TooLateToAbort)));
+
+    // Draw: offer, decline, offer again, accept.
+    let id = v.id.clone();
+    let offered = game(
+        act(
+            &m,
+            &a,
+            Action::OfferDraw {
+                game: Some(id.clone()),
+                ply: None,
+            },
+        )
+        .await,
+    );
+    let a_side = offered.side_of(&a).unwrap();
+    assert_eq!(offered.draw_offer, Some(a_side));
+    assert!(offered.actions_for(Some(&b)).accept_draw);
+    let twice = act(
+        &m,
+        &a,
+        Action::OfferDraw {
+            game: Some(id.clone()),
+            ply: None,
+        },
+    )
+    .await;
+    assert!(matches!(twice, Err(ActionError::DrawAlreadyOffered)));
+    let own = act(&m, &a, Action::AcceptDraw { game: id.clone() }).await;
+    assert!(matches!(own, Err(ActionError::NoDrawOffer)));
+    let declined = game(act(&m, &b, Action::DeclineDraw { game: id.clone() }).await);
+    assert_eq!(declined.draw_offer, None);
+    act(
+        &m,
+        &a,
+        Action::OfferDraw {
+            game: None,
+            ply: None,
+        },
+    )
+    .await
+    .unwrap();
+    let drawn = game(act(&m, &b, Action::AcceptDraw { game: id.clone() }).await);
+    assert_eq!(
+        drawn.status,
+        GameStatus::Finished {
+            winner: None,
+            reason: FinishReason::Agreed
+        }
+    );
+
+    // Resign, by the game this chat has (no id given).
+    let v = start_game(&m, &a, &b).await;
+    let resigned = game(
+        act(
+            &m,
+            &b,
+            Action::Resign {
+                game: None,
+                ply: None,
+            },
+        )
+        .await,
+    );
+    let b_side = v.side_of(&b).unwrap();
+    assert_eq!(
+        resigned.status,
+        GameStatus::Finished {
+            winner: Some(b_side.other()),
+            reason: FinishReason::Resigned(b_side)
+        }
+    );
+    let none_left = act(
+        &m,
+        &b,
+        Action::Resign {
+            game: None,
+            ply: None,
+        },
+    )
+    .await;
+    assert!(matches!(none_left, Err(ActionError::NoGameHere)));
+}
+
+#[tokio::test]
+async fn rematch_swaps_colours() {
+    let (m, _) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let early = act(&m, &a, Action::Rematch { game: v.id.clone() }).await;
+    assert!(matches!(early, Err(ActionError::GameNotOver)));
+    act(
+        &m,
+        &a,
+        Action::Resign {
+            game: Some(v.id.clone()),
+            ply: None,
+        },
+    )
+    .await
+    .unwrap();
+    let asked = match act(&m, &a, Action::Rematch { game: v.id.clone() }).await {
+        Ok(Reply::Challenge(c)) => c,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(asked.opponent.as_ref(), Some(&b));
+    assert_eq!(asked.rematch_of.as_deref(), Some(v.id.as_str()));
+    let again = act(&m, &a, Action::Rematch { game: v.id.clone() }).await;
+    assert!(
+        matches!(again, Err(ActionError::RematchExists)),
+        "{again:?}"
+    );
+    // B pressing rematch on the same game accepts it.
+    let rematch = game(act(&m, &b, Action::Rematch { game: v.id.clone() }).await);
+    assert_eq!(rematch.side_of(&a), v.side_of(&b));
+    assert_eq!(rematch.side_of(&b), v.side_of(&a));
+
+    // Against the bot, a rematch is a new game at once.
+    let bot_game = game(
+        act(
+            &m,
+            &a,
+            Action::PlayBot {
+                level: Level::Random,
+                variant: Variant::STANDARD,
+                colour: Some(Side::White),
+            },
+        )
+        .await,
+    );
+    act(
+        &m,
+        &a,
+        Action::Resign {
+            game: Some(bot_game.id.clone()),
+            ply: None,
+        },
+    )
+    .await
+    .unwrap();
+    let next = game(act(&m, &a, Action::Rematch { game: bot_game.id }).await);
+    assert_eq!(next.side_of(&a), Some(Side::Black));
+    assert_eq!(next.players[0], Player::Bot(Level::Random));
+}
+
+#[tokio::test]
+async fn limits_stop_spam() {
+    let mut config = ManagerConfig::default();
+    config.limits.games_per_user = 2;
+    config.limits.challenges_per_user = 1;
+    let (m, _) = manager_with(Store::temporary().unwrap(), config).await;
+    let a = user("a");
+    let bot_game = || Action::PlayBot {
+        level: Level::Random,
+        variant: Variant::STANDARD,
+        colour: Some(Side::White),
+    };
+    game(act(&m, &a, bot_game()).await);
+    game(act(&m, &a, bot_game()).await);
+    let third = act(&m, &a, bot_game()).await;
+    assert!(
+        matches!(third, Err(ActionError::Limit(LimitKind::UserGames(2)))),
+        "{third:?}"
+    );
+    let challenge = || Action::Challenge {
+        opponent: None,
+        variant: Variant::STANDARD,
+    };
+    challenge_id(act(&m, &a, challenge()).await);
+    let second = act(&m, &a, challenge()).await;
+    assert!(matches!(
+        second,
+        Err(ActionError::Limit(LimitKind::UserChallenges(1)))
+    ));
+    // Several games here: an action without a game id must name one.
+    let ambiguous = act(
+        &m,
+        &a,
+        Action::Resign {
+            game: None,
+            ply: None,
+        },
+    )
+    .await;
+    assert!(matches!(ambiguous, Err(ActionError::AmbiguousGame)));
+}
+
+#[tokio::test]
+async fn a_lapsed_game_is_lost_on_time_and_both_are_told() {
+    let (m, clock) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let mut events = m.subscribe();
+    clock.advance(72 * 3600 - 1);
+    assert_eq!(m.sweep().await, 0);
+    clock.advance(1);
+    assert_eq!(m.sweep().await, 1);
+    let ended = loop {
+        if let Event::Game(view) = next_event(&mut events).await {
+            break view;
+        }
+    };
+    assert_eq!(ended.id, v.id);
+    assert_eq!(
+        ended.status,
+        GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: FinishReason::TimedOut(Side::White)
+        }
+    );
+}
+
+#[tokio::test]
+async fn the_bot_replies_off_the_runtime_and_publishes_its_move() {
+    let (m, _) = manager().await;
+    let a = user("a");
+    let mut events = m.subscribe();
+    let v = game(
+        act(
+            &m,
+            &a,
+            Action::PlayBot {
+                level: Level::Easy,
+                variant: Variant::STANDARD,
+                colour: Some(Side::Black),
+            },
+        )
+        .await,
+    );
+    assert_eq!(v.ply, 0, "the answer comes before the bot's move");
+    let moved = loop {
+        if let Event::Game(view) = next_event(&mut events).await {
+            break view;
+        }
+    };
+    assert_eq!(moved.id, v.id);
+    assert_eq!(moved.ply, 1);
+    assert_eq!(moved.position.to_move(), Side::Black);
+    assert!(moved.actions_for(Some(&a)).pits.iter().any(|p| p.enabled));
+    // Offering a draw to a bot that is not behind: it declines, nothing changes.
+    let draw = act(
+        &m,
+        &a,
+        Action::OfferDraw {
+            game: Some(v.id.clone()),
+            ply: None,
+        },
+    )
+    .await;
+    if moved.position.store(Side::White) >= moved.position.store(Side::Black) {
+        assert!(
+            matches!(draw, Err(ActionError::BotDeclinesDraw)),
+            "{draw:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_identical_presses_apply_one_move() {
+    let (m, _) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let mover = player_to_move(&v, &a, &b).clone();
+    let mut tasks = Vec::new();
+    for _ in 0..100 {
+        let m = m.clone();
+        let mover = mover.clone();
+        let id = v.id.clone();
+        tasks.push(tokio::spawn(async move {
+            act(
+                &m,
+                &mover,
+                Action::Move {
+                    game: id,
+                    ply: Some(0),
+                    pit: 5,
+                },
+            )
+            .await
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err(ActionError::StaleBoard) => {}
+            Err(e) => panic!("unexpected refusal {e:?}"),
+        }
+    }
+    assert_eq!(ok, 1);
+    let now = game(act(&m, &a, Action::Show { game: Some(v.id) }).await);
+    assert_eq!(now.ply, 1);
+    assert!(now.moves.starts_with("1. 5"), "{}", now.moves);
+}
+
+/// Opens a store, waiting for the previous handle's flusher to let go of sled's lock.
+async fn reopen(dir: &Path) -> Store {
+    for _ in 0..100 {
+        if let Ok(store) = Store::open(dir) {
+            return store;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the store did not reopen");
+}
+
+#[tokio::test]
+async fn games_survive_a_restart_and_pending_work_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (user("a"), user("b"));
+    let (id, moves) = {
+        let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+        let v = start_game(&m, &a, &b).await;
+        let mover = player_to_move(&v, &a, &b);
+        let after = game(
+            act(
+                &m,
+                mover,
+                Action::Move {
+                    game: v.id.clone(),
+                    ply: Some(0),
+                    pit: 9,
+                },
+            )
+            .await,
+        );
+        m.attach_message(
+            Target::Game(v.id.clone()),
+            MessageRef {
+                platform: Platform::Telegram,
+                id: "-100:55".into(),
+            },
+        )
+        .await
+        .unwrap();
+        m.set_user_lang(&a, toguz::i18n::Lang::Kk).await.unwrap();
+        (v.id, after.moves)
+    };
+
+    // Plant what a crash could leave: a bot game with the bot to move, a challenge that
+    // expired while we were down, and a record that does not decode.
+    {
+        let store = reopen(dir.path()).await;
+        let bot_game = GameRecord {
+            id: "botdue".into(),
+            chat: chat(),
+            variant: Variant::STANDARD,
+            players: [Player::Human(user("c")), Player::Bot(Level::Random)],
+            moves: vec![7],
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            created_at: T0,
+            last_move_at: T0,
+            messages: vec![],
+            seed: 3,
+            rematch: None,
+        };
+        store.put(Tree::Games, "botdue", &bot_game).unwrap();
+        let stale = ChallengeRecord {
+            id: "oldchl".into(),
+            challenger: user("c"),
+            opponent: None,
+            variant: Variant::STANDARD,
+            chat: chat(),
+            created_at: T0 - 2000,
+            expires_at: T0 - 1000,
+            status: ChallengeStatus::Open,
+            challenger_side: None,
+            rematch_of: None,
+            messages: vec![],
+        };
+        store.put(Tree::Challenges, "oldchl", &stale).unwrap();
+        store
+            .put_raw(Tree::Games, "broken", b"{\"schema\":1,\"data\":42}")
+            .unwrap();
+        store.commit().await.unwrap();
+    }
+
+    let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+    let v = game(
+        act(
+            &m,
+            &a,
+            Action::Show {
+                game: Some(id.clone()),
+            },
+        )
+        .await,
+    );
+    assert_eq!(v.moves, moves);
+    assert_eq!(v.messages.len(), 1);
+    assert_eq!(m.user_lang(&a).await, Some(toguz::i18n::Lang::Kk));
+    assert_eq!(m.user_lang(&b).await, None);
+    // Attaching the same message again keeps one copy.
+    m.attach_message(Target::Game(id.clone()), v.messages[0].clone())
+        .await
+        .unwrap();
+    let v = game(act(&m, &a, Action::Show { game: Some(id) }).await);
+    assert_eq!(v.messages.len(), 1);
+
+    let expired = act(
+        &m,
+        &user("d"),
+        Action::AcceptChallenge {
+            challenge: "oldchl".into(),
+        },
+    )
+    .await;
+    assert!(
+        matches!(expired, Err(ActionError::ChallengeClosed)),
+        "{expired:?}"
+    );
+    let mut ply = 1;
+    for _ in 0..200 {
+        let v = game(
+            act(
+                &m,
+                &user("c"),
+                Action::Show {
+                    game: Some("botdue".into()),
+                },
+            )
+            .await,
+        );
+        ply = v.ply;
+        if ply == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(ply, 2, "the bot's pending move was resumed");
+    let broken = act(
+        &m,
+        &a,
+        Action::Show {
+            game: Some("broken".into()),
+        },
+    )
+    .await;
+    assert!(matches!(broken, Err(ActionError::NoSuchGame)));
+}
