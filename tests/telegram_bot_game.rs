@@ -12,7 +12,9 @@ use toguz::rules::{Position, Variant};
 
 /// Waits for the newest board in `chat` that satisfies `pred`.
 fn wait_board(fake: &FakeTelegram, chat: i64, pred: impl Fn(&Board) -> bool) -> Board {
-    let found = fake.wait_until(WAIT, |v| latest_board(v.bot_messages(chat)).is_some_and(|b| pred(&b)));
+    let found = fake.wait_until(WAIT, |v| {
+        latest_board(v.bot_messages(chat)).is_some_and(|b| pred(&b))
+    });
     let board = latest_board(fake.bot_messages(chat));
     assert!(found, "no such board; latest: {board:#?}");
     board.expect("board")
@@ -33,7 +35,11 @@ fn play_to_end(fake: &FakeTelegram, chat: &TgChat, user: &TgUser, pos: &mut Posi
                 let pit = board.last_move_pit().expect("last move in caption");
                 pos.play(pit).expect("bot's last move is legal");
             }
-            assert!(pos.is_over(), "finished board but the game goes on: {}", pos.to_fen());
+            assert!(
+                pos.is_over(),
+                "finished board but the game goes on: {}",
+                pos.to_fen()
+            );
             assert!(presses > 5);
             return board;
         }
@@ -48,14 +54,22 @@ fn play_to_end(fake: &FakeTelegram, chat: &TgChat, user: &TgUser, pos: &mut Posi
             pos.store(toguz::rules::Side::White),
             pos.store(toguz::rules::Side::Black)
         );
-        assert!(board.caption().contains(&score), "{}\n{score}", board.caption());
+        assert!(
+            board.caption().contains(&score),
+            "{}\n{score}",
+            board.caption()
+        );
         let (pit, _) = board.pits[0].clone();
         let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
         let q = fake.press(chat, board.message.message_id, user, &data);
         pos.play(pit).expect("our move is legal");
         presses += 1;
         let answer = fake.wait_answer(&q, WAIT).expect("press answered");
-        assert_eq!(answer.str("show_alert"), None, "a legal move raises no alert");
+        assert_eq!(
+            answer.str("show_alert"),
+            None,
+            "a legal move raises no alert"
+        );
     }
 }
 
@@ -82,7 +96,9 @@ fn a_game_against_the_bot_is_played_to_the_end_by_buttons() {
     let mark = fake.mark();
     let play = fake.send_text(&chat, &alice, "/play");
     let (_, levels) = fake
-        .wait_call(mark, WAIT, |c| c.method == "sendMessage" && !c.buttons().is_empty())
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && !c.buttons().is_empty()
+        })
         .expect("level buttons");
     let data: Vec<String> = levels.buttons().into_iter().map(|(_, d)| d).collect();
     assert!(data.contains(&"1b:random".to_string()), "{data:?}");
@@ -97,7 +113,10 @@ fn a_game_against_the_bot_is_played_to_the_end_by_buttons() {
         "{}",
         end.caption()
     );
-    assert!(end.data.iter().any(|d| d.starts_with("1rm:")), "rematch offered");
+    assert!(
+        end.data.iter().any(|d| d.starts_with("1rm:")),
+        "rematch offered"
+    );
 
     let calls = fake.calls();
     assert!(assert_all_photos_png(&calls) > 5);
@@ -105,7 +124,13 @@ fn a_game_against_the_bot_is_played_to_the_end_by_buttons() {
     // One board message, edited in place.
     let boards: Vec<_> = calls.iter().filter(|c| c.method == "sendPhoto").collect();
     assert_eq!(boards.len(), 1, "edit in place posts one board");
-    assert!(calls.iter().filter(|c| c.method == "editMessageMedia").count() > 5);
+    assert!(
+        calls
+            .iter()
+            .filter(|c| c.method == "editMessageMedia")
+            .count()
+            > 5
+    );
     // Nothing the bot sent was refused, except harmless "not modified" edits.
     for c in &calls {
         let harmless = c.response["description"]
@@ -134,9 +159,15 @@ fn the_bot_restarted_mid_game_keeps_its_old_buttons_working() {
     let answer = fake.wait_answer(&q, WAIT).expect("answered after restart");
     assert!(answer.str("text").is_none(), "{answer:#?}");
     let after = wait_board(&fake, chat.id, |b| b.ply >= board.ply + 2 || b.is_over());
-    assert_eq!(after.message.message_id, board.message.message_id, "edited in place");
+    assert_eq!(
+        after.message.message_id, board.message.message_id,
+        "edited in place"
+    );
     // Pressing the old board again is stale: a clear answer, and nothing changes.
     let q = fake.press(&chat, board.message.message_id, &bob, &data);
     let stale = fake.wait_answer(&q, WAIT).expect("stale press answered");
-    assert!(stale.str("text").is_some_and(|t| !t.is_empty()), "{stale:#?}");
+    assert!(
+        stale.str("text").is_some_and(|t| !t.is_empty()),
+        "{stale:#?}"
+    );
 }

@@ -133,7 +133,8 @@ impl Board {
     }
 
     pub fn is_over(&self) -> bool {
-        self.data.iter().any(|d| d.starts_with("1rm:")) || !self.data.iter().any(|d| d.starts_with("1r:"))
+        self.data.iter().any(|d| d.starts_with("1rm:"))
+            || !self.data.iter().any(|d| d.starts_with("1r:"))
     }
 
     /// The pit of the last move named in an English caption ("Last move: X, 76, took 10").
@@ -152,7 +153,12 @@ impl Board {
     pub fn assert_pits_match(&self, pos: &Position) {
         let legal: Vec<u8> = pos.legal_moves().iter().collect();
         let shown: Vec<u8> = self.pits.iter().map(|(p, _)| *p).collect();
-        assert_eq!(shown, legal, "keyboard pits vs legal moves of {}", pos.to_fen());
+        assert_eq!(
+            shown,
+            legal,
+            "keyboard pits vs legal moves of {}",
+            pos.to_fen()
+        );
         for (pit, label) in &self.pits {
             let side = pos.to_move();
             let expected = format!("{pit} · {}", pos.pit(side, *pit));

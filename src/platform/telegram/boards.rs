@@ -7,7 +7,9 @@ use super::poster::Content;
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef};
+use crate::manager::{
+    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef,
+};
 use crate::platform::present;
 use crate::render::{self, Charset};
 use crate::t;
@@ -81,10 +83,8 @@ impl Ctx {
         let lang = self.board_lang(view).await;
         let live = Self::live_messages(view);
         if live.is_empty() {
-            // Never shown here (e.g. all posts failed): post it now.
-            if let Some(chat) = chat_id(view) {
-                self.post_board(view, chat, None, lang).await;
-            }
+            // Not attached yet: the handler that is posting it catches up afterwards.
+            tracing::debug!(game = view.id, "no board message to update");
             return;
         }
         for target in live {
@@ -93,7 +93,9 @@ impl Ctx {
                 let content = self.board_content(view, lang, inline);
                 self.poster.edit(target, content, version(view));
             } else if let MsgRef::Chat { chat, .. } = target {
-                self.post_board(view, chat, None, lang).await;
+                if self.poster.claim(&view.id, version(view)) {
+                    self.post_board(view, chat, None, lang).await;
+                }
             }
         }
     }
@@ -201,7 +203,11 @@ fn chat_id(view: &GameView) -> Option<i64> {
 
 /// A clickable mention of a Telegram user in HTML.
 fn mention(user: &UserRef) -> String {
-    format!("<a href=\"tg://user?id={}\">{}</a>", user.id, html(&user.name))
+    format!(
+        "<a href=\"tg://user?id={}\">{}</a>",
+        user.id,
+        html(&user.name)
+    )
 }
 
 /// Follows the manager's events for Telegram games and challenges until the manager stops.

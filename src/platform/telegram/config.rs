@@ -131,7 +131,11 @@ impl TelegramConfig {
                 return Err(TelegramConfigError::Zero(key));
             }
         }
-        let webhook = self.webhook.as_ref().map(WebhookConfig::check).transpose()?;
+        let webhook = self
+            .webhook
+            .as_ref()
+            .map(WebhookConfig::check)
+            .transpose()?;
         Ok(Checked {
             token,
             api_url,

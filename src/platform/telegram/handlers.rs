@@ -21,8 +21,9 @@ use std::time::Duration;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
 use teloxide::prelude::*;
 use teloxide::types::{
-    CallbackQuery, ChosenInlineResult, InlineKeyboardMarkup, InlineQuery, InlineQueryResult, InlineQueryResultArticle,
-    InputMessageContent, InputMessageContentText, MessageEntityKind, ParseMode,
+    CallbackQuery, ChosenInlineResult, InlineKeyboardMarkup, InlineQuery, InlineQueryResult,
+    InlineQueryResultArticle, InputMessageContent, InputMessageContentText, MessageEntityKind,
+    ParseMode,
 };
 use teloxide::update_listeners::{webhooks, Polling};
 
@@ -93,9 +94,7 @@ fn schema() -> UpdateHandler<anyhow::Error> {
 /// `/cmd@bot args` -> (`cmd`, `args`); `None` for plain text or another bot's command.
 fn parse_command<'a>(text: &'a str, username: &str) -> Option<(String, &'a str)> {
     let rest = text.trim_start().strip_prefix('/')?;
-    let (word, args) = rest
-        .split_once(char::is_whitespace)
-        .unwrap_or((rest, ""));
+    let (word, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let (cmd, to) = match word.split_once('@') {
         Some((c, to)) => (c, Some(to)),
         None => (word, None),
@@ -272,7 +271,12 @@ impl Cmd<'_> {
                 MessageEntityKind::TextMention { user } => return Ok(Some(user_ref(user))),
                 MessageEntityKind::Mention => {
                     let name = entity.text();
-                    return self.ctx.people.by_username(name).map(Some).ok_or(name.into());
+                    return self
+                        .ctx
+                        .people
+                        .by_username(name)
+                        .map(Some)
+                        .ok_or(name.into());
                 }
                 _ => {}
             }
@@ -321,7 +325,6 @@ impl Cmd<'_> {
         }
     }
 }
-
 
 /// Where an answer is shown.
 struct Origin {
@@ -396,6 +399,7 @@ async fn show_game(ctx: &Ctx, view: &GameView, o: &Origin) {
             }
             let content = ctx.board_content(view, lang, true);
             ctx.poster.edit(place.clone(), content, version(view));
+            catch_up(ctx, view).await;
             return;
         }
     }
@@ -407,6 +411,7 @@ async fn show_game(ctx: &Ctx, view: &GameView, o: &Origin) {
             }
             let content = ctx.board_content(view, lang, false);
             ctx.poster.edit(place.clone(), content, version(view));
+            catch_up(ctx, view).await;
             return;
         }
     }
@@ -420,8 +425,8 @@ async fn show_game(ctx: &Ctx, view: &GameView, o: &Origin) {
     }
 }
 
-/// The bot may have moved while a new board was being posted (its event found no message
-/// to edit): show the game once more if it moved on.
+/// The bot may have moved while a board was being posted or attached (its event found no
+/// message to edit): show the game once more if it moved on.
 async fn catch_up(ctx: &Ctx, posted: &GameView) {
     let Some(user) = posted.players.iter().find_map(|p| p.user()) else {
         return;
@@ -553,8 +558,9 @@ async fn on_inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
     ctx.people.see(&q.from);
     let lang = ctx.lang_of(&user_ref(&q.from)).await;
     let text = t!(lang, "tg-inline-text", name = q.from.full_name());
-    let content =
-        InputMessageContent::Text(InputMessageContentText::new(html(&text)).parse_mode(ParseMode::Html));
+    let content = InputMessageContent::Text(
+        InputMessageContentText::new(html(&text)).parse_mode(ParseMode::Html),
+    );
     let article = InlineQueryResultArticle::new("challenge", t!(lang, "tg-inline-title"), content)
         .description(t!(lang, "tg-inline-description"))
         .reply_markup(markup::inline_placeholder(
@@ -597,8 +603,7 @@ async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) ->
             if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
                 tracing::warn!(challenge = cv.id, %error, "inline challenge not attached");
             }
-            ctx.poster
-                .edit(place, ctx.challenge_content(&cv, lang), 0);
+            ctx.poster.edit(place, ctx.challenge_content(&cv, lang), 0);
             Some(cv.id)
         }
         Ok(_) => None,
@@ -669,7 +674,10 @@ mod tests {
     #[test]
     fn commands_are_parsed_for_this_bot_only() {
         let me = "toguz_bot";
-        assert_eq!(parse_command("/play easy", me), Some(("play".into(), "easy")));
+        assert_eq!(
+            parse_command("/play easy", me),
+            Some(("play".into(), "easy"))
+        );
         assert_eq!(
             parse_command("/Challenge@Toguz_Bot  @bob ", me),
             Some(("challenge".into(), "@bob"))

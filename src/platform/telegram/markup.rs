@@ -75,17 +75,20 @@ pub const INLINE_PREFIX: &str = "tgi:";
 
 /// The game a keyboard's buttons belong to (for `/rematch` as a reply to a board).
 pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
-    k.inline_keyboard.iter().flatten().find_map(|b| match &b.kind {
-        InlineKeyboardButtonKind::CallbackData(d) => match decode(d).ok()? {
-            Button::Move { game, .. }
-            | Button::Resign { game, .. }
-            | Button::OfferDraw { game, .. }
-            | Button::AcceptDraw { game }
-            | Button::DeclineDraw { game }
-            | Button::Abort { game }
-            | Button::Rematch { game } => Some(game),
+    k.inline_keyboard
+        .iter()
+        .flatten()
+        .find_map(|b| match &b.kind {
+            InlineKeyboardButtonKind::CallbackData(d) => match decode(d).ok()? {
+                Button::Move { game, .. }
+                | Button::Resign { game, .. }
+                | Button::OfferDraw { game, .. }
+                | Button::AcceptDraw { game }
+                | Button::DeclineDraw { game }
+                | Button::Abort { game }
+                | Button::Rematch { game } => Some(game),
+                _ => None,
+            },
             _ => None,
-        },
-        _ => None,
-    })
+        })
 }

@@ -113,7 +113,10 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
     let checked = config.check(std::env::var("TELEGRAM_TOKEN").ok())?;
     let token = checked.token.expose().to_string();
     let bot = Bot::new(&token).set_api_url(checked.api_url.clone());
-    let me = bot.get_me().await.map_err(|err| start_error(&err, &token))?;
+    let me = bot
+        .get_me()
+        .await
+        .map_err(|err| start_error(&err, &token))?;
     let username = me.username().to_string();
     manager.register_bot_user(&user_ref(&me.user));
     tracing::info!(bot = %username, api = %checked.api_url, "telegram: connected");
@@ -166,7 +169,11 @@ async fn register_commands(bot: &Bot, token: &str) {
         }
         if let Err(err) = req.await.context("setMyCommands") {
             let error = poster::scrub(&format!("{err:#}"), token);
-            tracing::warn!(lang = lang.code(), error, "telegram: cannot register commands");
+            tracing::warn!(
+                lang = lang.code(),
+                error,
+                "telegram: cannot register commands"
+            );
         }
     }
 }

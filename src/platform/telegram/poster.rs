@@ -133,6 +133,8 @@ pub struct Poster {
     pending: Mutex<HashMap<MsgRef, Pending>>,
     /// The newest version asked for per message: an older board never replaces a newer one.
     versions: Mutex<HashMap<MsgRef, u32>>,
+    /// The newest version posted as a new message, per game.
+    game_versions: Mutex<HashMap<String, u32>>,
     /// The bot token, to scrub from error texts (reqwest puts the URL into them).
     token: String,
 }
@@ -144,6 +146,7 @@ impl Poster {
             limiter,
             pending: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
+            game_versions: Mutex::new(HashMap::new()),
             token,
         })
     }
@@ -178,6 +181,21 @@ impl Poster {
             let me = self.clone();
             tokio::spawn(async move { me.run_edits(target).await });
         }
+    }
+
+    /// Claims `version` of a game for a new post: false when a newer one was already posted
+    /// (a new-message-per-move board racing with the bot's reply).
+    pub fn claim(&self, game: &str, version: u32) -> bool {
+        let mut versions = self.game_versions.lock().unwrap_or_else(|e| e.into_inner());
+        if versions.len() > VERSIONS_MAX {
+            versions.clear();
+        }
+        let newest = versions.entry(game.to_string()).or_insert(version);
+        if version < *newest {
+            return false;
+        }
+        *newest = version;
+        true
     }
 
     /// Whether a newer content is waiting for `target`.
@@ -324,7 +342,8 @@ impl Poster {
         content: &Content,
         reply_to: Option<i32>,
     ) -> Result<Message, RequestError> {
-        let reply = reply_to.map(|m| ReplyParameters::new(MessageId(m)).allow_sending_without_reply());
+        let reply =
+            reply_to.map(|m| ReplyParameters::new(MessageId(m)).allow_sending_without_reply());
         match content {
             Content::Photo {
                 png,
@@ -403,7 +422,11 @@ mod tests {
         limiter.acquire("-5", true).await;
         assert!(t.elapsed() < Duration::from_millis(50));
         limiter.acquire("-5", true).await;
-        assert!(t.elapsed() >= Duration::from_millis(280), "{:?}", t.elapsed());
+        assert!(
+            t.elapsed() >= Duration::from_millis(280),
+            "{:?}",
+            t.elapsed()
+        );
     }
 
     #[test]
