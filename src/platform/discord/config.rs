@@ -31,6 +31,9 @@ pub struct DiscordConfig {
     pub request_timeout_secs: u64,
     /// How often a failed REST call (429, 5xx, time-out) is retried.
     pub max_retries: u32,
+    /// Seconds a member waits between two challenges (against spam; the per-member and
+    /// per-guild limits on open challenges are `[limits]`).
+    pub challenge_cooldown_secs: u64,
 }
 
 impl Default for DiscordConfig {
@@ -45,6 +48,7 @@ impl Default for DiscordConfig {
             shards: ShardsSetting::default(),
             request_timeout_secs: 10,
             max_retries: 3,
+            challenge_cooldown_secs: 30,
         }
     }
 }
@@ -97,6 +101,7 @@ pub struct DiscordSettings {
     pub shards: Shards,
     pub request_timeout: Duration,
     pub max_retries: u32,
+    pub challenge_cooldown: Duration,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -160,6 +165,7 @@ impl DiscordConfig {
             shards: check_shards(&self.shards)?,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             max_retries: self.max_retries,
+            challenge_cooldown: Duration::from_secs(self.challenge_cooldown_secs),
         })
     }
 }
@@ -252,6 +258,7 @@ mod tests {
             shards = {{ first = 2, last = 3, total = 8 }}
             request_timeout_secs = 5
             max_retries = 2
+            challenge_cooldown_secs = 0
             "#
         ))
         .unwrap();
@@ -269,6 +276,7 @@ mod tests {
             }
         );
         assert_eq!(s.max_retries, 2);
+        assert_eq!(s.challenge_cooldown, Duration::ZERO);
     }
 
     #[test]
