@@ -108,7 +108,16 @@ async fn serve(config: Config, platforms: Vec<Platform>) -> anyhow::Result<ExitC
 fn start_platform(tasks: &mut Tasks, platform: Platform, config: Arc<Config>, manager: Manager) {
     let _ = (&config, &manager);
     match platform {
-        Platform::Telegram | Platform::Discord | Platform::Console => {
+        Platform::Discord => {
+            let discord = config.discord.clone();
+            tasks.spawn(async move {
+                (
+                    platform,
+                    crate::platform::discord::serve(discord, manager).await,
+                )
+            });
+        }
+        Platform::Telegram | Platform::Console => {
             tasks.spawn(async move {
                 let error = anyhow::anyhow!("this adapter is not built yet");
                 (platform, Err(error))

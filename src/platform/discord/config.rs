@@ -307,3 +307,18 @@ mod tests {
         assert!(!format!("{s:?}").contains(TOKEN));
     }
 }
+
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+
+    /// config.example.toml documents the defaults: its [discord] section must parse to them.
+    #[test]
+    fn the_example_section_is_the_default() {
+        let text = include_str!("../../../config.example.toml");
+        let all: toml::Table = toml::from_str(text).unwrap();
+        let section = all["discord"].clone();
+        let parsed: DiscordConfig = section.try_into().unwrap();
+        assert_eq!(parsed, DiscordConfig::default());
+    }
+}
