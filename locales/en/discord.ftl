@@ -1,1 +1,54 @@
-# discord messages
+# The Discord adapter: slash commands (names and descriptions), help and short notices.
+# Discord has no Kazakh locale: commands are localized for en-US, en-GB and ru only, and
+# Kazakh speakers read Kazakh in the messages (after /help language:Қазақша).
+discord-cmd-challenge = challenge
+discord-cmd-challenge-desc = Challenge a member of this server to a game of toguzqumalak
+discord-cmd-play = play
+discord-cmd-play-desc = Play a game against the bot
+discord-cmd-board = board
+discord-cmd-board-desc = Show the board of your game here again
+discord-cmd-games = games
+discord-cmd-games-desc = List your ongoing games
+discord-cmd-resign = resign
+discord-cmd-resign-desc = Resign your game
+discord-cmd-draw = draw
+discord-cmd-draw-desc = Offer a draw, or accept your opponent's offer
+discord-cmd-rematch = rematch
+discord-cmd-rematch-desc = Ask for a rematch of a finished game
+discord-cmd-help = help
+discord-cmd-help-desc = How to play, and the language the bot speaks to you
+discord-opt-user = opponent
+discord-opt-user-desc = The member you challenge
+discord-opt-balls = balls
+discord-opt-balls-desc = Balls in each pit at the start (9 is the standard game)
+discord-opt-tuzdek = tuzdek
+discord-opt-tuzdek-desc = The tuzdek rule
+discord-choice-tuzdek-standard = standard (no tuzdek on pit 9)
+discord-choice-tuzdek-off = no tuzdeks
+discord-choice-tuzdek-ninth = tuzdek allowed on pit 9
+discord-opt-level = level
+discord-opt-level-desc = How strong the bot plays
+discord-opt-game = game
+discord-opt-game-desc = The game id, as shown on the board (e.g. ab12cd)
+discord-opt-language = language
+discord-opt-language-desc = The language the bot speaks to you
+discord-help =
+    Welcome to **toguzqumalak**, the Kazakh game of nine pits. Each player owns a row of nine pits with nine balls in each and a kazan (store). On your turn take all the balls from one of your pits and sow them one by one to the right, starting with that pit. If the last ball lands in an opponent's pit and makes the count there even, you win those balls. The first to gather more than 81 balls in the kazan wins.
+    `/challenge opponent:@member` challenge someone here; they get Accept and Decline buttons.
+    `/play level:` play the bot (also in a DM with me).
+    Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
+    `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
+    `/help language:` changes the language I use with you (English, Русский, Қазақша).
+discord-lang-set = From now on I will speak English with you.
+discord-cooldown = Wait { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+} before you challenge again.
+discord-bad-button = This button does not belong to any game I know. Use /board to see your current board.
+discord-your-move = { $mention }, your move in game { $id }.
+discord-resigned = You resigned game { $id }.
+discord-draw-offered = You offered a draw in game { $id }.
+discord-challenge-in-dm = Challenges are for servers. Here in a DM you can play me with /play.
+discord-unknown-user = I could not find that member. Pick them from the list that Discord shows.
+discord-game-over-mention = { $mentions }, the game is over.
+discord-bad-option = That option value is not one I know. Pick one from the list that Discord shows.

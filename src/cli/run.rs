@@ -115,7 +115,16 @@ fn start_platform(tasks: &mut Tasks, platform: Platform, config: Arc<Config>, ma
                 async move { (platform, platform::telegram::serve(telegram, manager).await) },
             );
         }
-        Platform::Discord | Platform::Console => {
+        Platform::Discord => {
+            let discord = config.discord.clone();
+            tasks.spawn(async move {
+                (
+                    platform,
+                    crate::platform::discord::serve(discord, manager).await,
+                )
+            });
+        }
+        Platform::Console => {
             tasks.spawn(async move {
                 let error = anyhow::anyhow!("this adapter is not built yet");
                 (platform, Err(error))

@@ -12,6 +12,8 @@
 //! scripted for the next matching calls.
 #![allow(dead_code)]
 
+pub mod bot;
+
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
 use axum::extract::{FromRequest, RawQuery, Request, State};
@@ -363,7 +365,8 @@ impl FakeDiscord {
     /// The first call from index `from` on that matches.
     pub async fn wait_call(&self, from: usize, what: &str, pred: impl Fn(&Call) -> bool) -> Call {
         self.wait_for(what, Duration::from_secs(15), |f| {
-            f.shared.lock().calls[from.min(f.call_count())..]
+            let state = f.shared.lock();
+            state.calls[from.min(state.calls.len())..]
                 .iter()
                 .find(|c| pred(c))
                 .cloned()

@@ -31,6 +31,9 @@ pub struct DiscordConfig {
     pub request_timeout_secs: u64,
     /// How often a failed REST call (429, 5xx, time-out) is retried.
     pub max_retries: u32,
+    /// Seconds a member waits between two challenges (against spam; the per-member and
+    /// per-guild limits on open challenges are `[limits]`).
+    pub challenge_cooldown_secs: u64,
 }
 
 impl Default for DiscordConfig {
@@ -45,6 +48,7 @@ impl Default for DiscordConfig {
             shards: ShardsSetting::default(),
             request_timeout_secs: 10,
             max_retries: 3,
+            challenge_cooldown_secs: 30,
         }
     }
 }
@@ -97,6 +101,7 @@ pub struct DiscordSettings {
     pub shards: Shards,
     pub request_timeout: Duration,
     pub max_retries: u32,
+    pub challenge_cooldown: Duration,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -160,6 +165,7 @@ impl DiscordConfig {
             shards: check_shards(&self.shards)?,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             max_retries: self.max_retries,
+            challenge_cooldown: Duration::from_secs(self.challenge_cooldown_secs),
         })
     }
 }
@@ -252,6 +258,7 @@ mod tests {
             shards = {{ first = 2, last = 3, total = 8 }}
             request_timeout_secs = 5
             max_retries = 2
+            challenge_cooldown_secs = 0
             "#
         ))
         .unwrap();
@@ -269,6 +276,7 @@ mod tests {
             }
         );
         assert_eq!(s.max_retries, 2);
+        assert_eq!(s.challenge_cooldown, Duration::ZERO);
     }
 
     #[test]
@@ -297,5 +305,20 @@ mod tests {
         assert!(!format!("{c:?}").contains(TOKEN));
         let s = c.resolve(None).unwrap();
         assert!(!format!("{s:?}").contains(TOKEN));
+    }
+}
+
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+
+    /// config.example.toml documents the defaults: its [discord] section must parse to them.
+    #[test]
+    fn the_example_section_is_the_default() {
+        let text = include_str!("../../../config.example.toml");
+        let all: toml::Table = toml::from_str(text).unwrap();
+        let section = all["discord"].clone();
+        let parsed: DiscordConfig = section.try_into().unwrap();
+        assert_eq!(parsed, DiscordConfig::default());
     }
 }

@@ -1,0 +1,488 @@
+//! The one global interaction handler: slash commands and button presses become manager
+//! actions; the answer is drawn by `messages` and sent as the interaction's response.
+//!
+//! Button custom_ids are the manager's button data (game id and the ply shown), so a press on
+//! a message posted before a restart works the same. A press is answered by updating the
+//! pressed message in place (UPDATE_MESSAGE, with the board file again); refusals (not your
+//! turn, stale board, forged data) are ephemeral and change nothing.
+
+use super::commands::{self, BadOption, Command};
+use super::config::MentionStyle;
+use super::messages::{self, Outgoing, Stamp};
+use super::{message_ref, Bot, Drawn};
+use crate::i18n::Lang;
+use crate::manager::buttons::{self, Button};
+use crate::manager::{
+    Action, ActionError, ChallengeView, ChatRef, GameView, Platform, Reply, Request, Target,
+    UserRef,
+};
+use crate::platform::present;
+use crate::t;
+use serenity::all::{
+    ChannelId, CommandInteraction, ComponentInteraction, Context, CreateInteractionResponse,
+    EventHandler, GuildId, Http, Interaction, InteractionId, Member, Ready, User,
+};
+use serenity::builder::Builder;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub struct Handler {
+    pub bot: Arc<Bot>,
+}
+
+#[serenity::async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        tracing::info!(
+            shard = ready.shard.map(|s| s.id.0),
+            guilds = ready.guilds.len(),
+            "Discord: gateway ready"
+        );
+        if !self.bot.commands_registered.swap(true, Ordering::SeqCst) {
+            if let Err(error) = self.bot.register_commands(&ctx.http).await {
+                tracing::error!(%error, "Discord: slash command registration failed");
+                self.bot.commands_registered.store(false, Ordering::SeqCst);
+            }
+        }
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let started = Instant::now();
+        match interaction {
+            Interaction::Command(cmd) => self.bot.on_command(&ctx.http, &cmd).await,
+            Interaction::Component(press) => self.bot.on_component(&ctx.http, &press).await,
+            _ => {}
+        }
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "Discord: interaction handled"
+        );
+    }
+}
+
+/// Who acts: the member's nickname, else the global display name, else the username
+/// (no privileged intent needed: the interaction carries them).
+fn actor(user: &User, member: Option<&Member>) -> UserRef {
+    let name = member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone());
+    UserRef::new(Platform::Discord, user.id.to_string(), name)
+}
+
+/// Limits count per guild; in a DM the DM channel is the chat.
+fn chat(guild: Option<GuildId>, channel: ChannelId) -> ChatRef {
+    match guild {
+        Some(g) => ChatRef::new(Platform::Discord, g.to_string()),
+        None => ChatRef::new(Platform::Discord, format!("dm{channel}")),
+    }
+}
+
+/// Where an interaction came from and how to answer it.
+struct Origin<'a> {
+    http: &'a Http,
+    id: InteractionId,
+    token: &'a str,
+    channel: ChannelId,
+}
+
+/// What to do with an answer that is a new message.
+enum Attach {
+    Game(GameView),
+    Challenge(ChallengeView),
+}
+
+impl Origin<'_> {
+    async fn send(&self, response: CreateInteractionResponse) -> bool {
+        match response.execute(self.http, (self.id, self.token)).await {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!(%error, "Discord: interaction answer failed");
+                false
+            }
+        }
+    }
+
+    async fn ephemeral(&self, text: String) {
+        let msg = messages::text(text).into_response(true);
+        self.send(CreateInteractionResponse::Message(msg)).await;
+    }
+
+    async fn update(&self, out: Outgoing) -> bool {
+        self.send(CreateInteractionResponse::UpdateMessage(
+            out.into_response(false),
+        ))
+        .await
+    }
+
+    /// Posts a new public message as the answer and returns its id.
+    async fn post(&self, out: Outgoing) -> Option<u64> {
+        if !self
+            .send(CreateInteractionResponse::Message(out.into_response(false)))
+            .await
+        {
+            return None;
+        }
+        match self
+            .http
+            .get_original_interaction_response(self.token)
+            .await
+        {
+            Ok(message) => Some(message.id.get()),
+            Err(error) => {
+                tracing::warn!(%error, "Discord: cannot read back the answer's message id");
+                None
+            }
+        }
+    }
+
+    async fn followup(&self, out: Outgoing) {
+        if let Err(error) = out
+            .into_followup()
+            .execute(self.http, (None, self.token))
+            .await
+        {
+            tracing::warn!(%error, "Discord: follow-up failed");
+        }
+    }
+}
+
+impl Bot {
+    pub(super) async fn register_commands(&self, http: &Http) -> serenity::Result<()> {
+        let defs = commands::definitions();
+        let count = defs.len();
+        match self.settings.dev_guild_id {
+            Some(guild) => {
+                GuildId::new(guild).set_commands(http, defs).await?;
+                tracing::info!(
+                    guild,
+                    count,
+                    "Discord: slash commands registered in the dev guild"
+                );
+            }
+            None => {
+                serenity::all::Command::set_global_commands(http, defs).await?;
+                tracing::info!(count, "Discord: slash commands registered globally");
+            }
+        }
+        Ok(())
+    }
+
+    /// The language for a user: the one they chose, else their Discord client's.
+    async fn lang(&self, user: &UserRef, locale: &str) -> Lang {
+        match self.manager.user_lang(user).await {
+            Some(lang) => lang,
+            None => Lang::from_locale(Some(locale)),
+        }
+    }
+
+    async fn act(
+        &self,
+        actor: &UserRef,
+        chat: &ChatRef,
+        action: Action,
+    ) -> Result<Reply, ActionError> {
+        self.manager
+            .act(Request {
+                actor: actor.clone(),
+                chat: chat.clone(),
+                action,
+            })
+            .await
+    }
+
+    // ----- slash commands -----
+
+    async fn on_command(&self, http: &Http, cmd: &CommandInteraction) {
+        let origin = Origin {
+            http,
+            id: cmd.id,
+            token: &cmd.token,
+            channel: cmd.channel_id,
+        };
+        let user = actor(&cmd.user, cmd.member.as_deref());
+        let chat = chat(cmd.guild_id, cmd.channel_id);
+        let lang = self.lang(&user, &cmd.locale).await;
+        let Some(command) = commands::parse(&cmd.data.name, &cmd.data.options) else {
+            tracing::warn!(name = cmd.data.name, "Discord: unknown command");
+            return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+        };
+        let answer = match command {
+            Command::Challenge { opponent, variant } => {
+                let Ok(variant) = variant else {
+                    return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                };
+                if cmd.guild_id.is_none() {
+                    return origin.ephemeral(t!(lang, "discord-challenge-in-dm")).await;
+                }
+                let opponent = opponent.and_then(|id| {
+                    let u = cmd.data.resolved.users.get(&id)?;
+                    let member = cmd.data.resolved.members.get(&id);
+                    let name = member
+                        .and_then(|m| m.nick.clone())
+                        .or_else(|| u.global_name.clone())
+                        .unwrap_or_else(|| u.name.clone());
+                    Some((UserRef::new(Platform::Discord, id.to_string(), name), u.bot))
+                });
+                let Some((opponent, is_bot)) = opponent else {
+                    return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
+                };
+                if is_bot {
+                    return origin
+                        .ephemeral(present::error_text(&ActionError::ChallengeBot, lang))
+                        .await;
+                }
+                if let Some(wait) = self.cooldown_left(&user) {
+                    let seconds = wait.as_secs().max(1);
+                    return origin
+                        .ephemeral(t!(lang, "discord-cooldown", seconds = seconds))
+                        .await;
+                }
+                let action = Action::Challenge {
+                    opponent: Some(opponent),
+                    variant,
+                };
+                let reply = self.act(&user, &chat, action).await;
+                if reply.is_ok() {
+                    self.start_cooldown(&user);
+                }
+                reply
+            }
+            Command::Play { level } => {
+                let level = match level {
+                    None => self.manager.config().bot.default_level,
+                    Some(Ok(level)) => level,
+                    Some(Err(BadOption)) => {
+                        return origin.ephemeral(t!(lang, "discord-bad-option")).await
+                    }
+                };
+                let action = Action::PlayBot {
+                    level,
+                    variant: crate::rules::Variant::STANDARD,
+                    colour: None,
+                };
+                self.act(&user, &chat, action).await
+            }
+            Command::Board { game } => self.act(&user, &chat, Action::Show { game }).await,
+            Command::Games => match self.act(&user, &chat, Action::ListGames).await {
+                Ok(Reply::Games(views)) => {
+                    return origin.ephemeral(present::games_text(&views, lang)).await
+                }
+                other => other,
+            },
+            Command::Resign { game } => {
+                match self
+                    .act(&user, &chat, Action::Resign { game, ply: None })
+                    .await
+                {
+                    Ok(Reply::Game(view)) => {
+                        let text = t!(lang, "discord-resigned", id = view.id.as_str());
+                        return origin.ephemeral(text).await;
+                    }
+                    other => other,
+                }
+            }
+            Command::Draw { game } => {
+                match self
+                    .act(&user, &chat, Action::OfferDraw { game, ply: None })
+                    .await
+                {
+                    Ok(Reply::Game(view)) => {
+                        let text = present::result_text(&view, lang).unwrap_or_else(|| {
+                            t!(lang, "discord-draw-offered", id = view.id.as_str())
+                        });
+                        return origin.ephemeral(text).await;
+                    }
+                    other => other,
+                }
+            }
+            Command::Rematch { game } => match game {
+                Some(game) => self.act(&user, &chat, Action::Rematch { game }).await,
+                None => Err(ActionError::NoSuchGame),
+            },
+            Command::Help { language } => {
+                let lang = match language {
+                    None => lang,
+                    Some(Err(BadOption)) => {
+                        return origin.ephemeral(t!(lang, "discord-bad-option")).await
+                    }
+                    Some(Ok(chosen)) => {
+                        if let Err(error) = self.manager.set_user_lang(&user, chosen).await {
+                            return origin.ephemeral(present::error_text(&error, lang)).await;
+                        }
+                        let text = format!(
+                            "{}\n\n{}",
+                            t!(chosen, "discord-lang-set"),
+                            t!(chosen, "discord-help")
+                        );
+                        return origin.ephemeral(text).await;
+                    }
+                };
+                return origin.ephemeral(t!(lang, "discord-help")).await;
+            }
+        };
+        self.answer_new(&origin, answer, lang).await;
+    }
+
+    /// Answers with a new public message (a game or a challenge), or an ephemeral refusal.
+    async fn answer_new(&self, origin: &Origin<'_>, reply: Result<Reply, ActionError>, lang: Lang) {
+        let attach = match reply {
+            Ok(Reply::Game(view)) => Attach::Game(view),
+            Ok(Reply::Challenge(view)) => Attach::Challenge(view),
+            Ok(Reply::Games(views)) => {
+                return origin.ephemeral(present::games_text(&views, lang)).await
+            }
+            Ok(Reply::Done) => return,
+            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+        };
+        match attach {
+            Attach::Game(view) => {
+                let _guard = self.hold(format!("g:{}", view.id)).await;
+                let out = messages::game(&view, lang, self.settings.mention);
+                let Some(message) = origin.post(out).await else {
+                    return;
+                };
+                self.set_drawn(message, Drawn::Game(Stamp::of(&view)));
+                let target = Target::Game(view.id.clone());
+                self.attach(target, origin.channel.get(), message).await;
+                // The bot may have moved while the message was on its way: catch up.
+                super::events::refresh_game(self, origin.http, &view.id, lang).await;
+            }
+            Attach::Challenge(view) => {
+                let _guard = self.hold(format!("c:{}", view.id)).await;
+                let Some(message) = origin.post(messages::challenge(&view, lang)).await else {
+                    return;
+                };
+                self.set_drawn(message, Drawn::Challenge);
+                let target = Target::Challenge(view.id.clone());
+                self.attach(target, origin.channel.get(), message).await;
+            }
+        }
+    }
+
+    async fn attach(&self, target: Target, channel: u64, message: u64) {
+        if let Err(error) = self
+            .manager
+            .attach_message(target, message_ref(channel, message))
+            .await
+        {
+            tracing::warn!(%error, "Discord: cannot remember the message of a game");
+        }
+    }
+
+    fn cooldown_left(&self, user: &UserRef) -> Option<Duration> {
+        let cooldown = self.settings.challenge_cooldown;
+        let last = *super::lock(&self.cooldowns).get(&user.id)?;
+        cooldown
+            .checked_sub(last.elapsed())
+            .filter(|d| !d.is_zero())
+    }
+
+    fn start_cooldown(&self, user: &UserRef) {
+        let mut map = super::lock(&self.cooldowns);
+        let cooldown = self.settings.challenge_cooldown;
+        if map.len() > 10_000 {
+            map.retain(|_, t| t.elapsed() < cooldown);
+        }
+        map.insert(user.id.clone(), Instant::now());
+    }
+
+    // ----- buttons -----
+
+    async fn on_component(&self, http: &Http, press: &ComponentInteraction) {
+        let origin = Origin {
+            http,
+            id: press.id,
+            token: &press.token,
+            channel: press.channel_id,
+        };
+        let user = actor(&press.user, press.member.as_ref());
+        let chat = chat(press.guild_id, press.channel_id);
+        let lang = self.lang(&user, &press.locale).await;
+        let button = match buttons::decode(&press.data.custom_id) {
+            Ok(button) => button,
+            Err(error) => {
+                tracing::info!(%error, "Discord: a button with data we do not know");
+                return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+            }
+        };
+        let message = press.message.id.get();
+        match button {
+            Button::PlayLevel { .. } | Button::Rematch { .. } => {
+                let reply = self.act(&user, &chat, button.into_action()).await;
+                self.answer_new(&origin, reply, lang).await;
+            }
+            Button::AcceptChallenge { ref challenge }
+            | Button::DeclineChallenge { ref challenge }
+            | Button::CancelChallenge { ref challenge } => {
+                let _guard = self.hold(format!("c:{challenge}")).await;
+                let reply = self.act(&user, &chat, button.into_action()).await;
+                match reply {
+                    Ok(Reply::Game(view)) => {
+                        // The challenge message becomes the game message.
+                        self.update_game(&origin, &view, &user, message, lang).await;
+                    }
+                    Ok(Reply::Challenge(view)) => {
+                        if origin.update(messages::challenge(&view, lang)).await {
+                            self.set_drawn(message, Drawn::Challenge);
+                        }
+                    }
+                    Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
+                    Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
+                }
+            }
+            Button::Move { ref game, .. }
+            | Button::Resign { ref game, .. }
+            | Button::OfferDraw { ref game, .. }
+            | Button::AcceptDraw { ref game }
+            | Button::DeclineDraw { ref game }
+            | Button::Abort { ref game } => {
+                let _guard = self.hold(format!("g:{game}")).await;
+                let reply = self.act(&user, &chat, button.clone().into_action()).await;
+                match reply {
+                    Ok(Reply::Game(view)) => {
+                        self.update_game(&origin, &view, &user, message, lang).await
+                    }
+                    Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
+                    Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
+                }
+            }
+        }
+    }
+
+    /// Answers a press by redrawing the pressed message with the game; pings the next player
+    /// with a short message when so configured.
+    async fn update_game(
+        &self,
+        origin: &Origin<'_>,
+        view: &GameView,
+        actor: &UserRef,
+        message: u64,
+        lang: Lang,
+    ) {
+        let out = messages::game(view, lang, self.settings.mention);
+        if !origin.update(out).await {
+            return;
+        }
+        self.set_drawn(message, Drawn::Game(Stamp::of(view)));
+        let this = message_ref(origin.channel.get(), message);
+        if !view.messages.contains(&this) {
+            self.attach(Target::Game(view.id.clone()), origin.channel.get(), message)
+                .await;
+        }
+        if self.settings.mention == MentionStyle::Message {
+            if let Some(next) = messages::human_to_move(view).filter(|u| *u != actor) {
+                let text = t!(
+                    lang,
+                    "discord-your-move",
+                    mention = format!("<@{}>", next.id),
+                    id = view.id.as_str()
+                );
+                let mut out = messages::text(text);
+                out.ping.extend(messages::user_id(next));
+                origin.followup(out).await;
+            }
+        }
+    }
+}

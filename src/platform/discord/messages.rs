@@ -1,0 +1,426 @@
+//! Discord messages drawn from manager views: the game message (board PNG in an embed, pit
+//! buttons, action buttons), the challenge message, plain notices.
+//!
+//! Everything here is pure: an [`Outgoing`] is built from a view and turned into whichever
+//! serenity builder the caller needs (an interaction answer, an update, a message edit). The
+//! board file is attached on every update: serenity always sends `attachments: []`, so an
+//! update without the file would remove the image.
+
+use super::config::MentionStyle;
+use crate::i18n::Lang;
+use crate::manager::buttons::{encode, Button};
+use crate::manager::{ChallengeView, GameView, Player, UserRef};
+use crate::platform::present::{self, LabeledButton};
+use crate::rules::Side;
+use crate::t;
+use serenity::all::{
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    EditAttachments, EditMessage, UserId,
+};
+
+pub const BOARD_FILE: &str = "board.png";
+
+/// A message to send or an update to apply.
+#[derive(Clone, Debug, Default)]
+pub struct Outgoing {
+    pub content: String,
+    pub embed: Option<CreateEmbed>,
+    /// The board image, attached as `board.png`.
+    pub png: Option<Vec<u8>>,
+    pub components: Vec<CreateActionRow>,
+    /// Users this message may ping.
+    pub ping: Vec<UserId>,
+}
+
+/// What a game message shows; an edit is needed only when this changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub ply: u16,
+    pub over: bool,
+    pub draw_offer: Option<Side>,
+}
+
+impl Stamp {
+    pub fn of(view: &GameView) -> Stamp {
+        Stamp {
+            ply: view.ply,
+            over: view.is_over(),
+            draw_offer: view.draw_offer,
+        }
+    }
+}
+
+/// The Discord user id of a platform user, if it is one.
+pub fn user_id(user: &UserRef) -> Option<UserId> {
+    user.id
+        .parse::<u64>()
+        .ok()
+        .filter(|&id| id != 0)
+        .map(UserId::new)
+}
+
+fn mention(user: &UserRef) -> String {
+    format!("<@{}>", user.id)
+}
+
+/// The human whose turn it is, if any.
+pub fn human_to_move(view: &GameView) -> Option<&UserRef> {
+    view.to_move_player().and_then(Player::user)
+}
+
+/// The game message: board image, caption, pit buttons for the player to move, actions.
+pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
+    let to_move = human_to_move(view);
+    let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
+    // The board is drawn from the side of the player who acts next (or the human in a bot game).
+    let viewer = to_move.or_else(|| humans.first().copied());
+    let png = match crate::render::png(&present::board_view(view, viewer, lang)) {
+        Ok(png) => Some(png),
+        Err(error) => {
+            tracing::error!(game = view.id, %error, "board image failed; sending the text only");
+            None
+        }
+    };
+    let mut embed = CreateEmbed::new()
+        .description(present::caption(view, lang))
+        .field(
+            present::side_name(Side::White, lang),
+            present::player_name(view.player(Side::White), lang),
+            true,
+        )
+        .field(
+            present::side_name(Side::Black, lang),
+            present::player_name(view.player(Side::Black), lang),
+            true,
+        )
+        .colour(embed_colour(view));
+    if png.is_some() {
+        embed = embed.image(format!("attachment://{BOARD_FILE}"));
+    }
+    let (content, ping) = match (to_move, style) {
+        (Some(user), MentionStyle::Mention) => (
+            t!(
+                lang,
+                "discord-your-move",
+                mention = mention(user),
+                id = view.id.as_str()
+            ),
+            user_id(user).into_iter().collect(),
+        ),
+        (None, _) if view.is_over() && !humans.is_empty() => {
+            let mentions: Vec<String> = humans.iter().map(|u| mention(u)).collect();
+            let text = t!(
+                lang,
+                "discord-game-over-mention",
+                mentions = mentions.join(" ")
+            );
+            (text, Vec::new())
+        }
+        _ => (String::new(), Vec::new()),
+    };
+    let mut components = Vec::new();
+    if !view.is_over() {
+        let pits = present::pit_buttons(view, to_move);
+        let (first, second) = pits.split_at(pits.len().min(5));
+        for row in [first, second] {
+            if !row.is_empty() {
+                components.push(CreateActionRow::Buttons(
+                    row.iter().map(pit_button).collect(),
+                ));
+            }
+        }
+    }
+    let actions = present::action_buttons(view, None, lang);
+    if !actions.is_empty() {
+        components.push(CreateActionRow::Buttons(
+            actions.iter().take(5).map(action_button).collect(),
+        ));
+    }
+    Outgoing {
+        content,
+        embed: Some(embed),
+        png,
+        components,
+        ping,
+    }
+}
+
+fn embed_colour(view: &GameView) -> u32 {
+    if view.is_over() {
+        return 0xC9A227; // gold: the result
+    }
+    match view.position.to_move() {
+        Side::White => 0xE8E2D0,
+        Side::Black => 0x3B3A36,
+    }
+}
+
+fn pit_button(b: &LabeledButton) -> CreateButton {
+    let style = if b.enabled {
+        ButtonStyle::Primary
+    } else {
+        ButtonStyle::Secondary
+    };
+    CreateButton::new(encode(&b.button))
+        .label(b.label.clone())
+        .style(style)
+        .disabled(!b.enabled)
+}
+
+fn action_button(b: &LabeledButton) -> CreateButton {
+    let style = match b.button {
+        Button::Resign { .. } | Button::DeclineChallenge { .. } => ButtonStyle::Danger,
+        Button::AcceptDraw { .. } | Button::AcceptChallenge { .. } => ButtonStyle::Success,
+        Button::Rematch { .. } => ButtonStyle::Primary,
+        _ => ButtonStyle::Secondary,
+    };
+    CreateButton::new(encode(&b.button))
+        .label(b.label.clone())
+        .style(style)
+        .disabled(!b.enabled)
+}
+
+/// The challenge message: who challenges whom, Accept / Decline / Withdraw while open.
+pub fn challenge(view: &ChallengeView, lang: Lang) -> Outgoing {
+    let mut content = present::challenge_text(view, lang);
+    let mut ping = Vec::new();
+    if view.is_open() {
+        if let Some(opponent) = &view.opponent {
+            content = format!("{} {content}", mention(opponent));
+            ping.extend(user_id(opponent));
+        }
+    }
+    let buttons = present::challenge_buttons(view, lang);
+    let components = if buttons.is_empty() {
+        Vec::new()
+    } else {
+        vec![CreateActionRow::Buttons(
+            buttons.iter().map(action_button).collect(),
+        )]
+    };
+    Outgoing {
+        content,
+        components,
+        ping,
+        ..Outgoing::default()
+    }
+}
+
+/// A plain text notice.
+pub fn text(content: String) -> Outgoing {
+    Outgoing {
+        content,
+        ..Outgoing::default()
+    }
+}
+
+fn allowed(ping: &[UserId]) -> CreateAllowedMentions {
+    CreateAllowedMentions::new().users(ping.iter().copied())
+}
+
+fn attachment(png: &[u8]) -> CreateAttachment {
+    CreateAttachment::bytes(png.to_vec(), BOARD_FILE)
+}
+
+impl Outgoing {
+    /// As an interaction answer (a new message or an update of the pressed one).
+    pub fn into_response(self, ephemeral: bool) -> CreateInteractionResponseMessage {
+        let mut msg = CreateInteractionResponseMessage::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+            .components(self.components)
+            .embeds(self.embed.into_iter().collect());
+        if let Some(png) = &self.png {
+            msg = msg.add_file(attachment(png));
+        }
+        if ephemeral {
+            msg = msg.ephemeral(true);
+        }
+        msg
+    }
+
+    /// As an edit of an existing message: the board file replaces the old one.
+    pub fn into_edit(self) -> EditMessage {
+        let files = match &self.png {
+            Some(png) => EditAttachments::new().add(attachment(png)),
+            None => EditAttachments::new(),
+        };
+        EditMessage::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+            .components(self.components)
+            .embeds(self.embed.into_iter().collect())
+            .attachments(files)
+    }
+
+    /// As a follow-up message to an interaction.
+    pub fn into_followup(self) -> CreateInteractionResponseFollowup {
+        CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::{ChallengeStatus, ChatRef, GameStatus, Platform};
+    use crate::rules::{Position, Variant};
+    use serde_json::Value;
+
+    fn user(id: &str, name: &str) -> UserRef {
+        UserRef::new(Platform::Discord, id, name)
+    }
+
+    fn view(players: [Player; 2]) -> GameView {
+        GameView {
+            id: "abc123".into(),
+            chat: ChatRef::new(Platform::Discord, "9"),
+            variant: Variant::STANDARD,
+            players,
+            position: Position::default(),
+            ply: 0,
+            last_move: None,
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            moves: String::new(),
+            messages: vec![],
+            last_move_at: 0,
+            timeout_at: None,
+        }
+    }
+
+    fn json<T: serde::Serialize>(v: &T) -> Value {
+        serde_json::to_value(v).unwrap()
+    }
+
+    fn buttons(out: &Outgoing) -> Vec<Value> {
+        out.components
+            .iter()
+            .flat_map(|row| json(row)["components"].as_array().cloned().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_game_message_has_nine_pit_buttons_matching_the_legal_moves() {
+        let mut v = view([
+            Player::Human(user("11", "Alice")),
+            Player::Human(user("22", "Bob")),
+        ]);
+        v.position.play(7).unwrap();
+        v.ply = 1;
+        let out = game(&v, Lang::En, MentionStyle::Mention);
+        let all = buttons(&out);
+        let pits: Vec<&Value> = all
+            .iter()
+            .filter(|b| b["custom_id"].as_str().unwrap().starts_with("1m:"))
+            .collect();
+        assert_eq!(pits.len(), 9);
+        let legal = v.position.legal_moves();
+        for (i, b) in pits.iter().enumerate() {
+            let pit = i as u8 + 1;
+            assert_eq!(b["custom_id"], format!("1m:abc123:1:{pit}"));
+            assert!(b["label"].as_str().unwrap().starts_with(&pit.to_string()));
+            assert_eq!(b["disabled"], !legal.contains(pit));
+        }
+        // Bob (Black) is to move and is mentioned; only he may be pinged.
+        assert!(out.content.contains("<@22>"), "{}", out.content);
+        assert_eq!(out.ping, vec![UserId::new(22)]);
+        let embed = json(out.embed.as_ref().unwrap());
+        assert!(embed["description"].as_str().unwrap().contains("abc123"));
+        assert_eq!(embed["fields"][0]["value"], "Alice");
+        // Resign and offer draw are there; at most 5 buttons a row, at most 5 rows.
+        assert!(all.iter().any(|b| b["custom_id"] == "1r:abc123:1"));
+        assert!(all.iter().any(|b| b["custom_id"] == "1d:abc123:1"));
+        assert!(out.components.len() <= 5);
+        assert!(out
+            .components
+            .iter()
+            .all(|r| json(r)["components"].as_array().unwrap().len() <= 5));
+    }
+
+    #[test]
+    fn a_finished_game_offers_only_a_rematch() {
+        let mut v = view([Player::Human(user("11", "Alice")), Player::Bot(Level::Easy)]);
+        v.status = GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: crate::manager::FinishReason::Resigned(Side::White),
+        };
+        let out = game(&v, Lang::Ru, MentionStyle::Mention);
+        let all = buttons(&out);
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0]["custom_id"], "1rm:abc123");
+        assert!(out.ping.is_empty());
+        let embed = json(out.embed.as_ref().unwrap());
+        assert!(embed["description"].as_str().unwrap().contains("сдаётся"));
+    }
+
+    #[test]
+    fn with_the_bot_to_move_every_pit_is_disabled_and_nobody_is_pinged() {
+        let v = view([
+            Player::Bot(Level::Random),
+            Player::Human(user("11", "Alice")),
+        ]);
+        let out = game(&v, Lang::Kk, MentionStyle::Mention);
+        assert!(out.ping.is_empty() && out.content.is_empty());
+        assert!(buttons(&out)
+            .iter()
+            .filter(|b| b["custom_id"].as_str().unwrap().starts_with("1m:"))
+            .all(|b| b["disabled"] == true));
+    }
+
+    #[test]
+    fn message_style_leaves_the_game_message_quiet() {
+        let v = view([
+            Player::Human(user("11", "Alice")),
+            Player::Human(user("22", "Bob")),
+        ]);
+        let out = game(&v, Lang::En, MentionStyle::Message);
+        assert!(out.content.is_empty() && out.ping.is_empty());
+    }
+
+    #[test]
+    fn a_challenge_pings_the_opponent_and_loses_its_buttons_when_closed() {
+        let mut c = ChallengeView {
+            id: "ch0001".into(),
+            challenger: user("11", "Alice"),
+            opponent: Some(user("22", "Bob")),
+            variant: Variant::STANDARD,
+            chat: ChatRef::new(Platform::Discord, "9"),
+            expires_at: u64::MAX,
+            status: ChallengeStatus::Open,
+            challenger_side: None,
+            rematch_of: None,
+            messages: vec![],
+        };
+        let out = challenge(&c, Lang::En);
+        assert!(out.content.starts_with("<@22> "));
+        assert_eq!(out.ping, vec![UserId::new(22)]);
+        let ids: Vec<Value> = buttons(&out)
+            .iter()
+            .map(|b| b["custom_id"].clone())
+            .collect();
+        assert_eq!(ids, ["1ca:ch0001", "1cd:ch0001", "1cc:ch0001"]);
+        c.status = ChallengeStatus::Expired;
+        let out = challenge(&c, Lang::En);
+        assert!(out.components.is_empty() && out.ping.is_empty());
+        assert!(out.content.contains("expired"));
+    }
+
+    #[test]
+    fn updates_always_carry_the_board_file() {
+        let v = view([
+            Player::Human(user("11", "Alice")),
+            Player::Human(user("22", "Bob")),
+        ]);
+        let out = game(&v, Lang::En, MentionStyle::Mention);
+        let png = out.png.clone().expect("the board renders");
+        assert!(png.starts_with(b"\x89PNG"));
+        let edit = json(&out.clone().into_edit());
+        assert_eq!(edit["attachments"][0]["filename"], BOARD_FILE);
+        let response = json(&out.into_response(false));
+        assert_eq!(response["attachments"][0]["filename"], BOARD_FILE);
+    }
+}

@@ -1,0 +1,651 @@
+//! Whole flows: the real bot (`toguz run`, serenity inside) against the fake Discord.
+//!
+//! Every board message is checked: its attachment is a valid PNG named in the embed, and its
+//! pit buttons match the legal moves of the position (kept here by replaying the moves).
+
+mod fake_discord;
+
+use fake_discord::bot::{BotProcess, Options};
+use fake_discord::{
+    attachment_bytes, buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
+};
+use serde_json::{json, Value};
+use std::time::Duration;
+use toguz::rules::Position;
+
+const GUILD: u64 = 900_000_000_000_000_000;
+
+struct Harness {
+    fake: FakeDiscord,
+    dir: tempfile::TempDir,
+    bot: Option<Running>,
+    opts: Options,
+}
+
+enum Running {
+    Process(BotProcess),
+    Task(tokio::task::JoinHandle<anyhow::Result<()>>),
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Running::Task(t) = self {
+            t.abort();
+        }
+    }
+}
+
+/// `TOGUZ_DISCORD_IN_PROCESS=1` runs the adapter in the test process (for debugging).
+fn in_process() -> bool {
+    std::env::var_os("TOGUZ_DISCORD_IN_PROCESS").is_some()
+}
+
+impl Harness {
+    async fn start(opts: Options) -> Harness {
+        let fake = FakeDiscord::start().await;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut h = Harness {
+            fake,
+            dir,
+            bot: None,
+            opts,
+        };
+        h.launch().await;
+        h
+    }
+
+    async fn launch(&mut self) {
+        let from = self.fake.call_count();
+        self.bot = Some(if in_process() {
+            Running::Task(
+                fake_discord::bot::start_in_process(&self.fake, self.dir.path(), &self.opts).await,
+            )
+        } else {
+            Running::Process(BotProcess::start(&self.fake, self.dir.path(), &self.opts))
+        });
+        self.fake.wait_ready(1).await;
+        // Commands are registered once the gateway is ready: then the bot is fully up.
+        self.fake
+            .wait_call(from, "command registration", |c| {
+                c.method == "PUT" && c.path.ends_with("/commands")
+            })
+            .await;
+    }
+
+    fn kill(&mut self) {
+        if let Some(Running::Process(p)) = &mut self.bot {
+            p.kill();
+        }
+        self.bot = None;
+        self.fake.drop_sessions();
+    }
+
+    fn log(&self) -> String {
+        match &self.bot {
+            Some(Running::Process(p)) => p.log_text(),
+            _ => String::new(),
+        }
+    }
+}
+
+fn guild(fake: &FakeDiscord) -> Place {
+    fake.guild_channel(GUILD, 700)
+}
+
+async fn slash(
+    fake: &FakeDiscord,
+    user: &User,
+    place: Place,
+    name: &str,
+    options: Value,
+    resolved: &[User],
+) -> (u64, Call) {
+    let id = fake.slash(user, place, name, options, resolved);
+    let call = fake.wait_callback(id).await;
+    (id, call)
+}
+
+async fn press(fake: &FakeDiscord, user: &User, message: u64, custom_id: &str) -> Call {
+    let id = fake.press(user, message, custom_id);
+    fake.wait_callback(id).await
+}
+
+async fn press_forged(fake: &FakeDiscord, user: &User, message: u64, custom_id: &str) -> Call {
+    let id = fake.press_forged(user, message, custom_id);
+    fake.wait_callback(id).await
+}
+
+fn content(call: &Call) -> String {
+    call.message_data()
+        .and_then(|d| d["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn pit_buttons(message: &Value) -> Vec<Value> {
+    buttons(message)
+        .into_iter()
+        .filter(|b| {
+            b["custom_id"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("1m:"))
+        })
+        .collect()
+}
+
+/// The board image is there and valid, and the pit buttons are the legal moves of `pos`
+/// (with the balls of each pit in the label).
+fn check_board(message: &Value, pos: &Position) {
+    check_board_for(message, pos, true)
+}
+
+/// As [`check_board`]; `human_to_move` false: the bot is to move and every pit is disabled.
+fn check_board_for(message: &Value, pos: &Position, human_to_move: bool) {
+    let attachments = message["attachments"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(attachments.len(), 1, "one board image: {message}");
+    assert!(
+        is_valid_png(&attachment_bytes(&attachments[0])),
+        "the board is a valid PNG"
+    );
+    assert_eq!(
+        message["embeds"][0]["image"]["url"], attachments[0]["url"],
+        "the embed shows the board"
+    );
+    let pits = pit_buttons(message);
+    if pos.is_over() {
+        assert!(pits.is_empty(), "no pit buttons after the end");
+        return;
+    }
+    assert_eq!(pits.len(), 9);
+    let side = pos.to_move();
+    for (i, b) in pits.iter().enumerate() {
+        let pit = i as u8 + 1;
+        let label = b["label"].as_str().unwrap_or_default();
+        assert_eq!(
+            label,
+            format!("{pit} · {}", pos.pit(side, pit)),
+            "label of pit {pit}"
+        );
+        let enabled = b["disabled"] != true;
+        let expected = human_to_move && pos.is_legal(pit);
+        assert_eq!(
+            enabled,
+            expected,
+            "pit {pit} enabled iff legal; position ply {}",
+            pos.ply()
+        );
+    }
+}
+
+fn is_over(message: &Value) -> bool {
+    buttons(message).iter().any(|b| {
+        b["custom_id"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("1rm:"))
+    })
+}
+
+/// The ply the pit buttons were drawn at.
+fn shown_ply(message: &Value) -> Option<u16> {
+    let b = pit_buttons(message).into_iter().next()?;
+    b["custom_id"].as_str()?.split(':').nth(2)?.parse().ok()
+}
+
+fn first_enabled_pit(message: &Value) -> Option<(u8, String)> {
+    pit_buttons(message)
+        .into_iter()
+        .enumerate()
+        .find_map(|(i, b)| {
+            (b["disabled"] != true).then(|| {
+                (
+                    i as u8 + 1,
+                    b["custom_id"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+        })
+}
+
+/// Starts a challenge from `a` to `b` in the guild; returns the challenge message id.
+async fn challenge(fake: &FakeDiscord, a: &User, b: &User) -> u64 {
+    let options = json!([{ "name": "opponent", "type": 6, "value": b.id.to_string() }]);
+    let (id, call) = slash(
+        fake,
+        a,
+        guild(fake),
+        "challenge",
+        options,
+        std::slice::from_ref(b),
+    )
+    .await;
+    assert_eq!(call.callback_type(), Some(4));
+    assert!(!call.is_ephemeral());
+    assert!(
+        content(&call).starts_with(&b.mention()),
+        "the challenged member is mentioned: {}",
+        content(&call)
+    );
+    let message = fake.original_message(id).expect("the challenge message");
+    let ids: Vec<String> = buttons(&message)
+        .iter()
+        .map(|b| b["custom_id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(ids.len(), 3, "accept, decline, withdraw: {ids:?}");
+    id_of(&message)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenge_accept_and_play_to_the_end() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob, carol) = (
+        User::new(1001, "Alice"),
+        User::new(1002, "Bob"),
+        User::new(1003, "Carol"),
+    );
+    let message = challenge(fake, &alice, &bob).await;
+    let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(accept.starts_with("1ca:"));
+
+    // A third member may not accept: an ephemeral refusal, the message unchanged.
+    let before = fake.message(message).unwrap();
+    let call = press(fake, &carol, message, &accept).await;
+    assert!(
+        call.is_ephemeral() && content(&call).contains("not addressed to you"),
+        "{}",
+        content(&call)
+    );
+    assert_eq!(fake.message(message).unwrap(), before);
+
+    // Bob accepts: the challenge message becomes the game board.
+    let call = press(fake, &bob, message, &accept).await;
+    assert_eq!(call.callback_type(), Some(7));
+    assert_eq!(
+        call.files.len(),
+        1,
+        "the board file is sent with the update"
+    );
+    let mut pos = Position::default();
+    let mut board = fake.message(message).unwrap();
+    check_board(&board, &pos);
+
+    // Both play (the first legal pit) until the game ends; every update is checked.
+    let mut moves = 0;
+    while !pos.is_over() {
+        let text = board["content"].as_str().unwrap_or_default().to_string();
+        let mover = if text.contains(&alice.mention()) {
+            &alice
+        } else {
+            &bob
+        };
+        assert!(
+            text.contains(&mover.mention()),
+            "the player to move is mentioned: {text}"
+        );
+        let other = if mover.id == alice.id { &bob } else { &alice };
+        let (pit, custom_id) = first_enabled_pit(&board).expect("a legal pit");
+        if moves == 3 {
+            // The other player pressing is refused and changes nothing.
+            let call = press(fake, other, message, &custom_id).await;
+            assert!(call.is_ephemeral(), "{}", content(&call));
+            assert_eq!(fake.message(message).unwrap(), board);
+        }
+        let call = press(fake, mover, message, &custom_id).await;
+        assert_eq!(
+            call.callback_type(),
+            Some(7),
+            "a move updates the message in place"
+        );
+        pos.play(pit).expect("the bot accepted a legal move");
+        board = fake.message(message).unwrap();
+        check_board(&board, &pos);
+        moves += 1;
+        assert!(moves < 500, "the game does not end");
+    }
+    let embed = board["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        embed.contains("wins") || embed.contains("drawn"),
+        "the result is shown: {embed}"
+    );
+    let rematch: Vec<Value> = buttons(&board);
+    assert_eq!(rematch.len(), 1);
+    assert!(rematch[0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .starts_with("1rm:"));
+    assert!(
+        !h.log().contains(fake_discord::TOKEN),
+        "the token is never logged"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decline_and_expiry_edit_the_challenge() {
+    let h = Harness::start(Options {
+        challenge_expiry_secs: 1,
+        ..Options::default()
+    })
+    .await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    // Declined.
+    let message = challenge(fake, &alice, &bob).await;
+    let decline = buttons(&fake.message(message).unwrap())[1]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(decline.starts_with("1cd:"));
+    let call = press(fake, &bob, message, &decline).await;
+    assert_eq!(call.callback_type(), Some(7));
+    let m = fake.message(message).unwrap();
+    assert!(m["content"].as_str().unwrap().contains("declined"), "{m}");
+    assert!(buttons(&m).is_empty());
+
+    // Expired: the sweeper closes it and the message is edited to say so.
+    let from = fake.call_count();
+    let message = challenge(fake, &bob, &alice).await;
+    let path = format!("/channels/{}/messages/{message}", guild(fake).channel());
+    fake.wait_call(from, "the expiry edit", |c| {
+        c.method == "PATCH" && c.path == path && c.status == 200
+    })
+    .await;
+    let m = fake.message(message).unwrap();
+    assert!(m["content"].as_str().unwrap().contains("expired"), "{m}");
+    assert!(buttons(&m).is_empty());
+    // Accepting now is refused.
+    let call = press_forged(fake, &alice, message, &format!("1ca:{}", "zzzzzz")).await;
+    assert!(call.is_ephemeral());
+}
+
+/// Plays the bot in a DM to the end; every bot move arrives as an edit of the same message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_the_bot_in_a_dm_to_the_end() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let alice = User::new(1001, "Alice");
+    let dm = fake.dm_channel(800);
+    let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
+    let (id, call) = slash(fake, &alice, dm, "play", options, &[]).await;
+    assert_eq!(call.callback_type(), Some(4));
+    let message = id_of(&fake.original_message(id).unwrap());
+    let path = format!("/channels/800/messages/{message}");
+    let mut pos = Position::default();
+    for _ in 0..400 {
+        // Wait until it is my turn or the game is over: the bot's reply is an edit.
+        let m = fake
+            .wait_for("the bot's move", Duration::from_secs(15), |f| {
+                let m = f.message(message)?;
+                (is_over(&m) || first_enabled_pit(&m).is_some()).then_some(m)
+            })
+            .await;
+        if shown_ply(&m).is_none_or(|p| p > pos.ply()) {
+            // The bot moved once: replay it from the caption ("Last move: Bot (random), 76").
+            let caption = m["embeds"][0]["description"].as_str().unwrap_or_default();
+            let line = caption
+                .lines()
+                .find(|l| l.starts_with("Last move:"))
+                .expect("a last move line");
+            let mv = line.split(", ").nth(1).expect("the move");
+            let pit = mv
+                .chars()
+                .next()
+                .and_then(|c| c.to_digit(10))
+                .expect("the pit") as u8;
+            pos.play(pit).expect("the bot's move is legal");
+        }
+        check_board(&m, &pos);
+        if pos.is_over() {
+            break;
+        }
+        let (pit, custom_id) = first_enabled_pit(&m).expect("my move");
+        let call = press(fake, &alice, message, &custom_id).await;
+        assert_eq!(call.callback_type(), Some(7));
+        pos.play(pit).unwrap();
+        check_board_for(&fake.message(message).unwrap(), &pos, false);
+        if pos.is_over() {
+            break;
+        }
+    }
+    assert!(pos.is_over(), "the game ended");
+    assert!(
+        fake.calls()
+            .iter()
+            .any(|c| c.method == "PATCH" && c.path == path),
+        "bot moves edit the message"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stale_forged_and_malformed_buttons_change_nothing() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let message = challenge(fake, &alice, &bob).await;
+    let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    press(fake, &bob, message, &accept).await;
+    let board = fake.message(message).unwrap();
+    let mover = if board["content"]
+        .as_str()
+        .unwrap()
+        .contains(&alice.mention())
+    {
+        &alice
+    } else {
+        &bob
+    };
+    let (_, first) = first_enabled_pit(&board).unwrap();
+    press(fake, mover, message, &first).await;
+    let after = fake.message(message).unwrap();
+    let next = if mover.id == alice.id { &bob } else { &alice };
+    // The old ply's button again (a client showing the old board), by the player now to move.
+    let stale = first.clone();
+    for (user, data) in [
+        (next, stale.as_str()),
+        (next, "1m:zzzzzz:1:3"),
+        (next, "garbage"),
+        (next, "1m:../../x:1:3"),
+        (next, "2m:abc:1:3"),
+        (next, &"x".repeat(100)),
+    ] {
+        let call = press_forged(fake, user, message, data).await;
+        assert_eq!(call.callback_type(), Some(4), "{data}");
+        assert!(call.is_ephemeral(), "{data}: refusals are ephemeral");
+        assert!(!content(&call).is_empty());
+        assert_eq!(
+            fake.message(message).unwrap(),
+            after,
+            "{data} changed the board"
+        );
+    }
+    // A double press of the same button: the second is stale.
+    let (_, next_button) = first_enabled_pit(&after).unwrap();
+    let a = fake.press(next, message, &next_button);
+    let b = fake.press_forged(next, message, &next_button);
+    let (ca, cb) = (fake.wait_callback(a).await, fake.wait_callback(b).await);
+    let kinds = [ca.callback_type(), cb.callback_type()];
+    assert!(
+        kinds.contains(&Some(7)) && kinds.contains(&Some(4)),
+        "one move, one refusal: {kinds:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_and_server_errors_are_retried() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let alice = User::new(1001, "Alice");
+    let dm = fake.dm_channel(801);
+    fake.fail_next(
+        "POST",
+        "/callback",
+        Failure::RateLimit {
+            retry_after: 0.3,
+            global: false,
+        },
+        1,
+    );
+    let from = fake.call_count();
+    let id = fake.slash(&alice, dm, "games", json!([]), &[]);
+    let ok = fake.wait_callback(id).await;
+    let calls = fake.calls();
+    let limited = calls[from..]
+        .iter()
+        .find(|c| c.status == 429)
+        .expect("the 429");
+    assert!(
+        ok.at.duration_since(limited.at) >= Duration::from_millis(290),
+        "retry_after honoured"
+    );
+    // A 502 on the interaction answer, then success.
+    fake.fail_next("POST", "/callback", Failure::Server(502), 1);
+    let id = fake.slash(&alice, dm, "help", json!([]), &[]);
+    let call = fake.wait_callback(id).await;
+    assert!(content(&call).contains("toguzqumalak"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn old_buttons_work_after_a_restart() {
+    if in_process() {
+        return;
+    }
+    let mut h = Harness::start(Options::default()).await;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let message = challenge(&h.fake, &alice, &bob).await;
+    let accept = buttons(&h.fake.message(message).unwrap())[0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    press(&h.fake, &bob, message, &accept).await;
+    let mut pos = Position::default();
+    let board = h.fake.message(message).unwrap();
+    let mover = if board["content"]
+        .as_str()
+        .unwrap()
+        .contains(&alice.mention())
+    {
+        alice.clone()
+    } else {
+        bob.clone()
+    };
+    let (pit, b) = first_enabled_pit(&board).unwrap();
+    press(&h.fake, &mover, message, &b).await;
+    pos.play(pit).unwrap();
+
+    h.kill();
+    h.launch().await;
+    let board = h.fake.message(message).unwrap();
+    let next = if mover.id == alice.id { &bob } else { &alice };
+    let (pit, b) = first_enabled_pit(&board).unwrap();
+    let call = press(&h.fake, next, message, &b).await;
+    assert_eq!(
+        call.callback_type(),
+        Some(7),
+        "the old message's button works: {}",
+        content(&call)
+    );
+    pos.play(pit).unwrap();
+    check_board(&h.fake.message(message).unwrap(), &pos);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_are_registered_without_kazakh_and_refusals_are_ephemeral() {
+    let h = Harness::start(Options {
+        cooldown_secs: 60,
+        ..Options::default()
+    })
+    .await;
+    let fake = &h.fake;
+    let commands = fake.global_commands();
+    let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
+    for name in [
+        "challenge",
+        "play",
+        "board",
+        "games",
+        "resign",
+        "draw",
+        "rematch",
+        "help",
+    ] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    for c in &commands {
+        let locales: Vec<&String> = c["name_localizations"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(locales, ["en-GB", "en-US", "ru"], "Discord's locales only");
+    }
+    // A challenge in a DM is refused; so is challenging oneself, and a second one within the cooldown.
+    let (alice, bob, carol) = (
+        User::new(1001, "Alice"),
+        User::new(1002, "Bob"),
+        User::new(1003, "Carol"),
+    );
+    let options = json!([{ "name": "opponent", "type": 6, "value": bob.id.to_string() }]);
+    let (_, call) = slash(
+        fake,
+        &alice,
+        fake.dm_channel(802),
+        "challenge",
+        options.clone(),
+        std::slice::from_ref(&bob),
+    )
+    .await;
+    assert!(call.is_ephemeral());
+    let me = json!([{ "name": "opponent", "type": 6, "value": alice.id.to_string() }]);
+    let (_, call) = slash(
+        fake,
+        &alice,
+        guild(fake),
+        "challenge",
+        me,
+        std::slice::from_ref(&alice),
+    )
+    .await;
+    assert!(
+        call.is_ephemeral() && content(&call).contains("yourself"),
+        "{}",
+        content(&call)
+    );
+    challenge(fake, &alice, &bob).await;
+    let to_carol = json!([{ "name": "opponent", "type": 6, "value": carol.id.to_string() }]);
+    let (_, call) = slash(
+        fake,
+        &alice,
+        guild(fake),
+        "challenge",
+        to_carol,
+        std::slice::from_ref(&carol),
+    )
+    .await;
+    assert!(
+        call.is_ephemeral() && content(&call).contains("Wait"),
+        "{}",
+        content(&call)
+    );
+    // /help language: Kazakh is remembered for later answers.
+    let (_, call) = slash(
+        fake,
+        &carol,
+        guild(fake),
+        "help",
+        json!([{ "name": "language", "type": 3, "value": "kk" }]),
+        &[],
+    )
+    .await;
+    assert!(content(&call).contains("қазақша"), "{}", content(&call));
+    let (_, call) = slash(fake, &carol, guild(fake), "games", json!([]), &[]).await;
+    assert!(content(&call).contains("ойын"), "{}", content(&call));
+}
