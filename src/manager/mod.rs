@@ -486,16 +486,24 @@ impl Manager {
         }
     }
 
-    /// Creates and stores a new game; checks the limits first.
+    /// Creates and stores a new game; checks the limits first. `accepted`, the challenge
+    /// the game comes from, is written in the same commit, so a crash cannot leave a game
+    /// whose challenge is still open (and could be accepted twice).
     async fn create_game(
         &self,
+        id: Option<GameId>,
         chat: ChatRef,
         variant: Variant,
         players: [Player; 2],
+        accepted: Option<&ChallengeRecord>,
     ) -> Result<GameView, ActionError> {
         let now = self.now();
+        let id = match id {
+            Some(id) => id,
+            None => self.unused_id(Tree::Games)?,
+        };
         let rec = GameRecord {
-            id: self.unused_id(Tree::Games)?,
+            id,
             chat,
             variant,
             players,
@@ -517,6 +525,9 @@ impl Manager {
         }
         let saved = async {
             self.inner.store.put(Tree::Games, game.id(), &game.rec)?;
+            if let Some(c) = accepted {
+                self.inner.store.put(Tree::Challenges, &c.id, c)?;
+            }
             self.inner.store.commit().await
         };
         if let Err(error) = saved.await {
@@ -607,14 +618,20 @@ impl Manager {
         if challenger_side == Side::Black {
             players.swap(0, 1);
         }
-        let view = self.create_game(c.chat.clone(), c.variant, players).await?;
         let before = c.clone();
-        c.status = ChallengeStatus::Accepted(view.id.clone());
+        let game_id = self.unused_id(Tree::Games)?;
+        c.status = ChallengeStatus::Accepted(game_id.clone());
         c.opponent = Some(actor.clone());
-        if let Err(error) = self.save_challenge(&c).await {
-            *c = before;
-            return Err(error);
-        }
+        let created = self
+            .create_game(Some(game_id), c.chat.clone(), c.variant, players, Some(&c))
+            .await;
+        let view = match created {
+            Ok(view) => view,
+            Err(error) => {
+                *c = before;
+                return Err(error);
+            }
+        };
         lock(&self.inner.index).remove_challenge(&c);
         self.publish(Event::Challenge(c.view()));
         Ok(Reply::Game(view))
@@ -688,7 +705,9 @@ impl Manager {
         if side == Side::Black {
             players.swap(0, 1);
         }
-        Ok(Reply::Game(self.create_game(chat, variant, players).await?))
+        Ok(Reply::Game(
+            self.create_game(None, chat, variant, players, None).await?,
+        ))
     }
 
     async fn play_move(
@@ -844,7 +863,10 @@ impl Manager {
             chat
         };
         let reply = match game.player(side.other()).user().cloned() {
-            None => Reply::Game(self.create_game(chat, game.rec.variant, swapped).await?),
+            None => Reply::Game(
+                self.create_game(None, chat, game.rec.variant, swapped, None)
+                    .await?,
+            ),
             Some(opponent) => {
                 self.challenge(
                     actor,
@@ -931,6 +953,7 @@ impl Manager {
         let games = lock(&self.inner.index).ongoing_games();
         let timeout = self.timeout_secs();
         for id in games {
+            self.retry_stuck_bot(&id).await;
             let result = self
                 .update_game(&id, |game, now| {
                     let due = game.timeout_at(timeout).is_some_and(|t| t <= now);
@@ -952,6 +975,23 @@ impl Manager {
             }
         }
         changed
+    }
+
+    /// Starts the bot again in a game where it has been to move for over a minute (its
+    /// task failed); a second task is harmless, as a bot move applies only to the position
+    /// it was computed for.
+    async fn retry_stuck_bot(&self, id: &str) {
+        let Ok(slot) = self.game_slot(id).await else {
+            return;
+        };
+        let stuck = {
+            let game = slot.lock().await;
+            game.bot_to_move().is_some() && game.rec.last_move_at + 60 < self.now()
+        };
+        if stuck {
+            tracing::warn!(game = id, "the bot is late to move; starting it again");
+            self.spawn_bot(id.to_string());
+        }
     }
 
     /// The background task: sweeps every `sweep_interval_secs` until the manager is dropped.
