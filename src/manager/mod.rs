@@ -310,6 +310,15 @@ impl Manager {
         Ok(())
     }
 
+    /// How many games and challenges are held in memory (ongoing games, open challenges,
+    /// and any in use right now); finished ones are read from the store when needed.
+    pub fn loaded(&self) -> (usize, usize) {
+        (
+            lock(&self.inner.games).len(),
+            lock(&self.inner.challenges).len(),
+        )
+    }
+
     /// Flushes the store (call at shutdown).
     pub fn flush(&self) -> Result<(), ActionError> {
         self.inner.store.flush()?;
@@ -460,21 +469,27 @@ impl Manager {
         change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
         let slot = self.game_slot(id).await?;
-        let mut game = slot.lock().await;
-        let before = game.clone();
-        let out = change(&mut game, self.now())?;
-        if game.rec != before.rec {
-            let saved = async {
-                self.inner.store.put(Tree::Games, id, &game.rec)?;
-                self.inner.store.commit().await
-            };
-            if let Err(error) = saved.await {
-                *game = before;
-                return Err(error.into());
+        let (out, view, over) = {
+            let mut game = slot.lock().await;
+            let before = game.clone();
+            let out = change(&mut game, self.now())?;
+            if game.rec != before.rec {
+                let saved = async {
+                    self.inner.store.put(Tree::Games, id, &game.rec)?;
+                    self.inner.store.commit().await
+                };
+                if let Err(error) = saved.await {
+                    *game = before;
+                    return Err(error.into());
+                }
+                self.after_change(&before, &game);
             }
-            self.after_change(&before, &game);
+            (out, game.view(self.timeout_secs()), game.is_over())
+        };
+        if over {
+            evict(&self.inner.games, id, slot);
         }
-        Ok((out, game.view(self.timeout_secs())))
+        Ok((out, view))
     }
 
     fn after_change(&self, before: &Game, game: &Game) {
@@ -597,6 +612,16 @@ impl Manager {
 
     async fn accept(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
+        let result = self.accept_locked(actor, &slot).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn accept_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+    ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
@@ -637,6 +662,14 @@ impl Manager {
         Ok(Reply::Game(view))
     }
 
+    /// Drops a closed challenge from memory (see `evict`).
+    async fn release_challenge(&self, id: &str, slot: Slot<ChallengeRecord>) {
+        let open = slot.lock().await.is_open();
+        if !open {
+            evict(&self.inner.challenges, id, slot);
+        }
+    }
+
     /// Closes a challenge whose time is up (and tells subscribers); true if it did.
     async fn expire_if_due(&self, c: &mut ChallengeRecord) -> Result<bool, ActionError> {
         if !c.is_open() || c.expires_at > self.now() {
@@ -664,6 +697,16 @@ impl Manager {
 
     async fn decline(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
+        let result = self.decline_locked(actor, &slot).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn decline_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+    ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
@@ -679,6 +722,16 @@ impl Manager {
 
     async fn cancel(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
+        let result = self.cancel_locked(actor, &slot).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn cancel_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+    ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
@@ -824,8 +877,14 @@ impl Manager {
 
     async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let game = slot.lock().await;
-        Ok(Reply::Game(game.view(self.timeout_secs())))
+        let (view, over) = {
+            let game = slot.lock().await;
+            (game.view(self.timeout_secs()), game.is_over())
+        };
+        if over {
+            evict(&self.inner.games, id, slot);
+        }
+        Ok(Reply::Game(view))
     }
 
     async fn list(&self, actor: &UserRef) -> Result<Reply, ActionError> {
@@ -887,6 +946,8 @@ impl Manager {
         game.rec.rematch = Some(new_id);
         self.inner.store.put(Tree::Games, id, &game.rec)?;
         self.inner.store.commit().await?;
+        drop(game);
+        evict(&self.inner.games, id, slot);
         Ok(reply)
     }
 
@@ -943,12 +1004,13 @@ impl Manager {
             let Ok(slot) = self.challenge_slot(&id).await else {
                 continue;
             };
-            let mut c = slot.lock().await;
-            match self.expire_if_due(&mut c).await {
+            let expired = self.expire_if_due(&mut *slot.lock().await).await;
+            match expired {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
                 Err(error) => tracing::error!(challenge = id, %error, "cannot expire"),
             }
+            self.release_challenge(&id, slot).await;
         }
         let games = lock(&self.inner.index).ongoing_games();
         let timeout = self.timeout_secs();
@@ -1008,6 +1070,17 @@ impl Manager {
                 Manager { inner }.sweep().await;
             }
         });
+    }
+}
+
+/// Drops a finished game or closed challenge from memory when nobody else holds its slot;
+/// it is read back from the store if asked for again. The check runs under the map's mutex,
+/// so nobody can take the slot in between (one reference is the map's, one is ours).
+fn evict<T>(map: &Mutex<HashMap<String, Slot<T>>>, id: &str, slot: Slot<T>) {
+    let mut map = lock(map);
+    let ours = map.get(id).is_some_and(|s| Arc::ptr_eq(s, &slot));
+    if ours && Arc::strong_count(&slot) == 2 {
+        map.remove(id);
     }
 }
 
