@@ -31,6 +31,12 @@
 //!   refused with `ChallengeBot`.
 //! - Against the bot, a draw offer is accepted at once if the bot's kazan holds fewer balls
 //!   than the human's, and refused with `BotDeclinesDraw` otherwise.
+//! - `Clock`: `Manager::start_with_clock` takes a manual clock (tests move time with
+//!   `Clock::advance` and call `Manager::sweep`).
+//! - Memory holds ongoing games and open challenges (and whatever is in use); finished games
+//!   and closed challenges are read back from sled when asked for (`Manager::loaded`).
+//! - Presentation (captions, results, challenge texts, error texts, labelled buttons) is in
+//!   `platform::present`, shared by every adapter.
 
 pub mod buttons;
 pub mod config;
