@@ -8,7 +8,6 @@
 //! 95th percentile of every press it made).
 
 #[path = "../tests/fake_discord/mod.rs"]
-#[allow(dead_code)]
 mod fake_discord;
 
 use criterion::{criterion_group, criterion_main, Criterion};
