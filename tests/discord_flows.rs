@@ -11,9 +11,14 @@ use fake_discord::{
 };
 use serde_json::{json, Value};
 use std::time::Duration;
-use toguz::rules::Position;
+use toguz::rules::{Position, TuzdekRule, Variant};
 
 const GUILD: u64 = 900_000_000_000_000_000;
+
+/// The three-balls variant: whole games in a fraction of the moves.
+fn small() -> Variant {
+    Variant::new(3, TuzdekRule::Standard).expect("a variant")
+}
 
 struct Harness {
     fake: FakeDiscord,
@@ -210,7 +215,16 @@ fn first_enabled_pit(message: &Value) -> Option<(u8, String)> {
 
 /// Starts a challenge from `a` to `b` in the guild; returns the challenge message id.
 async fn challenge(fake: &FakeDiscord, a: &User, b: &User) -> u64 {
-    let options = json!([{ "name": "opponent", "type": 6, "value": b.id.to_string() }]);
+    challenge_with(fake, a, b, json!([])).await
+}
+
+/// A challenge with extra options (`[{"name": "balls", ...}]`).
+async fn challenge_with(fake: &FakeDiscord, a: &User, b: &User, extra: Value) -> u64 {
+    let mut options = json!([{ "name": "opponent", "type": 6, "value": b.id.to_string() }]);
+    options
+        .as_array_mut()
+        .unwrap()
+        .extend(extra.as_array().cloned().unwrap_or_default());
     let (id, call) = slash(
         fake,
         a,
@@ -245,7 +259,8 @@ async fn challenge_accept_and_play_to_the_end() {
         User::new(1002, "Bob"),
         User::new(1003, "Carol"),
     );
-    let message = challenge(fake, &alice, &bob).await;
+    let small_game = json!([{ "name": "balls", "type": 4, "value": 3 }]);
+    let message = challenge_with(fake, &alice, &bob, small_game).await;
     let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
         .as_str()
         .unwrap()
@@ -270,7 +285,7 @@ async fn challenge_accept_and_play_to_the_end() {
         1,
         "the board file is sent with the update"
     );
-    let mut pos = Position::default();
+    let mut pos = Position::start(small());
     let mut board = fake.message(message).unwrap();
     check_board(&board, &pos);
 
@@ -371,12 +386,13 @@ async fn play_the_bot_in_a_dm_to_the_end() {
     let fake = &h.fake;
     let alice = User::new(1001, "Alice");
     let dm = fake.dm_channel(800);
-    let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
+    // Three balls a pit: a whole game, only shorter.
+    let options = json!([{ "name": "level", "type": 3, "value": "random" }, { "name": "balls", "type": 4, "value": 3 }]);
     let (id, call) = slash(fake, &alice, dm, "play", options, &[]).await;
     assert_eq!(call.callback_type(), Some(4));
     let message = id_of(&fake.original_message(id).unwrap());
     let path = format!("/channels/800/messages/{message}");
-    let mut pos = Position::default();
+    let mut pos = Position::start(small());
     for _ in 0..400 {
         // Wait until it is my turn or the game is over: the bot's reply is an edit.
         let m = fake
@@ -648,4 +664,45 @@ async fn commands_are_registered_without_kazakh_and_refusals_are_ephemeral() {
     assert!(content(&call).contains("қазақша"), "{}", content(&call));
     let (_, call) = slash(fake, &carol, guild(fake), "games", json!([]), &[]).await;
     assert!(content(&call).contains("ойын"), "{}", content(&call));
+}
+
+/// With `mention = "message"` the game message stays quiet and the next player gets a short
+/// separate message (a follow-up) that pings only them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn message_style_pings_the_next_player_separately() {
+    let h = Harness::start(Options {
+        mention: "message",
+        ..Options::default()
+    })
+    .await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let message = challenge(fake, &alice, &bob).await;
+    let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let from = fake.call_count();
+    press(fake, &bob, message, &accept).await;
+    let board = fake.message(message).unwrap();
+    assert_eq!(board["content"], "", "the board itself pings nobody");
+    let ping = fake
+        .wait_call(from, "the turn message", |c| {
+            c.method == "POST" && c.path.starts_with("/webhooks/")
+        })
+        .await;
+    let body = ping.json.clone().unwrap();
+    let text = body["content"].as_str().unwrap();
+    let pinged: Vec<String> = body["allowed_mentions"]["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            u.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| u.to_string())
+        })
+        .collect();
+    assert_eq!(pinged.len(), 1);
+    assert!(text.contains(&format!("<@{}>", pinged[0])), "{text}");
 }

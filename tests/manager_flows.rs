@@ -878,3 +878,42 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
     .await;
     assert!(matches!(broken, Err(ActionError::NoSuchGame)));
 }
+
+#[tokio::test]
+async fn finished_games_and_closed_challenges_leave_memory_but_not_the_store() {
+    let (m, _) = manager().await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    assert_eq!(m.loaded(), (1, 0), "the accepted challenge is released");
+    act(
+        &m,
+        &a,
+        Action::Resign {
+            game: Some(v.id.clone()),
+            ply: None,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(m.loaded(), (0, 0));
+    let shown = game(
+        act(
+            &m,
+            &b,
+            Action::Show {
+                game: Some(v.id.clone()),
+            },
+        )
+        .await,
+    );
+    assert!(shown.is_over());
+    assert_eq!(shown.moves, v.moves);
+    assert_eq!(
+        m.loaded(),
+        (0, 0),
+        "a finished game read back is released again"
+    );
+    let rematch = act(&m, &b, Action::Rematch { game: v.id.clone() }).await;
+    assert!(matches!(rematch, Ok(Reply::Challenge(_))), "{rematch:?}");
+    assert_eq!(m.loaded(), (0, 1), "the open rematch challenge stays");
+}

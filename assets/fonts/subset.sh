@@ -7,7 +7,7 @@
 set -eu
 src=${DEJAVU_DIR:-/usr/share/fonts/truetype/dejavu}
 out=$(dirname "$0")
-unicodes="U+0020-024F,U+0370-03FF,U+0400-052F,U+2000-206F,U+20AC,U+2116,U+2190-21FF,U+2212,U+2500-257F,U+25A0-25FF"
+unicodes="U+0020-024F,U+0370-03FF,U+0400-052F,U+2000-206F,U+20AC,U+2116,U+2190-21FF,U+2212,U+2500-257F,U+25A0-25FF,U+2605"
 for face in DejaVuSans DejaVuSans-Bold; do
     pyftsubset "$src/$face.ttf" --unicodes="$unicodes" \
         --layout-features='kern,liga' --no-hinting --desubroutinize \

@@ -31,6 +31,12 @@
 //!   refused with `ChallengeBot`.
 //! - Against the bot, a draw offer is accepted at once if the bot's kazan holds fewer balls
 //!   than the human's, and refused with `BotDeclinesDraw` otherwise.
+//! - `Clock`: `Manager::start_with_clock` takes a manual clock (tests move time with
+//!   `Clock::advance` and call `Manager::sweep`).
+//! - Memory holds ongoing games and open challenges (and whatever is in use); finished games
+//!   and closed challenges are read back from sled when asked for (`Manager::loaded`).
+//! - Presentation (captions, results, challenge texts, error texts, labelled buttons) is in
+//!   `platform::present`, shared by every adapter.
 
 pub mod buttons;
 pub mod config;
@@ -310,6 +316,15 @@ impl Manager {
         Ok(())
     }
 
+    /// How many games and challenges are held in memory (ongoing games, open challenges,
+    /// and any in use right now); finished ones are read from the store when needed.
+    pub fn loaded(&self) -> (usize, usize) {
+        (
+            lock(&self.inner.games).len(),
+            lock(&self.inner.challenges).len(),
+        )
+    }
+
     /// Flushes the store (call at shutdown).
     pub fn flush(&self) -> Result<(), ActionError> {
         self.inner.store.flush()?;
@@ -460,21 +475,27 @@ impl Manager {
         change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
         let slot = self.game_slot(id).await?;
-        let mut game = slot.lock().await;
-        let before = game.clone();
-        let out = change(&mut game, self.now())?;
-        if game.rec != before.rec {
-            let saved = async {
-                self.inner.store.put(Tree::Games, id, &game.rec)?;
-                self.inner.store.commit().await
-            };
-            if let Err(error) = saved.await {
-                *game = before;
-                return Err(error.into());
+        let (out, view, over) = {
+            let mut game = slot.lock().await;
+            let before = game.clone();
+            let out = change(&mut game, self.now())?;
+            if game.rec != before.rec {
+                let saved = async {
+                    self.inner.store.put(Tree::Games, id, &game.rec)?;
+                    self.inner.store.commit().await
+                };
+                if let Err(error) = saved.await {
+                    *game = before;
+                    return Err(error.into());
+                }
+                self.after_change(&before, &game);
             }
-            self.after_change(&before, &game);
+            (out, game.view(self.timeout_secs()), game.is_over())
+        };
+        if over {
+            evict(&self.inner.games, id, slot);
         }
-        Ok((out, game.view(self.timeout_secs())))
+        Ok((out, view))
     }
 
     fn after_change(&self, before: &Game, game: &Game) {
@@ -486,16 +507,24 @@ impl Manager {
         }
     }
 
-    /// Creates and stores a new game; checks the limits first.
+    /// Creates and stores a new game; checks the limits first. `accepted`, the challenge
+    /// the game comes from, is written in the same commit, so a crash cannot leave a game
+    /// whose challenge is still open (and could be accepted twice).
     async fn create_game(
         &self,
+        id: Option<GameId>,
         chat: ChatRef,
         variant: Variant,
         players: [Player; 2],
+        accepted: Option<&ChallengeRecord>,
     ) -> Result<GameView, ActionError> {
         let now = self.now();
+        let id = match id {
+            Some(id) => id,
+            None => self.unused_id(Tree::Games)?,
+        };
         let rec = GameRecord {
-            id: self.unused_id(Tree::Games)?,
+            id,
             chat,
             variant,
             players,
@@ -517,6 +546,9 @@ impl Manager {
         }
         let saved = async {
             self.inner.store.put(Tree::Games, game.id(), &game.rec)?;
+            if let Some(c) = accepted {
+                self.inner.store.put(Tree::Challenges, &c.id, c)?;
+            }
             self.inner.store.commit().await
         };
         if let Err(error) = saved.await {
@@ -586,6 +618,16 @@ impl Manager {
 
     async fn accept(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
+        let result = self.accept_locked(actor, &slot).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn accept_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+    ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
@@ -607,17 +649,31 @@ impl Manager {
         if challenger_side == Side::Black {
             players.swap(0, 1);
         }
-        let view = self.create_game(c.chat.clone(), c.variant, players).await?;
         let before = c.clone();
-        c.status = ChallengeStatus::Accepted(view.id.clone());
+        let game_id = self.unused_id(Tree::Games)?;
+        c.status = ChallengeStatus::Accepted(game_id.clone());
         c.opponent = Some(actor.clone());
-        if let Err(error) = self.save_challenge(&c).await {
-            *c = before;
-            return Err(error);
-        }
+        let created = self
+            .create_game(Some(game_id), c.chat.clone(), c.variant, players, Some(&c))
+            .await;
+        let view = match created {
+            Ok(view) => view,
+            Err(error) => {
+                *c = before;
+                return Err(error);
+            }
+        };
         lock(&self.inner.index).remove_challenge(&c);
         self.publish(Event::Challenge(c.view()));
         Ok(Reply::Game(view))
+    }
+
+    /// Drops a closed challenge from memory (see `evict`).
+    async fn release_challenge(&self, id: &str, slot: Slot<ChallengeRecord>) {
+        let open = slot.lock().await.is_open();
+        if !open {
+            evict(&self.inner.challenges, id, slot);
+        }
     }
 
     /// Closes a challenge whose time is up (and tells subscribers); true if it did.
@@ -647,6 +703,16 @@ impl Manager {
 
     async fn decline(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
+        let result = self.decline_locked(actor, &slot).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn decline_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+    ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
@@ -662,6 +728,16 @@ impl Manager {
 
     async fn cancel(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
+        let result = self.cancel_locked(actor, &slot).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn cancel_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+    ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
@@ -688,7 +764,9 @@ impl Manager {
         if side == Side::Black {
             players.swap(0, 1);
         }
-        Ok(Reply::Game(self.create_game(chat, variant, players).await?))
+        Ok(Reply::Game(
+            self.create_game(None, chat, variant, players, None).await?,
+        ))
     }
 
     async fn play_move(
@@ -805,8 +883,14 @@ impl Manager {
 
     async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let game = slot.lock().await;
-        Ok(Reply::Game(game.view(self.timeout_secs())))
+        let (view, over) = {
+            let game = slot.lock().await;
+            (game.view(self.timeout_secs()), game.is_over())
+        };
+        if over {
+            evict(&self.inner.games, id, slot);
+        }
+        Ok(Reply::Game(view))
     }
 
     async fn list(&self, actor: &UserRef) -> Result<Reply, ActionError> {
@@ -844,7 +928,10 @@ impl Manager {
             chat
         };
         let reply = match game.player(side.other()).user().cloned() {
-            None => Reply::Game(self.create_game(chat, game.rec.variant, swapped).await?),
+            None => Reply::Game(
+                self.create_game(None, chat, game.rec.variant, swapped, None)
+                    .await?,
+            ),
             Some(opponent) => {
                 self.challenge(
                     actor,
@@ -865,6 +952,8 @@ impl Manager {
         game.rec.rematch = Some(new_id);
         self.inner.store.put(Tree::Games, id, &game.rec)?;
         self.inner.store.commit().await?;
+        drop(game);
+        evict(&self.inner.games, id, slot);
         Ok(reply)
     }
 
@@ -921,16 +1010,18 @@ impl Manager {
             let Ok(slot) = self.challenge_slot(&id).await else {
                 continue;
             };
-            let mut c = slot.lock().await;
-            match self.expire_if_due(&mut c).await {
+            let expired = self.expire_if_due(&mut *slot.lock().await).await;
+            match expired {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
                 Err(error) => tracing::error!(challenge = id, %error, "cannot expire"),
             }
+            self.release_challenge(&id, slot).await;
         }
         let games = lock(&self.inner.index).ongoing_games();
         let timeout = self.timeout_secs();
         for id in games {
+            self.retry_stuck_bot(&id).await;
             let result = self
                 .update_game(&id, |game, now| {
                     let due = game.timeout_at(timeout).is_some_and(|t| t <= now);
@@ -954,6 +1045,23 @@ impl Manager {
         changed
     }
 
+    /// Starts the bot again in a game where it has been to move for over a minute (its
+    /// task failed); a second task is harmless, as a bot move applies only to the position
+    /// it was computed for.
+    async fn retry_stuck_bot(&self, id: &str) {
+        let Ok(slot) = self.game_slot(id).await else {
+            return;
+        };
+        let stuck = {
+            let game = slot.lock().await;
+            game.bot_to_move().is_some() && game.rec.last_move_at + 60 < self.now()
+        };
+        if stuck {
+            tracing::warn!(game = id, "the bot is late to move; starting it again");
+            self.spawn_bot(id.to_string());
+        }
+    }
+
     /// The background task: sweeps every `sweep_interval_secs` until the manager is dropped.
     fn spawn_sweeper(&self) {
         let weak: Weak<Inner> = Arc::downgrade(&self.inner);
@@ -968,6 +1076,17 @@ impl Manager {
                 Manager { inner }.sweep().await;
             }
         });
+    }
+}
+
+/// Drops a finished game or closed challenge from memory when nobody else holds its slot;
+/// it is read back from the store if asked for again. The check runs under the map's mutex,
+/// so nobody can take the slot in between (one reference is the map's, one is ours).
+fn evict<T>(map: &Mutex<HashMap<String, Slot<T>>>, id: &str, slot: Slot<T>) {
+    let mut map = lock(map);
+    let ours = map.get(id).is_some_and(|s| Arc::ptr_eq(s, &slot));
+    if ours && Arc::strong_count(&slot) == 2 {
+        map.remove(id);
     }
 }
 

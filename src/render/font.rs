@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn the_embedded_fonts_cover_kazakh_and_russian_but_not_emoji() {
         let f = fonts().expect("embedded fonts load");
-        for c in "әғқңөұүһі ӘҒҚҢӨҰҮҺІ ёЁщЩ AZaz09 →·…▶".chars() {
+        for c in "әғқңөұүһі ӘҒҚҢӨҰҮҺІ ёЁщЩ AZaz09 →·…▶★".chars() {
             assert!(has_glyph(&f.regular, c), "regular lacks {c:?}");
             assert!(has_glyph(&f.bold, c), "bold lacks {c:?}");
         }

@@ -2,23 +2,24 @@
 //!
 //! tiny-skia's own PNG encoder compresses hard and is slow (about 4 ms for this image), and
 //! fast RGB settings give files of 200 KB; the canvas is encoded here as an indexed-colour
-//! PNG instead (see `quantize` and `encode`).
+//! PNG with a palette learnt once per process instead (see `quantize` and `encode`).
 
 use super::font::{self, Align, Fonts, Style};
 use super::layout::{self, Rect};
-use super::quantize::quantize;
+use super::quantize::Palette;
 use super::{
     clean_name, has_tuzdek, last_move_line, pit_marks, pit_state, side_name, status_line,
     BoardView, PitMarks, PitState, RenderError,
 };
-use crate::rules::Side;
+use crate::i18n::Lang;
+use crate::rules::{MoveReport, Position, Side};
 use crate::t;
 use flate2::write::ZlibEncoder;
 use std::io::Write;
 use std::sync::LazyLock;
 use tiny_skia::{
     Color, FillRule, GradientStop, LineCap, LinearGradient, Paint, Path, PathBuilder, Pixmap,
-    PixmapPaint, Point, RadialGradient, Shader, SpreadMode, Stroke, Transform,
+    Point, RadialGradient, Shader, SpreadMode, Stroke, Transform,
 };
 
 /// Ring around the pit the last move was played from.
@@ -56,72 +57,115 @@ const STORE_BALL_DX: f32 = 12.0;
 const STORE_BALL_DY: f32 = 11.0;
 
 pub(super) fn render(view: &BoardView) -> Result<Vec<u8>, RenderError> {
+    encode(&draw(view)?)
+}
+
+/// The board on a canvas, before encoding.
+pub(super) fn draw(view: &BoardView) -> Result<Pixmap, RenderError> {
     let fonts = font::fonts()?;
-    let mut canvas = Pixmap::new(layout::WIDTH, layout::HEIGHT)
-        .ok_or(RenderError::Canvas(layout::WIDTH, layout::HEIGHT))?;
-    canvas.fill(color(BACKGROUND));
+    let mut canvas = BASE
+        .as_ref()
+        .ok_or(RenderError::Canvas(layout::WIDTH, layout::HEIGHT))?
+        .clone();
     let top = view.perspective.other();
     draw_player_bar(&mut canvas, fonts, view, top, layout::TOP_BAR);
-    draw_board(&mut canvas, fonts, view);
-    draw_player_bar(
-        &mut canvas,
-        fonts,
-        view,
-        view.perspective,
-        layout::BOTTOM_BAR,
-    );
-    draw_footer(&mut canvas, fonts, view);
-    encode(&canvas)
-}
-
-fn draw_board(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView) {
-    let b = layout::BOARD;
-    let wood = vertical_gradient(b, WOOD_TOP, WOOD_BOTTOM);
-    if let Some(path) = rounded_rect(b, 18.0) {
-        canvas.fill_path(&path, &wood, FillRule::Winding, Transform::identity(), None);
-        stroke(canvas, &path, WOOD_EDGE, 3.0);
-    }
     for side in Side::BOTH {
         for pit in 1..=9 {
-            draw_pit(canvas, fonts, view, side, pit);
+            draw_pit(&mut canvas, fonts, view, side, pit);
         }
-        draw_store(canvas, fonts, view, side);
+        draw_store(&mut canvas, fonts, view, side);
+    }
+    let bottom = view.perspective;
+    draw_player_bar(&mut canvas, fonts, view, bottom, layout::BOTTOM_BAR);
+    draw_footer(&mut canvas, fonts, view);
+    Ok(canvas)
+}
+
+/// Everything that looks the same on every board: the wood, the empty pits and troughs, the
+/// pit numbers. Gradient fills are the slowest thing tiny-skia does here (tens of
+/// milliseconds), so they are drawn once per process and each board starts from a copy.
+static BASE: LazyLock<Option<Pixmap>> = LazyLock::new(|| draw_base(font::fonts().ok()?));
+
+fn draw_base(fonts: &Fonts) -> Option<Pixmap> {
+    let mut canvas = Pixmap::new(layout::WIDTH, layout::HEIGHT)?;
+    canvas.fill(color(BACKGROUND));
+    let b = layout::BOARD;
+    let wood = vertical_gradient(b, WOOD_TOP, WOOD_BOTTOM);
+    let board = rounded_rect(b, 18.0)?;
+    canvas.fill_path(
+        &board,
+        &wood,
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
+    stroke(&mut canvas, &board, WOOD_EDGE, 3.0);
+    let number = Style {
+        font: &fonts.regular,
+        size: 15.0,
+        color: INK_LIGHT,
+    };
+    // The layout does not depend on the viewer except for which side is where: draw both
+    // rows as White sees them; the numbers read the same for either viewer.
+    for side in Side::BOTH {
+        for pit in 1..=9 {
+            let rect = layout::pit_rect(Side::White, side, pit);
+            hollow(&mut canvas, rect, rect.w / 2.0);
+            let y = if layout::is_top(Side::White, side) {
+                layout::TOP_NUMBERS_Y
+            } else {
+                layout::BOTTOM_NUMBERS_Y
+            };
+            let (cx, _) = rect.center();
+            font::draw(&mut canvas, number, cx, y, Align::Center, &pit.to_string());
+        }
+        let trough = layout::store_rect(Side::White, side);
+        hollow(&mut canvas, trough, trough.h / 2.0);
+        let total = rounded_rect(layout::total_rect(Side::White, side), 12.0)?;
+        let fill = solid(HOLE_TOP);
+        canvas.fill_path(
+            &total,
+            &fill,
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+    Some(canvas)
+}
+
+/// A hollow in the wood, shaded darker towards the top as if lit from above.
+fn hollow(canvas: &mut Pixmap, rect: Rect, radius: f32) {
+    if let Some(path) = rounded_rect(rect, radius) {
+        let shade = vertical_gradient(rect, HOLE_TOP, HOLE_BOTTOM);
+        canvas.fill_path(
+            &path,
+            &shade,
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+        stroke(canvas, &path, HOLE_EDGE, 2.0);
     }
 }
 
+/// One pit's contents on the empty pit of the base: balls or the tuzdek, rings, count.
 fn draw_pit(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView, side: Side, pit: u8) {
     let rect = layout::pit_rect(view.perspective, side, pit);
     let state = pit_state(&view.position, side, pit);
-    let marks = pit_marks(view, side, pit);
-    let Some(hole) = rounded_rect(rect, rect.w / 2.0) else {
-        return;
-    };
     match state {
         PitState::Tuzdek => {
-            canvas.fill_path(
-                &hole,
-                &solid(TUZDEK_COLOR),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+            if let Some(hole) = rounded_rect(rect, rect.w / 2.0) {
+                let red = solid(TUZDEK_COLOR);
+                canvas.fill_path(&hole, &red, FillRule::Winding, Transform::identity(), None);
+                stroke(canvas, &hole, HOLE_EDGE, 2.0);
+            }
             draw_cross(canvas, rect);
         }
-        PitState::Balls(n) => {
-            let shade = vertical_gradient(rect, HOLE_TOP, HOLE_BOTTOM);
-            canvas.fill_path(
-                &hole,
-                &shade,
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
-            draw_pit_balls(canvas, fonts, rect, n);
-        }
+        PitState::Balls(n) => draw_pit_balls(canvas, fonts, rect, n),
     }
-    stroke(canvas, &hole, HOLE_EDGE, 2.0);
-    draw_marks(canvas, rect, marks);
-    draw_pit_labels(canvas, fonts, view, side, pit, rect, state);
+    draw_marks(canvas, rect, pit_marks(view, side, pit));
+    draw_pit_labels(canvas, fonts, view, side, rect, state);
 }
 
 /// The rings of the last move: blue where it was played, amber where the last ball landed
@@ -142,36 +186,22 @@ fn draw_marks(canvas: &mut Pixmap, rect: Rect, marks: PitMarks) {
     }
 }
 
-/// Pit number on the outer side, count (or the word "tuzdek") on the inner side.
+/// The count (or the word "tuzdek") on the inner side of the pit; the number is on the base.
 fn draw_pit_labels(
     canvas: &mut Pixmap,
     fonts: &Fonts,
     view: &BoardView,
     side: Side,
-    pit: u8,
     rect: Rect,
     state: PitState,
 ) {
     let (cx, _) = rect.center();
     let top = layout::is_top(view.perspective, side);
-    let (number_y, count_y) = if top {
-        (layout::TOP_NUMBERS_Y, layout::TOP_COUNTS_Y)
+    let count_y = if top {
+        layout::TOP_COUNTS_Y
     } else {
-        (layout::BOTTOM_NUMBERS_Y, layout::BOTTOM_COUNTS_Y)
+        layout::BOTTOM_COUNTS_Y
     };
-    let number = Style {
-        font: &fonts.regular,
-        size: 15.0,
-        color: INK_LIGHT,
-    };
-    font::draw(
-        canvas,
-        number,
-        cx,
-        number_y,
-        Align::Center,
-        &pit.to_string(),
-    );
     match state {
         PitState::Balls(n) => {
             let count = Style {
@@ -267,17 +297,6 @@ fn draw_cross(canvas: &mut Pixmap, rect: Rect) {
 /// A store: a trough holding every ball (up to four rows), and its total beside it.
 fn draw_store(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView, side: Side) {
     let trough = layout::store_rect(view.perspective, side);
-    if let Some(path) = rounded_rect(trough, trough.h / 2.0) {
-        let shade = vertical_gradient(trough, HOLE_TOP, HOLE_BOTTOM);
-        canvas.fill_path(
-            &path,
-            &shade,
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
-        stroke(canvas, &path, HOLE_EDGE, 2.0);
-    }
     let total = view.position.store(side);
     if let Some(ball) = STORE_BALL_SPRITE.as_ref() {
         let top = trough.y + (trough.h - STORE_BALL_ROWS as f32 * STORE_BALL_DY) / 2.0;
@@ -295,15 +314,6 @@ fn draw_store(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView, side: Side) 
 /// "● Store 14": the owner's stone, the word and the total.
 fn draw_total(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView, side: Side, total: u8) {
     let r = layout::total_rect(view.perspective, side);
-    if let Some(path) = rounded_rect(r, 12.0) {
-        canvas.fill_path(
-            &path,
-            &solid(HOLE_TOP),
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
-    }
     let (_, cy) = r.center();
     stone(canvas, side, r.x + 18.0, cy, 8.0);
     let label = Style {
@@ -549,15 +559,33 @@ fn ball_sprite(size: u32) -> Option<Pixmap> {
     Some(sprite)
 }
 
+/// Copies a sprite onto the canvas (source-over). tiny-skia's `draw_pixmap` sets up a
+/// pattern pipeline per call, which costs more than the 17x17 pixels it moves.
 fn blit(canvas: &mut Pixmap, sprite: &Pixmap, x: f32, y: f32) {
-    canvas.draw_pixmap(
-        x.round() as i32,
-        y.round() as i32,
-        sprite.as_ref(),
-        &PixmapPaint::default(),
-        Transform::identity(),
-        None,
-    );
+    let (x0, y0) = (x.round() as i64, y.round() as i64);
+    let (cw, ch) = (i64::from(canvas.width()), i64::from(canvas.height()));
+    let sw = sprite.width() as usize;
+    let src = sprite.data();
+    let dst = canvas.data_mut();
+    for (sy, src_row) in src.chunks_exact(sw * 4).enumerate() {
+        let dy = y0 + sy as i64;
+        if !(0..ch).contains(&dy) {
+            continue;
+        }
+        for (sx, px) in src_row.chunks_exact(4).enumerate() {
+            let dx = x0 + sx as i64;
+            let alpha = u32::from(px[3]);
+            if alpha == 0 || !(0..cw).contains(&dx) {
+                continue;
+            }
+            let d = ((dy * cw + dx) * 4) as usize;
+            // Premultiplied source over an opaque canvas: out = src + dst * (1 - alpha).
+            for c in 0..3 {
+                let under = u32::from(dst[d + c]) * (255 - alpha);
+                dst[d + c] = (u32::from(px[c]) + (under + 127) / 255).min(255) as u8;
+            }
+        }
+    }
 }
 
 fn rgb(r: u8, g: u8, b: u8) -> [u8; 3] {
@@ -622,14 +650,57 @@ fn rounded_rect(rect: Rect, r: f32) -> Option<Path> {
     pb.finish()
 }
 
+/// The palette every board is encoded with, learnt from two boards that between them show
+/// every element: both tuzdeks, both rings, a pile, the turn chip and the winner chip.
+static PALETTE: LazyLock<Option<Palette>> = LazyLock::new(|| {
+    let samples = calibration_views()
+        .iter()
+        .map(draw)
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
+    let data: Vec<&[u8]> = samples.iter().map(|c| c.data()).collect();
+    Some(Palette::learn(&data))
+});
+
+fn calibration_views() -> [BoardView; 2] {
+    let board = |fen: &str| Position::from_fen(fen).unwrap_or_default();
+    let playing = BoardView {
+        position: board("5,0,12,3,8,1,x,20,4/7,2,0,x,15,6,9,1,11 30/28 w 24"),
+        last_move: Some(MoveReport {
+            side: Side::Black,
+            pit: 5,
+            landing_side: Side::White,
+            landing_pit: 3,
+            captured: 0,
+            tuzdek_created: false,
+            store_after: 28,
+            outcome: None,
+        }),
+        names: ["Асель Нұрсұлтанқызы".into(), "Aibek Sagyndykov".into()],
+        perspective: Side::White,
+        lang: Lang::Kk,
+        result_line: None,
+    };
+    let finished = BoardView {
+        position: board("2,0,0,1,0,0,0,0,0/0,0,3,0,0,0,2,0,0 84/70 b 40"),
+        last_move: None,
+        lang: Lang::Ru,
+        ..playing.clone()
+    };
+    [playing, finished]
+}
+
 /// The opaque canvas as an indexed-colour PNG: one palette byte per pixel, unfiltered (a
 /// palette index has no useful arithmetic neighbour), deflated at zlib's fastest level, which
 /// still finds the long repeats of flat rows and identical balls.
-fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    let indexed = quantize(canvas.data());
+pub(super) fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
+    let palette = PALETTE
+        .as_ref()
+        .ok_or_else(|| RenderError::Encode("no palette".into()))?;
+    let pixels = palette.apply(canvas.data());
     let width = canvas.width() as usize;
-    let mut raw = Vec::with_capacity(indexed.pixels.len() + canvas.height() as usize);
-    for row in indexed.pixels.chunks_exact(width) {
+    let mut raw = Vec::with_capacity(pixels.len() + canvas.height() as usize);
+    for row in pixels.chunks_exact(width) {
         raw.push(0); // filter type None
         raw.extend_from_slice(row);
     }
@@ -642,7 +713,7 @@ fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
     let mut encoder = ::png::Encoder::new(&mut out, canvas.width(), canvas.height());
     encoder.set_color(::png::ColorType::Indexed);
     encoder.set_depth(::png::BitDepth::Eight);
-    encoder.set_palette(indexed.palette.concat());
+    encoder.set_palette(palette.colors.concat());
     let err = |e: ::png::EncodingError| RenderError::Encode(e.to_string());
     let mut writer = encoder.write_header().map_err(err)?;
     writer.write_chunk(::png::chunk::IDAT, &idat).map_err(err)?;

@@ -1,82 +1,90 @@
 //! Reduces the drawn board to a 256-colour palette, so the PNG stores one byte per pixel
 //! instead of three and compresses quickly to a small file.
 //!
-//! The board is built from a few flat colours and gradients that fill whole rows, so their
-//! colours are by far the most frequent; the rarer ones are the anti-aliased fringes of
-//! edges and letters, which blend two neighbours and look right when drawn in the nearest
-//! frequent colour. The palette is therefore the 256 most frequent colours (ties broken by
-//! value, so the result is deterministic), and every other colour maps to its nearest entry.
+//! Every board is drawn from the same few colours: flat fills, row-wide gradients, one ball
+//! sprite, text in three colours. So the palette is learnt once per process from sample boards
+//! that show every element (the 256 most frequent colours; ties broken by value, so it is
+//! deterministic), with a table giving every 5-bit-per-channel cell its nearest entry. A
+//! board is then mapped run by run: a colour of the palette is itself, any other (the
+//! anti-aliased fringes of edges and letters) takes its cell's entry.
 
 use rustc_hash::FxHashMap;
 
-/// An image as palette indices.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Indexed {
-    pub palette: Vec<[u8; 3]>,
-    pub pixels: Vec<u8>,
-}
-
 const MAX_COLORS: usize = 256;
+const CELLS: usize = 1 << 15;
 
-/// Quantizes opaque RGBA pixels (alpha is ignored).
-pub(super) fn quantize(rgba: &[u8]) -> Indexed {
-    let counts = count_colors(rgba);
-    let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
-    by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let palette: Vec<u32> = by_count.iter().take(MAX_COLORS).map(|&(c, _)| c).collect();
+/// A palette and the way to map any colour onto it.
+pub(super) struct Palette {
+    pub colors: Vec<[u8; 3]>,
+    exact: FxHashMap<u32, u8>,
+    by_cell: Vec<u8>,
+}
 
-    let mut index: FxHashMap<u32, u8> = FxHashMap::default();
-    index.reserve(by_count.len());
-    for (i, &c) in palette.iter().enumerate() {
-        index.insert(c, i as u8);
-    }
-    for &(c, _) in by_count.iter().skip(MAX_COLORS) {
-        index.insert(c, nearest(&palette, c));
-    }
-
-    let mut pixels = Vec::with_capacity(rgba.len() / 4);
-    let (mut last_key, mut last_index) = (u32::MAX, 0u8);
-    for px in rgba.chunks_exact(4) {
-        let key = pack(px);
-        // Neighbouring pixels usually share a colour: skip the lookup for runs.
-        if key != last_key {
-            last_key = key;
-            last_index = index.get(&key).copied().unwrap_or(0);
+impl Palette {
+    /// The most frequent colours of the sample images (opaque RGBA; alpha is ignored).
+    pub fn learn(samples: &[&[u8]]) -> Palette {
+        let mut totals: FxHashMap<u32, u64> = FxHashMap::default();
+        for rgba in samples {
+            for (color, len) in runs(rgba) {
+                *totals.entry(color).or_insert(0) += u64::from(len);
+            }
         }
-        pixels.push(last_index);
+        let mut by_count: Vec<(u32, u64)> = totals.into_iter().collect();
+        by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let colors: Vec<[u8; 3]> = by_count
+            .iter()
+            .take(MAX_COLORS)
+            .map(|&(c, _)| unpack(c))
+            .collect();
+        let exact = by_count
+            .iter()
+            .take(MAX_COLORS)
+            .enumerate()
+            .map(|(i, &(c, _))| (c, i as u8))
+            .collect();
+        let by_cell = (0..CELLS)
+            .map(|cell| nearest(&colors, cell_center(cell)))
+            .collect();
+        Palette {
+            colors,
+            exact,
+            by_cell,
+        }
     }
-    Indexed {
-        palette: palette.into_iter().map(unpack).collect(),
-        pixels,
+
+    /// The image as palette indices.
+    pub fn apply(&self, rgba: &[u8]) -> Vec<u8> {
+        let mut pixels = Vec::with_capacity(rgba.len() / 4);
+        for (color, len) in runs(rgba) {
+            let entry = match self.exact.get(&color) {
+                Some(&i) => i,
+                None => self.by_cell[cell_of(unpack(color))],
+            };
+            pixels.resize(pixels.len() + len as usize, entry);
+        }
+        pixels
     }
 }
 
-fn count_colors(rgba: &[u8]) -> FxHashMap<u32, u32> {
-    let mut counts: FxHashMap<u32, u32> = FxHashMap::default();
-    let (mut run_key, mut run_len) = (u32::MAX, 0u32);
-    for px in rgba.chunks_exact(4) {
-        let key = pack(px);
-        if key == run_key {
-            run_len += 1;
-            continue;
+/// The pixels as runs of (colour, length): the board is mostly long runs of one colour.
+fn runs(rgba: &[u8]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    let mut pixels = rgba.chunks_exact(4).map(pack).peekable();
+    std::iter::from_fn(move || {
+        let color = pixels.next()?;
+        let mut len = 1u32;
+        while pixels.next_if_eq(&color).is_some() {
+            len += 1;
         }
-        if run_len > 0 {
-            *counts.entry(run_key).or_insert(0) += run_len;
-        }
-        (run_key, run_len) = (key, 1);
-    }
-    if run_len > 0 {
-        *counts.entry(run_key).or_insert(0) += run_len;
-    }
-    counts
+        Some((color, len))
+    })
 }
 
 /// The palette entry closest to `color`, by squared distance weighted for the eye.
-fn nearest(palette: &[u32], color: u32) -> u8 {
-    let [r, g, b] = unpack(color).map(i32::from);
+fn nearest(palette: &[[u8; 3]], color: [u8; 3]) -> u8 {
+    let [r, g, b] = color.map(i32::from);
     let mut best = (i32::MAX, 0u8);
-    for (i, &p) in palette.iter().enumerate() {
-        let [pr, pg, pb] = unpack(p).map(i32::from);
+    for (i, p) in palette.iter().enumerate() {
+        let [pr, pg, pb] = p.map(i32::from);
         let d = 3 * (r - pr).pow(2) + 4 * (g - pg).pow(2) + 2 * (b - pb).pow(2);
         if d < best.0 {
             best = (d, i as u8);
@@ -86,11 +94,22 @@ fn nearest(palette: &[u32], color: u32) -> u8 {
 }
 
 fn pack(px: &[u8]) -> u32 {
-    (u32::from(px[0]) << 16) | (u32::from(px[1]) << 8) | u32::from(px[2])
+    u32::from_le_bytes([px[0], px[1], px[2], px[3]]) & 0x00ff_ffff
+}
+
+/// The 5-bit-per-channel cell of a colour.
+fn cell_of([r, g, b]: [u8; 3]) -> usize {
+    (usize::from(r >> 3) << 10) | (usize::from(g >> 3) << 5) | usize::from(b >> 3)
+}
+
+fn cell_center(cell: usize) -> [u8; 3] {
+    let channel = |shift: usize| (((cell >> shift) & 31) as u8) << 3 | 4;
+    [channel(10), channel(5), channel(0)]
 }
 
 fn unpack(c: u32) -> [u8; 3] {
-    [(c >> 16) as u8, (c >> 8) as u8, c as u8]
+    let [r, g, b, _] = c.to_le_bytes();
+    [r, g, b]
 }
 
 #[cfg(test)]
@@ -105,28 +124,49 @@ mod tests {
     }
 
     #[test]
-    fn few_colours_are_kept_exactly() {
-        let img = rgba(&[[1, 2, 3], [1, 2, 3], [200, 0, 0], [1, 2, 3]]);
-        let q = quantize(&img);
-        assert_eq!(q.palette, vec![[1, 2, 3], [200, 0, 0]]);
-        assert_eq!(q.pixels, vec![0, 0, 1, 0]);
+    fn cells_cover_every_colour() {
+        assert_eq!(cell_of([0, 0, 0]), 0);
+        assert_eq!(cell_of([255, 255, 255]), CELLS - 1);
+        assert_eq!(cell_center(cell_of([100, 9, 250])), [100, 12, 252]);
     }
 
     #[test]
-    fn rare_colours_map_to_the_nearest_frequent_one() {
+    fn runs_split_where_the_colour_changes() {
+        let img = rgba(&[[1, 2, 3], [1, 2, 3], [200, 0, 0], [1, 2, 3]]);
+        let found: Vec<(u32, u32)> = runs(&img).collect();
+        let c = pack(&[1, 2, 3, 255]);
+        assert_eq!(found, vec![(c, 2), (pack(&[200, 0, 0, 255]), 1), (c, 1)]);
+    }
+
+    #[test]
+    fn few_colours_are_kept_exactly() {
+        let img = rgba(&[[1, 2, 3], [1, 2, 3], [200, 0, 0], [1, 2, 3]]);
+        let palette = Palette::learn(&[&img]);
+        assert_eq!(palette.colors, vec![[1, 2, 3], [200, 0, 0]]);
+        assert_eq!(palette.apply(&img), vec![0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn rare_and_new_colours_map_to_the_nearest_frequent_one() {
         // 256 frequent greys, then a rare colour next to grey 100.
         let mut colors = Vec::new();
         for v in 0..=255u8 {
             colors.extend([[v, v, v]; 3]);
         }
-        colors.push([101, 99, 100]);
-        let q = quantize(&rgba(&colors));
-        assert_eq!(q.palette.len(), 256);
-        let last = *q.pixels.last().expect("pixels");
-        assert_eq!(q.palette[last as usize], [100, 100, 100]);
+        colors.push([102, 99, 100]);
+        let img = rgba(&colors);
+        let palette = Palette::learn(&[&img]);
+        assert_eq!(palette.colors.len(), 256);
+        let pixels = palette.apply(&img);
+        let last = *pixels.last().expect("pixels");
+        assert_eq!(palette.colors[last as usize], [100, 100, 100]);
         // Every frequent colour is exact.
         for (i, c) in colors.iter().take(768).enumerate() {
-            assert_eq!(q.palette[q.pixels[i] as usize], *c);
+            assert_eq!(palette.colors[pixels[i] as usize], *c);
         }
+        // A colour the samples never had.
+        let new = palette.apply(&rgba(&[[30, 200, 31]]));
+        let [r, g, b] = palette.colors[new[0] as usize];
+        assert!(r == g && g == b && (80..=110).contains(&r), "{r} {g} {b}");
     }
 }

@@ -72,13 +72,18 @@ pub struct BotProcess {
 impl BotProcess {
     pub fn start(fake: &FakeDiscord, dir: &Path, opts: &Options) -> BotProcess {
         let config = write_config(fake, dir, opts);
+        BotProcess::start_with_config(dir, &config)
+    }
+
+    /// Starts `toguz run --config <config>`, logging into a file under `dir`.
+    pub fn start_with_config(dir: &Path, config: &Path) -> BotProcess {
         let n = std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0);
         let log = dir.join(format!("bot-{n}.log"));
         let out = std::fs::File::create(&log).expect("log file");
         let err = out.try_clone().expect("log file");
         let child = Command::new(env!("CARGO_BIN_EXE_toguz"))
             .args(["run", "--config"])
-            .arg(&config)
+            .arg(config)
             .env_remove("DISCORD_TOKEN")
             .env_remove("TELEGRAM_TOKEN")
             .env("RUST_LOG", "toguz=debug,serenity=warn")

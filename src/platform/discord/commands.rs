@@ -25,6 +25,7 @@ pub enum Command {
     },
     Play {
         level: Option<Result<Level, BadOption>>,
+        variant: Result<Variant, BadOption>,
     },
     Board {
         game: Option<String>,
@@ -157,15 +158,17 @@ pub fn definitions() -> Vec<CreateCommand> {
         )
         .contexts(vec![InteractionContext::Guild])
         .add_option(opponent)
-        .add_option(balls)
-        .add_option(tuzdek),
+        .add_option(balls.clone())
+        .add_option(tuzdek.clone()),
         localized!(
             command("play", "discord-cmd-play-desc"),
             "discord-cmd-play",
             "discord-cmd-play-desc"
         )
         .contexts(EVERYWHERE.to_vec())
-        .add_option(level),
+        .add_option(level)
+        .add_option(balls)
+        .add_option(tuzdek),
         localized!(
             command("board", "discord-cmd-board-desc"),
             "discord-cmd-board",
@@ -252,6 +255,7 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         },
         "play" => Command::Play {
             level: string(options, "level").map(|l| l.parse().map_err(|_| BadOption)),
+            variant: variant(options),
         },
         "board" => Command::Board {
             game: game(options),
@@ -376,7 +380,8 @@ mod tests {
                 &options(json!([{"name": "level", "type": 3, "value": "random"}]))
             ),
             Some(Command::Play {
-                level: Some(Ok(Level::Random))
+                level: Some(Ok(Level::Random)),
+                variant: Ok(Variant::STANDARD),
             })
         );
         assert_eq!(
@@ -385,7 +390,8 @@ mod tests {
                 &options(json!([{"name": "level", "type": 3, "value": "godlike"}]))
             ),
             Some(Command::Play {
-                level: Some(Err(BadOption))
+                level: Some(Err(BadOption)),
+                variant: Ok(Variant::STANDARD),
             })
         );
         assert_eq!(

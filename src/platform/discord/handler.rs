@@ -249,7 +249,10 @@ impl Bot {
                 }
                 reply
             }
-            Command::Play { level } => {
+            Command::Play { level, variant } => {
+                let Ok(variant) = variant else {
+                    return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                };
                 let level = match level {
                     None => self.manager.config().bot.default_level,
                     Some(Ok(level)) => level,
@@ -259,7 +262,7 @@ impl Bot {
                 };
                 let action = Action::PlayBot {
                     level,
-                    variant: crate::rules::Variant::STANDARD,
+                    variant,
                     colour: None,
                 };
                 self.act(&user, &chat, action).await
