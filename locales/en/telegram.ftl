@@ -1,1 +1,38 @@
-# telegram messages
+# telegram messages (the Telegram adapter; shared game words are in manager.ftl)
+tg-start = Hello! I host games of toguzqumalak, the Kazakh game of nine pits.
+    /play: a game against me (levels: random, beginner, easy, medium, hard, max).
+    In a group: /challenge as a reply to someone's message, /challenge @username, or just /challenge for anyone to accept.
+    Press a pit button to sow its balls. /help lists every command.
+tg-help = Commands:
+    /play level: play against the bot
+    /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone)
+    /board: post the board of your current game again
+    /games: your ongoing games
+    /resign: resign your game in this chat
+    /draw: offer a draw
+    /rematch: play again after a game (reply to its board)
+    /lang en, ru or kk: the language I speak to you
+    In any chat, type my name with @ to send a challenge there.
+tg-cmd-play = Play against the bot
+tg-cmd-challenge = Challenge someone in this group
+tg-cmd-board = Show the board of your game again
+tg-cmd-games = Your ongoing games
+tg-cmd-resign = Resign the game
+tg-cmd-draw = Offer a draw
+tg-cmd-rematch = Play again after a game
+tg-cmd-lang = Choose the language: en, ru, kk
+tg-cmd-help = How to play and all commands
+tg-choose-level = Choose the bot's level:
+tg-unknown-level = I don't know the level “{ $level }”. Levels: { $levels }.
+tg-challenge-in-group = Challenges are made in groups: add me to a group, or type my name with @ in any chat to send a challenge there. Here you can play against me: /play.
+tg-unknown-user = I haven't seen { $username } yet. Reply to one of their messages with /challenge instead.
+tg-rematch-how = Reply with /rematch to the board of a finished game, or press the rematch button under it.
+tg-lang-usage = Language: { $current }. Change it with /lang en, /lang ru or /lang kk.
+tg-lang-set = I'll speak English with you.
+tg-bad-button = This button is not valid (an old or damaged message). Use /board for a fresh board.
+tg-your-turn = { $name }, your move (game { $game }).
+tg-inline-title = Challenge to toguzqumalak
+tg-inline-description = Send a challenge anyone in this chat can accept
+tg-inline-text = { $name } challenges you to a game of toguzqumalak!
+tg-inline-accept = Accept
+tg-inline-own = This is your own challenge: wait for someone to accept it.

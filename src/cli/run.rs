@@ -4,6 +4,7 @@
 use crate::config::{Config, LogFormat};
 use crate::engine::EnginePool;
 use crate::manager::{Manager, Platform};
+use crate::platform;
 use crate::store::Store;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -108,6 +109,12 @@ async fn serve(config: Config, platforms: Vec<Platform>) -> anyhow::Result<ExitC
 fn start_platform(tasks: &mut Tasks, platform: Platform, config: Arc<Config>, manager: Manager) {
     let _ = (&config, &manager);
     match platform {
+        Platform::Telegram => {
+            let telegram = config.telegram.clone();
+            tasks.spawn(
+                async move { (platform, platform::telegram::serve(telegram, manager).await) },
+            );
+        }
         Platform::Discord => {
             let discord = config.discord.clone();
             tasks.spawn(async move {
@@ -117,7 +124,7 @@ fn start_platform(tasks: &mut Tasks, platform: Platform, config: Arc<Config>, ma
                 )
             });
         }
-        Platform::Telegram | Platform::Console => {
+        Platform::Console => {
             tasks.spawn(async move {
                 let error = anyhow::anyhow!("this adapter is not built yet");
                 (platform, Err(error))

@@ -1,3 +1,221 @@
-//! The Telegram adapter (issue 6).
+//! The Telegram adapter (issue 6): private games against the bot, challenges in groups,
+//! inline mode, boards as photos with inline keyboards.
+//!
+//! ```text
+//! update -> handlers.rs (dptree: commands, button presses, inline queries)
+//!        -> Manager::act -> GameView -> boards.rs (PNG + caption + markup.rs keyboard)
+//!        -> poster.rs (flood limits, 429 retry, coalesced edits) -> Telegram
+//! Manager events (the bot moved, a challenge expired) -> boards.rs -> the same path
+//! ```
+//! The adapter keeps no game state: the messages showing a game are stored with the game
+//! (`attach_message`), and button data carries the game id and ply, so old buttons keep
+//! working after a restart.
 
+mod boards;
 pub mod config;
+mod handlers;
+mod markup;
+mod poster;
+mod refs;
+
+pub use config::TelegramConfig;
+
+use crate::i18n::Lang;
+use crate::manager::{Manager, Platform, UserRef};
+use crate::t;
+use anyhow::Context as _;
+use poster::{Limiter, Poster};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use teloxide::prelude::*;
+use teloxide::types::{BotCommand, BotCommandScope, User};
+
+/// Everything a handler needs, shared by all of them.
+pub(crate) struct Ctx {
+    pub bot: Bot,
+    pub manager: Manager,
+    pub config: TelegramConfig,
+    pub poster: Arc<Poster>,
+    /// The bot's @username (without @), for `/command@username` in groups.
+    pub username: String,
+    pub people: People,
+}
+
+/// Users seen recently: `@username` to user (Telegram gives bots no lookup by username), and
+/// each user's Telegram language.
+#[derive(Default)]
+pub(crate) struct People {
+    inner: Mutex<PeopleInner>,
+}
+
+#[derive(Default)]
+struct PeopleInner {
+    by_username: HashMap<String, UserRef>,
+    names: HashMap<u64, String>,
+    langs: HashMap<u64, Lang>,
+}
+
+/// Entries kept at most; the directory is a convenience, not a store.
+const PEOPLE_MAX: usize = 100_000;
+
+impl People {
+    pub fn see(&self, user: &User) {
+        let mut p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if p.names.len() > PEOPLE_MAX {
+            *p = PeopleInner::default();
+        }
+        let r = user_ref(user);
+        p.names.insert(user.id.0, r.name.clone());
+        if let Some(name) = &user.username {
+            p.by_username.insert(name.to_lowercase(), r);
+        }
+        if let Some(lang) = user.language_code.as_deref().and_then(Lang::from_code) {
+            p.langs.insert(user.id.0, lang);
+        }
+    }
+
+    pub fn by_username(&self, username: &str) -> Option<UserRef> {
+        let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        p.by_username
+            .get(&username.trim_start_matches('@').to_lowercase())
+            .cloned()
+    }
+
+    pub fn name(&self, id: u64) -> Option<String> {
+        let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        p.names.get(&id).cloned()
+    }
+
+    fn telegram_lang(&self, id: &str) -> Option<Lang> {
+        let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        p.langs.get(&id.parse().ok()?).copied()
+    }
+}
+
+/// A Telegram user as the manager knows them.
+pub(crate) fn user_ref(user: &User) -> UserRef {
+    UserRef::new(Platform::Telegram, user.id.0.to_string(), user.full_name())
+}
+
+impl Ctx {
+    /// The language to speak to `user`: chosen with /lang, else Telegram's, else English.
+    pub async fn lang_of(&self, user: &UserRef) -> Lang {
+        if let Some(lang) = self.manager.user_lang(user).await {
+            return lang;
+        }
+        self.people.telegram_lang(&user.id).unwrap_or_default()
+    }
+}
+
+/// Runs the Telegram bot until Ctrl-C: checks the token with getMe, registers the
+/// commands, then serves updates by long polling or, when configured, a webhook.
+pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<()> {
+    let checked = config.check(std::env::var("TELEGRAM_TOKEN").ok())?;
+    let token = checked.token.expose().to_string();
+    let bot = Bot::new(&token).set_api_url(checked.api_url.clone());
+    let me = bot
+        .get_me()
+        .await
+        .map_err(|err| start_error(&err, &token))?;
+    let username = me.username().to_string();
+    manager.register_bot_user(&user_ref(&me.user));
+    tracing::info!(bot = %username, api = %checked.api_url, "telegram: connected");
+    register_commands(&bot, &token).await;
+
+    let limiter = Limiter::new(
+        config.private_posts_per_minute,
+        config.group_posts_per_minute,
+        config.burst,
+    );
+    let poster = Poster::new(bot.clone(), limiter, token.clone());
+    let ctx = Arc::new(Ctx {
+        bot: bot.clone(),
+        manager,
+        config,
+        poster,
+        username,
+        people: People::default(),
+    });
+    let events = tokio::spawn(boards::follow_events(ctx.clone()));
+    let result = handlers::dispatch(ctx, checked, token).await;
+    events.abort();
+    result
+}
+
+/// A clear start-up error for a failed getMe; never contains the token.
+fn start_error(err: &teloxide::RequestError, token: &str) -> anyhow::Error {
+    use teloxide::{ApiError, RequestError};
+    match err {
+        RequestError::Api(ApiError::InvalidToken) => anyhow::anyhow!(
+            "Telegram refused the bot token (401 Unauthorized): check telegram.token or \
+             TELEGRAM_TOKEN"
+        ),
+        other => anyhow::anyhow!(
+            "cannot reach the Telegram Bot API (telegram.api_url): {}",
+            poster::scrub(&other.to_string(), token)
+        ),
+    }
+}
+
+/// The command menu in each language Telegram shows it in (en default, ru, kk).
+async fn register_commands(bot: &Bot, token: &str) {
+    for lang in Lang::ALL {
+        let commands = commands(lang);
+        let mut req = bot
+            .set_my_commands(commands)
+            .scope(BotCommandScope::Default);
+        if lang != Lang::En {
+            req = req.language_code(lang.code());
+        }
+        if let Err(err) = req.await.context("setMyCommands") {
+            let error = poster::scrub(&format!("{err:#}"), token);
+            tracing::warn!(
+                lang = lang.code(),
+                error,
+                "telegram: cannot register commands"
+            );
+        }
+    }
+}
+
+fn commands(lang: Lang) -> Vec<BotCommand> {
+    [
+        ("play", t!(lang, "tg-cmd-play")),
+        ("challenge", t!(lang, "tg-cmd-challenge")),
+        ("board", t!(lang, "tg-cmd-board")),
+        ("games", t!(lang, "tg-cmd-games")),
+        ("resign", t!(lang, "tg-cmd-resign")),
+        ("draw", t!(lang, "tg-cmd-draw")),
+        ("rematch", t!(lang, "tg-cmd-rematch")),
+        ("lang", t!(lang, "tg-cmd-lang")),
+        ("help", t!(lang, "tg-cmd-help")),
+    ]
+    .into_iter()
+    .map(|(name, description)| BotCommand::new(name, description))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_the_same_valid_command_menu() {
+        for lang in Lang::ALL {
+            let c = commands(lang);
+            assert_eq!(c.len(), 9);
+            for cmd in &c {
+                assert!(cmd
+                    .command
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch == '_'));
+                let n = cmd.description.chars().count();
+                assert!((3..=256).contains(&n), "{lang}: {}", cmd.description);
+            }
+        }
+        assert_ne!(
+            commands(Lang::Kk)[0].description,
+            commands(Lang::En)[0].description
+        );
+    }
+}

@@ -1,0 +1,236 @@
+//! Showing games and challenges: the board message (PNG + caption + keyboard, or text in
+//! inline mode), editing it in place or posting a new one per move, telling the player to
+//! move, and following the manager's events (the bot's moves, expired challenges).
+
+use super::markup;
+use super::poster::Content;
+use super::refs::MsgRef;
+use super::Ctx;
+use crate::i18n::Lang;
+use crate::manager::{
+    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef,
+};
+use crate::platform::present;
+use crate::render::{self, Charset};
+use crate::t;
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+
+/// Escapes text for Telegram's HTML parse mode.
+pub fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Whose eyes a shared board is drawn for: the human to move, else a human player.
+fn viewer(view: &GameView) -> Option<&UserRef> {
+    match view.to_move_player() {
+        Some(Player::Human(u)) => Some(u),
+        _ => view.players.iter().find_map(Player::user),
+    }
+}
+
+impl Ctx {
+    /// The language of a shared board: its viewer's.
+    pub async fn board_lang(&self, view: &GameView) -> Lang {
+        match viewer(view) {
+            Some(u) => self.lang_of(u).await,
+            None => Lang::default(),
+        }
+    }
+
+    /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
+    /// or if drawing fails) the text board.
+    pub fn board_content(&self, view: &GameView, lang: Lang, inline: bool) -> Content {
+        let keyboard = Some(markup::game_keyboard(view, lang));
+        let caption = present::caption(view, lang);
+        let board = present::board_view(view, viewer(view), lang);
+        if !inline {
+            match render::png(&board) {
+                Ok(png) => {
+                    return Content::Photo {
+                        png: Arc::new(png),
+                        caption,
+                        keyboard,
+                    }
+                }
+                Err(error) => tracing::warn!(%error, game = view.id, "board PNG failed"),
+            }
+        }
+        let text = format!(
+            "<pre>{}</pre>\n{}",
+            html(&render::text(&board, Charset::Unicode)),
+            html(&caption)
+        );
+        Content::Text { text, keyboard }
+    }
+
+    /// The messages that show `view` now: the newest one per chat (older ones lost their
+    /// keyboard when a newer one was posted).
+    fn live_messages(view: &GameView) -> Vec<MsgRef> {
+        let mut live: Vec<MsgRef> = vec![];
+        for r in view.messages.iter().rev().filter_map(MsgRef::parse) {
+            if !live.iter().any(|l| l.chat_key() == r.chat_key()) {
+                live.push(r);
+            }
+        }
+        live
+    }
+
+    /// Shows a changed game: edits the live board (or posts a new one, per config).
+    pub async fn refresh(&self, view: &GameView) {
+        let lang = self.board_lang(view).await;
+        let live = Self::live_messages(view);
+        if live.is_empty() {
+            // Not attached yet: the handler that is posting it catches up afterwards.
+            tracing::debug!(game = view.id, "no board message to update");
+            return;
+        }
+        for target in live {
+            let inline = target.is_inline();
+            if self.config.edit_in_place || inline {
+                let content = self.board_content(view, lang, inline);
+                self.poster.edit(target, content, version(view));
+            } else if let MsgRef::Chat { chat, .. } = target {
+                if self.poster.claim(&view.id, version(view)) {
+                    self.post_board(view, chat, None, lang).await;
+                }
+            }
+        }
+    }
+
+    /// Posts `view` as a new message in `chat`, attaches it to the game, and takes the
+    /// keyboard off the board it replaces. Failures are logged: the game is safe, and
+    /// `/board` posts it again.
+    pub async fn post_board(&self, view: &GameView, chat: i64, reply_to: Option<i32>, lang: Lang) {
+        let content = self.board_content(view, lang, false);
+        let sent = match self.poster.send(chat, &content, reply_to).await {
+            Ok(m) => m,
+            Err(err) => {
+                let error = self.poster.describe(&err);
+                tracing::warn!(game = view.id, chat, error, "board not posted");
+                return;
+            }
+        };
+        let new = MsgRef::Chat {
+            chat,
+            message: sent.id.0,
+        };
+        let old: Vec<MsgRef> = Self::live_messages(view)
+            .into_iter()
+            .filter(|m| m.chat_key() == new.chat_key())
+            .collect();
+        if let Err(error) = self
+            .manager
+            .attach_message(Target::Game(view.id.clone()), new.to_ref())
+            .await
+        {
+            tracing::warn!(game = view.id, %error, "board message not attached");
+        }
+        for m in old {
+            self.poster.edit(m, Content::Keyboard(None), u32::MAX);
+        }
+    }
+
+    /// Tells the player to move (when that is a person other than `actor`) in the game's
+    /// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
+    pub async fn notify_turn(&self, view: &GameView, actor: Option<&UserRef>) {
+        if !self.config.notify_turn {
+            return;
+        }
+        let Some(Player::Human(user)) = view.to_move_player() else {
+            return;
+        };
+        if actor == Some(user) {
+            return;
+        }
+        let Some(chat) = chat_id(view) else { return };
+        let lang = self.lang_of(user).await;
+        let text = t!(
+            lang,
+            "tg-your-turn",
+            name = mention(user),
+            game = view.id.as_str()
+        );
+        let reply_to = Self::live_messages(view).into_iter().find_map(|m| match m {
+            MsgRef::Chat { chat: c, message } if c == chat => Some(message),
+            _ => None,
+        });
+        let content = Content::Text {
+            text,
+            keyboard: None,
+        };
+        if let Err(err) = self.poster.send(chat, &content, reply_to).await {
+            let error = self.poster.describe(&err);
+            tracing::info!(game = view.id, error, "turn notice not sent");
+        }
+    }
+
+    /// What a challenge message shows.
+    pub fn challenge_content(&self, view: &ChallengeView, lang: Lang) -> Content {
+        let keyboard = markup::challenge_keyboard(view, lang);
+        Content::Text {
+            text: html(&present::challenge_text(view, lang)),
+            keyboard: Some(keyboard),
+        }
+    }
+
+    /// Updates every message showing a challenge.
+    pub async fn refresh_challenge(&self, view: &ChallengeView) {
+        let lang = self.lang_of(&view.challenger).await;
+        let accepted = matches!(view.status, ChallengeStatus::Accepted(_));
+        for target in view.messages.iter().filter_map(MsgRef::parse) {
+            if accepted && target.is_inline() {
+                // An accepted inline challenge's message now shows the game itself.
+                continue;
+            }
+            self.poster
+                .edit(target, self.challenge_content(view, lang), 0);
+        }
+    }
+}
+
+/// An edit's order: later plies win; the end of a game beats its last ply.
+pub fn version(view: &GameView) -> u32 {
+    u32::from(view.ply) * 2 + u32::from(view.is_over())
+}
+
+/// The Telegram chat of a game, unless it lives in an inline message.
+fn chat_id(view: &GameView) -> Option<i64> {
+    view.chat.id.parse().ok()
+}
+
+/// A clickable mention of a Telegram user in HTML.
+fn mention(user: &UserRef) -> String {
+    format!(
+        "<a href=\"tg://user?id={}\">{}</a>",
+        user.id,
+        html(&user.name)
+    )
+}
+
+/// Follows the manager's events for Telegram games and challenges until the manager stops.
+pub async fn follow_events(ctx: Arc<Ctx>) {
+    let mut events = ctx.manager.subscribe();
+    loop {
+        match events.recv().await {
+            Ok(Event::Game(view)) if view.chat.platform == Platform::Telegram => {
+                ctx.refresh(&view).await;
+                ctx.notify_turn(&view, None).await;
+            }
+            Ok(Event::Acted { view, actor }) if view.chat.platform == Platform::Telegram => {
+                ctx.notify_turn(&view, Some(&actor)).await;
+            }
+            Ok(Event::Challenge(view)) if view.chat.platform == Platform::Telegram => {
+                ctx.refresh_challenge(&view).await;
+            }
+            Ok(_) => {}
+            Err(RecvError::Lagged(missed)) => {
+                // Boards catch up with the next change or /board.
+                tracing::warn!(missed, "telegram: events lagged");
+            }
+            Err(RecvError::Closed) => return,
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Inline keyboards: the board's pit buttons, the game and challenge buttons, the levels.
+//!
+//! Labels and button data come from the shared `platform::present` and `manager::buttons`,
+//! so every platform shows the same words, and the data carries the game id and the ply
+//! shown, fits Telegram's 64 bytes, and still works after a restart.
+
+use crate::engine::Level;
+use crate::i18n::{words, Lang};
+use crate::manager::buttons::{decode, encode, Button};
+use crate::manager::{ChallengeView, GameView, Player};
+use crate::platform::present::{self, LabeledButton};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, InlineKeyboardMarkup};
+
+/// Pit buttons per row: nine in one row would be too narrow on a phone.
+const PITS_PER_ROW: usize = 5;
+
+fn button(b: &LabeledButton) -> InlineKeyboardButton {
+    InlineKeyboardButton::callback(b.label.clone(), encode(&b.button))
+}
+
+/// The keyboard under a board everyone in the chat sees: the legal pits of the player to
+/// move (none while the bot thinks), then what either player may do (resign, draw, abort,
+/// rematch).
+pub fn game_keyboard(view: &GameView, lang: Lang) -> InlineKeyboardMarkup {
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = vec![];
+    if let Some(Player::Human(user)) = view.to_move_player() {
+        let pits: Vec<InlineKeyboardButton> = present::pit_buttons(view, Some(user))
+            .iter()
+            .filter(|b| b.enabled)
+            .map(button)
+            .collect();
+        rows.extend(pits.chunks(PITS_PER_ROW).map(<[_]>::to_vec));
+    }
+    let actions: Vec<InlineKeyboardButton> = present::action_buttons(view, None, lang)
+        .iter()
+        .map(button)
+        .collect();
+    rows.extend(actions.chunks(3).map(<[_]>::to_vec));
+    InlineKeyboardMarkup::new(rows)
+}
+
+/// Accept / Decline / Cancel while the challenge is open; no buttons after.
+pub fn challenge_keyboard(view: &ChallengeView, lang: Lang) -> InlineKeyboardMarkup {
+    let row: Vec<InlineKeyboardButton> = present::challenge_buttons(view, lang)
+        .iter()
+        .map(button)
+        .collect();
+    InlineKeyboardMarkup::new([row].into_iter().filter(|r| !r.is_empty()))
+}
+
+/// One button per bot level, three to a row.
+pub fn level_keyboard(lang: Lang) -> InlineKeyboardMarkup {
+    let buttons: Vec<InlineKeyboardButton> = Level::ALL
+        .into_iter()
+        .map(|level| {
+            InlineKeyboardButton::callback(
+                words::level_name(lang, level),
+                encode(&Button::PlayLevel { level }),
+            )
+        })
+        .collect();
+    InlineKeyboardMarkup::new(buttons.chunks(3).map(<[_]>::to_vec))
+}
+
+/// The placeholder button of an inline-mode challenge before Telegram reported it chosen:
+/// `tgi:<challenger's user id>` (Telegram-only data, never reaches the shared codec).
+pub fn inline_placeholder(challenger: u64, label: String) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[InlineKeyboardButton::callback(
+        label,
+        format!("{INLINE_PREFIX}{challenger}"),
+    )]])
+}
+
+pub const INLINE_PREFIX: &str = "tgi:";
+
+/// The game a keyboard's buttons belong to (for `/rematch` as a reply to a board).
+pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
+    k.inline_keyboard
+        .iter()
+        .flatten()
+        .find_map(|b| match &b.kind {
+            InlineKeyboardButtonKind::CallbackData(d) => match decode(d).ok()? {
+                Button::Move { game, .. }
+                | Button::Resign { game, .. }
+                | Button::OfferDraw { game, .. }
+                | Button::AcceptDraw { game }
+                | Button::DeclineDraw { game }
+                | Button::Abort { game }
+                | Button::Rematch { game } => Some(game),
+                _ => None,
+            },
+            _ => None,
+        })
+}

@@ -1,0 +1,440 @@
+//! Thin send/edit wrappers that respect Telegram's flood limits.
+//!
+//! Every post goes through a token bucket per chat (bursts, then a per-minute rate; groups
+//! are stricter) and a global one. A 429 answer is honoured by waiting `retry_after`.
+//! Edits are coalesced per message: only the newest wanted content is posted, so a burst of
+//! moves costs one edit, and an edit that failed is retried until Telegram accepts it or a
+//! newer board replaces it. A lost post never loses a move: the game is already durable, and
+//! `/board` posts it again.
+
+use super::refs::MsgRef;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use teloxide::prelude::*;
+use teloxide::types::{
+    InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto, Message, MessageId, ParseMode,
+    ReplyParameters,
+};
+use teloxide::{ApiError, RequestError};
+use tokio::time::Instant;
+
+/// What a message should show.
+#[derive(Clone, Debug)]
+pub enum Content {
+    /// A photo (the PNG board) with a caption.
+    Photo {
+        png: Arc<Vec<u8>>,
+        caption: String,
+        keyboard: Option<InlineKeyboardMarkup>,
+    },
+    /// A text message (challenges, inline-mode boards, the text fallback).
+    Text {
+        text: String,
+        keyboard: Option<InlineKeyboardMarkup>,
+    },
+    /// Only a new keyboard (e.g. none, for a board that is no longer the live one).
+    Keyboard(Option<InlineKeyboardMarkup>),
+}
+
+/// Network failures are retried this many times per post before giving up.
+const NETWORK_RETRIES: u32 = 5;
+/// A single 429 wait longer than this is not worth holding a request for.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
+
+/// Token buckets: per chat and global.
+pub struct Limiter {
+    private_per_sec: f64,
+    group_per_sec: f64,
+    burst: f64,
+    buckets: Mutex<HashMap<String, Bucket>>,
+    global: Mutex<Bucket>,
+}
+
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Telegram's overall limit for a bot: about 30 messages per second.
+const GLOBAL_PER_SEC: f64 = 30.0;
+
+impl Limiter {
+    pub fn new(private_per_minute: u32, group_per_minute: u32, burst: u32) -> Limiter {
+        Limiter {
+            private_per_sec: f64::from(private_per_minute.max(1)) / 60.0,
+            group_per_sec: f64::from(group_per_minute.max(1)) / 60.0,
+            burst: f64::from(burst.max(1)),
+            buckets: Mutex::new(HashMap::new()),
+            global: Mutex::new(Bucket {
+                tokens: GLOBAL_PER_SEC,
+                at: Instant::now(),
+            }),
+        }
+    }
+
+    /// Waits until `chat` may post once more, and takes the token.
+    pub async fn acquire(&self, chat: &str, group: bool) {
+        let rate = if group {
+            self.group_per_sec
+        } else {
+            self.private_per_sec
+        };
+        loop {
+            let wait = {
+                let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+                let bucket = buckets.entry(chat.to_string()).or_insert(Bucket {
+                    tokens: self.burst,
+                    at: Instant::now(),
+                });
+                let mut global = self.global.lock().unwrap_or_else(|e| e.into_inner());
+                let own = refill(bucket, rate, self.burst);
+                let all = refill(&mut global, GLOBAL_PER_SEC, GLOBAL_PER_SEC);
+                let wait = own.max(all);
+                if wait.is_zero() {
+                    bucket.tokens -= 1.0;
+                    global.tokens -= 1.0;
+                }
+                wait
+            };
+            if wait.is_zero() {
+                return;
+            }
+            tokio::time::sleep(wait).await;
+        }
+    }
+}
+
+/// Adds the tokens earned since the last look; returns how long until one token is there.
+fn refill(b: &mut Bucket, rate: f64, cap: f64) -> Duration {
+    let now = Instant::now();
+    b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * rate).min(cap);
+    b.at = now;
+    if b.tokens >= 1.0 {
+        Duration::ZERO
+    } else {
+        Duration::from_secs_f64((1.0 - b.tokens) / rate)
+    }
+}
+
+#[derive(Default)]
+struct Pending {
+    latest: Option<Content>,
+    running: bool,
+}
+
+/// Versions kept at most before the map is cleared (it only orders racing edits).
+const VERSIONS_MAX: usize = 100_000;
+
+/// Sends and edits messages within the limits.
+pub struct Poster {
+    bot: Bot,
+    limiter: Limiter,
+    pending: Mutex<HashMap<MsgRef, Pending>>,
+    /// The newest version asked for per message: an older board never replaces a newer one.
+    versions: Mutex<HashMap<MsgRef, u32>>,
+    /// The newest version posted as a new message, per game.
+    game_versions: Mutex<HashMap<String, u32>>,
+    /// The bot token, to scrub from error texts (reqwest puts the URL into them).
+    token: String,
+}
+
+impl Poster {
+    pub fn new(bot: Bot, limiter: Limiter, token: String) -> Arc<Poster> {
+        Arc::new(Poster {
+            bot,
+            limiter,
+            pending: Mutex::new(HashMap::new()),
+            versions: Mutex::new(HashMap::new()),
+            game_versions: Mutex::new(HashMap::new()),
+            token,
+        })
+    }
+
+    /// An error's text with the token removed.
+    pub fn describe(&self, err: &RequestError) -> String {
+        scrub(&err.to_string(), &self.token)
+    }
+
+    /// Makes `target` show `content`, in the background. A newer call for the same message
+    /// replaces a post that has not gone out yet; a call with a lower `version` than one
+    /// already asked for (a board older than the one shown) is dropped.
+    pub fn edit(self: &Arc<Self>, target: MsgRef, content: Content, version: u32) {
+        {
+            let mut versions = self.versions.lock().unwrap_or_else(|e| e.into_inner());
+            if versions.len() > VERSIONS_MAX {
+                versions.clear();
+            }
+            let newest = versions.entry(target.clone()).or_insert(version);
+            if version < *newest {
+                return;
+            }
+            *newest = version;
+        }
+        let start = {
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let slot = pending.entry(target.clone()).or_default();
+            slot.latest = Some(content);
+            !std::mem::replace(&mut slot.running, true)
+        };
+        if start {
+            let me = self.clone();
+            tokio::spawn(async move { me.run_edits(target).await });
+        }
+    }
+
+    /// Claims `version` of a game for a new post: false when a newer one was already posted
+    /// (a new-message-per-move board racing with the bot's reply).
+    pub fn claim(&self, game: &str, version: u32) -> bool {
+        let mut versions = self.game_versions.lock().unwrap_or_else(|e| e.into_inner());
+        if versions.len() > VERSIONS_MAX {
+            versions.clear();
+        }
+        let newest = versions.entry(game.to_string()).or_insert(version);
+        if version < *newest {
+            return false;
+        }
+        *newest = version;
+        true
+    }
+
+    /// Whether a newer content is waiting for `target`.
+    fn superseded(&self, target: &MsgRef) -> bool {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.get(target).is_some_and(|p| p.latest.is_some())
+    }
+
+    async fn run_edits(self: Arc<Self>, target: MsgRef) {
+        loop {
+            let content = {
+                let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                let Some(slot) = pending.get_mut(&target) else {
+                    return;
+                };
+                match slot.latest.take() {
+                    Some(c) => c,
+                    None => {
+                        pending.remove(&target);
+                        return;
+                    }
+                }
+            };
+            self.edit_until_done(&target, &content).await;
+        }
+    }
+
+    async fn edit_until_done(&self, target: &MsgRef, content: &Content) {
+        let (chat, group) = target.chat_key();
+        let mut failures = 0;
+        loop {
+            self.limiter.acquire(&chat, group).await;
+            let err = match self.apply_edit(target, content).await {
+                Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified)) => return,
+                Err(e) => e,
+            };
+            let wait = match &err {
+                RequestError::RetryAfter(s) => s.duration().min(MAX_RETRY_AFTER),
+                RequestError::Network(_) | RequestError::Io(_) if failures < NETWORK_RETRIES => {
+                    failures += 1;
+                    Duration::from_millis(200 << failures)
+                }
+                _ => {
+                    tracing::warn!(?target, error = self.describe(&err), "edit failed");
+                    return;
+                }
+            };
+            tracing::info!(?target, wait_ms = wait.as_millis() as u64, "edit postponed");
+            tokio::time::sleep(wait).await;
+            if self.superseded(target) {
+                return;
+            }
+        }
+    }
+
+    async fn apply_edit(&self, target: &MsgRef, content: &Content) -> Result<(), RequestError> {
+        let bot = &self.bot;
+        match (target, content) {
+            (
+                MsgRef::Chat { chat, message },
+                Content::Photo {
+                    png,
+                    caption,
+                    keyboard,
+                },
+            ) => {
+                let media = photo_media(png, caption);
+                let req = bot.edit_message_media(ChatId(*chat), MessageId(*message), media);
+                match keyboard {
+                    Some(k) => req.reply_markup(k.clone()).await,
+                    None => req.await,
+                }
+                .map(drop)
+            }
+            (MsgRef::Chat { chat, message }, Content::Text { text, keyboard }) => {
+                let req = bot
+                    .edit_message_text(ChatId(*chat), MessageId(*message), text)
+                    .parse_mode(ParseMode::Html);
+                match keyboard {
+                    Some(k) => req.reply_markup(k.clone()).await,
+                    None => req.await,
+                }
+                .map(drop)
+            }
+            (MsgRef::Inline(id), Content::Text { text, keyboard }) => {
+                let req = bot
+                    .edit_message_text_inline(id, text)
+                    .parse_mode(ParseMode::Html);
+                match keyboard {
+                    Some(k) => req.reply_markup(k.clone()).await,
+                    None => req.await,
+                }
+                .map(drop)
+            }
+            (MsgRef::Chat { chat, message }, Content::Keyboard(k)) => bot
+                .edit_message_reply_markup(ChatId(*chat), MessageId(*message))
+                .reply_markup(k.clone().unwrap_or_else(empty_keyboard))
+                .await
+                .map(drop),
+            (MsgRef::Inline(id), Content::Keyboard(k)) => bot
+                .edit_message_reply_markup_inline(id)
+                .reply_markup(k.clone().unwrap_or_else(empty_keyboard))
+                .await
+                .map(drop),
+            (MsgRef::Inline(_), Content::Photo { .. }) => {
+                // Telegram cannot put an uploaded photo into an inline message; callers
+                // render inline boards as text.
+                tracing::warn!(?target, "photo edit of an inline message skipped");
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends a new message to `chat` and returns it, waiting out flood limits (a bounded
+    /// number of times).
+    pub async fn send(
+        &self,
+        chat: i64,
+        content: &Content,
+        reply_to: Option<i32>,
+    ) -> Result<Message, RequestError> {
+        let key = chat.to_string();
+        let mut attempts = 0;
+        loop {
+            self.limiter.acquire(&key, chat < 0).await;
+            let result = self.send_once(chat, content, reply_to).await;
+            match result {
+                Err(RequestError::RetryAfter(s)) if attempts < 3 => {
+                    attempts += 1;
+                    tokio::time::sleep(s.duration().min(MAX_RETRY_AFTER)).await;
+                }
+                Err(RequestError::Network(_)) if attempts < 3 => {
+                    attempts += 1;
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn send_once(
+        &self,
+        chat: i64,
+        content: &Content,
+        reply_to: Option<i32>,
+    ) -> Result<Message, RequestError> {
+        let reply =
+            reply_to.map(|m| ReplyParameters::new(MessageId(m)).allow_sending_without_reply());
+        match content {
+            Content::Photo {
+                png,
+                caption,
+                keyboard,
+            } => {
+                let mut req = self
+                    .bot
+                    .send_photo(ChatId(chat), board_file(png))
+                    .caption(caption);
+                if let Some(k) = keyboard {
+                    req = req.reply_markup(k.clone());
+                }
+                if let Some(r) = reply {
+                    req = req.reply_parameters(r);
+                }
+                req.await
+            }
+            Content::Text { text, keyboard } => {
+                let mut req = self
+                    .bot
+                    .send_message(ChatId(chat), text)
+                    .parse_mode(ParseMode::Html);
+                if let Some(k) = keyboard {
+                    req = req.reply_markup(k.clone());
+                }
+                if let Some(r) = reply {
+                    req = req.reply_parameters(r);
+                }
+                req.await
+            }
+            Content::Keyboard(_) => Err(RequestError::Api(ApiError::MessageTextIsEmpty)),
+        }
+    }
+}
+
+fn board_file(png: &Arc<Vec<u8>>) -> InputFile {
+    InputFile::memory(png.as_ref().clone()).file_name("board.png")
+}
+
+fn photo_media(png: &Arc<Vec<u8>>, caption: &str) -> InputMedia {
+    InputMedia::Photo(InputMediaPhoto::new(board_file(png)).caption(caption))
+}
+
+fn empty_keyboard() -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new(Vec::<Vec<_>>::new())
+}
+
+/// `text` with every occurrence of the token replaced.
+pub fn scrub(text: &str, token: &str) -> String {
+    if token.is_empty() {
+        text.to_string()
+    } else {
+        text.replace(token, "***")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_chat_bursts_then_waits_for_its_rate() {
+        // 600 a minute: a token every 100 ms; groups 200 a minute: every 300 ms.
+        let limiter = Limiter::new(600, 200, 2);
+        let start = Instant::now();
+        limiter.acquire("1", false).await;
+        limiter.acquire("1", false).await;
+        assert!(start.elapsed() < Duration::from_millis(50));
+        limiter.acquire("1", false).await;
+        let waited = start.elapsed();
+        assert!(waited >= Duration::from_millis(90), "{waited:?}");
+        // Another chat has its own bucket; groups earn tokens slower.
+        let t = Instant::now();
+        limiter.acquire("-5", true).await;
+        limiter.acquire("-5", true).await;
+        assert!(t.elapsed() < Duration::from_millis(50));
+        limiter.acquire("-5", true).await;
+        assert!(
+            t.elapsed() >= Duration::from_millis(280),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+
+    #[test]
+    fn tokens_are_scrubbed_from_errors() {
+        let text = "error sending request for url (https://api.telegram.org/bot12:SECRET/GetMe)";
+        assert_eq!(
+            scrub(text, "12:SECRET"),
+            "error sending request for url (https://api.telegram.org/bot***/GetMe)"
+        );
+    }
+}

@@ -1,0 +1,270 @@
+//! The fake Bot API server itself, driven by the real teloxide client: it must accept what
+//! Telegram accepts and refuse, with Telegram's own errors, what Telegram refuses.
+
+mod fake_telegram;
+
+use fake_telegram::{FakeTelegram, TgChat, TgUser};
+use std::time::Duration;
+use teloxide::payloads::*;
+use teloxide::prelude::*;
+use teloxide::types::{
+    CallbackQueryId, InlineKeyboardButton, InlineKeyboardMarkup, InlineQueryId, InputFile,
+    InputMedia, InputMediaPhoto,
+};
+use teloxide::{ApiError, RequestError};
+
+const TOKEN: &str = "123456:TEST-token";
+
+fn png_bytes(w: u32, h: u32, shade: u8) -> Vec<u8> {
+    let mut out = vec![];
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Grayscale);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().unwrap();
+    writer
+        .write_image_data(&vec![shade; (w * h) as usize])
+        .unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+fn bot(fake: &FakeTelegram, token: &str) -> Bot {
+    Bot::new(token).set_api_url(reqwest::Url::parse(&fake.url).unwrap())
+}
+
+fn keyboard(data: &str) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("7", data)]])
+}
+
+fn api_error(r: Result<impl std::fmt::Debug, RequestError>) -> ApiError {
+    match r {
+        Err(RequestError::Api(e)) => e,
+        other => panic!("expected an API error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn get_me_and_bad_token() {
+    let fake = FakeTelegram::start(TOKEN);
+    let me = bot(&fake, TOKEN).get_me().await.unwrap();
+    assert_eq!(me.username(), fake_telegram::BOT_USERNAME);
+    assert!(me.supports_inline_queries);
+    let err = api_error(bot(&fake, "123456:WRONG").get_me().await);
+    assert_eq!(err, ApiError::InvalidToken);
+    let last = fake.calls().pop().unwrap();
+    assert_eq!((last.method.as_str(), last.status), ("getMe", 401));
+}
+
+#[tokio::test]
+async fn messages_keyboards_and_edits_are_validated() {
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let alice = TgUser::new(11, "Alice", "alice", "en");
+    let chat = TgChat::private(&alice);
+    // Nobody wrote to the bot yet: it cannot start the conversation.
+    let err = bot.send_message(ChatId(11), "hi").await.unwrap_err();
+    assert!(err.to_string().contains("can't initiate"), "{err}");
+    fake.send_text(&chat, &alice, "/start");
+
+    let err = api_error(bot.send_message(ChatId(11), " ").await);
+    assert_eq!(err, ApiError::MessageTextIsEmpty);
+    let err = api_error(
+        bot.send_message(ChatId(11), "x")
+            .reply_markup(keyboard(&"a".repeat(65)))
+            .await,
+    );
+    assert_eq!(err, ApiError::ButtonDataInvalid);
+    let err = api_error(
+        bot.send_message(ChatId(11), "<b>x")
+            .parse_mode(teloxide::types::ParseMode::Html)
+            .await,
+    );
+    assert!(matches!(err, ApiError::CantParseEntities(_)), "{err:?}");
+
+    let msg = bot
+        .send_message(ChatId(11), "board")
+        .reply_markup(keyboard("m:1"))
+        .await
+        .unwrap();
+    let err = api_error(
+        bot.edit_message_text(ChatId(11), msg.id, "board")
+            .reply_markup(keyboard("m:1"))
+            .await,
+    );
+    assert_eq!(err, ApiError::MessageNotModified);
+    bot.edit_message_text(ChatId(11), msg.id, "board 2")
+        .reply_markup(keyboard("m:2"))
+        .await
+        .unwrap();
+    let stored = fake.message(11, msg.id.0 as i64).unwrap();
+    assert_eq!(stored.text.as_deref(), Some("board 2"));
+    assert_eq!(stored.buttons(), vec![("7".into(), "m:2".into())]);
+    let err = api_error(
+        bot.edit_message_text(ChatId(11), teloxide::types::MessageId(999), "x")
+            .await,
+    );
+    assert_eq!(err, ApiError::MessageToEditNotFound);
+}
+
+#[tokio::test]
+async fn photos_must_be_png_and_media_edits_replace_them() {
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let group = TgChat::group(-1001, "Players");
+    let bob = TgUser::new(12, "Bob", "bob", "ru");
+    fake.send_text(&group, &bob, "hello");
+
+    let err = api_error(
+        bot.send_photo(ChatId(-1001), InputFile::memory(b"not a png".to_vec()))
+            .await,
+    );
+    assert_eq!(err, ApiError::ImageProcessFailed);
+    let msg = bot
+        .send_photo(
+            ChatId(-1001),
+            InputFile::memory(png_bytes(96, 40, 10)).file_name("b.png"),
+        )
+        .caption("White to move")
+        .reply_markup(keyboard("m:1"))
+        .await
+        .unwrap();
+    assert!(msg.photo().is_some());
+    let call = fake.calls().pop().unwrap();
+    assert_eq!(call.method, "sendPhoto");
+    assert_eq!(
+        fake_telegram::check_png(call.photo_bytes().unwrap()),
+        Ok((96, 40))
+    );
+
+    let media = |shade| {
+        InputMedia::Photo(
+            InputMediaPhoto::new(InputFile::memory(png_bytes(96, 40, shade)).file_name("b.png"))
+                .caption("Black to move"),
+        )
+    };
+    bot.edit_message_media(ChatId(-1001), msg.id, media(20))
+        .reply_markup(keyboard("m:2"))
+        .await
+        .unwrap();
+    let call = fake.calls().pop().unwrap();
+    assert_eq!(call.method, "editMessageMedia");
+    assert_eq!(call.caption().as_deref(), Some("Black to move"));
+    assert!(call.photo_bytes().is_some());
+    let err = api_error(
+        bot.edit_message_media(ChatId(-1001), msg.id, media(20))
+            .reply_markup(keyboard("m:2"))
+            .await,
+    );
+    assert_eq!(err, ApiError::MessageNotModified);
+    let stored = fake.message(-1001, msg.id.0 as i64).unwrap();
+    assert_eq!(stored.caption.as_deref(), Some("Black to move"));
+    assert_eq!(stored.edits, 1);
+}
+
+#[tokio::test]
+async fn updates_callbacks_and_scripted_429() {
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let alice = TgUser::new(11, "Alice", "alice", "kk");
+    let chat = TgChat::private(&alice);
+    fake.send_text(&chat, &alice, "/play random");
+    let updates = bot.get_updates().timeout(1).await.unwrap();
+    assert_eq!(updates.len(), 1);
+    let first = updates[0].id.0 as i32;
+    let msg = bot
+        .send_message(ChatId(11), "board")
+        .reply_markup(keyboard("m:1"))
+        .await
+        .unwrap();
+    let q = fake.press(&chat, msg.id.0 as i64, &alice, "m:1");
+    // Offset confirms the first update; the press is delivered next.
+    let updates = bot
+        .get_updates()
+        .offset(first + 1)
+        .timeout(1)
+        .await
+        .unwrap();
+    assert_eq!(updates.len(), 1);
+    bot.answer_callback_query(CallbackQueryId(q.clone()))
+        .text("ok")
+        .await
+        .unwrap();
+    let err = api_error(bot.answer_callback_query(CallbackQueryId(q.clone())).await);
+    assert_eq!(err, ApiError::InvalidQueryId);
+    assert!(fake.wait_answer(&q, Duration::from_secs(1)).is_some());
+
+    fake.fail_next_with_429("editmessagetext", 3);
+    let err = bot
+        .edit_message_text(ChatId(11), msg.id, "new")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, RequestError::RetryAfter(s) if s.seconds() == 3),
+        "{err:?}"
+    );
+    bot.edit_message_text(ChatId(11), msg.id, "new")
+        .await
+        .unwrap();
+    // Long polling returns when an update arrives.
+    let start = std::time::Instant::now();
+    let poll = tokio::spawn({
+        let bot = bot.clone();
+        async move { bot.get_updates().offset(first + 2).timeout(10).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    fake.send_text(&chat, &alice, "/board");
+    let updates = poll.await.unwrap().unwrap();
+    assert_eq!(updates.len(), 1);
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn commands_and_inline_queries_are_validated() {
+    use teloxide::types::{
+        BotCommand, InlineQueryResult, InlineQueryResultArticle, InputMessageContent,
+        InputMessageContentText,
+    };
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let err = api_error(
+        bot.set_my_commands([BotCommand::new("Play", "Start a game")])
+            .await,
+    );
+    assert!(matches!(err, ApiError::Unknown(ref s) if s.contains("BOT_COMMAND_INVALID")));
+    bot.set_my_commands([BotCommand::new("play", "Бастау")])
+        .language_code("kk")
+        .await
+        .unwrap();
+    assert!(fake.commands().contains_key("default/kk"));
+
+    let carol = TgUser::new(13, "Carol", "carol", "en");
+    let iq = fake.inline_query(&carol, "");
+    let article = InlineQueryResultArticle::new(
+        "challenge",
+        "Challenge",
+        InputMessageContent::Text(InputMessageContentText::new("Carol challenges you")),
+    )
+    .reply_markup(keyboard("a:1"));
+    bot.answer_inline_query(
+        InlineQueryId(iq.clone()),
+        [InlineQueryResult::Article(article)],
+    )
+    .await
+    .unwrap();
+    let inline_id = fake.choose_inline_result(&iq, "challenge");
+    bot.edit_message_text_inline(&inline_id, "Accepted")
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.inline_message(&inline_id).unwrap().text.as_deref(),
+        Some("Accepted")
+    );
+    // Inline messages cannot receive uploaded photos.
+    let media = InputMedia::Photo(InputMediaPhoto::new(
+        InputFile::memory(png_bytes(8, 8, 1)).file_name("b.png"),
+    ));
+    assert!(bot
+        .edit_message_media_inline(&inline_id, media)
+        .await
+        .is_err());
+}
