@@ -29,7 +29,11 @@ fn analyze_prints_iterations_and_a_json_summary() {
         6,
         "{out}"
     );
-    assert!(out.lines().last().unwrap().starts_with("bestmove "));
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{out}"
+    );
 
     let (ok, out, err) = toguz(&["analyze", "--depth", "5", "--json"]);
     assert!(ok, "{err}");

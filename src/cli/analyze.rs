@@ -1,7 +1,8 @@
 //! `toguz analyze [--moves TEXT | --position STR] [--movetime MS | --depth N] [--json]`:
 //! one line per finished iteration, then the best move, score, depth, nodes, nodes per
 //! second and principal variation. With `--json` the last line is one JSON object with keys
-//! `bestmove`, `score`, `depth`, `nodes`, `nps`, `pv` (and `mate`, `bestmove_text`).
+//! `bestmove`, `score`, `depth`, `nodes`, `nps`, `pv` (and `mate`, `bestmove_text`, `time_ms`,
+//! and the search thread's CPU time `cpu_ms` with `nps_cpu`, nodes per CPU-second).
 
 use crate::engine::protocol::play_moves;
 use crate::engine::{plies_to_end, Limits, SearchInfo, Searcher, BALL};
@@ -50,6 +51,7 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         nodes: None,
     };
     let mut searcher = Searcher::new(args.hash as usize);
+    let cpu_before = thread_cpu_time();
     let result = searcher.search(&pos, limits, |info| {
         if !args.json {
             println!("{}", iteration_line(&pos, info));
@@ -60,6 +62,13 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| anyhow!("no legal move in this position"))?;
     let info = &result.info;
     let pv = pv_text(&pos, &info.pv);
+    // On a busy machine the wall clock undercounts speed; CPU time shows what one core does.
+    let cpu = thread_cpu_time()
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before));
+    let nps_cpu = cpu
+        .filter(|t| !t.is_zero())
+        .map(|t| (info.nodes as f64 / t.as_secs_f64()) as u64);
     if args.json {
         let json = serde_json::json!({
             "bestmove": best,
@@ -70,6 +79,8 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
             "nodes": info.nodes,
             "nps": info.nps(),
             "time_ms": info.elapsed.as_millis() as u64,
+            "cpu_ms": cpu.map(|t| t.as_millis() as u64),
+            "nps_cpu": nps_cpu,
             "pv": pv,
         });
         println!("{json}");
@@ -84,8 +95,19 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
             info.elapsed.as_secs_f64(),
             pv.join(" ")
         );
+        if let (Some(cpu), Some(nps_cpu)) = (cpu, nps_cpu) {
+            println!("cpu {:.3}s nps per cpu-second {nps_cpu}", cpu.as_secs_f64());
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// CPU time of the calling thread so far (Linux: `/proc/thread-self/schedstat`, whose first
+/// field is nanoseconds on the CPU, updated at scheduler ticks); `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
 }
 
 fn start_position(args: &AnalyzeArgs) -> anyhow::Result<Position> {

@@ -8,6 +8,8 @@ use super::{EngineConfig, Level};
 use crate::rules::Position;
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,24 +77,42 @@ pub fn level_move(
     if level == Level::Random {
         return moves.choose(&mut rng).copied();
     }
-    let mut searcher = Searcher::new(level.table_megabytes());
-    if let Some(flag) = stop {
-        searcher.set_stop_flag(flag);
-    }
+    let stop = stop.unwrap_or_default();
     match level.style() {
-        Some(style) => Some(human_choice(
-            &searcher.score_moves(pos, style.depth),
-            style,
-            &mut rng,
-        )),
+        Some(style) => {
+            // A fresh table: the same seed gives the same move.
+            let mut searcher = Searcher::new(level.table_megabytes());
+            searcher.set_stop_flag(stop);
+            let scored = searcher.score_moves(pos, style.depth);
+            Some(human_choice(&scored, style, &mut rng))
+        }
         None => {
             let limits = Limits {
                 movetime: budget,
                 ..Limits::default()
             };
-            searcher.search(pos, limits, |_| {}).best_move
+            with_thread_searcher(level, |searcher| {
+                searcher.set_stop_flag(stop);
+                searcher.search(pos, limits, |_| {}).best_move
+            })
         }
     }
+}
+
+thread_local! {
+    /// The time-limited levels keep their tables between moves on each thread: the last
+    /// move's search is most of the next one's, and a big table is not reallocated per move.
+    static SEARCHERS: RefCell<HashMap<Level, Searcher>> = RefCell::new(HashMap::new());
+}
+
+fn with_thread_searcher<T>(level: Level, f: impl FnOnce(&mut Searcher) -> T) -> T {
+    SEARCHERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut searchers) => f(searchers
+            .entry(level)
+            .or_insert_with(|| Searcher::new(level.table_megabytes()))),
+        // Only reachable by re-entering from inside a search: use a fresh table.
+        Err(_) => f(&mut Searcher::new(level.table_megabytes())),
+    })
 }
 
 /// Picks from moves scored best first: usually a best move (ties broken at random),

@@ -117,6 +117,9 @@ pub struct Searcher {
     deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
     stopped: bool,
+    /// A root move of the running iteration that proved better than the iteration's first
+    /// (the previous best): played if time runs out before the iteration ends.
+    improved_root: Option<(u8, Vec<u8>)>,
 }
 
 impl Searcher {
@@ -134,6 +137,7 @@ impl Searcher {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            improved_root: None,
         }
     }
 
@@ -162,6 +166,7 @@ impl Searcher {
         self.nodes = 0;
         self.stopped = false;
         self.killers = [[0; 2]; MAX_PLY];
+        self.tt.new_search();
     }
 
     /// Searches `pos` within `limits`, calling `on_iteration` after every finished iteration.
@@ -193,8 +198,14 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 1);
         let mut score = 0;
         for depth in 1..=max_depth {
+            self.improved_root = None;
             score = self.aspiration(pos, depth as i32, score, &mut root);
             if self.stopped {
+                // An unfinished iteration still counts if it proved a new move better.
+                if let Some((mv, pv)) = self.improved_root.take() {
+                    result.best_move = Some(mv);
+                    result.info.pv = pv;
+                }
                 break;
             }
             result.best_move = Some(root[0]);
@@ -241,9 +252,9 @@ impl Searcher {
             }
         }
         if let Some(movetime) = limits.movetime {
-            // The next iteration takes a few times longer than this one: do not start one
-            // that cannot finish.
-            if self.started.elapsed() * 2 > movetime {
+            // The next iteration takes a few times longer than this one: start it only if
+            // it can at least search the best move again (which takes most of its time).
+            if self.started.elapsed() * 5 > movetime * 3 {
                 return true;
             }
         }
@@ -320,6 +331,9 @@ impl Searcher {
                 if score > alpha {
                     best_index = i;
                     self.update_pv(0, mv);
+                    if i > 0 {
+                        self.improved_root = Some((mv, self.pv[0][..self.pv_len[0]].to_vec()));
+                    }
                     alpha = score;
                     if alpha >= beta {
                         break;

@@ -26,10 +26,13 @@ pub struct Table {
     slots: Vec<u64>,
     /// Mask selecting a bucket (an even slot index).
     mask: usize,
+    /// Which search (mod 4) is running: deep entries of earlier searches may be replaced.
+    generation: u64,
 }
 
-// Layout: key check (high 32 bits of the hash) | score 16 | move 4 | depth 8 | bound 2.
-fn pack(check: u32, e: Entry) -> u64 {
+// Layout: key check (high 32 bits of the hash) | score 16 | move 4 | generation 2 | depth 8 |
+// bound 2.
+fn pack(check: u32, e: Entry, generation: u64) -> u64 {
     let bound = match e.bound {
         Bound::Exact => 1u64,
         Bound::Lower => 2,
@@ -38,6 +41,7 @@ fn pack(check: u32, e: Entry) -> u64 {
     (check as u64) << 32
         | (e.score as u16 as u64) << 16
         | ((e.mv as u64) & 0xF) << 12
+        | (generation & 3) << 10
         | (e.depth as u64) << 2
         | bound
 }
@@ -68,7 +72,14 @@ impl Table {
         Table {
             slots: vec![0; slots],
             mask: (slots - 1) & !1,
+            generation: 0,
         }
+    }
+
+    /// Marks the start of a new search: what earlier searches stored stays usable but gives
+    /// way to new results.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 3;
     }
 
     pub fn clear(&mut self) {
@@ -91,11 +102,12 @@ impl Table {
     pub fn store(&mut self, key: u64, entry: Entry) {
         let check = (key >> 32) as u32;
         let bucket = key as usize & self.mask;
-        let word = pack(check, entry);
+        let word = pack(check, entry, self.generation);
         let deep = unpack(self.slots[bucket]);
+        let stale = (self.slots[bucket] >> 10) & 3 != self.generation;
         let replace_deep = match deep {
             None => true,
-            Some((c, old)) => c == check || entry.depth >= old.depth,
+            Some((c, old)) => c == check || stale || entry.depth >= old.depth,
         };
         if replace_deep {
             // The old deep entry, if it was another position's, moves to the second slot.
@@ -128,7 +140,7 @@ mod tests {
                 depth,
                 bound,
             };
-            assert_eq!(unpack(pack(0xDEAD_BEEF, e)), Some((0xDEAD_BEEF, e)));
+            assert_eq!(unpack(pack(0xDEAD_BEEF, e, 3)), Some((0xDEAD_BEEF, e)));
         }
         assert_eq!(unpack(0), None);
     }
