@@ -38,12 +38,38 @@ fn start() -> BoardView {
     }
 }
 
+/// Nanoseconds this thread has spent on a CPU (Linux), unlike wall time not stretched by
+/// other processes competing for the cores.
+fn thread_cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// Prints the mean CPU time of `f` over `n` runs.
+fn cpu_time(label: &str, n: u32, mut f: impl FnMut()) {
+    f();
+    let (Some(before), wall) = (thread_cpu_ns(), std::time::Instant::now()) else {
+        return;
+    };
+    for _ in 0..n {
+        f();
+    }
+    if let Some(after) = thread_cpu_ns() {
+        let cpu = (after - before) as f64 / f64::from(n) / 1e6;
+        let wall = wall.elapsed().as_secs_f64() * 1e3 / f64::from(n);
+        println!("{label}: {cpu:.3} ms CPU per run ({wall:.3} ms wall), mean of {n}");
+    }
+}
+
 fn bench(c: &mut Criterion) {
     for (name, view) in [("start", start()), ("midgame", midgame())] {
         match png(&view) {
             Ok(bytes) => println!("png {name}: {} bytes", bytes.len()),
             Err(e) => println!("png {name}: {e}"),
         }
+        cpu_time(&format!("png {name}"), 200, || {
+            let _ = png(black_box(&view));
+        });
     }
     let mut group = c.benchmark_group("render");
     group
@@ -55,6 +81,12 @@ fn bench(c: &mut Criterion) {
     }
     let view = midgame();
     if let Ok(canvas) = stages::draw(&view) {
+        cpu_time("stage draw midgame", 200, || {
+            let _ = stages::draw(black_box(&view));
+        });
+        cpu_time("stage encode midgame", 200, || {
+            let _ = stages::encode(black_box(&canvas));
+        });
         group.bench_function("stage_draw_midgame", |b| {
             b.iter(|| stages::draw(black_box(&view)))
         });

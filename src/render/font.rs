@@ -5,6 +5,8 @@
 
 use super::RenderError;
 use ab_glyph::{point, Font, FontRef, GlyphId, PxScale, ScaleFont};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::sync::LazyLock;
 use tiny_skia::Pixmap;
 
@@ -96,32 +98,83 @@ pub(super) fn draw(
         Align::Center => x - width / 2.0,
         Align::Right => x - width,
     };
-    // Whole-pixel starts keep stems crisp; the advance stays fractional.
-    caret = caret.round();
+    let baseline = y.round() as i32;
     let scaled = style.font.as_scaled(PxScale::from(style.size));
     let mut prev: Option<GlyphId> = None;
     for id in glyph_ids(style.font, text) {
         if let Some(p) = prev {
             caret += scaled.kern(p, id);
         }
-        let glyph = id.with_scale_and_position(style.size, point(caret, y.round()));
+        // Each glyph starts on a whole pixel (crisp stems, and one cached bitmap per glyph);
+        // the advance stays fractional so spacing does not drift.
+        let origin = caret.round() as i32;
         caret += scaled.h_advance(id);
         prev = Some(id);
-        if let Some(outline) = style.font.outline_glyph(glyph) {
-            let bounds = outline.px_bounds();
-            let (left, top) = (bounds.min.x as i32, bounds.min.y as i32);
-            outline.draw(|gx, gy, coverage| {
-                blend(
-                    pixmap,
-                    left + gx as i32,
-                    top + gy as i32,
-                    style.color,
-                    coverage,
-                )
-            });
-        }
+        with_bitmap(style, id, |bitmap| {
+            for (row, line) in bitmap.coverage.chunks_exact(bitmap.width).enumerate() {
+                for (col, &coverage) in line.iter().enumerate() {
+                    let px = origin + bitmap.left + col as i32;
+                    let py = baseline + bitmap.top + row as i32;
+                    blend(pixmap, px, py, style.color, coverage);
+                }
+            }
+        });
     }
     width
+}
+
+/// A glyph rasterized with its origin at (0, 0).
+struct Bitmap {
+    left: i32,
+    top: i32,
+    width: usize,
+    coverage: Vec<u8>,
+}
+
+type GlyphKey = (usize, u32, u16);
+
+thread_local! {
+    /// Rasterized glyphs by (face, size, glyph). Bounded: two faces, the few sizes the board
+    /// uses, and the glyphs of the embedded subsets.
+    static BITMAPS: RefCell<FxHashMap<GlyphKey, Option<Bitmap>>> = RefCell::default();
+}
+
+fn with_bitmap(style: Style<'_>, id: GlyphId, draw: impl FnOnce(&Bitmap)) {
+    let key = (
+        std::ptr::from_ref(style.font) as usize,
+        style.size.to_bits(),
+        id.0,
+    );
+    BITMAPS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let bitmap = cache.entry(key).or_insert_with(|| rasterize(style, id));
+        if let Some(bitmap) = bitmap {
+            draw(bitmap);
+        }
+    });
+}
+
+fn rasterize(style: Style<'_>, id: GlyphId) -> Option<Bitmap> {
+    let glyph = id.with_scale_and_position(style.size, point(0.0, 0.0));
+    let outline = style.font.outline_glyph(glyph)?;
+    let bounds = outline.px_bounds();
+    let width = bounds.width() as usize;
+    let height = bounds.height() as usize;
+    if width == 0 || height == 0 {
+        return None;
+    }
+    let mut coverage = vec![0u8; width * height];
+    outline.draw(|x, y, c| {
+        if let Some(cell) = coverage.get_mut(y as usize * width + x as usize) {
+            *cell = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
+        }
+    });
+    Some(Bitmap {
+        left: bounds.min.x as i32,
+        top: bounds.min.y as i32,
+        width,
+        coverage,
+    })
 }
 
 fn glyph_ids<'a>(font: &'a FontRef<'static>, text: &'a str) -> impl Iterator<Item = GlyphId> + 'a {
@@ -130,19 +183,19 @@ fn glyph_ids<'a>(font: &'a FontRef<'static>, text: &'a str) -> impl Iterator<Ite
         .filter(|&id| id != GlyphId(0))
 }
 
-/// Mixes `color` into one pixel of the opaque canvas by `coverage` (0..1).
-fn blend(pixmap: &mut Pixmap, x: i32, y: i32, color: [u8; 3], coverage: f32) {
+/// Mixes `color` into one pixel of the opaque canvas by `coverage` (0..255).
+fn blend(pixmap: &mut Pixmap, x: i32, y: i32, color: [u8; 3], coverage: u8) {
     let (w, h) = (pixmap.width() as i32, pixmap.height() as i32);
-    if x < 0 || y < 0 || x >= w || y >= h || coverage <= 0.0 {
+    if x < 0 || y < 0 || x >= w || y >= h || coverage == 0 {
         return;
     }
-    let a = coverage.min(1.0);
+    let a = u32::from(coverage);
     let i = (y * w + x) as usize * 4;
     let data = pixmap.data_mut();
     // The canvas is opaque, so premultiplied channels are plain colour values.
     for (channel, &c) in data[i..i + 3].iter_mut().zip(color.iter()) {
-        let mixed = *channel as f32 + (c as f32 - *channel as f32) * a;
-        *channel = mixed.round() as u8;
+        let mixed = u32::from(c) * a + u32::from(*channel) * (255 - a);
+        *channel = ((mixed + 127) / 255) as u8;
     }
 }
 
