@@ -128,6 +128,14 @@ struct UserSettings {
 
 type Slot<T> = Arc<AsyncMutex<T>>;
 
+/// What a player does with an open challenge.
+#[derive(Clone, Copy)]
+enum Answer {
+    Accept,
+    Decline,
+    Cancel,
+}
+
 struct Inner {
     store: Store,
     engine: EnginePool,
@@ -344,9 +352,15 @@ impl Manager {
                 self.challenge(actor, chat, opponent, variant, None, None)
                     .await
             }
-            Action::AcceptChallenge { challenge } => self.accept(&actor, &challenge).await,
-            Action::DeclineChallenge { challenge } => self.decline(&actor, &challenge).await,
-            Action::CancelChallenge { challenge } => self.cancel(&actor, &challenge).await,
+            Action::AcceptChallenge { challenge } => {
+                self.answer(&actor, &challenge, Answer::Accept).await
+            }
+            Action::DeclineChallenge { challenge } => {
+                self.answer(&actor, &challenge, Answer::Decline).await
+            }
+            Action::CancelChallenge { challenge } => {
+                self.answer(&actor, &challenge, Answer::Cancel).await
+            }
             Action::PlayBot {
                 level,
                 variant,
@@ -616,23 +630,48 @@ impl Manager {
         Ok(Reply::Challenge(view))
     }
 
-    async fn accept(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
+    /// Accepts, declines or cancels a challenge, under its lock.
+    async fn answer(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        answer: Answer,
+    ) -> Result<Reply, ActionError> {
         let slot = self.challenge_slot(id).await?;
-        let result = self.accept_locked(actor, &slot).await;
+        let result = self.answer_locked(actor, &slot, answer).await;
         self.release_challenge(id, slot).await;
         result
     }
 
-    async fn accept_locked(
+    async fn answer_locked(
         &self,
         actor: &UserRef,
         slot: &Slot<ChallengeRecord>,
+        answer: Answer,
     ) -> Result<Reply, ActionError> {
         let mut c = slot.lock().await;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
             return Err(ActionError::ChallengeClosed);
         }
+        let status = match answer {
+            Answer::Accept => return self.accept_open(actor, &mut c).await,
+            // Only the one challenged declines (an open challenge is simply left to expire),
+            // only the challenger cancels.
+            Answer::Decline if c.opponent.as_ref() == Some(actor) => ChallengeStatus::Declined,
+            Answer::Cancel if c.challenger == *actor => ChallengeStatus::Cancelled,
+            Answer::Decline | Answer::Cancel => return Err(ActionError::NotForYou),
+        };
+        self.close_challenge(&mut c, status).await?;
+        Ok(Reply::Challenge(c.view()))
+    }
+
+    /// Starts the game of an open challenge that `actor` accepts.
+    async fn accept_open(
+        &self,
+        actor: &UserRef,
+        c: &mut ChallengeRecord,
+    ) -> Result<Reply, ActionError> {
         if c.challenger == *actor {
             return Err(ActionError::ChallengeSelf);
         }
@@ -654,7 +693,7 @@ impl Manager {
         c.status = ChallengeStatus::Accepted(game_id.clone());
         c.opponent = Some(actor.clone());
         let created = self
-            .create_game(Some(game_id), c.chat.clone(), c.variant, players, Some(&c))
+            .create_game(Some(game_id), c.chat.clone(), c.variant, players, Some(c))
             .await;
         let view = match created {
             Ok(view) => view,
@@ -663,7 +702,7 @@ impl Manager {
                 return Err(error);
             }
         };
-        lock(&self.inner.index).remove_challenge(&c);
+        lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view()));
         Ok(Reply::Game(view))
     }
@@ -699,56 +738,6 @@ impl Manager {
         }
         lock(&self.inner.index).remove_challenge(c);
         Ok(())
-    }
-
-    async fn decline(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
-        let slot = self.challenge_slot(id).await?;
-        let result = self.decline_locked(actor, &slot).await;
-        self.release_challenge(id, slot).await;
-        result
-    }
-
-    async fn decline_locked(
-        &self,
-        actor: &UserRef,
-        slot: &Slot<ChallengeRecord>,
-    ) -> Result<Reply, ActionError> {
-        let mut c = slot.lock().await;
-        self.expire_if_due(&mut c).await?;
-        if !c.is_open() {
-            return Err(ActionError::ChallengeClosed);
-        }
-        if c.opponent.as_ref() != Some(actor) {
-            return Err(ActionError::NotForYou);
-        }
-        self.close_challenge(&mut c, ChallengeStatus::Declined)
-            .await?;
-        Ok(Reply::Challenge(c.view()))
-    }
-
-    async fn cancel(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
-        let slot = self.challenge_slot(id).await?;
-        let result = self.cancel_locked(actor, &slot).await;
-        self.release_challenge(id, slot).await;
-        result
-    }
-
-    async fn cancel_locked(
-        &self,
-        actor: &UserRef,
-        slot: &Slot<ChallengeRecord>,
-    ) -> Result<Reply, ActionError> {
-        let mut c = slot.lock().await;
-        self.expire_if_due(&mut c).await?;
-        if !c.is_open() {
-            return Err(ActionError::ChallengeClosed);
-        }
-        if c.challenger != *actor {
-            return Err(ActionError::NotForYou);
-        }
-        self.close_challenge(&mut c, ChallengeStatus::Cancelled)
-            .await?;
-        Ok(Reply::Challenge(c.view()))
     }
 
     async fn play_bot(
@@ -914,7 +903,7 @@ impl Manager {
         if let Some(existing) = game.rec.rematch.clone() {
             // The other player answering a rematch challenge accepts it.
             drop(game);
-            return match self.accept(&actor, &existing).await {
+            return match self.answer(&actor, &existing, Answer::Accept).await {
                 Err(ActionError::NoSuchChallenge | ActionError::ChallengeSelf) => {
                     Err(ActionError::RematchExists)
                 }

@@ -5,14 +5,11 @@ use std::process::{Command, Stdio};
 use toguz::rules::Position;
 
 fn toguz(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_toguz"))
-        .args(args)
-        .output()
-        .expect("run toguz");
+    let out = super::toguz(args, "");
     (
         out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        super::stdout(&out),
+        super::stderr(&out),
     )
 }
 

@@ -1,33 +1,14 @@
 //! `toguz render` as a user runs it: text and PNG, to a file or standard output, and errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use super::{stderr, stdout};
+use std::process::Output;
 use toguz::render::layout;
 
+/// `toguz render ARGS`.
 fn toguz(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
-        .arg("render")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start toguz");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    let mut all = vec!["render"];
+    all.extend_from_slice(args);
+    super::toguz(&all, stdin)
 }
 
 fn png_size(bytes: &[u8]) -> (u32, u32) {
