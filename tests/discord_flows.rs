@@ -389,7 +389,26 @@ async fn decline_and_expiry_edit_the_challenge() {
     assert!(call.is_ephemeral());
 }
 
-/// Plays the bot in a DM to the end; every bot move arrives as an edit of the same message.
+/// The ply a board was drawn at, read from its pit buttons (`1m:<game>:<ply>:<pit>`).
+fn board_ply(message: &Value) -> Option<u16> {
+    let id = pit_buttons(message).first()?["custom_id"]
+        .as_str()?
+        .to_string();
+    id.split(':').nth(2)?.parse().ok()
+}
+
+/// The pit of the last move in the embed ("Last move: Bot (random), 7(3)X").
+fn last_move_pit(message: &Value) -> Option<u8> {
+    let text = message["embeds"][0]["description"].as_str()?;
+    let line = text.lines().find(|l| l.starts_with("Last move:"))?;
+    let notation = line
+        .rsplit(", ")
+        .find(|p| p.starts_with(|c: char| c.is_ascii_digit()))?;
+    notation.chars().next()?.to_digit(10).map(|d| d as u8)
+}
+
+/// Plays the bot in a DM to the end; every bot move arrives as an edit of the same message,
+/// and every board is checked against a position replayed from both sides' moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_the_bot_in_a_dm_to_the_end() {
     let h = Harness::start(Options::default()).await;
@@ -402,7 +421,7 @@ async fn play_the_bot_in_a_dm_to_the_end() {
     assert_eq!(call.callback_type(), Some(4));
     let message = id_of(&fake.original_message(id).unwrap());
     let path = format!("/channels/800/messages/{message}");
-    let mut ended = false;
+    let mut pos = Position::start(small());
     for _ in 0..400 {
         // Wait until it is my turn or the game is over: the bot's reply is an edit.
         let m = fake
@@ -411,42 +430,32 @@ async fn play_the_bot_in_a_dm_to_the_end() {
                 (is_over(&m) || first_enabled_pit(&m).is_some()).then_some(m)
             })
             .await;
-        check_image(&m);
+        let bot_moved = if is_over(&m) {
+            !pos.is_over()
+        } else {
+            board_ply(&m) == Some(pos.ply() + 1)
+        };
+        if bot_moved {
+            let pit = last_move_pit(&m).expect("the bot's move is shown");
+            pos.play(pit).expect("the bot's move is legal");
+        }
+        check_board(&m, &pos);
         if is_over(&m) {
-            ended = true;
+            assert!(
+                pos.is_over(),
+                "the game ended on the board only: {}",
+                pos.to_fen()
+            );
             break;
         }
-        // Enabled pits hold balls; at most one pit with balls (a tuzdek) is disabled.
-        let pits = pit_buttons(&m);
-        let balls = |b: &Value| -> u32 {
-            let label = b["label"].as_str().unwrap_or_default();
-            label
-                .rsplit(' ')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0)
-        };
-        assert!(
-            pits.iter().all(|b| b["disabled"] == true || balls(b) > 0),
-            "{m}"
-        );
-        let blocked = pits
-            .iter()
-            .filter(|b| b["disabled"] == true && balls(b) > 0)
-            .count();
-        assert!(blocked <= 1, "{m}");
-        let (_, custom_id) = first_enabled_pit(&m).expect("my move");
+        assert_eq!(board_ply(&m), Some(pos.ply()), "{m}");
+        let (pit, custom_id) = first_enabled_pit(&m).expect("my move");
         let call = press(fake, &alice, message, &custom_id).await;
         assert_eq!(call.callback_type(), Some(7));
-        let after = fake.message(message).unwrap();
-        check_image(&after);
-        if is_over(&after) {
-            ended = true;
-            break;
-        }
-        assert!(first_enabled_pit(&after).is_none(), "the bot is to move");
+        pos.play(pit).expect("my move is legal");
+        check_image(&fake.message(message).unwrap());
     }
-    assert!(ended, "the game ended");
+    assert!(pos.is_over(), "the game ended");
     assert!(
         fake.calls()
             .iter()
