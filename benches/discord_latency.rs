@@ -7,7 +7,7 @@
 //! `cargo bench --bench discord_latency` (prints criterion's figures, then the median and the
 //! 95th percentile of every press it made).
 
-#[path = "../tests/fake_discord/mod.rs"]
+#[path = "../tests/discord/fake_discord/mod.rs"]
 mod fake_discord;
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -3,7 +3,7 @@
 //! tuzdeks where they belong.
 //!
 //! After an intended change to the drawing, rewrite the samples with
-//! `TOGUZ_BLESS=1 cargo test --test render_png` and look at them.
+//! `TOGUZ_BLESS=1 cargo test --test render` and look at them.
 
 use std::path::PathBuf;
 use toguz::i18n::Lang;
@@ -56,7 +56,7 @@ fn view(position: Position, last_move: Option<MoveReport>, perspective: Side) ->
 /// The first position of the Kazakh championship games with both tuzdeks on the board after
 /// a capture, from move 20 on: a busy, real board.
 fn real_midgame() -> (BoardView, [String; 2]) {
-    let data = include_str!("data/championships-kz-2018.pgn");
+    let data = include_str!("../data/championships-kz-2018.pgn");
     for record in parse_records(data).into_iter().flatten() {
         let Some(plies) = record
             .start_position()
@@ -220,7 +220,7 @@ fn docs_samples_are_current() {
         assert!(
             stored == bytes,
             "{} differs from the renderer's output; if the change is intended, run \
-             TOGUZ_BLESS=1 cargo test --test render_png",
+             TOGUZ_BLESS=1 cargo test --test render",
             path.display()
         );
     }

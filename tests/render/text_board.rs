@@ -161,7 +161,7 @@ Black to move",
 /// fits 40 columns.
 #[test]
 fn real_games_fit_forty_columns() {
-    let data = include_str!("data/championships-kz-2018.pgn");
+    let data = include_str!("../data/championships-kz-2018.pgn");
     let mut boards = 0;
     for record in parse_records(data).into_iter().flatten().take(60) {
         let Ok(start) = record.start_position() else {

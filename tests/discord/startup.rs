@@ -1,10 +1,8 @@
 //! Start-up of the real bot against the fake Discord: a bad token is a clear error that never
 //! shows the token; shards (automatic and a fixed range); commands in a development guild.
 
-mod fake_discord;
-
-use fake_discord::bot::{write_config, BotProcess, Options};
-use fake_discord::FakeDiscord;
+use crate::fake_discord::bot::{write_config, BotProcess, Options};
+use crate::fake_discord::FakeDiscord;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,10 +3,8 @@
 //! Every board message is checked: its attachment is a valid PNG named in the embed, and its
 //! pit buttons match the legal moves of the position (kept here by replaying the moves).
 
-mod fake_discord;
-
-use fake_discord::bot::{BotProcess, Options};
-use fake_discord::{
+use crate::fake_discord::bot::{BotProcess, Options};
+use crate::fake_discord::{
     attachment_bytes, buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
 };
 use serde_json::{json, Value};
@@ -63,7 +61,8 @@ impl Harness {
         let from = self.fake.call_count();
         self.bot = Some(if in_process() {
             Running::Task(
-                fake_discord::bot::start_in_process(&self.fake, self.dir.path(), &self.opts).await,
+                crate::fake_discord::bot::start_in_process(&self.fake, self.dir.path(), &self.opts)
+                    .await,
             )
         } else {
             Running::Process(BotProcess::start(&self.fake, self.dir.path(), &self.opts))
@@ -344,7 +343,7 @@ async fn challenge_accept_and_play_to_the_end() {
         .unwrap()
         .starts_with("1rm:"));
     assert!(
-        !h.log().contains(fake_discord::TOKEN),
+        !h.log().contains(crate::fake_discord::TOKEN),
         "the token is never logged"
     );
 }
