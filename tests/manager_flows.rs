@@ -44,6 +44,22 @@ async fn act(m: &Manager, who: &UserRef, action: Action) -> Result<Reply, Action
     .await
 }
 
+/// `who` accepts, declines or cancels the challenge `id`.
+async fn accept(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionError> {
+    let challenge = id.to_string();
+    act(m, who, Action::AcceptChallenge { challenge }).await
+}
+
+async fn decline(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionError> {
+    let challenge = id.to_string();
+    act(m, who, Action::DeclineChallenge { challenge }).await
+}
+
+async fn cancel(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionError> {
+    let challenge = id.to_string();
+    act(m, who, Action::CancelChallenge { challenge }).await
+}
+
 fn game(reply: Result<Reply, ActionError>) -> GameView {
     match reply {
         Ok(Reply::Game(v)) => v,
@@ -71,7 +87,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
         )
         .await,
     );
-    game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
+    game(accept(m, b, &id).await)
 }
 
 fn player_to_move<'a>(v: &GameView, a: &'a UserRef, b: &'a UserRef) -> &'a UserRef {
@@ -182,44 +198,16 @@ async fn wrong_users_are_refused_and_nothing_changes() {
         )
         .await,
     );
-    let by_c = act(
-        &m,
-        &c,
-        Action::AcceptChallenge {
-            challenge: id.clone(),
-        },
-    )
-    .await;
+    let by_c = accept(&m, &c, &id).await;
     assert!(matches!(by_c, Err(ActionError::NotForYou)));
-    let by_a = act(
-        &m,
-        &a,
-        Action::AcceptChallenge {
-            challenge: id.clone(),
-        },
-    )
-    .await;
+    let by_a = accept(&m, &a, &id).await;
     assert!(matches!(by_a, Err(ActionError::ChallengeSelf)));
-    let decline_by_c = act(
-        &m,
-        &c,
-        Action::DeclineChallenge {
-            challenge: id.clone(),
-        },
-    )
-    .await;
+    let decline_by_c = decline(&m, &c, &id).await;
     assert!(matches!(decline_by_c, Err(ActionError::NotForYou)));
-    let cancel_by_b = act(
-        &m,
-        &b,
-        Action::CancelChallenge {
-            challenge: id.clone(),
-        },
-    )
-    .await;
+    let cancel_by_b = cancel(&m, &b, &id).await;
     assert!(matches!(cancel_by_b, Err(ActionError::NotForYou)));
 
-    let v = game(act(&m, &b, Action::AcceptChallenge { challenge: id }).await);
+    let v = game(accept(&m, &b, &id).await);
     let waiting = if player_to_move(&v, &a, &b) == &a {
         &b
     } else {
@@ -292,45 +280,22 @@ async fn challenges_are_declined_cancelled_and_expire() {
         variant: Variant::STANDARD,
     };
     let declined = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
-    match act(
-        &m,
-        &b,
-        Action::DeclineChallenge {
-            challenge: declined.clone(),
-        },
-    )
-    .await
-    {
+    match decline(&m, &b, &declined).await {
         Ok(Reply::Challenge(v)) => assert_eq!(v.status, ChallengeStatus::Declined),
         other => panic!("{other:?}"),
     }
-    let late = act(
-        &m,
-        &b,
-        Action::AcceptChallenge {
-            challenge: declined,
-        },
-    )
-    .await;
+    let late = accept(&m, &b, &declined).await;
     assert!(matches!(late, Err(ActionError::ChallengeClosed)));
 
     let cancelled = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
-    match act(
-        &m,
-        &a,
-        Action::CancelChallenge {
-            challenge: cancelled,
-        },
-    )
-    .await
-    {
+    match cancel(&m, &a, &cancelled).await {
         Ok(Reply::Challenge(v)) => assert_eq!(v.status, ChallengeStatus::Cancelled),
         other => panic!("{other:?}"),
     }
 
     // An open challenge: anyone but the challenger may accept.
     let open = challenge_id(act(&m, &a, challenge(None)).await);
-    let v = game(act(&m, &c, Action::AcceptChallenge { challenge: open }).await);
+    let v = game(accept(&m, &c, &open).await);
     assert!(v.side_of(&c).is_some());
 
     let mut events = m.subscribe();
@@ -346,14 +311,7 @@ async fn challenges_are_declined_cancelled_and_expire() {
         }
         other => panic!("{other:?}"),
     }
-    let too_late = act(
-        &m,
-        &b,
-        Action::AcceptChallenge {
-            challenge: expiring,
-        },
-    )
-    .await;
+    let too_late = accept(&m, &b, &expiring).await;
     assert!(matches!(too_late, Err(ActionError::ChallengeClosed)));
 }
 
@@ -837,14 +795,7 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
     let v = game(act(&m, &a, Action::Show { game: Some(id) }).await);
     assert_eq!(v.messages.len(), 1);
 
-    let expired = act(
-        &m,
-        &user("d"),
-        Action::AcceptChallenge {
-            challenge: "oldchl".into(),
-        },
-    )
-    .await;
+    let expired = accept(&m, &user("d"), "oldchl").await;
     assert!(
         matches!(expired, Err(ActionError::ChallengeClosed)),
         "{expired:?}"
