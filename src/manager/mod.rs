@@ -395,47 +395,38 @@ impl Manager {
 
     /// The lock slot of a game, loading a finished game from the store on demand.
     async fn game_slot(&self, id: &str) -> Result<Slot<Game>, ActionError> {
-        if let Some(slot) = lock(&self.inner.games).get(id) {
-            return Ok(slot.clone());
-        }
-        let rec = self
-            .inner
-            .store
-            .get::<GameRecord>(Tree::Games, id)
-            .map_err(|error| {
-                tracing::error!(key = id, %error, "undecodable game");
+        cached_slot(&self.inner.games, id, || {
+            let rec = self.load::<GameRecord>(Tree::Games, id, ActionError::NoSuchGame)?;
+            Game::from_record(rec).map_err(|error| {
+                tracing::error!(key = id, error, "game record does not replay");
                 ActionError::NoSuchGame
-            })?
-            .ok_or(ActionError::NoSuchGame)?;
-        let game = Game::from_record(rec).map_err(|error| {
-            tracing::error!(key = id, error, "game record does not replay");
-            ActionError::NoSuchGame
-        })?;
-        let mut games = lock(&self.inner.games);
-        Ok(games
-            .entry(id.to_string())
-            .or_insert_with(|| Arc::new(AsyncMutex::new(game)))
-            .clone())
+            })
+        })
     }
 
+    /// The lock slot of a challenge, loading a closed one from the store on demand.
     async fn challenge_slot(&self, id: &str) -> Result<Slot<ChallengeRecord>, ActionError> {
-        if let Some(slot) = lock(&self.inner.challenges).get(id) {
-            return Ok(slot.clone());
+        cached_slot(&self.inner.challenges, id, || {
+            self.load(Tree::Challenges, id, ActionError::NoSuchChallenge)
+        })
+    }
+
+    /// One record from the store; `missing` when it is absent or cannot be decoded (a
+    /// corrupt record is logged and treated as gone, never a panic).
+    fn load<T: serde::de::DeserializeOwned>(
+        &self,
+        tree: Tree,
+        id: &str,
+        missing: ActionError,
+    ) -> Result<T, ActionError> {
+        match self.inner.store.get::<T>(tree, id) {
+            Ok(Some(rec)) => Ok(rec),
+            Ok(None) => Err(missing),
+            Err(error) => {
+                tracing::error!(key = id, ?tree, %error, "undecodable record");
+                Err(missing)
+            }
         }
-        let rec = self
-            .inner
-            .store
-            .get::<ChallengeRecord>(Tree::Challenges, id)
-            .map_err(|error| {
-                tracing::error!(key = id, %error, "undecodable challenge");
-                ActionError::NoSuchChallenge
-            })?
-            .ok_or(ActionError::NoSuchChallenge)?;
-        let mut map = lock(&self.inner.challenges);
-        Ok(map
-            .entry(id.to_string())
-            .or_insert_with(|| Arc::new(AsyncMutex::new(rec)))
-            .clone())
     }
 
     /// The game an action without a game id means: the actor's ongoing game in this chat
@@ -1071,6 +1062,23 @@ impl Manager {
 /// Drops a finished game or closed challenge from memory when nobody else holds its slot;
 /// it is read back from the store if asked for again. The check runs under the map's mutex,
 /// so nobody can take the slot in between (one reference is the map's, one is ours).
+/// The slot of `id` in `map`, or a new one holding what `load` reads from the store. Two
+/// racing loads of the same id end up sharing the first slot inserted.
+fn cached_slot<T>(
+    map: &Mutex<HashMap<String, Slot<T>>>,
+    id: &str,
+    load: impl FnOnce() -> Result<T, ActionError>,
+) -> Result<Slot<T>, ActionError> {
+    if let Some(slot) = lock(map).get(id) {
+        return Ok(slot.clone());
+    }
+    let value = load()?;
+    Ok(lock(map)
+        .entry(id.to_string())
+        .or_insert_with(|| Arc::new(AsyncMutex::new(value)))
+        .clone())
+}
+
 fn evict<T>(map: &Mutex<HashMap<String, Slot<T>>>, id: &str, slot: Slot<T>) {
     let mut map = lock(map);
     let ours = map.get(id).is_some_and(|s| Arc::ptr_eq(s, &slot));
