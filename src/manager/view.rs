@@ -193,20 +193,13 @@ impl ChallengeView {
     }
 }
 
+/// A game at its start position, for the tests of the modules that draw views.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Level;
-    use crate::manager::types::Platform;
-
-    fn user(id: &str) -> UserRef {
-        UserRef::new(Platform::Telegram, id, id)
-    }
-
-    fn view(players: [Player; 2]) -> GameView {
+impl GameView {
+    pub(crate) fn sample(id: &str, chat: ChatRef, players: [Player; 2]) -> GameView {
         GameView {
-            id: "g".into(),
-            chat: ChatRef::new(Platform::Telegram, "c"),
+            id: id.into(),
+            chat,
             variant: Variant::STANDARD,
             players,
             position: Position::default(),
@@ -219,6 +212,21 @@ mod tests {
             last_move_at: 0,
             timeout_at: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::types::Platform;
+
+    fn user(id: &str) -> UserRef {
+        UserRef::new(Platform::Telegram, id, id)
+    }
+
+    fn view(players: [Player; 2]) -> GameView {
+        GameView::sample("g", ChatRef::new(Platform::Telegram, "c"), players)
     }
 
     #[test]

@@ -428,20 +428,15 @@ mod tests {
     fn view() -> GameView {
         let mut position = Position::default();
         let report = position.play(7).ok();
+        let players = [Player::Human(user("a")), Player::Bot(Level::Easy)];
+        let chat = ChatRef::new(Platform::Telegram, "c");
         GameView {
-            id: "abc123".into(),
-            chat: ChatRef::new(Platform::Telegram, "c"),
-            variant: Variant::STANDARD,
-            players: [Player::Human(user("a")), Player::Bot(Level::Easy)],
             position,
             ply: 1,
             last_move: report,
-            status: GameStatus::Ongoing,
-            draw_offer: None,
             moves: "1. 76".into(),
-            messages: vec![],
-            last_move_at: 0,
             timeout_at: Some(72 * 3600),
+            ..GameView::sample("abc123", chat, players)
         }
     }
 

@@ -267,7 +267,7 @@ mod tests {
     use super::*;
     use crate::engine::Level;
     use crate::manager::{ChallengeStatus, ChatRef, GameStatus, Platform};
-    use crate::rules::{Position, Variant};
+    use crate::rules::Variant;
     use serde_json::Value;
 
     fn user(id: &str, name: &str) -> UserRef {
@@ -275,21 +275,7 @@ mod tests {
     }
 
     fn view(players: [Player; 2]) -> GameView {
-        GameView {
-            id: "abc123".into(),
-            chat: ChatRef::new(Platform::Discord, "9"),
-            variant: Variant::STANDARD,
-            players,
-            position: Position::default(),
-            ply: 0,
-            last_move: None,
-            status: GameStatus::Ongoing,
-            draw_offer: None,
-            moves: String::new(),
-            messages: vec![],
-            last_move_at: 0,
-            timeout_at: None,
-        }
+        GameView::sample("abc123", ChatRef::new(Platform::Discord, "9"), players)
     }
 
     fn json<T: serde::Serialize>(v: &T) -> Value {
