@@ -93,9 +93,7 @@ impl Ctx {
                 let content = self.board_content(view, lang, inline);
                 self.poster.edit(target, content, version(view));
             } else if let MsgRef::Chat { chat, .. } = target {
-                if self.poster.claim(&view.id, version(view)) {
-                    self.post_board(view, chat, None, lang).await;
-                }
+                self.post(view, chat, None, lang, true).await;
             }
         }
     }
@@ -104,6 +102,22 @@ impl Ctx {
     /// keyboard off the board it replaces. Failures are logged: the game is safe, and
     /// `/board` posts it again.
     pub async fn post_board(&self, view: &GameView, chat: i64, reply_to: Option<i32>, lang: Lang) {
+        self.post(view, chat, reply_to, lang, false).await;
+    }
+
+    /// `post_board`, skipped when `only_newer` and a board as new is already posted.
+    async fn post(
+        &self,
+        view: &GameView,
+        chat: i64,
+        reply_to: Option<i32>,
+        lang: Lang,
+        only_newer: bool,
+    ) {
+        let mut posted = self.poster.posted(&view.id, chat).await;
+        if only_newer && posted.message.is_some() && version(view) <= posted.version {
+            return;
+        }
         let content = self.board_content(view, lang, false);
         let sent = match self.poster.send(chat, &content, reply_to).await {
             Ok(m) => m,
@@ -117,10 +131,6 @@ impl Ctx {
             chat,
             message: sent.id.0,
         };
-        let old: Vec<MsgRef> = Self::live_messages(view)
-            .into_iter()
-            .filter(|m| m.chat_key() == new.chat_key())
-            .collect();
         if let Err(error) = self
             .manager
             .attach_message(Target::Game(view.id.clone()), new.to_ref())
@@ -128,7 +138,14 @@ impl Ctx {
         {
             tracing::warn!(game = view.id, %error, "board message not attached");
         }
-        for m in old {
+        let mut old: Vec<MsgRef> = Self::live_messages(view)
+            .into_iter()
+            .filter(|m| m.chat_key() == new.chat_key())
+            .collect();
+        old.extend(posted.message.replace(new.clone()));
+        old.dedup();
+        posted.version = posted.version.max(version(view));
+        for m in old.into_iter().filter(|m| *m != new) {
             self.poster.edit(m, Content::Keyboard(None), u32::MAX);
         }
     }

@@ -403,8 +403,8 @@ async fn show_game(ctx: &Ctx, view: &GameView, o: &Origin) {
             return;
         }
     }
-    if let Some(place @ MsgRef::Chat { .. }) = &o.place {
-        if o.adopt && !view.messages.contains(&place.to_ref()) {
+    if let Some(place @ MsgRef::Chat { chat, .. }) = &o.place {
+        if o.adopt && is_orphan(ctx, view, place, *chat).await {
             let target = Target::Game(view.id.clone());
             if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
                 tracing::warn!(game = view.id, %error, "board not adopted");
@@ -425,23 +425,42 @@ async fn show_game(ctx: &Ctx, view: &GameView, o: &Origin) {
     }
 }
 
+/// Whether a pressed board of `view` is unknown to the game (the bot stopped between posting
+/// and attaching it), rather than a board being posted and attached right now.
+async fn is_orphan(ctx: &Ctx, view: &GameView, place: &MsgRef, chat: i64) -> bool {
+    if view.messages.contains(&place.to_ref()) {
+        return false;
+    }
+    // A post of this game in this chat is attached before its lock is let go.
+    drop(ctx.poster.posted(&view.id, chat).await);
+    current(ctx, view)
+        .await
+        .is_some_and(|now| !now.messages.contains(&place.to_ref()))
+}
+
 /// The bot may have moved while a board was being posted or attached (its event found no
 /// message to edit): show the game once more if it moved on.
 async fn catch_up(ctx: &Ctx, posted: &GameView) {
-    let Some(user) = posted.players.iter().find_map(|p| p.user()) else {
-        return;
-    };
-    let req = Request {
-        actor: user.clone(),
-        chat: posted.chat.clone(),
-        action: Action::Show {
-            game: Some(posted.id.clone()),
-        },
-    };
-    if let Ok(Reply::Game(now)) = ctx.manager.act(req).await {
+    if let Some(now) = current(ctx, posted).await {
         if now.ply != posted.ply || now.status != posted.status {
             ctx.refresh(&now).await;
         }
+    }
+}
+
+/// The game of `view` as it is now.
+async fn current(ctx: &Ctx, view: &GameView) -> Option<GameView> {
+    let user = view.players.iter().find_map(|p| p.user())?;
+    let req = Request {
+        actor: user.clone(),
+        chat: view.chat.clone(),
+        action: Action::Show {
+            game: Some(view.id.clone()),
+        },
+    };
+    match ctx.manager.act(req).await {
+        Ok(Reply::Game(now)) => Some(now),
+        _ => None,
     }
 }
 
@@ -505,19 +524,37 @@ async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             );
             answer(&ctx, &q, present::error_text(&err, lang), alert).await;
             if let (ActionError::StaleBoard, Some(game)) = (&err, shown_game) {
-                // The message shows an old board (a lost edit?): show the game as it is.
-                let req = Request {
-                    actor,
-                    chat,
-                    action: Action::Show { game: Some(game) },
-                };
-                if let Ok(Reply::Game(view)) = ctx.manager.act(req).await {
-                    ctx.refresh(&view).await;
-                }
+                let shown = q
+                    .message
+                    .as_ref()
+                    .and_then(|m| m.regular_message())
+                    .and_then(|m| m.reply_markup())
+                    .and_then(markup::ply_of);
+                show_if_behind(
+                    &ctx,
+                    Request {
+                        actor,
+                        chat,
+                        action: Action::Show { game: Some(game) },
+                    },
+                    shown,
+                )
+                .await;
             }
         }
     }
     Ok(())
+}
+
+/// A press on an old board: if the message itself shows an older ply than the game (an edit
+/// was lost), show the game as it is; a message already showing it is left alone (an edit
+/// would change nothing and cost a request).
+async fn show_if_behind(ctx: &Ctx, show: Request, shown_ply: Option<u16>) {
+    if let Ok(Reply::Game(view)) = ctx.manager.act(show).await {
+        if shown_ply != Some(view.ply) {
+            ctx.refresh(&view).await;
+        }
+    }
 }
 
 fn game_of_button(b: &Button) -> Option<String> {

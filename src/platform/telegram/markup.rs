@@ -92,3 +92,39 @@ pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
             _ => None,
         })
 }
+
+/// The ply a board's keyboard was drawn for (its pit, resign and draw buttons carry it).
+pub fn ply_of(k: &InlineKeyboardMarkup) -> Option<u16> {
+    k.inline_keyboard
+        .iter()
+        .flatten()
+        .find_map(|b| match &b.kind {
+            InlineKeyboardButtonKind::CallbackData(d) => match decode(d).ok()? {
+                Button::Move { ply, .. }
+                | Button::Resign { ply, .. }
+                | Button::OfferDraw { ply, .. } => Some(ply),
+                _ => None,
+            },
+            _ => None,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_keyboard_gives_back_its_game_and_ply() {
+        let board = InlineKeyboardMarkup::new([[
+            InlineKeyboardButton::callback("3 · 9", "1m:abc:12:3"),
+            InlineKeyboardButton::callback("Resign", "1r:abc:12"),
+        ]]);
+        assert_eq!(ply_of(&board), Some(12));
+        assert_eq!(game_of(&board).as_deref(), Some("abc"));
+        let finished =
+            InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("Rematch", "1rm:abc")]]);
+        assert_eq!(ply_of(&finished), None);
+        let forged = InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("x", "1m:A:1:1")]]);
+        assert_eq!(ply_of(&forged), None);
+    }
+}

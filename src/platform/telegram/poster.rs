@@ -123,6 +123,16 @@ struct Pending {
     running: bool,
 }
 
+/// The board last posted as a new message for a game in a chat.
+#[derive(Default)]
+pub struct Posted {
+    /// Its version (see `boards::version`).
+    pub version: u32,
+    pub message: Option<MsgRef>,
+}
+
+type PostedSlot = Arc<tokio::sync::Mutex<Posted>>;
+
 /// Versions kept at most before the map is cleared (it only orders racing edits).
 const VERSIONS_MAX: usize = 100_000;
 
@@ -133,8 +143,8 @@ pub struct Poster {
     pending: Mutex<HashMap<MsgRef, Pending>>,
     /// The newest version asked for per message: an older board never replaces a newer one.
     versions: Mutex<HashMap<MsgRef, u32>>,
-    /// The newest version posted as a new message, per game.
-    game_versions: Mutex<HashMap<String, u32>>,
+    /// The newest board posted as a new message, per game and chat.
+    posted: Mutex<HashMap<(String, i64), PostedSlot>>,
     /// The bot token, to scrub from error texts (reqwest puts the URL into them).
     token: String,
 }
@@ -146,7 +156,7 @@ impl Poster {
             limiter,
             pending: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
-            game_versions: Mutex::new(HashMap::new()),
+            posted: Mutex::new(HashMap::new()),
             token,
         })
     }
@@ -183,19 +193,18 @@ impl Poster {
         }
     }
 
-    /// Claims `version` of a game for a new post: false when a newer one was already posted
-    /// (a new-message-per-move board racing with the bot's reply).
-    pub fn claim(&self, game: &str, version: u32) -> bool {
-        let mut versions = self.game_versions.lock().unwrap_or_else(|e| e.into_inner());
-        if versions.len() > VERSIONS_MAX {
-            versions.clear();
-        }
-        let newest = versions.entry(game.to_string()).or_insert(version);
-        if version < *newest {
-            return false;
-        }
-        *newest = version;
-        true
+    /// The newest board of `game` posted as a new message in `chat`, locked: posts of one
+    /// game go out one at a time, so a board never lands after a newer one, and each new
+    /// board knows the one it replaces (even one the manager has not attached yet).
+    pub async fn posted(&self, game: &str, chat: i64) -> tokio::sync::OwnedMutexGuard<Posted> {
+        let slot = {
+            let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+            if posted.len() > VERSIONS_MAX {
+                posted.clear();
+            }
+            posted.entry((game.to_string(), chat)).or_default().clone()
+        };
+        slot.lock_owned().await
     }
 
     /// Whether a newer content is waiting for `target`.
