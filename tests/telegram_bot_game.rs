@@ -4,21 +4,11 @@
 mod fake_telegram;
 
 use fake_telegram::bot::{
-    assert_all_callback_data_ours, assert_all_photos_png, latest_board, Board, BotProcess, TOKEN,
+    assert_all_callback_data_ours, assert_all_photos_png, wait_board, Board, BotProcess, TOKEN,
     WAIT,
 };
 use fake_telegram::{FakeTelegram, TgChat, TgUser};
 use toguz::rules::{Position, Variant};
-
-/// Waits for the newest board in `chat` that satisfies `pred`.
-fn wait_board(fake: &FakeTelegram, chat: i64, pred: impl Fn(&Board) -> bool) -> Board {
-    let found = fake.wait_until(WAIT, |v| {
-        latest_board(v.bot_messages(chat)).is_some_and(|b| pred(&b))
-    });
-    let board = latest_board(fake.bot_messages(chat));
-    assert!(found, "no such board; latest: {board:#?}");
-    board.expect("board")
-}
 
 /// Plays the game on the latest board of `chat` to its end with the first legal pit,
 /// checking every keyboard against a position tracked from the presses and the captions.

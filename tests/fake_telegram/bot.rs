@@ -167,6 +167,16 @@ impl Board {
     }
 }
 
+/// Waits for the newest board in `chat` that satisfies `pred`.
+pub fn wait_board(fake: &FakeTelegram, chat: i64, pred: impl Fn(&Board) -> bool) -> Board {
+    let found = fake.wait_until(WAIT, |v| {
+        latest_board(v.bot_messages(chat)).is_some_and(|b| pred(&b))
+    });
+    let board = latest_board(fake.bot_messages(chat));
+    assert!(found, "no such board; latest: {board:#?}");
+    board.expect("board")
+}
+
 /// The newest board among `messages`.
 pub fn latest_board(messages: Vec<StoredMessage>) -> Option<Board> {
     messages.iter().rev().find_map(Board::of)

@@ -435,18 +435,45 @@ impl FakeTelegram {
     /// need not be on the keyboard: forged presses are possible too). Returns the query id.
     pub fn press(&self, chat: &TgChat, message_id: i64, from: &TgUser, data: &str) -> String {
         let mut st = self.lock();
+        let (id, update) = Self::press_json(&mut st, chat, message_id, from, data);
+        self.push_update(&mut st, update);
+        id
+    }
+
+    /// A button press as an update the test delivers itself (e.g. straight to a webhook):
+    /// the query can be answered, but the update is not queued. Returns (query id, update).
+    pub fn press_update(
+        &self,
+        chat: &TgChat,
+        message_id: i64,
+        from: &TgUser,
+        data: &str,
+    ) -> (String, Value) {
+        let mut st = self.lock();
+        let (id, mut update) = Self::press_json(&mut st, chat, message_id, from, data);
+        update["update_id"] = json!(st.next_update_id);
+        st.next_update_id += 1;
+        (id, update)
+    }
+
+    fn press_json(
+        st: &mut FakeState,
+        chat: &TgChat,
+        message_id: i64,
+        from: &TgUser,
+        data: &str,
+    ) -> (String, Value) {
         let stored = st
             .messages
             .get(&(chat.id, message_id))
             .cloned()
             .unwrap_or_else(|| panic!("no message {message_id} in chat {}", chat.id));
-        let message = message_json(&st, &stored);
-        let id = Self::fresh_id(&mut st, "cq");
+        let message = message_json(st, &stored);
+        let id = Self::fresh_id(st, "cq");
         st.callback_queries.insert(id.clone(), false);
         let q = json!({"id": id, "from": from.json(), "message": message,
             "chat_instance": format!("ci{}", chat.id), "data": data});
-        self.push_update(&mut st, json!({"callback_query": q}));
-        id
+        (id, json!({"callback_query": q}))
     }
 
     /// A press on a button of an inline-mode message.
