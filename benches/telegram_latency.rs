@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo bench --bench telegram_latency` (prints its own numbers).
 
-#[path = "../tests/fake_telegram/mod.rs"]
+#[path = "../tests/telegram/fake_telegram/mod.rs"]
 mod fake_telegram;
 
 use fake_telegram::bot::{latest_board, BotProcess, TOKEN, WAIT};

@@ -1,13 +1,11 @@
 //! The real bot (`toguz run`) against the fake Bot API: a private game against the bot
 //! played to the end by button presses, the command menu, a restart mid-game.
 
-mod fake_telegram;
-
-use fake_telegram::bot::{
+use crate::fake_telegram::bot::{
     assert_all_callback_data_ours, assert_all_photos_png, wait_board, Board, BotProcess, TOKEN,
     WAIT,
 };
-use fake_telegram::{FakeTelegram, TgChat, TgUser};
+use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
 use toguz::rules::{Position, Variant};
 
 /// Plays the game on the latest board of `chat` to its end with the first legal pit,

@@ -1,11 +1,12 @@
 //! Scripted conversations with the real bot (`toguz run`) against the fake Bot API: group
 //! challenges (by reply, by @username, open) accepted, played and resigned; decline and
-//! expiry; draw offers; presses by outsiders; stale, double, forged and malformed buttons.
+//! expiry; draw offers; presses by outsiders; stale, double, forged and malformed buttons; a
+//! 429 on an edit; webhook mode with its secret token; inline mode; a new message per move.
 
-mod fake_telegram;
-
-use fake_telegram::bot::{assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT};
-use fake_telegram::{Call, FakeTelegram, TgChat, TgUser};
+use crate::fake_telegram::bot::{
+    assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT,
+};
+use crate::fake_telegram::{Call, FakeTelegram, TgChat, TgUser};
 use std::time::Duration;
 use toguz::rules::{Position, Side, Variant};
 

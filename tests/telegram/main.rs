@@ -1,0 +1,8 @@
+//! The Telegram adapter end to end: the real `toguz` binary (teloxide inside) against a fake
+//! Telegram Bot API on 127.0.0.1. One test binary.
+
+mod fake_telegram;
+
+mod bot_game;
+mod fake;
+mod flows;
