@@ -737,3 +737,55 @@ async fn message_style_pings_the_next_player_separately() {
     assert_eq!(pinged.len(), 1);
     assert!(text.contains(&format!("<@{}>", pinged[0])), "{text}");
 }
+
+/// Discord failing the edit that shows the bot's move for longer than the REST retries last:
+/// the edit is tried again later, until the board shows the game as it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_edit_of_the_bots_move_is_drawn_again_later() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let alice = User::new(1001, "Alice");
+    let dm = fake.dm_channel(803);
+    let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
+    let (id, _) = slash(fake, &alice, dm, "play", options, &[]).await;
+    let message = id_of(&fake.original_message(id).unwrap());
+    let mine = fake
+        .wait_for("my turn", Duration::from_secs(15), |f| {
+            let m = f.message(message)?;
+            first_enabled_pit(&m).is_some().then_some(m)
+        })
+        .await;
+    let ply = board_ply(&mine).expect("the board's ply");
+    // Every edit of this message fails nine times in a row: more than the four attempts of
+    // one request, even with the two redraws (after my move, after the bot's) both trying.
+    let path = format!("/messages/{message}");
+    fake.fail_next("PATCH", &path, Failure::Server(500), 9);
+    let (_, custom_id) = first_enabled_pit(&mine).unwrap();
+    let call = press(fake, &alice, message, &custom_id).await;
+    assert_eq!(call.callback_type(), Some(7), "my move is answered at once");
+
+    let caught_up = fake
+        .wait_for("the redrawn board", Duration::from_secs(20), |f| {
+            let m = f.message(message)?;
+            (board_ply(&m) == Some(ply + 2)).then_some(m)
+        })
+        .await;
+    check_image(&caught_up);
+    let statuses: Vec<u16> = fake
+        .calls()
+        .iter()
+        .filter(|c| c.method == "PATCH" && c.path.ends_with(&path))
+        .map(|c| c.status)
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 500).count(),
+        9,
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.last(), Some(&200), "{statuses:?}");
+    assert!(
+        in_process() || h.log().contains("will redraw the game again"),
+        "a later redraw: {}",
+        h.log()
+    );
+}

@@ -14,6 +14,7 @@ use crate::manager::{
 };
 use serenity::all::{ChannelId, Http, MessageId};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Follows the manager's events until the manager goes away.
@@ -23,7 +24,7 @@ pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
         match events.recv().await {
             Ok(event) => {
                 let (bot, http) = (bot.clone(), http.clone());
-                tokio::spawn(async move { handle(&bot, &http, event).await });
+                tokio::spawn(async move { handle(bot, http, event).await });
             }
             Err(RecvError::Lagged(missed)) => {
                 // Missed boards are redrawn on the next change or by /board.
@@ -38,15 +39,14 @@ fn ours(messages: &[MessageRef]) -> bool {
     messages.iter().any(|m| m.platform == Platform::Discord)
 }
 
-async fn handle(bot: &Bot, http: &Http, event: Event) {
+async fn handle(bot: Arc<Bot>, http: Arc<Http>, event: Event) {
     match event {
         Event::Game(view) | Event::Acted { view, .. } => {
             if view.chat.platform != Platform::Discord && !ours(&view.messages) {
                 return;
             }
-            let _guard = bot.hold(format!("g:{}", view.id)).await;
-            let lang = players_lang(bot, &view).await;
-            refresh_game(bot, http, &view.id, lang).await;
+            let lang = players_lang(&bot, &view).await;
+            redraw_until_shown(bot, http, view.id, lang).await;
         }
         Event::Challenge(view) => {
             if !ours(&view.messages) || view.is_open() {
@@ -58,7 +58,7 @@ async fn handle(bot: &Bot, http: &Http, event: Event) {
                 .user_lang(&view.challenger)
                 .await
                 .unwrap_or_default();
-            close_challenge(bot, http, &view, lang).await;
+            close_challenge(&bot, &http, &view, lang).await;
         }
     }
 }
@@ -73,9 +73,47 @@ async fn players_lang(bot: &Bot, view: &GameView) -> Lang {
     Lang::default()
 }
 
-/// Redraws every message of a game that does not show its latest state. The caller holds the
-/// game's lock.
-pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) {
+/// Pauses before each new attempt at a board whose edit failed even after the REST retries
+/// (Discord down for a while): the move is stored, only its picture is late.
+const REDRAW_BACKOFF: [Duration; 5] = [
+    Duration::from_secs(2),
+    Duration::from_secs(10),
+    Duration::from_secs(60),
+    Duration::from_secs(300),
+    Duration::from_secs(1800),
+];
+
+/// Redraws a game's messages, and tries again later while an edit fails. Every attempt
+/// draws the game as it is then, so a late retry never shows an old board.
+async fn redraw_until_shown(bot: Arc<Bot>, http: Arc<Http>, id: String, lang: Lang) {
+    let mut pauses = REDRAW_BACKOFF.iter();
+    loop {
+        let shown = {
+            let _guard = bot.hold(format!("g:{id}")).await;
+            refresh_game(&bot, &http, &id, lang).await
+        };
+        if shown {
+            return;
+        }
+        let Some(pause) = pauses.next() else {
+            tracing::warn!(
+                game = id,
+                "Discord: gave up redrawing a game; /board shows it"
+            );
+            return;
+        };
+        tracing::info!(
+            game = id,
+            after_secs = pause.as_secs(),
+            "Discord: will redraw the game again"
+        );
+        tokio::time::sleep(*pause).await;
+    }
+}
+
+/// Redraws every message of a game that does not show its latest state; false if an edit
+/// failed. The caller holds the game's lock.
+pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -> bool {
     let viewer = UserRef::new(Platform::Discord, bot.bot_id.to_string(), "toguz");
     let request = Request {
         actor: viewer,
@@ -86,13 +124,15 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) {
     };
     let view = match bot.manager.act(request).await {
         Ok(Reply::Game(view)) => view,
-        Ok(_) => return,
+        Ok(_) => return true,
         Err(error) => {
+            // Nothing to draw (the game is gone or unreadable): retrying would not help.
             tracing::warn!(game = id, %error, "Discord: cannot load a game to redraw");
-            return;
+            return true;
         }
     };
     let stamp = Drawn::Game(Stamp::of(&view));
+    let mut shown = true;
     for r in &view.messages {
         let Some((channel, message)) = parse_message_ref(r) else {
             continue;
@@ -107,9 +147,24 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) {
         {
             Ok(_) => bot.set_drawn(message, stamp),
             Err(error) => {
+                shown &= !transient(&error);
                 tracing::warn!(game = id, message, %error, "Discord: cannot update a game message")
             }
         }
+    }
+    shown
+}
+
+/// Whether a failed request may succeed later: Discord or the network in trouble, not a
+/// refusal (a deleted message, a missing permission) that would only repeat.
+fn transient(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => {
+            resp.status_code.is_server_error() || resp.status_code.as_u16() == 429
+        }
+        serenity::Error::Http(HttpError::Request(_)) => true,
+        _ => false,
     }
 }
 

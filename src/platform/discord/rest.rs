@@ -10,7 +10,8 @@
 //! - on 500/502/503/504, a time-out or a refused connection, backs off (250 ms, 500 ms, ...)
 //!   and sends again;
 //! - after `max_retries` retries, hands the last answer (or a 504) to serenity, whose caller
-//!   logs it. A failed edit never loses a move: the game is already stored, `/board` re-posts.
+//!   logs it. A failed edit never loses a move: the game is already stored, the event task
+//!   tries the edit again later (events.rs), and `/board` re-posts.
 //!
 //! Retrying a POST whose answer was lost can repeat it; Discord answers a repeated interaction
 //! callback with 40060, which is harmless.
