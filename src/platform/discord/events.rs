@@ -83,17 +83,37 @@ const REDRAW_BACKOFF: [Duration; 5] = [
     Duration::from_secs(1800),
 ];
 
+/// What one redraw of a game's messages did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Redraw {
+    /// Every message already showed the game as it is.
+    UpToDate,
+    /// Some message was edited.
+    Edited,
+    /// An edit failed in a way that may pass (see [`transient`]).
+    Failed,
+}
+
 /// Redraws a game's messages, and tries again later while an edit fails. Every attempt
-/// draws the game as it is then, so a late retry never shows an old board.
+/// draws the game as it is then, so a late retry never shows an old board. After an edit it
+/// looks once more: when an edit took so long that another one went ahead without the lock
+/// (see `Bot::hold`), an older board may have landed last.
 async fn redraw_until_shown(bot: Arc<Bot>, http: Arc<Http>, id: String, lang: Lang) {
     let mut pauses = REDRAW_BACKOFF.iter();
+    let mut checks = 0;
     loop {
-        let shown = {
+        let redraw = {
             let _guard = bot.hold(format!("g:{id}")).await;
             refresh_game(&bot, &http, &id, lang).await
         };
-        if shown {
-            return;
+        match redraw {
+            Redraw::UpToDate => return,
+            Redraw::Edited if checks < 3 => {
+                checks += 1;
+                continue;
+            }
+            Redraw::Edited => return,
+            Redraw::Failed => {}
         }
         let Some(pause) = pauses.next() else {
             tracing::warn!(
@@ -111,9 +131,9 @@ async fn redraw_until_shown(bot: Arc<Bot>, http: Arc<Http>, id: String, lang: La
     }
 }
 
-/// Redraws every message of a game that does not show its latest state; false if an edit
-/// failed. The caller holds the game's lock.
-pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -> bool {
+/// Redraws every message of a game that does not show its latest state. The caller holds the
+/// game's lock.
+pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -> Redraw {
     let viewer = UserRef::new(Platform::Discord, bot.bot_id.to_string(), "toguz");
     let request = Request {
         actor: viewer,
@@ -124,15 +144,15 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -
     };
     let view = match bot.manager.act(request).await {
         Ok(Reply::Game(view)) => view,
-        Ok(_) => return true,
+        Ok(_) => return Redraw::UpToDate,
         Err(error) => {
             // Nothing to draw (the game is gone or unreadable): retrying would not help.
             tracing::warn!(game = id, %error, "Discord: cannot load a game to redraw");
-            return true;
+            return Redraw::UpToDate;
         }
     };
     let stamp = Drawn::Game(Stamp::of(&view));
-    let mut shown = true;
+    let mut redraw = Redraw::UpToDate;
     for r in &view.messages {
         let Some((channel, message)) = parse_message_ref(r) else {
             continue;
@@ -145,14 +165,21 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -
             .edit_message(http, MessageId::new(message), edit)
             .await
         {
-            Ok(_) => bot.set_drawn(message, stamp),
+            Ok(_) => {
+                bot.set_drawn(message, stamp);
+                if redraw == Redraw::UpToDate {
+                    redraw = Redraw::Edited;
+                }
+            }
             Err(error) => {
-                shown &= !transient(&error);
+                if transient(&error) {
+                    redraw = Redraw::Failed;
+                }
                 tracing::warn!(game = id, message, %error, "Discord: cannot update a game message")
             }
         }
     }
-    shown
+    redraw
 }
 
 /// Whether a failed request may succeed later: Discord or the network in trouble, not a
