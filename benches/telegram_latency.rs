@@ -1,66 +1,107 @@
-//! Latency of a human move in Telegram: from a button press (the update handed to the bot)
-//! to the edited board (the bot's editMessageMedia reaching the Bot API), measured against
-//! the fake Bot API server with the real `toguz run` binary. Bot thinking is excluded: the
-//! bot plays level `random`, and the clock stops at the first edit after the press.
+//! Latency of a human move in Telegram: from a button press (the update handed to the fake
+//! Bot API, which long-polls it to the bot) to the edited board (the bot's editMessageMedia
+//! with the new PNG received by the fake), with the real `toguz run` binary. No bot thinking
+//! is involved: two people play each other in each of a few groups, with default settings
+//! (the turn notice to the next player included). Presses are paced (`PACE`, outside the
+//! timed span) so the bot stays under Telegram's overall limit of about 30 posts a second
+//! (each move costs an edit and a turn notice); back to back, they would time the flood
+//! limiter instead of the bot.
 //!
 //! Run: `cargo bench --bench telegram_latency` (prints its own numbers).
 
 #[path = "../tests/telegram/fake_telegram/mod.rs"]
 mod fake_telegram;
 
-use fake_telegram::bot::{latest_board, BotProcess, TOKEN, WAIT};
+use fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use fake_telegram::{FakeTelegram, TgChat, TgUser};
 use std::time::{Duration, Instant};
 
-const PLAYERS: i64 = 10;
-const MOVES_EACH: usize = 8;
+const GAMES: i64 = 4;
+const MOVES_EACH: usize = 50;
+const PACE: Duration = Duration::from_millis(100);
+
+/// A game between two people in a group.
+struct Game {
+    chat: TgChat,
+    players: [TgUser; 2],
+}
 
 fn main() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().expect("temp dir");
-    let _bot = BotProcess::start(&fake, dir.path(), "notify_turn = false", "");
-    let users: Vec<(TgUser, TgChat)> = (0..PLAYERS)
-        .map(|i| {
-            let u = TgUser::new(9000 + i, "Bench", "", "en");
-            let c = TgChat::private(&u);
-            (u, c)
-        })
-        .collect();
-    for (u, c) in &users {
-        fake.send_text(c, u, "/play random");
-    }
-    let mut samples: Vec<Duration> = vec![];
+    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let games: Vec<Game> = (0..GAMES).map(|i| start_game(&fake, i)).collect();
+    let mut samples = vec![];
     for _ in 0..MOVES_EACH {
-        for (user, chat) in &users {
-            // The board, ready for a human move (the bot's reply, if any, is shown).
-            let ok = fake.wait_until(WAIT, |v| {
-                latest_board(v.bot_messages(chat.id))
-                    .is_some_and(|b| !b.pits.is_empty() && v.pending_updates() == 0)
-            });
-            assert!(ok, "no board to play on");
-            let Some(board) = latest_board(fake.bot_messages(chat.id)) else {
-                continue;
-            };
-            // Let the bot's own edits settle so they are not taken for ours.
-            std::thread::sleep(Duration::from_millis(30));
-            let mark = fake.mark();
-            let (pit, _) = board.pits[0].clone();
-            let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
-            let start = Instant::now();
-            fake.press(chat, board.message.message_id, user, &data);
-            let message = board.message.message_id;
-            let edited = fake.wait_call(mark, WAIT, |c| {
-                c.method == "editMessageMedia" && c.i64("message_id") == Some(message)
-            });
-            let (_, call) = edited.expect("board edited");
-            samples.push(call.at.duration_since(start));
+        for game in &games {
+            samples.extend(one_move(&fake, game));
+            std::thread::sleep(PACE);
         }
     }
+    report(samples);
+}
+
+/// Ann challenges Ben in a new group and Ben accepts: the game's first board is up.
+fn start_game(fake: &FakeTelegram, i: i64) -> Game {
+    let chat = TgChat::group(-1000 - i, "Bench");
+    let ann = TgUser::new(9000 + 2 * i, &format!("Ann{i}"), "", "en");
+    let ben = TgUser::new(9001 + 2 * i, &format!("Ben{i}"), "", "en");
+    let theirs = fake.send_text(&chat, &ben, "a game?");
+    let mark = fake.mark();
+    fake.send_reply(&chat, &ann, "/challenge", theirs);
+    let (_, call) = fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.buttons().iter().any(|(_, d)| d.starts_with("1ca:"))
+        })
+        .expect("challenge posted");
+    let msg = call.response["result"]["message_id"].as_i64().expect("id");
+    let (_, accept) = call.buttons().into_iter().next().expect("accept button");
+    fake.press(&chat, msg, &ben, &accept);
+    wait_board(fake, chat.id, |b| !b.pits.is_empty());
+    Game {
+        chat,
+        players: [ann, ben],
+    }
+}
+
+/// The player to move presses a pit; the time until the board message is edited.
+fn one_move(fake: &FakeTelegram, game: &Game) -> Option<Duration> {
+    let board = wait_board(fake, game.chat.id, |b| b.is_over() || !b.pits.is_empty());
+    if board.is_over() {
+        return None;
+    }
+    let mover = to_move(&board, &game.players);
+    let (pit, _) = board.pits[0].clone();
+    let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+    let message = board.message.message_id;
+    let mark = fake.mark();
+    let start = Instant::now();
+    fake.press(&game.chat, message, mover, &data);
+    let (_, edit) = fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "editMessageMedia" && c.ok() && c.i64("message_id") == Some(message)
+        })
+        .expect("board edited");
+    Some(edit.at.duration_since(start))
+}
+
+/// The player named in the caption's "… to move: <name>".
+fn to_move<'a>(board: &Board, players: &'a [TgUser; 2]) -> &'a TgUser {
+    let caption = board.caption();
+    players
+        .iter()
+        .find(|p| caption.contains(&format!("to move: {}", p.first_name)))
+        .expect("the player to move is named")
+}
+
+fn report(mut samples: Vec<Duration>) {
+    assert!(!samples.is_empty(), "no move was measured");
     samples.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let n = samples.len();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "telegram press -> edited board: n={n} median={:.2} ms p90={:.2} ms min={:.2} ms max={:.2} ms",
+        "telegram press -> edited board (human move): n={n} median={:.2} ms p90={:.2} ms \
+         min={:.2} ms max={:.2} ms",
         ms(samples[n / 2]),
         ms(samples[n * 9 / 10]),
         ms(samples[0]),

@@ -159,6 +159,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Where a handle is kept among the user settings: `@telegram:bob` (settings use
+/// `telegram:<id>`, so the two never meet).
+fn handle_key(platform: Platform, handle: &str) -> String {
+    let handle = handle.trim().trim_start_matches('@').to_lowercase();
+    format!("@{}:{handle}", platform.name())
+}
+
 /// A fresh short id: 6 characters `[a-z0-9]`.
 fn new_id() -> String {
     const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
@@ -304,6 +311,37 @@ impl Manager {
         self.inner.store.put(Tree::Users, &key, &settings)?;
         self.inner.store.commit().await?;
         Ok(())
+    }
+
+    /// Remembers the public handle a user goes by on their platform (a Telegram @username),
+    /// so `user_by_handle` finds them later, after a restart too; a handle names the user
+    /// last seen with it. Only a change is written (and is durable before this returns).
+    pub async fn remember_handle(&self, handle: &str, user: &UserRef) -> Result<(), ActionError> {
+        let key = handle_key(user.platform, handle);
+        let known = self
+            .inner
+            .store
+            .get::<UserRef>(Tree::Users, &key)
+            .ok()
+            .flatten();
+        if known.is_some_and(|k| k == *user && k.name == user.name) {
+            return Ok(());
+        }
+        self.inner.store.put(Tree::Users, &key, user)?;
+        self.inner.store.commit().await?;
+        Ok(())
+    }
+
+    /// The user last seen with `handle` (case-insensitive, with or without `@`).
+    pub fn user_by_handle(&self, platform: Platform, handle: &str) -> Option<UserRef> {
+        let key = handle_key(platform, handle);
+        match self.inner.store.get::<UserRef>(Tree::Users, &key) {
+            Ok(user) => user,
+            Err(error) => {
+                tracing::warn!(key, %error, "unreadable user handle");
+                None
+            }
+        }
     }
 
     /// Records that `msg` shows a game or challenge, so later changes can update it.

@@ -15,9 +15,11 @@ const GROUP: i64 = -100_777;
 /// The real bot running against a fake Bot API, and the people of a group.
 struct Flow {
     // Declared first so the bot is stopped before the fake server.
-    _bot: BotProcess,
+    bot: BotProcess,
     fake: FakeTelegram,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    /// The config lines the bot was started with (under `[telegram]`, at the top).
+    config: (String, String),
     group: TgChat,
     alice: TgUser,
     bob: TgUser,
@@ -34,14 +36,22 @@ impl Flow {
         let dir = tempfile::tempdir().expect("temp dir");
         let bot = BotProcess::start(&fake, dir.path(), telegram_extra, extra);
         Flow {
-            _bot: bot,
+            bot,
             fake,
-            _dir: dir,
+            dir,
+            config: (telegram_extra.to_string(), extra.to_string()),
             group: TgChat::group(GROUP, "Toguz club"),
             alice: TgUser::new(601, "Alice", "alice_k", "en"),
             bob: TgUser::new(602, "Bob", "bob_the_player", "en"),
             carol: TgUser::new(603, "Carol", "carol_s", "en"),
         }
+    }
+
+    /// Kills the bot and starts it again on the same data.
+    fn restart(&mut self) {
+        self.bot.kill();
+        let (telegram_extra, extra) = &self.config;
+        self.bot = BotProcess::start(&self.fake, self.dir.path(), telegram_extra, extra);
     }
 
     /// `user` writes `text` in the group; the message id.
@@ -304,6 +314,26 @@ fn a_challenge_by_username_can_be_declined_and_then_not_accepted() {
 }
 
 #[test]
+fn a_username_seen_before_a_restart_can_still_be_challenged() {
+    let mut f = Flow::start("", "");
+    let mark = f.fake.mark();
+    f.say(&f.bob, "/games");
+    f.fake
+        .wait_call(mark, WAIT, |c| c.method == "sendMessage" && c.ok())
+        .expect("Bob answered");
+    f.restart();
+    let mark = f.fake.mark();
+    f.say(&f.alice, "/challenge @Bob_The_Player");
+    let (msg, id) = f.challenge_message(mark);
+    assert!(
+        f.text_of(msg).contains("Alice challenges Bob"),
+        "{}",
+        f.text_of(msg)
+    );
+    f.accept(msg, &id, &f.bob);
+}
+
+#[test]
 fn an_unanswered_challenge_expires_and_its_buttons_say_so() {
     let f = Flow::start(
         "",
@@ -551,6 +581,27 @@ fn webhook_mode_checks_the_secret_token_on_every_request() {
         .filter(|(_, s)| *s != 200)
         .collect();
     assert!(refused.iter().all(|(_, s)| *s == 0), "{refused:?}");
+}
+
+#[test]
+fn a_taken_webhook_port_is_a_clear_start_up_error() {
+    let fake = FakeTelegram::start(TOKEN);
+    fake.allow_http_webhook();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port();
+    let webhook = format!(
+        "[telegram.webhook]\nlisten = \"127.0.0.1:{port}\"\n\
+         public_url = \"http://127.0.0.1:{port}/hook\"\nsecret_token = {SECRET:?}"
+    );
+    let mut f = Flow::with_fake(fake, &webhook, "");
+    assert_eq!(f.bot.wait_exit(WAIT), Some(1), "the bot must stop");
+    let log = f.bot.log_text();
+    assert!(
+        log.contains("cannot listen on telegram.webhook.listen"),
+        "{log}"
+    );
+    assert!(!log.contains(TOKEN) && !log.contains(SECRET));
+    assert!(f.fake.webhook().is_none(), "no webhook set");
 }
 
 impl Flow {

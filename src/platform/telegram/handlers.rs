@@ -25,7 +25,7 @@ use teloxide::types::{
     InlineQueryResultArticle, InputMessageContent, InputMessageContentText, MessageEntityKind,
     ParseMode,
 };
-use teloxide::update_listeners::{webhooks, Polling};
+use teloxide::update_listeners::{webhooks, Polling, UpdateListener as _};
 
 type HandlerResult = anyhow::Result<()>;
 
@@ -55,14 +55,34 @@ pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow:
                 .await;
         }
         Some(w) => {
+            // Bound here, not by teloxide, whose server task panics on a taken port: a clear
+            // start-up error instead.
+            let tcp = tokio::net::TcpListener::bind(w.listen)
+                .await
+                .map_err(|err| {
+                    anyhow::anyhow!(
+                        "cannot listen on telegram.webhook.listen {}: {err}",
+                        w.listen
+                    )
+                })?;
             let options = webhooks::Options::new(w.listen, w.public_url)
                 .secret_token(w.secret_token.expose().to_string());
-            let listener = webhooks::axum(bot, options).await.map_err(|err| {
-                anyhow::anyhow!(
-                    "cannot start the Telegram webhook (telegram.webhook): {}",
-                    scrub(&err.to_string(), checked.token.expose())
-                )
-            })?;
+            let (mut listener, stopped, router) = webhooks::axum_to_router(bot, options)
+                .await
+                .map_err(|err| {
+                    anyhow::anyhow!(
+                        "cannot set the Telegram webhook (telegram.webhook.public_url): {}",
+                        scrub(&err.to_string(), checked.token.expose())
+                    )
+                })?;
+            let stop = listener.stop_token();
+            tokio::spawn(async move {
+                let served = axum::serve(tcp, router).with_graceful_shutdown(stopped);
+                if let Err(error) = served.await {
+                    tracing::error!(%error, "telegram: webhook server failed");
+                    stop.stop();
+                }
+            });
             tracing::info!(listen = %w.listen, "telegram: webhook listening");
             dispatcher
                 .dispatch_with_listener(listener, listener_errors(token.clone()))
@@ -117,9 +137,9 @@ async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
     let Some(from) = msg.from.as_ref() else {
         return Ok(());
     };
-    ctx.people.see(from);
+    ctx.see(from).await;
     if let Some(other) = msg.reply_to_message().and_then(|r| r.from.as_ref()) {
-        ctx.people.see(other);
+        ctx.see(other).await;
     }
     let Some((cmd, args)) = msg.text().and_then(|t| parse_command(t, &ctx.username)) else {
         return Ok(());
@@ -271,23 +291,15 @@ impl Cmd<'_> {
                 MessageEntityKind::TextMention { user } => return Ok(Some(user_ref(user))),
                 MessageEntityKind::Mention => {
                     let name = entity.text();
-                    return self
-                        .ctx
-                        .people
-                        .by_username(name)
-                        .map(Some)
-                        .ok_or(name.into());
+                    return self.ctx.by_username(name).map(Some).ok_or(name.into());
                 }
                 _ => {}
             }
         }
         match args.split_whitespace().next() {
-            Some(word) if word.starts_with('@') => self
-                .ctx
-                .people
-                .by_username(word)
-                .map(Some)
-                .ok_or(word.into()),
+            Some(word) if word.starts_with('@') => {
+                self.ctx.by_username(word).map(Some).ok_or(word.into())
+            }
             _ => Ok(None),
         }
     }
@@ -465,7 +477,7 @@ async fn current(ctx: &Ctx, view: &GameView) -> Option<GameView> {
 }
 
 async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
-    ctx.people.see(&q.from);
+    ctx.see(&q.from).await;
     let actor = user_ref(&q.from);
     let lang = ctx.lang_of(&actor).await;
     let place = match (&q.message, &q.inline_message_id) {
@@ -592,7 +604,7 @@ async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) {
 }
 
 async fn on_inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
-    ctx.people.see(&q.from);
+    ctx.see(&q.from).await;
     let lang = ctx.lang_of(&user_ref(&q.from)).await;
     let text = t!(lang, "tg-inline-text", name = q.from.full_name());
     let content = InputMessageContent::Text(
@@ -618,7 +630,7 @@ async fn on_chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerResult
     let Some(id) = r.inline_message_id else {
         return Ok(());
     };
-    ctx.people.see(&r.from);
+    ctx.see(&r.from).await;
     let challenger = user_ref(&r.from);
     open_inline_challenge(&ctx, challenger, MsgRef::Inline(id)).await;
     Ok(())

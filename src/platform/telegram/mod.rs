@@ -41,8 +41,8 @@ pub(crate) struct Ctx {
     pub people: People,
 }
 
-/// Users seen recently: `@username` to user (Telegram gives bots no lookup by username), and
-/// each user's Telegram language.
+/// Users seen recently: their names and Telegram languages. (`@username`s are kept by the
+/// manager: see `Ctx::see`.)
 #[derive(Default)]
 pub(crate) struct People {
     inner: Mutex<PeopleInner>,
@@ -50,7 +50,6 @@ pub(crate) struct People {
 
 #[derive(Default)]
 struct PeopleInner {
-    by_username: HashMap<String, UserRef>,
     names: HashMap<u64, String>,
     langs: HashMap<u64, Lang>,
 }
@@ -64,21 +63,10 @@ impl People {
         if p.names.len() > PEOPLE_MAX {
             *p = PeopleInner::default();
         }
-        let r = user_ref(user);
-        p.names.insert(user.id.0, r.name.clone());
-        if let Some(name) = &user.username {
-            p.by_username.insert(name.to_lowercase(), r);
-        }
+        p.names.insert(user.id.0, user.full_name());
         if let Some(lang) = user.language_code.as_deref().and_then(Lang::from_code) {
             p.langs.insert(user.id.0, lang);
         }
-    }
-
-    pub fn by_username(&self, username: &str) -> Option<UserRef> {
-        let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        p.by_username
-            .get(&username.trim_start_matches('@').to_lowercase())
-            .cloned()
     }
 
     pub fn name(&self, id: u64) -> Option<String> {
@@ -98,6 +86,27 @@ pub(crate) fn user_ref(user: &User) -> UserRef {
 }
 
 impl Ctx {
+    /// Notes a user the bot saw: name and language for now, and their `@username` for good
+    /// (Telegram gives bots no lookup by username, so `/challenge @name` can only find
+    /// people the bot has seen; the manager keeps them across restarts).
+    pub async fn see(&self, user: &User) {
+        self.people.see(user);
+        if let Some(username) = &user.username {
+            let remembered = self
+                .manager
+                .remember_handle(username, &user_ref(user))
+                .await;
+            if let Err(error) = remembered {
+                tracing::warn!(%error, "telegram: username not remembered");
+            }
+        }
+    }
+
+    /// The user last seen with `@username`.
+    pub fn by_username(&self, username: &str) -> Option<UserRef> {
+        self.manager.user_by_handle(Platform::Telegram, username)
+    }
+
     /// The language to speak to `user`: chosen with /lang, else Telegram's, else English.
     pub async fn lang_of(&self, user: &UserRef) -> Lang {
         if let Some(lang) = self.manager.user_lang(user).await {
