@@ -684,6 +684,36 @@ fn inline_mode_challenges_and_plays_on_a_text_board() {
 }
 
 #[test]
+fn an_inline_challenge_sent_without_feedback_is_accepted_by_its_button() {
+    let f = Flow::start("", "");
+    let query = f.fake.inline_query(&f.bob, "");
+    f.fake
+        .wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
+        .expect("inline query answered");
+    // Telegram does not tell the bot the result was sent: the message keeps its first button.
+    let inline = f.fake.send_inline_result(&query, "challenge", false);
+    let buttons = f.fake.inline_message(&inline).expect("sent").buttons();
+    let (_, data) = buttons.first().cloned().expect("a button");
+    assert_eq!(data, format!("tgi:{}", f.bob.id));
+    assert_says(
+        &f.press_inline(&inline, &f.bob, &data),
+        "your own challenge",
+    );
+    assert_eq!(f.press_inline(&inline, &f.carol, &data).str("text"), None);
+    let mut pos = Position::start(Variant::default());
+    let board = f.inline_board_at(&inline, &pos);
+    let (mover, _) = f.turn(&board, [&f.bob, &f.carol]);
+    let pit = board.pits[0].0;
+    let answer = f.press_inline(&inline, mover, &move_data(&board, pit));
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    pos.play(pit).expect("legal");
+    f.inline_board_at(&inline, &pos);
+    // The placeholder cannot start a second game on the same message.
+    assert_says(&f.press_inline(&inline, &f.alice, &data), "no longer open");
+    f.inline_board_at(&inline, &pos);
+}
+
+#[test]
 fn without_edit_in_place_every_move_posts_a_new_board() {
     let f = Flow::start("edit_in_place = false", "");
     let chat = TgChat::private(&f.alice);

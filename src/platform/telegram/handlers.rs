@@ -637,6 +637,11 @@ async fn on_chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerResult
 }
 
 async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) -> Option<String> {
+    if let MsgRef::Inline(id) = &place {
+        if !ctx.claim_inline(id) {
+            return None;
+        }
+    }
     let lang = ctx.lang_of(&challenger).await;
     let req = Request {
         actor: challenger,
@@ -691,7 +696,8 @@ async fn inline_placeholder_press(
     let name = ctx.people.name(id).unwrap_or_else(|| id.to_string());
     let challenger = UserRef::new(Platform::Telegram, id.to_string(), name);
     let Some(challenge) = open_inline_challenge(ctx, challenger, place.clone()).await else {
-        answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+        let closed = present::error_text(&ActionError::ChallengeClosed, lang);
+        answer(ctx, q, closed, true).await;
         return Ok(());
     };
     let req = Request {

@@ -25,7 +25,7 @@ use crate::manager::{Manager, Platform, UserRef};
 use crate::t;
 use anyhow::Context as _;
 use poster::{Limiter, Poster};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, BotCommandScope, User};
@@ -39,6 +39,8 @@ pub(crate) struct Ctx {
     /// The bot's @username (without @), for `/command@username` in groups.
     pub username: String,
     pub people: People,
+    /// Inline messages that already carry a challenge or game (see `claim_inline`).
+    pub inline_claimed: Mutex<HashSet<String>>,
 }
 
 /// Users seen recently: their names and Telegram languages. (`@username`s are kept by the
@@ -107,6 +109,17 @@ impl Ctx {
         self.manager.user_by_handle(Platform::Telegram, username)
     }
 
+    /// Claims an inline message for a new challenge: false if it already has one. Its first
+    /// button and the chosen-result update can race (two people pressing Accept at once, or
+    /// a press before Telegram's feedback): only the first may turn it into a challenge.
+    pub fn claim_inline(&self, id: &str) -> bool {
+        let mut claimed = self.inline_claimed.lock().unwrap_or_else(|e| e.into_inner());
+        if claimed.len() > PEOPLE_MAX {
+            claimed.clear();
+        }
+        claimed.insert(id.to_string())
+    }
+
     /// The language to speak to `user`: chosen with /lang, else Telegram's, else English.
     pub async fn lang_of(&self, user: &UserRef) -> Lang {
         if let Some(lang) = self.manager.user_lang(user).await {
@@ -144,6 +157,7 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         poster,
         username,
         people: People::default(),
+        inline_claimed: Mutex::default(),
     });
     let events = tokio::spawn(boards::follow_events(ctx.clone()));
     let result = handlers::dispatch(ctx, checked, token).await;

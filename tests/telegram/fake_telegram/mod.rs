@@ -509,6 +509,12 @@ impl FakeTelegram {
     /// posts the result's message and, because it has an inline keyboard, tells the bot its
     /// inline_message_id. Returns that id.
     pub fn choose_inline_result(&self, query_id: &str, result_id: &str) -> String {
+        self.send_inline_result(query_id, result_id, true)
+    }
+
+    /// The user picks a result, and Telegram posts its message; the bot is told only with
+    /// `feedback` (inline feedback on in @BotFather). Returns the inline_message_id.
+    pub fn send_inline_result(&self, query_id: &str, result_id: &str, feedback: bool) -> String {
         let mut st = self.lock();
         let q = st
             .inline_queries
@@ -543,9 +549,11 @@ impl FakeTelegram {
                 reply_to: None,
             },
         );
-        let r = json!({"result_id": result_id, "from": from, "query": query,
-            "inline_message_id": inline_id});
-        self.push_update(&mut st, json!({"chosen_inline_result": r}));
+        if feedback {
+            let r = json!({"result_id": result_id, "from": from, "query": query,
+                "inline_message_id": inline_id});
+            self.push_update(&mut st, json!({"chosen_inline_result": r}));
+        }
         inline_id
     }
 
