@@ -113,7 +113,10 @@ impl Ctx {
     /// button and the chosen-result update can race (two people pressing Accept at once, or
     /// a press before Telegram's feedback): only the first may turn it into a challenge.
     pub fn claim_inline(&self, id: &str) -> bool {
-        let mut claimed = self.inline_claimed.lock().unwrap_or_else(|e| e.into_inner());
+        let mut claimed = self
+            .inline_claimed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if claimed.len() > PEOPLE_MAX {
             claimed.clear();
         }
