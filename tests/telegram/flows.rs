@@ -247,6 +247,20 @@ fn a_challenge_by_reply_is_accepted_played_and_resigned() {
     );
     assert!(end.pits.is_empty() && end.data.iter().any(|d| d.starts_with("1rm:")));
     assert!(assert_all_photos_png(&f.fake.calls()) >= 9);
+
+    // The winner asks for a rematch with the button; the other accepts: a new game.
+    let mark = f.fake.mark();
+    let rematch = format!("1rm:{}", end.game);
+    let answer = f.press(end.message.message_id, winner, &rematch);
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    let (msg, id) = f.challenge_message(mark);
+    let wants = format!(
+        "{} wants a rematch with {}",
+        winner.first_name, mover.first_name
+    );
+    assert!(f.text_of(msg).contains(&wants), "{}", f.text_of(msg));
+    let next = f.accept(msg, &id, mover);
+    assert_ne!(next.game, end.game);
 }
 
 #[test]
@@ -274,6 +288,28 @@ fn an_open_challenge_is_for_anyone_but_its_author() {
     f.accept(msg, &id, &f.alice);
     let mut pos = Position::start(Variant::default());
     f.play([&f.carol, &f.alice], &mut pos, 4);
+}
+
+#[test]
+fn the_language_comes_from_telegram_or_from_lang() {
+    let f = Flow::start("", "");
+    let dana = TgUser::new(604, "Dana", "", "ru");
+    let chat = TgChat::private(&dana);
+    let mark = f.fake.mark();
+    f.fake.send_text(&chat, &dana, "/start");
+    let said = |mark: usize, words: &str| {
+        let found = f.fake.wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.str("text").is_some_and(|t| t.contains(words))
+        });
+        assert!(found.is_some(), "no message with {words:?}");
+    };
+    said(mark, "Привет!");
+    let mark = f.fake.mark();
+    f.fake.send_text(&chat, &dana, "/lang kk");
+    said(mark, "Сізбен қазақша сөйлесемін.");
+    f.fake.send_text(&chat, &dana, "/play random");
+    let board = wait_board(&f.fake, chat.id, |b| !b.pits.is_empty());
+    assert!(board.caption().contains("Қазандар:"), "{}", board.caption());
 }
 
 #[test]
@@ -504,6 +540,34 @@ fn a_429_on_an_edit_is_waited_out_and_the_move_is_kept() {
     pos.play(pit).expect("legal");
     let after = f.board_at(&pos);
     assert_eq!(after.message.message_id, board.message.message_id);
+}
+
+#[test]
+fn a_failed_edit_loses_no_move_and_board_shows_it() {
+    let f = Flow::start("", "");
+    let players = [&f.alice, &f.bob];
+    let board = f.alice_vs_bob();
+    let (mover, _) = f.turn(&board, players);
+    f.fake
+        .fail_next("editMessageMedia", 500, "Internal Server Error");
+    let mark = f.fake.mark();
+    let pit = board.pits[0].0;
+    let answer = f.press(board.message.message_id, mover, &move_data(&board, pit));
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    f.fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "editMessageMedia" && c.status == 500
+        })
+        .expect("the edit failed");
+    // The message still shows the old board, but the move is kept: /board shows it.
+    let mut pos = Position::start(Variant::default());
+    pos.play(pit).expect("legal");
+    f.say(mover, "/board");
+    let again = wait_board(&f.fake, GROUP, |b| {
+        b.message.message_id > board.message.message_id
+    });
+    assert_eq!(again.ply, 1);
+    again.assert_pits_match(&pos);
 }
 
 const SECRET: &str = "hook_Secret-42";
