@@ -159,6 +159,18 @@ impl Flow {
         assert!(told.is_some(), "{} was not told to move", user.first_name);
     }
 
+    /// Waits until the group shows `n` turn notices ("…, your move").
+    fn assert_notices(&self, n: usize) {
+        let count = |v: &crate::fake_telegram::FakeView| {
+            v.bot_messages(GROUP)
+                .iter()
+                .filter(|m| m.text.as_deref().is_some_and(|t| t.contains("your move")))
+                .count()
+        };
+        let ok = self.fake.wait_until(WAIT, |v| count(v) == n);
+        assert!(ok, "expected {n} turn notices");
+    }
+
     fn text_of(&self, msg: i64) -> String {
         let m = self.fake.message(GROUP, msg).expect("message");
         m.text.unwrap_or_default()
@@ -226,6 +238,8 @@ fn a_challenge_by_reply_is_accepted_played_and_resigned() {
     let players = [&f.alice, &f.bob];
     let mut pos = Position::start(Variant::default());
     let board = f.play(players, &mut pos, 8);
+    // Each notice replaced the one before it.
+    f.assert_notices(1);
     let (mover, winner) = f.turn(&board, players);
     let resign = format!("1r:{}:{}", board.game, board.ply);
     let answer = f.press(board.message.message_id, mover, &resign);
@@ -247,6 +261,7 @@ fn a_challenge_by_reply_is_accepted_played_and_resigned() {
     );
     assert!(end.pits.is_empty() && end.data.iter().any(|d| d.starts_with("1rm:")));
     assert!(assert_all_photos_png(&f.fake.calls()) >= 9);
+    f.assert_notices(0);
 
     // The winner asks for a rematch with the button; the other accepts: a new game.
     let mark = f.fake.mark();
@@ -666,6 +681,21 @@ fn a_taken_webhook_port_is_a_clear_start_up_error() {
     );
     assert!(!log.contains(TOKEN) && !log.contains(SECRET));
     assert!(f.fake.webhook().is_none(), "no webhook set");
+}
+
+#[test]
+fn a_webhook_telegram_refuses_is_a_clear_start_up_error() {
+    let port = free_port();
+    let webhook = format!(
+        "[telegram.webhook]\nlisten = \"127.0.0.1:{port}\"\n\
+         public_url = \"https://bot.example.org:9000/hook\"\nsecret_token = {SECRET:?}"
+    );
+    let mut f = Flow::start(&webhook, "");
+    assert_eq!(f.bot.wait_exit(WAIT), Some(1), "the bot must stop");
+    let log = f.bot.log_text();
+    assert!(log.contains("cannot set the Telegram webhook (telegram.webhook.public_url)"));
+    assert!(log.contains("ports 80, 88, 443 or 8443"), "{log}");
+    assert!(!log.contains(TOKEN) && !log.contains(SECRET));
 }
 
 impl Flow {

@@ -13,7 +13,10 @@ use crate::manager::{
 use crate::platform::present;
 use crate::render::{self, Charset};
 use crate::t;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use teloxide::prelude::*;
+use teloxide::types::MessageId;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Escapes text for Telegram's HTML parse mode.
@@ -152,8 +155,15 @@ impl Ctx {
 
     /// Tells the player to move (when that is a person other than `actor`) in the game's
     /// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
+    /// Only the newest notice of a game stays in the chat: the one it replaces is deleted,
+    /// and the last one goes when the game ends.
     pub async fn notify_turn(&self, view: &GameView, actor: Option<&UserRef>) {
         if !self.config.notify_turn {
+            return;
+        }
+        if view.is_over() {
+            self.delete_notice(self.notices.replace(&view.id, None))
+                .await;
             return;
         }
         let Some(Player::Human(user)) = view.to_move_player() else {
@@ -178,9 +188,36 @@ impl Ctx {
             text,
             keyboard: None,
         };
-        if let Err(err) = self.poster.send(chat, &content, reply_to).await {
-            let error = self.poster.describe(&err);
-            tracing::info!(game = view.id, error, "turn notice not sent");
+        match self.poster.send(chat, &content, reply_to).await {
+            Ok(sent) => {
+                let new = MsgRef::Chat {
+                    chat,
+                    message: sent.id.0,
+                };
+                self.delete_notice(self.notices.replace(&view.id, Some(new)))
+                    .await;
+            }
+            Err(err) => {
+                let error = self.poster.describe(&err);
+                tracing::info!(game = view.id, error, "turn notice not sent");
+            }
+        }
+    }
+
+    async fn delete_notice(&self, notice: Option<MsgRef>) {
+        let Some(MsgRef::Chat { chat, message }) = notice else {
+            return;
+        };
+        let deleted = self
+            .bot
+            .delete_message(ChatId(chat), MessageId(message))
+            .await;
+        if let Err(err) = deleted {
+            // Already gone, or too old to delete (48 hours): harmless.
+            tracing::debug!(
+                error = self.poster.describe(&err),
+                "turn notice not deleted"
+            );
         }
     }
 
@@ -204,6 +241,21 @@ impl Ctx {
             }
             self.poster
                 .edit(target, self.challenge_content(view, lang), 0);
+        }
+    }
+}
+
+/// The last turn notice posted for each game.
+#[derive(Default)]
+pub struct Notices(Mutex<HashMap<String, MsgRef>>);
+
+impl Notices {
+    /// Sets (or with `None` forgets) the notice of `game`; the one it replaces.
+    fn replace(&self, game: &str, notice: Option<MsgRef>) -> Option<MsgRef> {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match notice {
+            Some(n) => map.insert(game.to_string(), n),
+            None => map.remove(game),
         }
     }
 }

@@ -39,6 +39,8 @@ pub(crate) struct Ctx {
     /// The bot's @username (without @), for `/command@username` in groups.
     pub username: String,
     pub people: People,
+    /// The last turn notice of each game (deleted when the next one is posted).
+    pub notices: boards::Notices,
     /// Inline messages that already carry a challenge or game (see `claim_inline`).
     pub inline_claimed: Mutex<HashSet<String>>,
 }
@@ -160,6 +162,7 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         poster,
         username,
         people: People::default(),
+        notices: boards::Notices::default(),
         inline_claimed: Mutex::default(),
     });
     let events = tokio::spawn(boards::follow_events(ctx.clone()));

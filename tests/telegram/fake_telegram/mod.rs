@@ -1164,6 +1164,12 @@ fn set_webhook(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     if parsed.scheme() != "https" && !(st.allow_http_webhook && parsed.scheme() == "http") {
         return Err(bad("bad webhook: HTTPS url must be provided for webhook"));
     }
+    let port = parsed.port_or_known_default();
+    if parsed.scheme() == "https" && !matches!(port, Some(443 | 80 | 88 | 8443)) {
+        return Err(bad(
+            "bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443",
+        ));
+    }
     let secret = opt_str(p, "secret_token");
     if let Some(s) = &secret {
         let ok = (1..=256).contains(&s.len())
