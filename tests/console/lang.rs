@@ -1,22 +1,10 @@
 //! Issue 7: `toguz play --lang kk` and `--lang ru` show the help and a whole game in that
 //! language.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use super::run_play;
 
 fn play_whole_game(lang: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
-        .args([
-            "play", "--level", "random", "--colour", "white", "--lang", lang,
-        ])
-        .arg("--data-dir")
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("toguz starts");
     // Help, a bad command, then every pit in turn until the game is long over.
     let mut input = String::from("help\nxyz\n");
     for _ in 0..120 {
@@ -25,19 +13,10 @@ fn play_whole_game(lang: &str) -> String {
         }
     }
     input.push_str("record\nquit\n");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let args = ["--level", "random", "--colour", "white", "--lang", lang];
+    let (out, err, ok) = run_play(dir.path(), &args, &input);
+    assert!(ok, "{err}");
+    out
 }
 
 /// English phrases from the console and manager catalogs that must not appear.

@@ -4,3 +4,32 @@
 mod crash;
 mod lang;
 mod play;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `toguz play` with `input` on stdin; returns (stdout, stderr, success).
+pub fn run_play(dir: &std::path::Path, args: &[&str], input: &str) -> (String, String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
+        .arg("play")
+        .arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toguz starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}

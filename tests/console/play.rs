@@ -1,34 +1,7 @@
 //! `toguz play` end to end: piped input, bad commands, resign, new, draw, and resuming a game
 //! from the same data directory.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Runs `toguz play` with `input` on stdin; returns (stdout, stderr, success).
-fn play(dir: &std::path::Path, args: &[&str], input: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
-        .arg("play")
-        .arg("--data-dir")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("toguz starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
-}
+use super::run_play;
 
 /// The game id from "New game <id>:" or "Resuming your unfinished game <id>."
 fn game_id(out: &str) -> String {
@@ -53,7 +26,7 @@ fn record_lines(out: &str) -> Vec<&str> {
 fn a_piped_session_plays_saves_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--level", "random", "--colour", "white", "--lang", "en"];
-    let (out, err, ok) = play(dir.path(), &args, "7\nrecord\ndance\n0\nnew\n");
+    let (out, err, ok) = run_play(dir.path(), &args, "7\nrecord\ndance\n0\nnew\n");
     assert!(ok, "stderr: {err}");
     let id = game_id(&out);
     assert!(out.contains("you play White"), "{out}");
@@ -75,7 +48,7 @@ fn a_piped_session_plays_saves_and_resumes() {
     );
 
     // Started again on the same directory: the same game, same moves.
-    let (out2, err2, ok2) = play(dir.path(), &args, "record\nresign\nrecord\nnew\nquit\n7\n");
+    let (out2, err2, ok2) = run_play(dir.path(), &args, "record\nresign\nrecord\nnew\nquit\n7\n");
     assert!(ok2, "stderr: {err2}");
     assert_eq!(game_id(&out2), id, "{out2}");
     assert!(out2.contains("Resuming"), "{out2}");
@@ -94,7 +67,7 @@ fn a_piped_session_plays_saves_and_resumes() {
 fn the_bot_moves_first_when_you_play_black_and_declines_a_bad_draw() {
     let dir = tempfile::tempdir().unwrap();
     let args = ["--level", "random", "--colour", "black", "--lang", "en"];
-    let (out, err, ok) = play(dir.path(), &args, "record\ndraw\nhelp\n");
+    let (out, err, ok) = run_play(dir.path(), &args, "record\ndraw\nhelp\n");
     assert!(ok, "stderr: {err}");
     assert!(out.contains("you play Black"), "{out}");
     let records = record_lines(&out);
@@ -117,7 +90,7 @@ fn bad_arguments_are_usage_errors() {
         &["--colour", "green"],
         &["--variant", "7"],
     ] {
-        let (_, err, ok) = play(dir.path(), args, "");
+        let (_, err, ok) = run_play(dir.path(), args, "");
         assert!(!ok, "{args:?} was accepted");
         assert!(err.contains("invalid value"), "{args:?}: {err}");
     }
