@@ -663,6 +663,18 @@ fn webhook_mode_checks_the_secret_token_on_every_request() {
 }
 
 #[test]
+fn a_token_telegram_refuses_is_a_clear_start_up_error() {
+    // The fake serves another bot: getMe with our token answers 401 Unauthorized.
+    let fake = FakeTelegram::start("1111:another-bots-token");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut bot = BotProcess::start(&fake, dir.path(), "", "");
+    assert_eq!(bot.wait_exit(WAIT), Some(1), "the bot must stop");
+    let log = bot.log_text();
+    assert!(log.contains("Telegram refused the bot token"), "{log}");
+    assert!(!log.contains(TOKEN), "the token is never printed: {log}");
+}
+
+#[test]
 fn a_taken_webhook_port_is_a_clear_start_up_error() {
     let fake = FakeTelegram::start(TOKEN);
     fake.allow_http_webhook();
