@@ -133,6 +133,23 @@ fn pit_number(text: &str) -> Result<u8, ButtonError> {
 }
 
 impl Button {
+    /// The game a button acts on; `None` for challenge and level buttons.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            Button::Move { game, .. }
+            | Button::Resign { game, .. }
+            | Button::OfferDraw { game, .. }
+            | Button::AcceptDraw { game }
+            | Button::DeclineDraw { game }
+            | Button::Abort { game }
+            | Button::Rematch { game } => Some(game),
+            Button::AcceptChallenge { .. }
+            | Button::DeclineChallenge { .. }
+            | Button::CancelChallenge { .. }
+            | Button::PlayLevel { .. } => None,
+        }
+    }
+
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
     pub fn into_action(self) -> Action {
         match self {

@@ -503,7 +503,7 @@ async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             return Ok(());
         }
     };
-    let shown_game = game_of_button(&button);
+    let shown_game = button.game().map(str::to_string);
     let chat = chat_ref(&place);
     let origin = Origin {
         chat: match &place {
@@ -566,19 +566,6 @@ async fn show_if_behind(ctx: &Ctx, show: Request, shown_ply: Option<u16>) {
         if shown_ply != Some(view.ply) {
             ctx.refresh(&view).await;
         }
-    }
-}
-
-fn game_of_button(b: &Button) -> Option<String> {
-    match b {
-        Button::Move { game, .. }
-        | Button::Resign { game, .. }
-        | Button::OfferDraw { game, .. }
-        | Button::AcceptDraw { game }
-        | Button::DeclineDraw { game }
-        | Button::Abort { game }
-        | Button::Rematch { game } => Some(game.clone()),
-        _ => None,
     }
 }
 

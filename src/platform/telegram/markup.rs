@@ -79,16 +79,7 @@ pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
         .iter()
         .flatten()
         .find_map(|b| match &b.kind {
-            InlineKeyboardButtonKind::CallbackData(d) => match decode(d).ok()? {
-                Button::Move { game, .. }
-                | Button::Resign { game, .. }
-                | Button::OfferDraw { game, .. }
-                | Button::AcceptDraw { game }
-                | Button::DeclineDraw { game }
-                | Button::Abort { game }
-                | Button::Rematch { game } => Some(game),
-                _ => None,
-            },
+            InlineKeyboardButtonKind::CallbackData(d) => decode(d).ok()?.game().map(str::to_string),
             _ => None,
         })
 }
