@@ -868,3 +868,36 @@ async fn finished_games_and_closed_challenges_leave_memory_but_not_the_store() {
     assert!(matches!(rematch, Ok(Reply::Challenge(_))), "{rematch:?}");
     assert_eq!(m.loaded(), (0, 1), "the open rematch challenge stays");
 }
+
+/// A one-time platform event (a Telegram inline message becoming a challenge) is claimed
+/// once, and stays claimed after a restart, when the platform may deliver it again.
+#[tokio::test]
+async fn a_claim_holds_once_and_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+        assert!(m
+            .claim_once(Platform::Telegram, "inline:abc")
+            .await
+            .unwrap());
+        assert!(!m
+            .claim_once(Platform::Telegram, "inline:abc")
+            .await
+            .unwrap());
+        // Another key, or the same key on another platform, is its own claim.
+        assert!(m
+            .claim_once(Platform::Telegram, "inline:xyz")
+            .await
+            .unwrap());
+        assert!(m.claim_once(Platform::Discord, "inline:abc").await.unwrap());
+    }
+    let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+    assert!(!m
+        .claim_once(Platform::Telegram, "inline:abc")
+        .await
+        .unwrap());
+    assert!(m
+        .claim_once(Platform::Telegram, "inline:new")
+        .await
+        .unwrap());
+}

@@ -332,6 +332,18 @@ impl Manager {
         Ok(())
     }
 
+    /// Marks a one-time platform event as handled, durably: true the first time for `key`,
+    /// false ever after, across restarts. For events a platform may deliver again after a
+    /// crash, such as a Telegram inline message becoming a challenge.
+    pub async fn claim_once(&self, platform: Platform, key: &str) -> Result<bool, ActionError> {
+        let key = format!("claim:{}:{key}", platform.name());
+        let first = self.inner.store.put_new(Tree::Users, &key, &true)?;
+        if first {
+            self.inner.store.commit().await?;
+        }
+        Ok(first)
+    }
+
     /// The user last seen with `handle` (case-insensitive, with or without `@`).
     pub fn user_by_handle(&self, platform: Platform, handle: &str) -> Option<UserRef> {
         let key = handle_key(platform, handle);

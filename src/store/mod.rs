@@ -164,6 +164,24 @@ impl Store {
         Ok(self.committer.written.fetch_add(1, Ordering::SeqCst) + 1)
     }
 
+    /// Writes a record only if its key is absent (atomically); true if this call wrote it.
+    /// Not yet durable: call `commit`.
+    pub fn put_new<T: Serialize>(
+        &self,
+        tree: Tree,
+        key: &str,
+        value: &T,
+    ) -> Result<bool, StoreError> {
+        let bytes = encode(tree, value)?;
+        let swapped =
+            self.tree(tree)
+                .compare_and_swap(key.as_bytes(), None as Option<&[u8]>, Some(bytes))?;
+        if swapped.is_ok() {
+            self.committer.written.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(swapped.is_ok())
+    }
+
     /// Reads one record; `Ok(None)` if absent, an error if it does not decode.
     pub fn get<T: DeserializeOwned>(&self, tree: Tree, key: &str) -> Result<Option<T>, StoreError> {
         match self.tree(tree).get(key.as_bytes())? {

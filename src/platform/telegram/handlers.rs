@@ -625,7 +625,7 @@ async fn on_chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerResult
 
 async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) -> Option<String> {
     if let MsgRef::Inline(id) = &place {
-        if !ctx.claim_inline(id) {
+        if !ctx.claim_inline(id).await {
             return None;
         }
     }

@@ -25,7 +25,7 @@ use crate::manager::{Manager, Platform, UserRef};
 use crate::t;
 use anyhow::Context as _;
 use poster::{Limiter, Poster};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, BotCommandScope, User};
@@ -41,8 +41,6 @@ pub(crate) struct Ctx {
     pub people: People,
     /// The last turn notice of each game (deleted when the next one is posted).
     pub notices: boards::Notices,
-    /// Inline messages that already carry a challenge or game (see `claim_inline`).
-    pub inline_claimed: Mutex<HashSet<String>>,
 }
 
 /// Users seen recently: their names and Telegram languages. (`@username`s are kept by the
@@ -113,16 +111,18 @@ impl Ctx {
 
     /// Claims an inline message for a new challenge: false if it already has one. Its first
     /// button and the chosen-result update can race (two people pressing Accept at once, or
-    /// a press before Telegram's feedback): only the first may turn it into a challenge.
-    pub fn claim_inline(&self, id: &str) -> bool {
-        let mut claimed = self
-            .inline_claimed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if claimed.len() > PEOPLE_MAX {
-            claimed.clear();
+    /// a press before Telegram's feedback), and Telegram delivers an update again when the
+    /// bot crashed before confirming it: only the first may turn it into a challenge. The
+    /// claim is stored, so it holds across restarts.
+    pub async fn claim_inline(&self, id: &str) -> bool {
+        let key = format!("inline:{id}");
+        match self.manager.claim_once(Platform::Telegram, &key).await {
+            Ok(first) => first,
+            Err(error) => {
+                tracing::warn!(%error, "Telegram: cannot claim an inline message");
+                false
+            }
         }
-        claimed.insert(id.to_string())
     }
 
     /// The language to speak to `user`: chosen with /lang, else Telegram's, else English.
@@ -163,7 +163,6 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         username,
         people: People::default(),
         notices: boards::Notices::default(),
-        inline_claimed: Mutex::default(),
     });
     let events = tokio::spawn(boards::follow_events(ctx.clone()));
     let result = handlers::dispatch(ctx, checked, token).await;
