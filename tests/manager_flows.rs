@@ -59,6 +59,10 @@ async fn cancel(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionErr
     let challenge = id.to_string();
     act(m, who, Action::CancelChallenge { challenge }).await
 }
+/// `who` resigns `game` (or the one game they play here, with `None`).
+async fn resign(m: &Manager, who: &UserRef, game: Option<String>) -> Result<Reply, ActionError> {
+    act(m, who, Action::Resign { game, ply: None }).await
+}
 
 fn game(reply: Result<Reply, ActionError>) -> GameView {
     match reply {
@@ -238,15 +242,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
     )
     .await;
     assert!(matches!(stranger, Err(ActionError::NotYourGame)));
-    let resign_stranger = act(
-        &m,
-        &c,
-        Action::Resign {
-            game: Some(v.id.clone()),
-            ply: None,
-        },
-    )
-    .await;
+    let resign_stranger = resign(&m, &c, Some(v.id.clone())).await;
     assert!(matches!(resign_stranger, Err(ActionError::NotYourGame)));
     let nothing = act(
         &m,
@@ -448,17 +444,7 @@ async fn resign_draws_and_abort() {
 
     // Resign, by the game this chat has (no id given).
     let v = start_game(&m, &a, &b).await;
-    let resigned = game(
-        act(
-            &m,
-            &b,
-            Action::Resign {
-                game: None,
-                ply: None,
-            },
-        )
-        .await,
-    );
+    let resigned = game(resign(&m, &b, None).await);
     let b_side = v.side_of(&b).unwrap();
     assert_eq!(
         resigned.status,
@@ -467,15 +453,7 @@ async fn resign_draws_and_abort() {
             reason: FinishReason::Resigned(b_side)
         }
     );
-    let none_left = act(
-        &m,
-        &b,
-        Action::Resign {
-            game: None,
-            ply: None,
-        },
-    )
-    .await;
+    let none_left = resign(&m, &b, None).await;
     assert!(matches!(none_left, Err(ActionError::NoGameHere)));
 }
 
@@ -486,16 +464,7 @@ async fn rematch_swaps_colours() {
     let v = start_game(&m, &a, &b).await;
     let early = act(&m, &a, Action::Rematch { game: v.id.clone() }).await;
     assert!(matches!(early, Err(ActionError::GameNotOver)));
-    act(
-        &m,
-        &a,
-        Action::Resign {
-            game: Some(v.id.clone()),
-            ply: None,
-        },
-    )
-    .await
-    .unwrap();
+    resign(&m, &a, Some(v.id.clone())).await.unwrap();
     let asked = match act(&m, &a, Action::Rematch { game: v.id.clone() }).await {
         Ok(Reply::Challenge(c)) => c,
         other => panic!("{other:?}"),
@@ -525,16 +494,7 @@ async fn rematch_swaps_colours() {
         )
         .await,
     );
-    act(
-        &m,
-        &a,
-        Action::Resign {
-            game: Some(bot_game.id.clone()),
-            ply: None,
-        },
-    )
-    .await
-    .unwrap();
+    resign(&m, &a, Some(bot_game.id.clone())).await.unwrap();
     let next = game(act(&m, &a, Action::Rematch { game: bot_game.id }).await);
     assert_eq!(next.side_of(&a), Some(Side::Black));
     assert_eq!(next.players[0], Player::Bot(Level::Random));
@@ -570,15 +530,7 @@ async fn limits_stop_spam() {
         Err(ActionError::Limit(LimitKind::UserChallenges(1)))
     ));
     // Several games here: an action without a game id must name one.
-    let ambiguous = act(
-        &m,
-        &a,
-        Action::Resign {
-            game: None,
-            ply: None,
-        },
-    )
-    .await;
+    let ambiguous = resign(&m, &a, None).await;
     assert!(matches!(ambiguous, Err(ActionError::AmbiguousGame)));
 }
 
@@ -836,16 +788,7 @@ async fn finished_games_and_closed_challenges_leave_memory_but_not_the_store() {
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
     assert_eq!(m.loaded(), (1, 0), "the accepted challenge is released");
-    act(
-        &m,
-        &a,
-        Action::Resign {
-            game: Some(v.id.clone()),
-            ply: None,
-        },
-    )
-    .await
-    .unwrap();
+    resign(&m, &a, Some(v.id.clone())).await.unwrap();
     assert_eq!(m.loaded(), (0, 0));
     let shown = game(
         act(

@@ -220,6 +220,15 @@ fn first_enabled_pit(message: &Value) -> Option<(u8, String)> {
         })
 }
 
+/// The custom_id of the `index`th button on `message`.
+fn button_id(fake: &FakeDiscord, message: u64, index: usize) -> String {
+    let buttons = buttons(&fake.message(message).expect("the message"));
+    buttons[index]["custom_id"]
+        .as_str()
+        .expect("a custom_id")
+        .to_string()
+}
+
 /// Starts a challenge from `a` to `b` in the guild; returns the challenge message id.
 async fn challenge(fake: &FakeDiscord, a: &User, b: &User) -> u64 {
     challenge_with(fake, a, b, json!([])).await
@@ -268,10 +277,7 @@ async fn challenge_accept_and_play_to_the_end() {
     );
     let small_game = json!([{ "name": "balls", "type": 4, "value": 3 }]);
     let message = challenge_with(fake, &alice, &bob, small_game).await;
-    let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let accept = button_id(fake, message, 0);
     assert!(accept.starts_with("1ca:"));
 
     // A third member may not accept: an ephemeral refusal, the message unchanged.
@@ -355,10 +361,7 @@ async fn decline_and_expiry_edit_the_challenge() {
     let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
     // Declined.
     let message = challenge(fake, &alice, &bob).await;
-    let decline = buttons(&fake.message(message).unwrap())[1]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let decline = button_id(fake, message, 1);
     assert!(decline.starts_with("1cd:"));
     let call = press(fake, &bob, message, &decline).await;
     assert_eq!(call.callback_type(), Some(7));
@@ -469,10 +472,7 @@ async fn stale_forged_and_malformed_buttons_change_nothing() {
     let fake = &h.fake;
     let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
     let message = challenge(fake, &alice, &bob).await;
-    let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let accept = button_id(fake, message, 0);
     press(fake, &bob, message, &accept).await;
     let board = fake.message(message).unwrap();
     let mover = if board["content"]
@@ -703,10 +703,7 @@ async fn message_style_pings_the_next_player_separately() {
     let fake = &h.fake;
     let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
     let message = challenge(fake, &alice, &bob).await;
-    let accept = buttons(&fake.message(message).unwrap())[0]["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let accept = button_id(fake, message, 0);
     press(fake, &bob, message, &accept).await;
     let board = fake.message(message).unwrap();
     assert_eq!(board["content"], "", "the board itself pings nobody");

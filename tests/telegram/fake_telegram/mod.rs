@@ -1403,23 +1403,40 @@ fn send_message(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     check_parse_mode(p, &text)?;
     let markup = check_markup(p.get("reply_markup"), false)?;
     let reply_to = check_reply_to(st, chat, p)?;
-    let message_id = next_message_id(st, chat);
     let m = StoredMessage {
+        text: Some(text),
+        ..bot_message(st, chat, markup, reply_to)
+    };
+    Ok(store_message(st, m))
+}
+
+/// A new message from the bot in `chat`, with its id, and nothing in it yet.
+fn bot_message(
+    st: &mut FakeState,
+    chat: i64,
+    reply_markup: Option<Value>,
+    reply_to: Option<i64>,
+) -> StoredMessage {
+    StoredMessage {
         chat_id: chat,
-        message_id,
+        message_id: next_message_id(st, chat),
         from: bot_user(),
         date: now(),
-        text: Some(text),
+        text: None,
         caption: None,
         photo: None,
         photo_size: (0, 0),
-        reply_markup: markup,
+        reply_markup,
         edits: 0,
         reply_to,
-    };
+    }
+}
+
+/// Keeps a sent message; the Message object the Bot API answers with.
+fn store_message(st: &mut FakeState, m: StoredMessage) -> Value {
     let v = message_json(st, &m);
-    st.messages.insert((chat, message_id), m);
-    Ok(v)
+    st.messages.insert((m.chat_id, m.message_id), m);
+    v
 }
 
 /// Decodes a PNG fully and applies Telegram's photo limits; returns (width, height).
@@ -1493,23 +1510,13 @@ fn send_photo(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, Ap
     let markup = check_markup(p.get("reply_markup"), false)?;
     let reply_to = check_reply_to(st, chat, p)?;
     let (photo, size) = photo_of(p.get("photo"), files, "photo", false)?;
-    let message_id = next_message_id(st, chat);
     let m = StoredMessage {
-        chat_id: chat,
-        message_id,
-        from: bot_user(),
-        date: now(),
-        text: None,
         caption,
         photo: Some(photo),
         photo_size: size,
-        reply_markup: markup,
-        edits: 0,
-        reply_to,
+        ..bot_message(st, chat, markup, reply_to)
     };
-    let v = message_json(st, &m);
-    st.messages.insert((chat, message_id), m);
-    Ok(v)
+    Ok(store_message(st, m))
 }
 
 /// The message an edit targets: `chat_id` + `message_id`, or `inline_message_id`.
