@@ -2,9 +2,14 @@
 //! plays levels against each other. Games go in pairs: both start from the same K random
 //! opening half-moves, with A as White in one and as Black in the other. Prints a line per
 //! finished game, then wins, draws and losses from A's side (with `--json`, one JSON object).
+//!
+//! Random half-moves often hand one side a won game (a tuzdek on move 2, ten balls given
+//! away): such a pair ends 1-1 whoever is stronger, and a match of them measures the
+//! openings, not the levels. So an opening is kept only if a quick search scores it within
+//! `--balance` balls of even (`--unbalanced` keeps every one).
 
 use crate::cli::engine::engine_config;
-use crate::engine::{level_move, EngineConfig, Level};
+use crate::engine::{level_move, EngineConfig, Level, Limits, Searcher, BALL};
 use crate::rules::{Position, Side};
 use rand::{seq::IteratorRandom, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,6 +38,13 @@ pub struct MatchArgs {
     /// Random half-moves played before the levels take over.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=60))]
     pub openings: u32,
+    /// Keep only openings that a quick search (depth 10) scores within this many balls of
+    /// even.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=162))]
+    pub balance: u32,
+    /// Keep every random opening, however lopsided.
+    #[arg(long, conflicts_with = "balance")]
+    pub unbalanced: bool,
     /// Seed for the openings and the levels' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -73,6 +85,8 @@ pub struct Pairing {
     pub a_budget: Option<Duration>,
     pub b_budget: Option<Duration>,
     pub openings: u32,
+    /// The most an opening may favour one side, in balls; `None`: any opening.
+    pub balance: Option<u32>,
     pub seed: u64,
 }
 
@@ -89,6 +103,7 @@ impl Pairing {
             a_budget: budget(a),
             b_budget: budget(b),
             openings: 4,
+            balance: Some(3),
             seed: 1,
         }
     }
@@ -98,6 +113,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let config = engine_config(args.config.as_deref())?;
     let mut pairing = Pairing::new(args.a, args.b, &config, args.movetime);
     pairing.openings = args.openings;
+    pairing.balance = (!args.unbalanced).then_some(args.balance);
     pairing.seed = args.seed;
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     play_match(pairing, args.games, args.jobs as usize, |r| {
@@ -182,7 +198,7 @@ pub fn play_game(pairing: &Pairing, index: u32) -> GameResult {
     } else {
         Side::Black
     };
-    let mut pos = opening(pairing.seed, index / 2, pairing.openings);
+    let mut pos = opening(pairing.seed, index / 2, pairing.openings, pairing.balance);
     while !pos.is_over() && pos.ply() < MAX_PLIES {
         let (level, budget) = if pos.to_move() == a_side {
             (pairing.a, pairing.a_budget)
@@ -211,10 +227,13 @@ pub fn play_game(pairing: &Pairing, index: u32) -> GameResult {
     }
 }
 
-/// The start of opening `number`: `plies` random half-moves that do not end the game.
-pub fn opening(seed: u64, number: u32, plies: u32) -> Position {
+/// The start of opening `number`: `plies` random half-moves that do not end the game and,
+/// with `balance`, leave neither side more than that many balls ahead by a depth-10 search
+/// (after `OPENING_TRIES` draws, the most even one drawn).
+pub fn opening(seed: u64, number: u32, plies: u32, balance: Option<u32>) -> Position {
     let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, number as u64, u64::MAX));
-    loop {
+    let mut best: Option<(i32, Position)> = None;
+    for _ in 0..OPENING_TRIES {
         let mut pos = Position::default();
         for _ in 0..plies {
             let Some(pit) = pos.legal_moves().iter().choose(&mut rng) else {
@@ -222,10 +241,41 @@ pub fn opening(seed: u64, number: u32, plies: u32) -> Position {
             };
             let _ = pos.play(pit);
         }
-        if !pos.is_over() {
+        if pos.is_over() {
+            continue;
+        }
+        let Some(balls) = balance else {
+            return pos;
+        };
+        let imbalance = imbalance(&pos);
+        if imbalance <= balls as i32 * BALL {
             return pos;
         }
+        if best.is_none_or(|(b, _)| imbalance < b) {
+            best = Some((imbalance, pos));
+        }
+        if plies == 0 {
+            break; // every draw is the start position
+        }
     }
+    best.map_or_else(Position::default, |(_, pos)| pos)
+}
+
+/// Openings drawn before settling for the most even one.
+const OPENING_TRIES: u32 = 200;
+
+/// How far from even a quick search finds `pos` (in score units, either side ahead). A fresh
+/// table each time, so both games of a pair get the same opening.
+fn imbalance(pos: &Position) -> i32 {
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    Searcher::new(1)
+        .search(pos, limits, |_| {})
+        .info
+        .score
+        .abs()
 }
 
 /// A seed from three numbers (splitmix64 finaliser over their mix).
@@ -249,9 +299,9 @@ mod tests {
             openings: 6,
             ..Pairing::new(Level::Random, Level::Random, &EngineConfig::default(), None)
         };
-        assert_eq!(opening(1, 3, 6), opening(1, 3, 6));
-        assert_ne!(opening(1, 3, 6), opening(1, 4, 6));
-        assert_eq!(opening(1, 3, 6).ply(), 6);
+        assert_eq!(opening(1, 3, 6, None), opening(1, 3, 6, None));
+        assert_ne!(opening(1, 3, 6, None), opening(1, 4, 6, None));
+        assert_eq!(opening(1, 3, 6, None).ply(), 6);
         let (g0, g1) = (play_game(&pairing, 0), play_game(&pairing, 1));
         assert_eq!((g0.a_side, g1.a_side), (Side::White, Side::Black));
         // Random against random from a fixed seed replays exactly.
@@ -260,6 +310,25 @@ mod tests {
             (g0.score, g0.plies, g0.stores),
             (again.score, again.plies, again.stores)
         );
+    }
+
+    #[test]
+    fn balanced_openings_are_even_by_a_quick_search() {
+        for number in 0..6 {
+            let pos = opening(1, number, 4, Some(3));
+            assert_eq!(pos.ply(), 4);
+            assert!(imbalance(&pos) <= 3 * BALL, "opening {number}: {pos:?}");
+            assert_eq!(
+                pos,
+                opening(1, number, 4, Some(3)),
+                "the same for both colours"
+            );
+        }
+        // Without the filter, the same seed draws lopsided ones too.
+        let lopsided = (0..20).any(|n| imbalance(&opening(1, n, 4, None)) > 10 * BALL);
+        assert!(lopsided);
+        // The start position cannot be redrawn: it is taken however it scores.
+        assert_eq!(opening(1, 0, 0, Some(0)), Position::default());
     }
 
     #[test]
