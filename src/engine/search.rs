@@ -1,6 +1,7 @@
 //! The search: iterative deepening over a principal-variation (negamax) alpha-beta search with
 //! a transposition table, hash-move / capture / killer / history move ordering, late-move
-//! reductions and aspiration windows.
+//! reductions, aspiration windows, and a quiescence stage that plays out captures at the
+//! leaves.
 //!
 //! Positions are copied and played (`Position` is 32 bytes and `Copy`), never undone.
 //! A search stops at its depth, its node limit, its hard deadline or when its stop flag is
@@ -26,6 +27,8 @@ pub const MAX_PLY: usize = 128;
 const WIN_BOUND: i32 = WIN - MAX_PLY as i32 - 2;
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1024;
+/// How many captures in a row the quiescence stage plays out beyond the nominal depth.
+const QUIESCENCE_PLIES: i32 = 6;
 
 /// The score of winning `ply` plies from the root.
 pub fn win_in(ply: usize) -> i32 {
@@ -112,6 +115,8 @@ pub struct Searcher {
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
+    /// The node count at which the clock and stop flag are next read.
+    next_check: u64,
     node_limit: u64,
     started: Instant,
     deadline: Option<Instant>,
@@ -132,6 +137,7 @@ impl Searcher {
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             nodes: 0,
+            next_check: CHECK_EVERY,
             node_limit: u64::MAX,
             started: Instant::now(),
             deadline: None,
@@ -164,6 +170,7 @@ impl Searcher {
         self.deadline = limits.movetime.map(|t| self.started + t);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
+        self.next_check = CHECK_EVERY;
         self.stopped = false;
         self.killers = [[0; 2]; MAX_PLY];
         self.tt.new_search();
@@ -354,6 +361,15 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Counts a node and, every `CHECK_EVERY` nodes, reads the clock and the stop flag.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            self.check_limits();
+        }
+    }
+
     fn check_limits(&mut self) {
         if self.stop.load(Ordering::Relaxed)
             || self.nodes >= self.node_limit
@@ -373,11 +389,8 @@ impl Searcher {
         mut beta: i32,
         ply: usize,
     ) -> i32 {
-        self.nodes += 1;
+        self.count_node();
         self.pv_len[ply] = 0;
-        if self.nodes % CHECK_EVERY == 0 {
-            self.check_limits();
-        }
         if self.stopped {
             return 0;
         }
@@ -385,7 +398,7 @@ impl Searcher {
             return terminal_score(pos, outcome, ply);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return evaluate(pos, ply);
+            return self.quiesce(pos, alpha, beta, ply, QUIESCENCE_PLIES);
         }
         // A win found nearer the root makes anything slower pointless.
         alpha = alpha.max(loss_in(ply));
@@ -487,6 +500,49 @@ impl Searcher {
         best
     }
 
+    /// The value of a leaf once the captures (and tuzdeks) waiting on the board are played out:
+    /// the side to move may take the static value ("stand pat") or capture, up to `plies`
+    /// captures deep. This is what makes a leaf's value the same whichever side is to move
+    /// there, so that one ply more is worth its time.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        plies: i32,
+    ) -> i32 {
+        let stand = evaluate(pos, ply);
+        if plies <= 0 || stand >= beta || is_win(stand) || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut captures = captures(pos);
+        while let Some(mv) = captures.next_best() {
+            let mut child = *pos;
+            if child.play(mv).is_err() {
+                continue;
+            }
+            self.count_node();
+            if self.stopped {
+                return 0;
+            }
+            let score = match child.outcome() {
+                Some(outcome) => -terminal_score(&child, outcome, ply + 1),
+                None => -self.quiesce(&child, -beta, -alpha, ply + 1, plies - 1),
+            };
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
     fn reward_quiet(&mut self, side: usize, ply: usize, mv: u8, depth: i32) {
         let killers = &mut self.killers[ply];
         if killers[0] != mv {
@@ -558,6 +614,27 @@ impl MovePicker {
         self.moves[best] = self.moves[self.len];
         Some(mv)
     }
+}
+
+/// The moves that capture or make a tuzdek, biggest gain first (the quiescence stage's moves).
+fn captures(pos: &Position) -> MovePicker {
+    let side = pos.to_move();
+    let base = side.index() * ROW;
+    let rules = GainRules::new(pos, side);
+    let ring = pos.ring();
+    let mut picker = MovePicker {
+        moves: [(0, 0); ROW],
+        len: 0,
+    };
+    for mv in pos.legal_moves().iter() {
+        let start = base + mv as usize - 1;
+        let gain = rules.gain(ring, start, ring[start]);
+        if gain > 0 {
+            picker.moves[picker.len] = (mv, gain);
+            picker.len += 1;
+        }
+    }
+    picker
 }
 
 /// Root moves before the first iteration: biggest immediate gain first.
