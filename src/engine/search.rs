@@ -8,7 +8,7 @@
 //! set, and always answers with the best move of the last finished iteration. With the same
 //! position, depth limit and a fresh `Searcher`, every run gives the same result.
 
-use super::eval::{evaluate, immediate_gain, GainRules};
+use super::eval::{evaluate_with_gains, immediate_gain, GainRules};
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
 use crate::rules::{Outcome, Position, ROW};
@@ -512,13 +512,13 @@ impl Searcher {
         ply: usize,
         plies: i32,
     ) -> i32 {
-        let stand = evaluate(pos, ply);
+        let (stand, gains) = evaluate_with_gains(pos, ply);
         if plies <= 0 || stand >= beta || is_win(stand) || ply >= MAX_PLY - 1 {
             return stand;
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        let mut captures = captures(pos);
+        let mut captures = captures(pos, &gains);
         while let Some(mv) = captures.next_best() {
             let mut child = *pos;
             if child.play(mv).is_err() {
@@ -616,19 +616,15 @@ impl MovePicker {
     }
 }
 
-/// The moves that capture or make a tuzdek, biggest gain first (the quiescence stage's moves).
-fn captures(pos: &Position) -> MovePicker {
-    let side = pos.to_move();
-    let base = side.index() * ROW;
-    let rules = GainRules::new(pos, side);
-    let ring = pos.ring();
+/// The moves that capture or make a tuzdek (`gains` per pit, from the evaluation), biggest
+/// gain first: the quiescence stage's moves.
+fn captures(pos: &Position, gains: &[i32; ROW]) -> MovePicker {
     let mut picker = MovePicker {
         moves: [(0, 0); ROW],
         len: 0,
     };
     for mv in pos.legal_moves().iter() {
-        let start = base + mv as usize - 1;
-        let gain = rules.gain(ring, start, ring[start]);
+        let gain = gains[mv as usize - 1];
         if gain > 0 {
             picker.moves[picker.len] = (mv, gain);
             picker.len += 1;
