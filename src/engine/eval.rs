@@ -158,15 +158,16 @@ fn tuzdek_value(pos: &Position, side: Side, on_board: i32) -> i32 {
     }
 }
 
-/// The static value of a position that is not over, for the side to move. `ply` is the
-/// distance from the root, used for the exact score of a win next move.
+/// The score alone (for the tests).
 #[cfg(test)]
 pub fn evaluate(pos: &Position, ply: usize) -> i32 {
     evaluate_with_gains(pos, ply).0
 }
 
-/// `evaluate`, and what each of the side to move's pits (0-based) would take at once: the
-/// quiescence stage's moves, worked out here anyway.
+/// The static value of a position that is not over, for the side to move (`ply` is the
+/// distance from the root, used for the exact score of a win next move), and what each of the
+/// side to move's pits (0-based) would take at once: the quiescence stage's moves, worked out
+/// here anyway.
 pub fn evaluate_with_gains(pos: &Position, ply: usize) -> (i32, [i32; ROW]) {
     let us = pos.to_move();
     let them = us.other();

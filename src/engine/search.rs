@@ -566,10 +566,7 @@ impl Searcher {
         let killers = self.killers[ply];
         let rules = GainRules::new(pos, side);
         let ring = pos.ring();
-        let mut picker = MovePicker {
-            moves: [(0, 0); ROW],
-            len: 0,
-        };
+        let mut picker = MovePicker::default();
         for mv in pos.legal_moves().iter() {
             let start = base + mv as usize - 1;
             let gain = rules.gain(ring, start, ring[start]);
@@ -584,8 +581,7 @@ impl Searcher {
             } else {
                 self.history[side.index()][mv as usize - 1]
             };
-            picker.moves[picker.len] = (mv, key);
-            picker.len += 1;
+            picker.push(mv, key);
         }
         picker
     }
@@ -593,12 +589,18 @@ impl Searcher {
 
 /// Moves with ordering keys, handed out best first (selection sort: most nodes cut off after
 /// one or two moves, so sorting everything would be wasted).
+#[derive(Default)]
 struct MovePicker {
     moves: [(u8, i32); ROW],
     len: usize,
 }
 
 impl MovePicker {
+    fn push(&mut self, mv: u8, key: i32) {
+        self.moves[self.len] = (mv, key);
+        self.len += 1;
+    }
+
     fn next_best(&mut self) -> Option<u8> {
         if self.len == 0 {
             return None;
@@ -619,15 +621,11 @@ impl MovePicker {
 /// The moves that capture or make a tuzdek (`gains` per pit, from the evaluation), biggest
 /// gain first: the quiescence stage's moves.
 fn captures(pos: &Position, gains: &[i32; ROW]) -> MovePicker {
-    let mut picker = MovePicker {
-        moves: [(0, 0); ROW],
-        len: 0,
-    };
+    let mut picker = MovePicker::default();
     for mv in pos.legal_moves().iter() {
         let gain = gains[mv as usize - 1];
         if gain > 0 {
-            picker.moves[picker.len] = (mv, gain);
-            picker.len += 1;
+            picker.push(mv, gain);
         }
     }
     picker
