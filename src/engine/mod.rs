@@ -4,7 +4,7 @@
 //! `choose_move` blocks; `EnginePool` runs searches on tokio's blocking pool, a bounded number
 //! at once, so bot moves never stall message handling.
 
-mod eval;
+pub mod eval;
 mod levels;
 pub mod protocol;
 mod search;

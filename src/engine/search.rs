@@ -8,10 +8,10 @@
 //! set, and always answers with the best move of the last finished iteration. With the same
 //! position, depth limit and a fresh `Searcher`, every run gives the same result.
 
-use super::eval::{evaluate_with_gains, immediate_gain, GainRules};
+use super::eval::{evaluate_with_gains, immediate_gain, Blend, GainRules, Weights};
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
-use crate::rules::{Outcome, Position, ROW};
+use crate::rules::{Outcome, Position, Variant, ROW};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -109,6 +109,8 @@ pub struct SearchResult {
 /// reproducible results.
 pub struct Searcher {
     tt: Table,
+    /// The evaluation's weights, blended for the variant last searched.
+    blend: Blend,
     killers: [[u8; 2]; MAX_PLY],
     /// Per side and pit: how often a quiet move caused a cutoff, weighted by depth.
     history: [[i32; ROW]; 2],
@@ -132,6 +134,7 @@ impl Searcher {
     pub fn new(tt_megabytes: usize) -> Searcher {
         Searcher {
             tt: Table::new(tt_megabytes),
+            blend: Blend::new(Weights::default(), Variant::STANDARD.total() as i32),
             killers: [[0; 2]; MAX_PLY],
             history: [[0; ROW]; 2],
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
@@ -145,6 +148,11 @@ impl Searcher {
             stopped: false,
             improved_root: None,
         }
+    }
+
+    /// Evaluates with `weights` instead of the tuned ones (to measure one set against another).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.blend = Blend::new(weights, self.blend.total());
     }
 
     /// Forgets everything learned (for a new game, or reproducible results).
@@ -165,7 +173,11 @@ impl Searcher {
         self.stop.clone()
     }
 
-    fn begin(&mut self, limits: &Limits) {
+    fn begin(&mut self, pos: &Position, limits: &Limits) {
+        let total = pos.variant().total() as i32;
+        if self.blend.total() != total {
+            self.blend = Blend::new(*self.blend.weights(), total);
+        }
         self.started = Instant::now();
         self.deadline = limits.movetime.map(|t| self.started + t);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -183,7 +195,7 @@ impl Searcher {
         limits: Limits,
         mut on_iteration: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.begin(&limits);
+        self.begin(pos, &limits);
         let mut result = SearchResult {
             best_move: fallback_move(pos),
             info: SearchInfo {
@@ -236,7 +248,7 @@ impl Searcher {
     /// Exact scores of every legal move at `depth` (each searched with a full window), best
     /// first. Used by the human-like levels, which need to know how much worse a move is.
     pub fn score_moves(&mut self, pos: &Position, depth: u32) -> Vec<(u8, i32)> {
-        self.begin(&Limits::default());
+        self.begin(pos, &Limits::default());
         let mut scored: Vec<(u8, i32)> = pos.legal_moves().iter().map(|m| (m, 0)).collect();
         for d in 1..=depth.max(1) as i32 {
             for entry in scored.iter_mut() {
@@ -512,7 +524,7 @@ impl Searcher {
         ply: usize,
         plies: i32,
     ) -> i32 {
-        let (stand, gains) = evaluate_with_gains(pos, ply);
+        let (stand, gains) = evaluate_with_gains(pos, ply, &self.blend);
         if plies <= 0 || stand >= beta || is_win(stand) || ply >= MAX_PLY - 1 {
             return stand;
         }
