@@ -5,7 +5,7 @@
 //! and what each side keeps at an atsyrau), balls in odd pits (an opponent's last ball there
 //! makes them even: a capture), balls hoarded in big pits, too few playable pits, and the move.
 //! Every term has an opening and an endgame weight, blended by the balls still on the board:
-//! a tuzdek early will collect far more than one made late. The weights (`Weights::TUNED`)
+//! balls in one's row, say, are the opponent's to capture early and one's own at an atsyrau. The weights (`Weights::TUNED`)
 //! were fitted to the results of the 3,140 real games in the test data; see docs/engine.md.
 //! A side to move that can reach the winning store at once gets an exact win score, and one
 //! whose opponent could reach it next move a penalty. Captures waiting to be made are not
