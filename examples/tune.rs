@@ -40,34 +40,26 @@ fn main() -> anyhow::Result<()> {
         games.iter().map(|g| g.0.len()).sum::<usize>()
     );
     let mut weights = Weights::HAND_SET;
-    let samples = samples(&games, &weights);
-    let mut k = fit_scale(&samples, &weights);
-    println!(
-        "scale k = {k:.4}; hand-set error {:.6}",
-        error(&samples, &weights, k)
-    );
+    let mut current = samples(&games, &weights);
+    let mut k = fit_scale(&current, &weights);
+    let hand_error = error(&current, &weights, k);
+    println!("scale k = {k:.4}; hand-set error {hand_error:.6}");
     // The quiet positions and the best scale depend on the weights: fit, play out again, fit
-    // the scale again, and so on.
+    // the scale again, and so on (the first round's positions are the hand-set ones above).
     for round in 1..=4 {
-        let samples = self::samples(&games, &weights);
-        weights = fit(&samples, weights, k);
-        k = fit_scale(&samples, &weights);
+        if round > 1 {
+            current = samples(&games, &weights);
+        }
+        weights = fit(&current, weights, k);
+        k = fit_scale(&current, &weights);
         println!(
             "round {round}: error {:.6}, scale k = {k:.4}",
-            error(&samples, &weights, k)
+            error(&current, &weights, k)
         );
     }
     println!(
-        "tuned error {:.6} (hand-set {:.6}) on the same quiet positions",
-        error(&self::samples(&games, &weights), &weights, k),
-        {
-            let hand = self::samples(&games, &Weights::HAND_SET);
-            error(
-                &hand,
-                &Weights::HAND_SET,
-                fit_scale(&hand, &Weights::HAND_SET),
-            )
-        }
+        "tuned error {:.6} on its own quiet positions (hand-set {hand_error:.6} on its own)",
+        error(&samples(&games, &weights), &weights, k)
     );
     println!("{}", as_rust(&weights));
     Ok(())
