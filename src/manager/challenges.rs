@@ -1,0 +1,172 @@
+//! Challenges: open, accept, decline, cancel, expire.
+
+use super::*;
+
+/// What a player does with an open challenge.
+#[derive(Clone, Copy)]
+pub(super) enum Answer {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+impl Manager {
+    pub(super) async fn challenge(
+        &self,
+        actor: UserRef,
+        chat: ChatRef,
+        opponent: Option<UserRef>,
+        variant: Variant,
+        challenger_side: Option<Side>,
+        rematch_of: Option<GameId>,
+    ) -> Result<Reply, ActionError> {
+        if let Some(o) = &opponent {
+            if *o == actor {
+                return Err(ActionError::ChallengeSelf);
+            }
+            if lock(&self.inner.bot_users).contains(&o.key()) {
+                return Err(ActionError::ChallengeBot);
+            }
+        }
+        let now = self.now();
+        let rec = ChallengeRecord {
+            id: self.unused_id(Tree::Challenges)?,
+            challenger: actor,
+            opponent,
+            variant,
+            chat,
+            created_at: now,
+            expires_at: now.saturating_add(self.inner.config.limits.challenge_expiry_secs),
+            status: ChallengeStatus::Open,
+            challenger_side,
+            rematch_of,
+            messages: Vec::new(),
+        };
+        {
+            let mut index = lock(&self.inner.index);
+            index.check_challenge_limits(
+                &rec.challenger,
+                &rec.chat.key(),
+                &self.inner.config.limits,
+            )?;
+            index.add_challenge(&rec);
+        }
+        if let Err(error) = self.save_challenge(&rec).await {
+            lock(&self.inner.index).remove_challenge(&rec);
+            return Err(error);
+        }
+        let view = rec.view();
+        lock(&self.inner.challenges).insert(rec.id.clone(), Arc::new(AsyncMutex::new(rec)));
+        Ok(Reply::Challenge(view))
+    }
+
+    /// Accepts, declines or cancels a challenge, under its lock.
+    pub(super) async fn answer(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        answer: Answer,
+    ) -> Result<Reply, ActionError> {
+        let slot = self.challenge_slot(id).await?;
+        let result = self.answer_locked(actor, &slot, answer).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    pub(super) async fn answer_locked(
+        &self,
+        actor: &UserRef,
+        slot: &Slot<ChallengeRecord>,
+        answer: Answer,
+    ) -> Result<Reply, ActionError> {
+        let mut c = slot.lock().await;
+        self.expire_if_due(&mut c).await?;
+        if !c.is_open() {
+            return Err(ActionError::ChallengeClosed);
+        }
+        let status = match answer {
+            Answer::Accept => return self.accept_open(actor, &mut c).await,
+            // Only the one challenged declines (an open challenge is simply left to expire),
+            // only the challenger cancels.
+            Answer::Decline if c.opponent.as_ref() == Some(actor) => ChallengeStatus::Declined,
+            Answer::Cancel if c.challenger == *actor => ChallengeStatus::Cancelled,
+            Answer::Decline | Answer::Cancel => return Err(ActionError::NotForYou),
+        };
+        self.close_challenge(&mut c, status).await?;
+        Ok(Reply::Challenge(c.view()))
+    }
+
+    /// Starts the game of an open challenge that `actor` accepts.
+    pub(super) async fn accept_open(
+        &self,
+        actor: &UserRef,
+        c: &mut ChallengeRecord,
+    ) -> Result<Reply, ActionError> {
+        if c.challenger == *actor {
+            return Err(ActionError::ChallengeSelf);
+        }
+        if c.opponent.as_ref().is_some_and(|o| o != actor) {
+            return Err(ActionError::NotForYou);
+        }
+        let challenger_side = c
+            .challenger_side
+            .unwrap_or_else(|| Side::BOTH[rand::thread_rng().gen_range(0..2)]);
+        let mut players = [
+            Player::Human(c.challenger.clone()),
+            Player::Human(actor.clone()),
+        ];
+        if challenger_side == Side::Black {
+            players.swap(0, 1);
+        }
+        let before = c.clone();
+        let game_id = self.unused_id(Tree::Games)?;
+        c.status = ChallengeStatus::Accepted(game_id.clone());
+        c.opponent = Some(actor.clone());
+        let created = self
+            .create_game(Some(game_id), c.chat.clone(), c.variant, players, Some(c))
+            .await;
+        let view = match created {
+            Ok(view) => view,
+            Err(error) => {
+                *c = before;
+                return Err(error);
+            }
+        };
+        lock(&self.inner.index).remove_challenge(c);
+        self.publish(Event::Challenge(c.view()));
+        Ok(Reply::Game(view))
+    }
+
+    /// Drops a closed challenge from memory (see `evict`).
+    pub(super) async fn release_challenge(&self, id: &str, slot: Slot<ChallengeRecord>) {
+        let open = slot.lock().await.is_open();
+        if !open {
+            evict(&self.inner.challenges, id, slot);
+        }
+    }
+
+    /// Closes a challenge whose time is up (and tells subscribers); true if it did.
+    pub(super) async fn expire_if_due(&self, c: &mut ChallengeRecord) -> Result<bool, ActionError> {
+        if !c.is_open() || c.expires_at > self.now() {
+            return Ok(false);
+        }
+        self.close_challenge(c, ChallengeStatus::Expired).await?;
+        self.publish(Event::Challenge(c.view()));
+        Ok(true)
+    }
+
+    pub(super) async fn close_challenge(
+        &self,
+        c: &mut ChallengeRecord,
+        status: ChallengeStatus,
+    ) -> Result<(), ActionError> {
+        let before = c.status.clone();
+        c.status = status;
+        if let Err(error) = self.save_challenge(c).await {
+            c.status = before;
+            return Err(error);
+        }
+        lock(&self.inner.index).remove_challenge(c);
+        Ok(())
+    }
+}

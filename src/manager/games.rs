@@ -1,0 +1,254 @@
+//! Game actions: play the bot, move, resign, draws, abort, show, list, rematch.
+
+use super::*;
+
+impl Manager {
+    /// The game an action without a game id means: the actor's ongoing game in this chat
+    /// (`latest`: the newest of several; otherwise several is an error).
+    pub(super) fn resolve_game(
+        &self,
+        actor: &UserRef,
+        chat: &ChatRef,
+        game: Option<GameId>,
+        latest: bool,
+    ) -> Result<GameId, ActionError> {
+        if let Some(id) = game {
+            return Ok(id);
+        }
+        let mut games = lock(&self.inner.index).games_of(actor, Some(&chat.key()));
+        match games.len() {
+            0 => Err(ActionError::NoGameHere),
+            1 => Ok(games.remove(0)),
+            _ if latest => Ok(games.remove(games.len() - 1)),
+            _ => Err(ActionError::AmbiguousGame),
+        }
+    }
+
+    pub(super) async fn play_bot(
+        &self,
+        actor: UserRef,
+        chat: ChatRef,
+        level: Level,
+        variant: Variant,
+        colour: Option<Side>,
+    ) -> Result<Reply, ActionError> {
+        let side = colour.unwrap_or_else(|| Side::BOTH[rand::thread_rng().gen_range(0..2)]);
+        let mut players = [Player::Human(actor), Player::Bot(level)];
+        if side == Side::Black {
+            players.swap(0, 1);
+        }
+        Ok(Reply::Game(
+            self.create_game(None, chat, variant, players, None).await?,
+        ))
+    }
+
+    pub(super) async fn play_move(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        ply: Option<u16>,
+        pit: u8,
+    ) -> Result<Reply, ActionError> {
+        let ((), view) = self
+            .update_game(id, |game, now| {
+                let side = check_player(game, actor, ply)?;
+                if game.position.to_move() != side {
+                    return Err(ActionError::NotYourTurn);
+                }
+                game.play(pit, now).map_err(ActionError::Illegal)?;
+                Ok(())
+            })
+            .await?;
+        self.publish_acted(&view, actor);
+        Ok(Reply::Game(view))
+    }
+
+    pub(super) fn publish_acted(&self, view: &GameView, actor: &UserRef) {
+        self.publish(Event::Acted {
+            view: view.clone(),
+            actor: actor.clone(),
+        });
+    }
+
+    pub(super) async fn resign(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        ply: Option<u16>,
+    ) -> Result<Reply, ActionError> {
+        let ((), view) = self
+            .update_game(id, |game, _| {
+                let side = check_player(game, actor, ply)?;
+                game.finish(Some(side.other()), FinishReason::Resigned(side));
+                Ok(())
+            })
+            .await?;
+        self.publish_acted(&view, actor);
+        Ok(Reply::Game(view))
+    }
+
+    pub(super) async fn offer_draw(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        ply: Option<u16>,
+    ) -> Result<Reply, ActionError> {
+        let ((), view) = self
+            .update_game(id, |game, _| {
+                let side = check_player(game, actor, ply)?;
+                match game.rec.draw_offer {
+                    Some(s) if s == side => return Err(ActionError::DrawAlreadyOffered),
+                    // Offering back is agreeing.
+                    Some(_) => game.finish(None, FinishReason::Agreed),
+                    None if game.player(side.other()).is_bot() => {
+                        if !bot_accepts_draw(game, side.other()) {
+                            return Err(ActionError::BotDeclinesDraw);
+                        }
+                        game.finish(None, FinishReason::Agreed);
+                    }
+                    None => game.rec.draw_offer = Some(side),
+                }
+                Ok(())
+            })
+            .await?;
+        self.publish_acted(&view, actor);
+        Ok(Reply::Game(view))
+    }
+
+    pub(super) async fn answer_draw(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        accept: bool,
+    ) -> Result<Reply, ActionError> {
+        let ((), view) = self
+            .update_game(id, |game, _| {
+                let side = check_player(game, actor, None)?;
+                if game.rec.draw_offer != Some(side.other()) {
+                    return Err(ActionError::NoDrawOffer);
+                }
+                if accept {
+                    game.finish(None, FinishReason::Agreed);
+                } else {
+                    game.rec.draw_offer = None;
+                }
+                Ok(())
+            })
+            .await?;
+        self.publish_acted(&view, actor);
+        Ok(Reply::Game(view))
+    }
+
+    pub(super) async fn abort(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
+        let ((), view) = self
+            .update_game(id, |game, _| {
+                check_player(game, actor, None)?;
+                if game.ply() >= 2 {
+                    return Err(ActionError::TooLateToAbort);
+                }
+                game.finish(None, FinishReason::Aborted);
+                Ok(())
+            })
+            .await?;
+        self.publish_acted(&view, actor);
+        Ok(Reply::Game(view))
+    }
+
+    pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
+        let slot = self.game_slot(id).await?;
+        let (view, over) = {
+            let game = slot.lock().await;
+            (game.view(self.timeout_secs()), game.is_over())
+        };
+        if over {
+            evict(&self.inner.games, id, slot);
+        }
+        Ok(Reply::Game(view))
+    }
+
+    pub(super) async fn list(&self, actor: &UserRef) -> Result<Reply, ActionError> {
+        let ids = lock(&self.inner.index).games_of(actor, None);
+        let mut views = Vec::with_capacity(ids.len());
+        for id in ids {
+            let slot = self.game_slot(&id).await?;
+            let game = slot.lock().await;
+            views.push(game.view(self.timeout_secs()));
+        }
+        Ok(Reply::Games(views))
+    }
+
+    pub(super) async fn rematch(
+        &self,
+        actor: UserRef,
+        chat: ChatRef,
+        id: &str,
+    ) -> Result<Reply, ActionError> {
+        let slot = self.game_slot(id).await?;
+        let mut game = slot.lock().await;
+        let side = game.side_of(&actor).ok_or(ActionError::NotYourGame)?;
+        if !game.is_over() {
+            return Err(ActionError::GameNotOver);
+        }
+        if let Some(existing) = game.rec.rematch.clone() {
+            // The other player answering a rematch challenge accepts it.
+            drop(game);
+            return match self.answer(&actor, &existing, Answer::Accept).await {
+                Err(ActionError::NoSuchChallenge | ActionError::ChallengeSelf) => {
+                    Err(ActionError::RematchExists)
+                }
+                other => other,
+            };
+        }
+        let swapped = [game.rec.players[1].clone(), game.rec.players[0].clone()];
+        let chat = if game.rec.chat.platform == chat.platform {
+            game.rec.chat.clone()
+        } else {
+            chat
+        };
+        let reply = match game.player(side.other()).user().cloned() {
+            None => Reply::Game(
+                self.create_game(None, chat, game.rec.variant, swapped, None)
+                    .await?,
+            ),
+            Some(opponent) => {
+                self.challenge(
+                    actor,
+                    chat,
+                    Some(opponent),
+                    game.rec.variant,
+                    Some(side.other()),
+                    Some(game.id().clone()),
+                )
+                .await?
+            }
+        };
+        let new_id = match &reply {
+            Reply::Game(v) => v.id.clone(),
+            Reply::Challenge(c) => c.id.clone(),
+            _ => return Ok(reply),
+        };
+        game.rec.rematch = Some(new_id);
+        self.inner.store.put(Tree::Games, id, &game.rec)?;
+        self.inner.store.commit().await?;
+        drop(game);
+        evict(&self.inner.games, id, slot);
+        Ok(reply)
+    }
+}
+
+/// The actor's side in an ongoing game, checking the ply the board was shown at.
+fn check_player(game: &Game, actor: &UserRef, ply: Option<u16>) -> Result<Side, ActionError> {
+    let side = game.side_of(actor).ok_or(ActionError::NotYourGame)?;
+    if game.is_over() {
+        return Err(ActionError::GameOver);
+    }
+    if ply.is_some_and(|p| p != game.ply()) {
+        return Err(ActionError::StaleBoard);
+    }
+    Ok(side)
+}
+
+/// The bot takes a draw when its kazan holds fewer balls than the opponent's.
+fn bot_accepts_draw(game: &Game, bot: Side) -> bool {
+    game.position.store(bot) < game.position.store(bot.other())
+}
