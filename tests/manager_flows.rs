@@ -844,3 +844,132 @@ async fn a_claim_holds_once_and_across_a_restart() {
         .await
         .unwrap());
 }
+
+/// A manager whose bot searches one game at a time, `hard` for `hard_ms`.
+async fn one_slot_manager(hard_ms: u64) -> Manager {
+    let engine = EnginePool::new(EngineConfig {
+        hard_ms,
+        max_ms: hard_ms,
+        max_concurrent: 1,
+    });
+    Manager::start_with_clock(
+        Store::temporary().unwrap(),
+        engine,
+        ManagerConfig::default(),
+        Clock::manual(T0),
+    )
+    .await
+    .unwrap()
+}
+
+/// A game against the bot where the bot plays White, so it moves first.
+async fn bot_moves_first(m: &Manager, who: &UserRef, level: Level) -> String {
+    let reply = act(
+        m,
+        who,
+        Action::PlayBot {
+            level,
+            variant: Variant::STANDARD,
+            colour: Some(Side::Black),
+        },
+    )
+    .await;
+    game(reply).id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_users_many_bot_games_do_not_starve_another_users_game() {
+    let m = one_slot_manager(150).await;
+    let mut rx = m.subscribe();
+    let (alice, bob) = (user("alice"), user("bob"));
+    let mut alices = Vec::new();
+    for _ in 0..5 {
+        alices.push(bot_moves_first(&m, &alice, Level::Hard).await);
+    }
+    let bobs = bot_moves_first(&m, &bob, Level::Easy).await;
+    let mut order = Vec::new();
+    while order.len() < 6 {
+        if let Event::Game(v) = next_event(&mut rx).await {
+            if v.ply == 1 {
+                order.push(v.id);
+            }
+        }
+    }
+    let place = order.iter().position(|id| *id == bobs).unwrap();
+    // Alice's first game was searching already and her second was queued first; users then
+    // take turns, so Bob's comes third at the latest, not after all five of hers.
+    assert!(place <= 2, "Bob's bot move came {}th: {order:?}", place + 1);
+    assert_eq!(m.bot_searches(), 6);
+    assert_eq!(m.bot_load(), (0, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_waiting_for_a_busy_bot_is_told() {
+    let m = one_slot_manager(1500).await;
+    let mut rx = m.subscribe();
+    let (alice, bob) = (user("alice"), user("bob"));
+    bot_moves_first(&m, &alice, Level::Hard).await;
+    let bobs = bot_moves_first(&m, &bob, Level::Easy).await;
+    let busy = loop {
+        if let Event::Game(v) = next_event(&mut rx).await {
+            if v.id == bobs {
+                break v;
+            }
+        }
+    };
+    assert_eq!(busy.ply, 0, "the busy notice comes before the bot's move");
+    assert_eq!(busy.bot_busy, Some(0));
+    let moved = loop {
+        if let Event::Game(v) = next_event(&mut rx).await {
+            if v.id == bobs {
+                break v;
+            }
+        }
+    };
+    assert_eq!((moved.ply, moved.bot_busy), (1, None));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        let late = GameRecord {
+            id: "late01".into(),
+            chat: chat(),
+            variant: Variant::STANDARD,
+            players: [Player::Human(user("c")), Player::Bot(Level::Hard)],
+            moves: vec![7],
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            created_at: T0 - 7200,
+            // The bot has been due for an hour: the process was down.
+            last_move_at: T0 - 3600,
+            messages: vec![],
+            seed: 3,
+            rematch: None,
+        };
+        store.put(Tree::Games, "late01", &late).unwrap();
+        store.commit().await.unwrap();
+    }
+    let store = reopen(dir.path()).await;
+    let engine = EnginePool::new(EngineConfig {
+        hard_ms: 400,
+        ..EngineConfig::default()
+    });
+    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), Clock::manual(T0))
+        .await
+        .unwrap();
+    let mut rx = m.subscribe();
+    // A sweep while the search runs starts no second one.
+    m.sweep().await;
+    loop {
+        if let Event::Game(v) = next_event(&mut rx).await {
+            if v.id == "late01" && v.ply == 2 {
+                break;
+            }
+        }
+    }
+    m.sweep().await;
+    assert_eq!(m.bot_searches(), 1);
+}

@@ -72,3 +72,8 @@ manager-error-no-draw-offer = Nobody has offered you a draw.
 manager-error-bot-declines-draw = The bot declines the draw: play on.
 manager-error-rematch-exists = A rematch of this game has already been arranged.
 manager-error-storage = Something went wrong on our side and nothing was changed. Please try again.
+manager-bot-busy = The bot is busy with other games{ $ahead ->
+    [0] {""}
+    [one] {""} (one is ahead of yours)
+   *[other] {""} ({ $ahead } are ahead of yours)
+}; it will move shortly.

@@ -89,3 +89,9 @@ manager-error-no-draw-offer = Вам никто не предлагал ничь
 manager-error-bot-declines-draw = Бот отказывается от ничьей: игра продолжается.
 manager-error-rematch-exists = Реванш этой партии уже назначен.
 manager-error-storage = У нас что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.
+manager-bot-busy = Бот сейчас занят другими партиями{ $ahead ->
+    [0] {""}
+    [one] {""} (перед вашей ещё { $ahead })
+    [few] {""} (перед вашей ещё { $ahead })
+   *[many] {""} (перед вашей ещё { $ahead })
+} и скоро сделает ход.

@@ -1,21 +1,43 @@
 //! Work nobody asked for directly: the bot's moves, expired challenges, time-outs.
 
+use super::bots::Ticket;
 use super::*;
+use std::sync::atomic::Ordering as AtomicOrdering;
+
+/// How long the bot's move may wait for a search slot before the player is told the bot is
+/// busy.
+const BUSY_NOTICE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Manager {
+    /// Starts the bot's turn in game `id` unless one is already queued or searching.
     pub(super) fn spawn_bot(&self, id: GameId) {
+        let Some(ticket) = self.inner.bots.enter(&id) else {
+            return;
+        };
         let manager = self.clone();
         tokio::spawn(async move {
-            if let Err(error) = manager.bot_turn(&id).await {
+            if let Err(error) = manager.bot_turn(&id, ticket).await {
                 tracing::error!(game = id, %error, "bot move failed");
             }
         });
     }
 
-    /// Computes the bot's move off the runtime (the game is not locked meanwhile), then
-    /// applies it like any other move if the game has not moved on.
-    pub(super) async fn bot_turn(&self, id: &str) -> Result<(), ActionError> {
+    /// Waits for a search slot (telling the player if that takes a while), then computes
+    /// the bot's move off the runtime from the position as it is once the slot is granted
+    /// (the game is not locked meanwhile), and applies it like any other move if the game
+    /// has not moved on.
+    async fn bot_turn(&self, id: &str, mut ticket: Ticket) -> Result<(), ActionError> {
         let slot = self.game_slot(id).await?;
+        let owner = {
+            let game = slot.lock().await;
+            let human = game.rec.players.iter().find_map(Player::user);
+            human.map(UserRef::key).unwrap_or_default()
+        };
+        ticket.join(&owner);
+        if !ticket.granted() {
+            self.wait_for_slot(id, &slot, &mut ticket).await?;
+        }
+        self.inner.searches.fetch_add(1, AtomicOrdering::Relaxed);
         let (position, level, seed) = {
             let game = slot.lock().await;
             let Some(level) = game.bot_to_move() else {
@@ -23,6 +45,7 @@ impl Manager {
             };
             (game.position, level, game.rec.seed ^ u64::from(game.ply()))
         };
+        drop(slot);
         let pit = self
             .inner
             .engine
@@ -38,11 +61,40 @@ impl Manager {
                 Ok(true)
             })
             .await?;
+        drop(ticket);
         if played {
             tracing::debug!(game = id, pit, "bot moved");
             self.publish(Event::Game(view));
         }
         Ok(())
+    }
+
+    /// Waits for the bot's search slot; when that takes longer than `BUSY_NOTICE_AFTER`,
+    /// shows the game once with how many searches are ahead of it, so the player knows the
+    /// bot has not forgotten them.
+    async fn wait_for_slot(
+        &self,
+        id: &str,
+        slot: &Slot<Game>,
+        ticket: &mut Ticket,
+    ) -> Result<(), ActionError> {
+        let closed = || ActionError::Storage("the bot's queue is closed".into());
+        match tokio::time::timeout(BUSY_NOTICE_AFTER, ticket.wait()).await {
+            Ok(granted) => return granted.ok_or_else(closed),
+            Err(_) => {
+                let ahead = u32::try_from(ticket.ahead()).unwrap_or(u32::MAX);
+                let view = {
+                    let game = slot.lock().await;
+                    (game.bot_to_move().is_some()).then(|| game.view(self.timeout_secs()))
+                };
+                if let Some(mut view) = view {
+                    tracing::info!(game = id, ahead, "the bot is busy; game queued");
+                    view.bot_busy = Some(ahead);
+                    self.publish(Event::Game(view));
+                }
+            }
+        }
+        ticket.wait().await.ok_or_else(closed)
     }
 
     /// Closes expired challenges and ends games whose move time ran out; publishes each
@@ -89,19 +141,21 @@ impl Manager {
         changed
     }
 
-    /// Starts the bot again in a game where it has been to move for over a minute (its
-    /// task failed); a second task is harmless, as a bot move applies only to the position
-    /// it was computed for.
+    /// Starts the bot in a game where it is to move but no search is queued or running (its
+    /// task failed). A search under way is left alone, so nothing is searched twice.
     pub(super) async fn retry_stuck_bot(&self, id: &str) {
+        if self.inner.bots.is_active(id) {
+            return;
+        }
         let Ok(slot) = self.game_slot(id).await else {
             return;
         };
-        let stuck = {
-            let game = slot.lock().await;
-            game.bot_to_move().is_some() && game.rec.last_move_at + 60 < self.now()
-        };
+        let stuck = slot.lock().await.bot_to_move().is_some();
         if stuck {
-            tracing::warn!(game = id, "the bot is late to move; starting it again");
+            tracing::warn!(
+                game = id,
+                "the bot is to move but not thinking; starting it again"
+            );
             self.spawn_bot(id.to_string());
         }
     }

@@ -141,6 +141,7 @@ impl Game {
             messages: self.rec.messages.clone(),
             last_move_at: self.rec.last_move_at,
             timeout_at: self.timeout_at(timeout_secs),
+            bot_busy: None,
         }
     }
 }

@@ -18,6 +18,17 @@ pub struct Index {
     open: BTreeSet<ChallengeId>,
 }
 
+/// Removes `id` from the set under `key`, and the set itself once empty: a map keyed by
+/// every user and chat ever seen would only grow (every inline message is a chat).
+fn forget(map: &mut HashMap<String, HashSet<String>>, key: &str, id: &str) {
+    if let Some(set) = map.get_mut(key) {
+        set.remove(id);
+        if set.is_empty() {
+            map.remove(key);
+        }
+    }
+}
+
 fn count<K: std::hash::Hash + Eq, V>(map: &HashMap<K, HashSet<V>>, key: &K) -> usize {
     map.get(key).map_or(0, HashSet::len)
 }
@@ -87,13 +98,15 @@ impl Index {
             return;
         }
         for user in game.rec.players.iter().filter_map(|p| p.user()) {
-            if let Some(list) = self.user_games.get_mut(&user.key()) {
+            let key = user.key();
+            if let Some(list) = self.user_games.get_mut(&key) {
                 list.retain(|(id, _)| id != game.id());
+                if list.is_empty() {
+                    self.user_games.remove(&key);
+                }
             }
         }
-        if let Some(set) = self.chat_games.get_mut(&game.rec.chat.key()) {
-            set.remove(game.id());
-        }
+        forget(&mut self.chat_games, &game.rec.chat.key(), game.id());
     }
 
     pub fn add_challenge(&mut self, c: &ChallengeRecord) {
@@ -114,12 +127,8 @@ impl Index {
         if !self.open.remove(&c.id) {
             return;
         }
-        if let Some(set) = self.user_challenges.get_mut(&c.challenger.key()) {
-            set.remove(&c.id);
-        }
-        if let Some(set) = self.chat_challenges.get_mut(&c.chat.key()) {
-            set.remove(&c.id);
-        }
+        forget(&mut self.user_challenges, &c.challenger.key(), &c.id);
+        forget(&mut self.chat_challenges, &c.chat.key(), &c.id);
     }
 
     /// The user's ongoing games in one chat (`None`: every chat), oldest first.
@@ -139,5 +148,71 @@ impl Index {
 
     pub fn open_challenges(&self) -> Vec<ChallengeId> {
         self.open.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::game::GameRecord;
+    use crate::manager::types::{ChatRef, Platform, Player};
+    use crate::manager::view::{ChallengeStatus, FinishReason, GameStatus};
+    use crate::rules::Variant;
+
+    fn game(id: &str, chat: &str, user: &str) -> Game {
+        Game::new(GameRecord {
+            id: id.into(),
+            chat: ChatRef::new(Platform::Telegram, chat),
+            variant: Variant::STANDARD,
+            players: [
+                Player::Human(UserRef::new(Platform::Telegram, user, "U")),
+                Player::Bot(Level::Easy),
+            ],
+            moves: vec![],
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            created_at: 0,
+            last_move_at: 0,
+            messages: vec![],
+            seed: 0,
+            rematch: None,
+        })
+    }
+
+    fn challenge(id: &str, chat: &str, user: &str) -> ChallengeRecord {
+        ChallengeRecord {
+            id: id.into(),
+            challenger: UserRef::new(Platform::Telegram, user, "U"),
+            opponent: None,
+            variant: Variant::STANDARD,
+            chat: ChatRef::new(Platform::Telegram, chat),
+            created_at: 0,
+            expires_at: 1,
+            status: ChallengeStatus::Open,
+            challenger_side: None,
+            rematch_of: None,
+            messages: vec![],
+        }
+    }
+
+    #[test]
+    fn nothing_is_kept_for_users_and_chats_with_nothing_left() {
+        let mut index = Index::default();
+        for i in 0..100 {
+            let (chat, user) = (format!("inline:{i}"), format!("u{i}"));
+            let mut g = game(&format!("g{i}"), &chat, &user);
+            let c = challenge(&format!("c{i}"), &chat, &user);
+            index.add_game(&g);
+            index.add_challenge(&c);
+            g.finish(None, FinishReason::Aborted);
+            index.remove_game(&g);
+            index.remove_challenge(&c);
+        }
+        assert!(index.user_games.is_empty());
+        assert!(index.chat_games.is_empty());
+        assert!(index.user_challenges.is_empty());
+        assert!(index.chat_challenges.is_empty());
+        assert!(index.ongoing.is_empty() && index.open.is_empty());
     }
 }

@@ -52,6 +52,7 @@ mod types;
 mod view;
 
 mod background;
+mod bots;
 mod challenges;
 mod clock;
 mod games;
@@ -114,6 +115,10 @@ struct Inner {
     challenges: Mutex<HashMap<ChallengeId, Slot<ChallengeRecord>>>,
     index: Mutex<Index>,
     bot_users: Mutex<HashSet<String>>,
+    /// Which game's bot move is searched next.
+    bots: Arc<bots::BotQueue>,
+    /// Bot searches started so far.
+    searches: std::sync::atomic::AtomicU64,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -145,6 +150,7 @@ impl Manager {
         clock: Clock,
     ) -> Result<Manager, ActionError> {
         let (events, _) = broadcast::channel(1024);
+        let slots = engine.config().max_concurrent;
         let manager = Manager {
             inner: Arc::new(Inner {
                 store,
@@ -156,6 +162,8 @@ impl Manager {
                 challenges: Mutex::new(HashMap::new()),
                 index: Mutex::new(Index::default()),
                 bot_users: Mutex::new(HashSet::new()),
+                bots: bots::BotQueue::new(slots),
+                searches: Default::default(),
             }),
         };
         manager.recover().await?;
@@ -187,7 +195,7 @@ impl Manager {
                 lock(&self.inner.challenges).insert(rec.id.clone(), Arc::new(AsyncMutex::new(rec)));
             }
         }
-        let swept = self.sweep().await;
+        // Bots first: the sweep then finds their searches queued and starts none again.
         let ongoing = lock(&self.inner.index).ongoing_games();
         for id in ongoing {
             let slot = lock(&self.inner.games).get(&id).cloned();
@@ -198,6 +206,7 @@ impl Manager {
                 }
             }
         }
+        let swept = self.sweep().await;
         let ongoing = lock(&self.inner.index).ongoing_games().len();
         tracing::info!(ongoing, resumed, swept, "manager started");
         Ok(())
@@ -217,6 +226,18 @@ impl Manager {
 
     fn timeout_secs(&self) -> u64 {
         self.inner.config.limits.move_timeout_secs()
+    }
+
+    /// The bot's searches: (running, waiting for a slot).
+    pub fn bot_load(&self) -> (usize, usize) {
+        self.inner.bots.load()
+    }
+
+    /// How many bot searches were started since the manager started.
+    pub fn bot_searches(&self) -> u64 {
+        self.inner
+            .searches
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Changes to games and challenges that nobody was answered about.

@@ -53,6 +53,9 @@ pub struct GameView {
     pub last_move_at: u64,
     /// When the side to move loses on time (unix seconds), while the game is ongoing.
     pub timeout_at: Option<u64>,
+    /// Set on a view published while the bot's move waits for a search slot: how many
+    /// searches are ahead of it.
+    pub bot_busy: Option<u32>,
 }
 
 /// One pit button.
@@ -211,6 +214,7 @@ impl GameView {
             messages: vec![],
             last_move_at: 0,
             timeout_at: None,
+            bot_busy: None,
         }
     }
 }

@@ -155,6 +155,9 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
             name = player_name(view.player(offerer), lang)
         ));
     }
+    if let Some(ahead) = view.bot_busy {
+        lines.push(t!(lang, "manager-bot-busy", ahead = ahead));
+    }
     lines.join("\n")
 }
 
@@ -436,8 +439,35 @@ mod tests {
             last_move: report,
             moves: "1. 76".into(),
             timeout_at: Some(72 * 3600),
+            bot_busy: None,
             ..GameView::sample("abc123", chat, players)
         }
+    }
+
+    #[test]
+    fn a_busy_bot_is_announced_in_each_language() {
+        let mut v = view();
+        assert!(!caption(&v, Lang::En).contains("busy"));
+        v.bot_busy = Some(3);
+        let en = caption(&v, Lang::En);
+        assert!(
+            en.ends_with("busy with other games (3 are ahead of yours); it will move shortly."),
+            "{en}"
+        );
+        v.bot_busy = Some(0);
+        let en = caption(&v, Lang::En);
+        assert!(
+            en.ends_with("busy with other games; it will move shortly."),
+            "{en}"
+        );
+        v.bot_busy = Some(2);
+        let ru = caption(&v, Lang::Ru);
+        assert!(
+            ru.contains("занят другими партиями (перед вашей ещё 2) и скоро"),
+            "{ru}"
+        );
+        let kk = caption(&v, Lang::Kk);
+        assert!(kk.contains("тағы 2 ойын бар), көп ұзамай жүреді."), "{kk}");
     }
 
     #[test]

@@ -1,0 +1,291 @@
+//! The bot's queue: which games get a search slot next.
+//!
+//! Searches run a bounded number at a time (`[engine] max_concurrent`). Waiting games are
+//! queued per user and served round-robin between users, so one user's ten `max` games
+//! cannot starve another user's `easy` game: each user with something waiting gets the next
+//! free slot in turn. A game is in the queue (or searching) at most once, so a sweep or a
+//! restart that asks again for a search already under way changes nothing.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use tokio::sync::oneshot;
+
+use super::types::GameId;
+
+/// A search slot; the next waiting game gets it when this is dropped.
+pub(super) struct Permit {
+    queue: Arc<BotQueue>,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        self.queue.release();
+    }
+}
+
+/// A game's place in the queue, from `BotQueue::enter` to the end of its turn; dropping it
+/// lets the game be queued again.
+pub(super) struct Ticket {
+    queue: Arc<BotQueue>,
+    game: GameId,
+    /// Resolves with the permit when a slot is free.
+    grant: Option<oneshot::Receiver<Permit>>,
+    permit: Option<Permit>,
+}
+
+impl Ticket {
+    /// Joins the queue on behalf of `user`, whose waiting games take turns with everyone
+    /// else's; the slot may be granted at once.
+    pub(super) fn join(&mut self, user: &str) {
+        let queue = self.queue.clone();
+        queue.join(self, user);
+    }
+
+    /// Waits for a search slot. `None` if the queue was torn down.
+    pub(super) async fn wait(&mut self) -> Option<()> {
+        if self.permit.is_none() {
+            // Awaited by reference: a caller may give up waiting (a time-out) and wait again.
+            let grant = self.grant.as_mut()?;
+            let permit = grant.await.ok()?;
+            self.grant = None;
+            self.permit = Some(permit);
+        }
+        Some(())
+    }
+
+    /// Whether the slot was granted at once (nobody was waiting and a slot was free).
+    pub(super) fn granted(&self) -> bool {
+        self.permit.is_some()
+    }
+
+    /// Searches queued ahead of this game (0 when it holds a slot).
+    pub(super) fn ahead(&self) -> usize {
+        if self.permit.is_some() {
+            return 0;
+        }
+        self.queue.ahead_of(&self.game)
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.queue.leave(&self.game);
+    }
+}
+
+#[derive(Default)]
+struct State {
+    /// Slots in use.
+    running: usize,
+    /// Games queued or searching.
+    active: HashSet<GameId>,
+    /// Waiting games per user, oldest first.
+    waiting: HashMap<String, VecDeque<(GameId, oneshot::Sender<Permit>)>>,
+    /// Users with waiting games, in the order they are served.
+    turn: VecDeque<String>,
+}
+
+pub(super) struct BotQueue {
+    slots: usize,
+    state: Mutex<State>,
+}
+
+impl BotQueue {
+    pub(super) fn new(slots: usize) -> Arc<BotQueue> {
+        Arc::new(BotQueue {
+            slots: slots.max(1),
+            state: Mutex::new(State::default()),
+        })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Claims the bot's turn in `game`; `None` when it is already queued or searching. The
+    /// ticket joins the queue with `Ticket::join`.
+    pub(super) fn enter(self: &Arc<Self>, game: &GameId) -> Option<Ticket> {
+        if !self.state().active.insert(game.clone()) {
+            return None;
+        }
+        Some(Ticket {
+            queue: self.clone(),
+            game: game.clone(),
+            grant: None,
+            permit: None,
+        })
+    }
+
+    /// Takes a free slot for `ticket` if nobody waits, else queues it behind `user`'s
+    /// other games.
+    fn join(self: &Arc<Self>, ticket: &mut Ticket, user: &str) {
+        let mut state = self.state();
+        if state.running < self.slots && state.turn.is_empty() {
+            state.running += 1;
+            ticket.permit = Some(Permit {
+                queue: self.clone(),
+            });
+            return;
+        }
+        let (tx, rx) = oneshot::channel();
+        ticket.grant = Some(rx);
+        let queue = state.waiting.entry(user.to_string()).or_default();
+        queue.push_back((ticket.game.clone(), tx));
+        if queue.len() == 1 {
+            state.turn.push_back(user.to_string());
+        }
+    }
+
+    /// Whether `game` is queued or searching.
+    pub(super) fn is_active(&self, game: &str) -> bool {
+        self.state().active.contains(game)
+    }
+
+    /// (searching, waiting) right now.
+    pub(super) fn load(&self) -> (usize, usize) {
+        let state = self.state();
+        (
+            state.running,
+            state.active.len().saturating_sub(state.running),
+        )
+    }
+
+    /// Waiting games that will be served before `game`: in round-robin order, every other
+    /// user's waiting games up to as many as `game` has before it, plus those.
+    fn ahead_of(&self, game: &str) -> usize {
+        let state = self.state();
+        let Some(mine) = state
+            .waiting
+            .values()
+            .find_map(|q| q.iter().position(|(g, _)| g == game))
+        else {
+            return 0;
+        };
+        state
+            .waiting
+            .values()
+            .map(|q| {
+                let before = q.iter().take_while(|(g, _)| g != game).count();
+                if before < q.len() {
+                    before
+                } else {
+                    q.len().min(mine + 1)
+                }
+            })
+            .sum()
+    }
+
+    /// A slot came free: hand it to the next user in turn, or keep it free.
+    fn release(self: &Arc<Self>) {
+        let mut state = self.state();
+        state.running = state.running.saturating_sub(1);
+        while let Some(user) = state.turn.pop_front() {
+            let Some(queue) = state.waiting.get_mut(&user) else {
+                continue;
+            };
+            let next = queue.pop_front();
+            if queue.is_empty() {
+                state.waiting.remove(&user);
+            } else {
+                state.turn.push_back(user);
+            }
+            let Some((_, tx)) = next else { continue };
+            state.running += 1;
+            let permit = Permit {
+                queue: self.clone(),
+            };
+            // A waiter that gave up hands the permit back through its drop, under a lock
+            // we must not hold then.
+            match tx.send(permit) {
+                Ok(()) => return,
+                Err(permit) => {
+                    drop(state);
+                    drop(permit);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The game's turn ended (or was abandoned): forget it, and drop its queue entry if it
+    /// never got a slot.
+    fn leave(&self, game: &str) {
+        let mut state = self.state();
+        state.active.remove(game);
+        let mut emptied = None;
+        for (user, queue) in state.waiting.iter_mut() {
+            if let Some(i) = queue.iter().position(|(g, _)| g == game) {
+                queue.remove(i);
+                if queue.is_empty() {
+                    emptied = Some(user.clone());
+                }
+                break;
+            }
+        }
+        if let Some(user) = emptied {
+            state.waiting.remove(&user);
+            state.turn.retain(|u| *u != user);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(s: &str) -> GameId {
+        s.to_string()
+    }
+
+    fn ticket(q: &Arc<BotQueue>, game: &str, user: &str) -> Ticket {
+        let mut t = q.enter(&id(game)).unwrap();
+        t.join(user);
+        t
+    }
+
+    #[tokio::test]
+    async fn a_game_is_queued_once() {
+        let q = BotQueue::new(1);
+        let t = ticket(&q, "g1", "a");
+        assert!(t.granted());
+        assert!(q.enter(&id("g1")).is_none());
+        drop(t);
+        assert!(!q.is_active("g1"));
+        assert!(q.enter(&id("g1")).is_some());
+    }
+
+    #[tokio::test]
+    async fn users_take_turns() {
+        let q = BotQueue::new(1);
+        let first = ticket(&q, "a0", "alice");
+        let mut alice: Vec<Ticket> = (1..=5)
+            .map(|i| ticket(&q, &format!("a{i}"), "alice"))
+            .collect();
+        let mut bob = ticket(&q, "b1", "bob");
+        assert_eq!(q.load(), (1, 6));
+        // Bob waits behind one of Alice's games, not all five.
+        assert_eq!(bob.ahead(), 1);
+        assert_eq!(alice[4].ahead(), 5);
+        drop(first);
+        alice[0].wait().await.unwrap();
+        assert!(alice[0].granted());
+        drop(alice.remove(0));
+        bob.wait().await.unwrap();
+        assert!(bob.granted());
+        assert_eq!(q.load(), (1, 4));
+    }
+
+    #[tokio::test]
+    async fn an_abandoned_wait_passes_the_slot_on() {
+        let q = BotQueue::new(1);
+        let first = ticket(&q, "g1", "a");
+        let gone = ticket(&q, "g2", "b");
+        let mut next = ticket(&q, "g3", "c");
+        drop(gone);
+        drop(first);
+        next.wait().await.unwrap();
+        assert!(next.granted());
+        drop(next);
+        assert_eq!(q.load(), (0, 0));
+    }
+}
