@@ -183,12 +183,22 @@ impl ChallengeRecord {
     }
 }
 
-/// Adds `msg` to `list` unless it is already there.
+/// Places (chats, channels) whose newest message a game or challenge keeps showing.
+pub const MESSAGE_PLACES: usize = 6;
+
+/// Adds `msg` to `list` unless it is already there; true if the list changed. Only the
+/// newest message per place is kept (an older board there was replaced), and at most
+/// `MESSAGE_PLACES` places, the least recently attached going first: a spectator's
+/// `/board` in yet another chat must not make every later move edit one more message.
 pub fn add_message(list: &mut Vec<MessageRef>, msg: MessageRef) -> bool {
     if list.contains(&msg) {
         return false;
     }
+    list.retain(|m| m.platform != msg.platform || m.place() != msg.place());
     list.push(msg);
+    if list.len() > MESSAGE_PLACES {
+        list.drain(..list.len() - MESSAGE_PLACES);
+    }
     true
 }
 
@@ -228,6 +238,32 @@ mod tests {
         assert_eq!(again.position, g.position);
         assert_eq!(again.view(100).moves, "1. 76 98");
         assert_eq!(g.rec.last_move_at, 11);
+    }
+
+    #[test]
+    fn a_game_keeps_the_newest_message_of_a_few_places() {
+        let msg = |id: String| MessageRef {
+            platform: Platform::Telegram,
+            id,
+        };
+        let mut list = vec![];
+        assert!(add_message(&mut list, msg("-100:1".into())));
+        assert!(!add_message(&mut list, msg("-100:1".into())));
+        assert!(add_message(&mut list, msg("-100:2".into())));
+        assert_eq!(list, vec![msg("-100:2".into())]);
+        for chat in 0..20 {
+            add_message(&mut list, msg(format!("{chat}:7")));
+        }
+        assert_eq!(list.len(), MESSAGE_PLACES);
+        assert_eq!(list.last(), Some(&msg("19:7".into())));
+        assert_eq!(list[0], msg(format!("{}:7", 20 - MESSAGE_PLACES)));
+        // The same place on another platform is another place.
+        let discord = MessageRef {
+            platform: Platform::Discord,
+            id: "19:8".into(),
+        };
+        add_message(&mut list, discord.clone());
+        assert!(list.contains(&discord) && list.contains(&msg("19:7".into())));
     }
 
     #[test]

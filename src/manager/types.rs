@@ -102,12 +102,23 @@ impl Player {
     }
 }
 
-/// Where a platform shows a game or challenge. Opaque to the manager: the adapter encodes
-/// e.g. `chat_id:message_id`, `inline:<inline_message_id>` or `channel:message`.
+/// Where a platform shows a game or challenge. Opaque to the manager except for one
+/// convention: adapters write `<place>:<message>` (`chat_id:message_id`,
+/// `channel:message`, `inline:<inline_message_id>`), where the place is the chat or channel
+/// the message is in, so the manager can keep the newest message per place.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MessageRef {
     pub platform: Platform,
     pub id: String,
+}
+
+impl MessageRef {
+    /// The chat or channel of the message: `id` up to its last `:`.
+    pub fn place(&self) -> &str {
+        self.id
+            .rsplit_once(':')
+            .map_or(self.id.as_str(), |(place, _)| place)
+    }
 }
 
 /// One user's action in one chat.
