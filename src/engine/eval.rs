@@ -11,7 +11,7 @@
 //! whose opponent could reach it next move a penalty. Captures waiting to be made are not
 //! guessed here: the search's quiescence stage plays them out.
 
-use super::search::{win_in, BALL};
+use super::score::{win_in, BALL};
 use crate::rules::{Position, Side, TuzdekRule, RING, ROW};
 
 /// What the chance to make a tuzdek next move is worth, in balls (besides its 3 balls).

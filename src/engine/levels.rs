@@ -3,7 +3,8 @@
 //! little worse than the best (within a margin), never one that throws the game away and
 //! never missing a win they have seen: that is how a human of that strength plays.
 
-use super::search::{is_loss, is_win, Limits, Searcher, BALL};
+use super::score::{is_loss, is_win, BALL};
+use super::search::{Limits, Searcher};
 use super::{EngineConfig, Level};
 use crate::rules::Position;
 use rand::{seq::SliceRandom, Rng, SeedableRng};

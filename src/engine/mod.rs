@@ -7,14 +7,14 @@
 pub mod eval;
 mod levels;
 pub mod protocol;
+mod score;
 mod search;
 mod tt;
 mod zobrist;
 
 pub use levels::{level_move, Style};
-pub use search::{
-    is_loss, is_win, plies_to_end, Limits, SearchInfo, SearchResult, Searcher, BALL, MAX_PLY, WIN,
-};
+pub use score::{is_loss, is_win, plies_to_end, BALL, MAX_PLY, WIN};
+pub use search::{Limits, SearchInfo, SearchResult, Searcher};
 
 use crate::rules::Position;
 use std::sync::atomic::{AtomicBool, Ordering};

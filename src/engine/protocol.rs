@@ -2,7 +2,8 @@
 //! docs/engine-protocol.md). `Session::handle` takes one input line and writes the answer
 //! lines; the CLI only moves lines between it and stdin/stdout, so tests drive it directly.
 
-use super::search::{plies_to_end, Limits, SearchInfo, Searcher};
+use super::score::plies_to_end;
+use super::search::{Limits, SearchInfo, Searcher};
 use super::{level_move, EngineConfig, Level};
 use crate::rules::{parse_record, replay, Position};
 use std::time::Duration;

@@ -9,6 +9,7 @@
 //! position, depth limit and a fresh `Searcher`, every run gives the same result.
 
 use super::eval::{evaluate_with_gains, immediate_gain, Blend, GainRules, Weights};
+use super::score::{is_win, loss_in, plies_to_end, win_in, BALL, MAX_PLY, WIN_BOUND};
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
 use crate::rules::{Outcome, Position, Variant, ROW};
@@ -16,50 +17,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// One ball, in score units.
-pub const BALL: i32 = 100;
-/// The score of a won game at the root; a win `n` plies away scores `WIN - n`.
-pub const WIN: i32 = 30_000;
 const INF: i32 = 32_000;
-/// The deepest the search goes (plies from the root).
-pub const MAX_PLY: usize = 128;
-/// Scores at least this large are known wins (or, negated, losses).
-const WIN_BOUND: i32 = WIN - MAX_PLY as i32 - 2;
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1024;
 /// How many captures in a row the quiescence stage plays out beyond the nominal depth.
 const QUIESCENCE_PLIES: i32 = 6;
-
-/// The score of winning `ply` plies from the root.
-pub fn win_in(ply: usize) -> i32 {
-    WIN - ply as i32
-}
-
-/// The score of losing `ply` plies from the root.
-pub fn loss_in(ply: usize) -> i32 {
-    -WIN + ply as i32
-}
-
-/// For a decisive score, the plies until the game ends: positive when the side to move wins.
-pub fn plies_to_end(score: i32) -> Option<i32> {
-    if score >= WIN_BOUND {
-        Some(WIN - score)
-    } else if score <= -WIN_BOUND {
-        Some(-(WIN + score))
-    } else {
-        None
-    }
-}
-
-/// Whether a score is a known win for the side to move.
-pub fn is_win(score: i32) -> bool {
-    score >= WIN_BOUND
-}
-
-/// Whether a score is a known loss for the side to move.
-pub fn is_loss(score: i32) -> bool {
-    score <= -WIN_BOUND
-}
 
 /// When a search must stop. With no limit at all it searches to `MAX_PLY`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
