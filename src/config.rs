@@ -77,11 +77,6 @@ pub enum ConfigError {
     Parse { path: String, message: String },
     #[error("{key}: {message}")]
     Invalid { key: &'static str, message: String },
-    #[error("{key} is required for an enabled platform: set it in the config or set {env} in the environment")]
-    MissingToken {
-        key: &'static str,
-        env: &'static str,
-    },
 }
 
 impl Config {
@@ -160,22 +155,6 @@ impl Config {
     }
 }
 
-/// A platform token from the config, or else from the environment variable `env`. Adapters
-/// call this at start-up: `token(&cfg.token, "telegram.token", "TELEGRAM_TOKEN")`.
-pub fn token(
-    configured: &Secret,
-    key: &'static str,
-    env: &'static str,
-) -> Result<Secret, ConfigError> {
-    if !configured.is_empty() {
-        return Ok(configured.clone());
-    }
-    match std::env::var(env) {
-        Ok(value) if !value.trim().is_empty() => Ok(Secret::new(value.trim())),
-        _ => Err(ConfigError::MissingToken { key, env }),
-    }
-}
-
 /// A secret from the config or the environment (a bot token, a webhook secret). Its `Debug`
 /// and `Display` never show the value, so it cannot leak into logs, errors or panics.
 #[derive(Clone, Default, PartialEq, Eq, serde::Deserialize)]
@@ -239,20 +218,6 @@ mod tests {
         assert!(err.to_string().contains("limits.games_per_user"), "{err}");
         let err = Config::parse("[limits]\nmove_timeout_hours = -1\n", "x.toml").unwrap_err();
         assert!(err.to_string().contains("move_timeout_hours"), "{err}");
-    }
-
-    #[test]
-    fn a_missing_token_names_key_and_variable() {
-        let err = token(
-            &Secret::default(),
-            "telegram.token",
-            "TOGUZ_TEST_NO_SUCH_VAR",
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("telegram.token") && err.contains("TOGUZ_TEST_NO_SUCH_VAR"));
-        let set = token(&Secret::new("abc"), "telegram.token", "X").unwrap();
-        assert_eq!(set.expose(), "abc");
     }
 
     #[test]

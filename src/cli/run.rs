@@ -3,7 +3,7 @@
 
 use crate::config::{Config, LogFormat};
 use crate::engine::EnginePool;
-use crate::manager::{Manager, Platform};
+use crate::manager::Manager;
 use crate::platform;
 use crate::store::Store;
 use anyhow::Context;
@@ -52,21 +52,37 @@ fn load_config(path: Option<&std::path::Path>) -> anyhow::Result<Config> {
     }
 }
 
-/// The platforms the config turns on.
-pub fn enabled_platforms(config: &Config) -> Vec<Platform> {
+/// A chat service `toguz run` serves (the console is `toguz play`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    Telegram,
+    Discord,
+}
+
+impl Service {
+    pub fn name(self) -> &'static str {
+        match self {
+            Service::Telegram => "telegram",
+            Service::Discord => "discord",
+        }
+    }
+}
+
+/// The services the config turns on.
+pub fn enabled_platforms(config: &Config) -> Vec<Service> {
     let mut out = Vec::new();
     if config.telegram.enabled {
-        out.push(Platform::Telegram);
+        out.push(Service::Telegram);
     }
     if config.discord.enabled {
-        out.push(Platform::Discord);
+        out.push(Service::Discord);
     }
     out
 }
 
-type Tasks = JoinSet<(Platform, anyhow::Result<()>)>;
+type Tasks = JoinSet<(Service, anyhow::Result<()>)>;
 
-async fn serve(config: Config, platforms: Vec<Platform>) -> anyhow::Result<ExitCode> {
+async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCode> {
     let store = Store::open(&config.storage.path)?;
     let engine = EnginePool::new(config.engine.clone());
     let manager = Manager::start(store, engine, config.manager_config()).await?;
@@ -104,31 +120,19 @@ async fn serve(config: Config, platforms: Vec<Platform>) -> anyhow::Result<ExitC
     Ok(code)
 }
 
-/// Starts one platform adapter. Adding a platform is one arm here:
-/// `Platform::X => tasks.spawn(async move { (platform, platform::x::serve(config, manager).await) })`
-fn start_platform(tasks: &mut Tasks, platform: Platform, config: Arc<Config>, manager: Manager) {
-    let _ = (&config, &manager);
+/// Starts one platform adapter. Adding a platform is a `Service` variant and one arm here.
+fn start_platform(tasks: &mut Tasks, platform: Service, config: Arc<Config>, manager: Manager) {
     match platform {
-        Platform::Telegram => {
+        Service::Telegram => {
             let telegram = config.telegram.clone();
             tasks.spawn(
                 async move { (platform, platform::telegram::serve(telegram, manager).await) },
             );
         }
-        Platform::Discord => {
+        Service::Discord => {
             let discord = config.discord.clone();
-            tasks.spawn(async move {
-                (
-                    platform,
-                    crate::platform::discord::serve(discord, manager).await,
-                )
-            });
-        }
-        Platform::Console => {
-            tasks.spawn(async move {
-                let error = anyhow::anyhow!("this adapter is not built yet");
-                (platform, Err(error))
-            });
+            tasks
+                .spawn(async move { (platform, platform::discord::serve(discord, manager).await) });
         }
     }
 }

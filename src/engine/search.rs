@@ -130,11 +130,6 @@ impl Searcher {
         self.stop = flag;
     }
 
-    /// The current stop flag.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
-    }
-
     fn begin(&mut self, pos: &Position, limits: &Limits) {
         let total = pos.variant().total() as i32;
         if self.blend.total() != total {

@@ -5,11 +5,6 @@ use crate::engine::Level;
 use crate::rules::Side;
 use crate::t;
 
-/// The name of the game: toguzqumalak, тогызкумалак, тоғызқұмалақ.
-pub fn game_name(lang: Lang) -> String {
-    t!(lang, "game-name")
-}
-
 /// "White" / "Black" in `lang`.
 pub fn side_name(lang: Lang, side: Side) -> String {
     match side {
@@ -50,6 +45,5 @@ mod tests {
         assert_eq!(level_name(Lang::Ru, Level::Hard), "сильный");
         assert_eq!(balls(Lang::Ru, 21), "21 шар");
         assert_eq!(lang_name(Lang::Kk), "Қазақша");
-        assert_eq!(game_name(Lang::Kk), "тоғызқұмалақ");
     }
 }

@@ -9,12 +9,12 @@
 use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::{
-    Action, ActionError, ChatRef, Event, GameView, Manager, Platform, Player, Reply, Request,
-    UserRef,
+    Action, ActionError, ChatRef, Event, FinishReason, GameStatus, GameView, Manager, Platform,
+    Player, Reply, Request, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
-use crate::rules::{Side, Variant};
+use crate::rules::{RecordResult, Side, Variant};
 use crate::t;
 use std::io::Write;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
@@ -198,10 +198,10 @@ impl<W: Write> Console<W> {
             }
             Command::Record => {
                 if let Some(view) = self.current(|id| Action::Show { game: Some(id) }).await? {
-                    let moves = if view.moves.is_empty() {
+                    let moves = if view.moves.is_empty() && !view.is_over() {
                         t!(lang, "console-no-moves")
                     } else {
-                        view.moves.clone()
+                        record_line(&view)
                     };
                     self.say(&moves)?;
                 }
@@ -350,6 +350,21 @@ impl<W: Write> Console<W> {
         }
         Ok(())
     }
+}
+
+/// The move text of a game, with its result once it is over (`1-0`, `0-1`, `1/2-1/2`; `*`
+/// for an aborted game), as records write it.
+fn record_line(view: &GameView) -> String {
+    let GameStatus::Finished { winner, reason } = view.status else {
+        return view.moves.clone();
+    };
+    let result = match reason {
+        FinishReason::Aborted => RecordResult::Unknown,
+        _ => RecordResult::from_winner(winner),
+    };
+    format!("{} {}", view.moves, result.as_str())
+        .trim_start()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ mod record;
 
 pub use fen::FenError;
 pub use notation::{parse_move_token, MoveToken, NotationError};
-pub use perft::{perft, perft_divide};
+pub use perft::perft;
 pub use record::{
     move_text, parse_record, parse_records, parse_variant, replay, write_record, Disagreement,
     DisagreementKind, Record, RecordError, RecordResult, ReplayedPly, WrittenMove,

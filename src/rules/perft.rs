@@ -22,18 +22,3 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
     leaves
 }
-
-/// Leaves below each legal move of `pos`, for spreading perft over threads and for debugging.
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(u8, u64)> {
-    let mut out = Vec::new();
-    if depth == 0 || pos.is_over() {
-        return out;
-    }
-    for pit in pos.legal_moves().iter() {
-        let mut child = *pos;
-        if child.play(pit).is_ok() {
-            out.push((pit, perft(&child, depth - 1)));
-        }
-    }
-    out
-}

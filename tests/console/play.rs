@@ -54,6 +54,10 @@ fn a_piped_session_plays_saves_and_resumes() {
     assert!(out2.contains("Resuming"), "{out2}");
     assert_eq!(record_lines(&out2)[0], records[0]);
     assert!(out2.contains("You resigned."), "{out2}");
+    // The record of a finished game ends with its result: White resigned.
+    let finished = record_lines(&out2)[1];
+    assert!(finished.starts_with(records[0]), "{finished}");
+    assert!(finished.ends_with(" 0-1"), "{finished}");
     assert!(out2.contains("The game is over."), "{out2}");
     assert!(
         out2.contains("New game "),
