@@ -148,6 +148,7 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
         side = side_name(side, lang),
         name = player_name(view.player(side), lang)
     ));
+    lines.extend(deadline_text(view, lang));
     if let Some(offerer) = view.draw_offer {
         lines.push(t!(
             lang,
@@ -442,6 +443,21 @@ mod tests {
             bot_busy: None,
             ..GameView::sample("abc123", chat, players)
         }
+    }
+
+    #[test]
+    fn a_game_between_people_shows_its_move_deadline() {
+        let mut v = view();
+        assert!(
+            !caption(&v, Lang::En).contains("hours"),
+            "not against the bot"
+        );
+        v.players[1] = Player::Human(user("b"));
+        v.last_move_at = 0;
+        let en = caption(&v, Lang::En);
+        assert!(en.contains("Move within 72 hours"), "{en}");
+        let ru = caption(&v, Lang::Ru);
+        assert!(ru.contains("72 часов"), "{ru}");
     }
 
     #[test]
