@@ -86,6 +86,7 @@ impl Manager {
                 Err(error) => tracing::error!(game = id, %error, "cannot apply a time-out"),
             }
         }
+        self.expire_records();
         changed
     }
 

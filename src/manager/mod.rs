@@ -78,7 +78,7 @@ use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;
 use rand::Rng;
-use slots::{evict, Slot};
+use slots::{forget, Slot, SlotRef};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -241,6 +241,12 @@ impl Manager {
             lock(&self.inner.games).len(),
             lock(&self.inner.challenges).len(),
         )
+    }
+
+    /// Resolves with the cause once the store has failed (a flush I/O error): every later
+    /// change is refused, so the process should exit and be restarted.
+    pub fn store_failed(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+        self.inner.store.failed()
     }
 
     /// Flushes the store (call at shutdown).
