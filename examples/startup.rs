@@ -105,14 +105,23 @@ async fn build(dir: &Path, archived: usize, live: usize) -> anyhow::Result<()> {
         flush_every(&store, &mut batch)?;
     }
     for n in archived..archived + live {
-        let rec = record(n, random_moves(&mut rng, Some(20)), GameStatus::Ongoing, now);
+        let rec = record(
+            n,
+            random_moves(&mut rng, Some(20)),
+            GameStatus::Ongoing,
+            now,
+        );
         batch.put(Tree::Games, &rec.id, &rec)?;
         flush_every(&store, &mut batch)?;
     }
     for n in 0..CLOSED_CHALLENGES {
         let c = closed_challenge(n, now);
         batch.put(Tree::ClosedChallenges, &c.id, &c)?;
-        batch.expire_at(Tree::ClosedChallenges, &c.id, now + CLOSED_CHALLENGE_TTL_SECS);
+        batch.expire_at(
+            Tree::ClosedChallenges,
+            &c.id,
+            now + CLOSED_CHALLENGE_TTL_SECS,
+        );
         flush_every(&store, &mut batch)?;
     }
     store.apply(batch)?;

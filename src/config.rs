@@ -245,11 +245,20 @@ mod tests {
     #[test]
     fn storage_keys_reach_the_store_options() {
         let text = "[storage]\ncommit_timeout_ms = 250\ncache_capacity_mb = 8\n";
-        let options = Config::parse(text, "x.toml").unwrap().storage.store_options();
-        assert_eq!(options.commit_timeout, std::time::Duration::from_millis(250));
+        let options = Config::parse(text, "x.toml")
+            .unwrap()
+            .storage
+            .store_options();
+        assert_eq!(
+            options.commit_timeout,
+            std::time::Duration::from_millis(250)
+        );
         assert_eq!(options.cache_capacity, 8 * 1024 * 1024);
         let err = Config::parse("[storage]\ncommit_timeout_ms = 0\n", "x.toml").unwrap_err();
-        assert!(err.to_string().contains("storage.commit_timeout_ms"), "{err}");
+        assert!(
+            err.to_string().contains("storage.commit_timeout_ms"),
+            "{err}"
+        );
     }
 
     #[test]

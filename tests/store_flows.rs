@@ -136,7 +136,10 @@ async fn refused_actions_on_a_finished_game_leave_it_unloaded() {
         },
     )
     .await;
-    assert!(matches!(stranger, Err(ActionError::NotYourGame)), "{stranger:?}");
+    assert!(
+        matches!(stranger, Err(ActionError::NotYourGame)),
+        "{stranger:?}"
+    );
     assert_eq!(m.loaded(), (1, 0), "after a stranger's rematch");
 
     let moved = play(&m, &finished, mover(&finished, &a, &b), 1).await;
@@ -167,7 +170,10 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
     let took = started.elapsed();
     assert!(matches!(first, Err(ActionError::Storage(_))), "{first:?}");
     assert!(matches!(second, Err(ActionError::Storage(_))), "{second:?}");
-    assert!(took < Duration::from_millis(1500), "both answered in {took:?}");
+    assert!(
+        took < Duration::from_millis(1500),
+        "both answered in {took:?}"
+    );
 
     // The lock is free at once, and memory and store both still hold the game as it was.
     let started = Instant::now();
@@ -196,7 +202,10 @@ async fn a_failed_flush_refuses_every_later_action_and_is_announced() {
     let failed = tokio::spawn(m.store_failed());
     disk.set_failing(true);
     let refused = play(&m, &v, mover(&v, &a, &b), 9).await;
-    assert!(matches!(refused, Err(ActionError::Storage(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(ActionError::Storage(_))),
+        "{refused:?}"
+    );
     let cause = tokio::time::timeout(Duration::from_secs(5), failed)
         .await
         .expect("the failure is announced")
@@ -278,7 +287,10 @@ async fn a_failed_creation_leaves_no_copy_and_the_challenge_open() {
     }
     assert!(refusals > 0);
     let accepted = accepting.await.unwrap();
-    assert!(matches!(accepted, Err(ActionError::Storage(_))), "{accepted:?}");
+    assert!(
+        matches!(accepted, Err(ActionError::Storage(_))),
+        "{accepted:?}"
+    );
     assert_eq!(store.count(Tree::Games), 0, "no game in the store");
     assert_eq!(store.count(Tree::ClosedChallenges), 0);
     let open: ChallengeRecord = store.get(Tree::Challenges, &id).unwrap().unwrap();
@@ -321,7 +333,10 @@ async fn finished_games_are_archived_and_read_back_on_demand() {
     assert!(matches!(rematch, Ok(Reply::Challenge(_))), "{rematch:?}");
     assert!(!game(show(&m, &b, &live.id).await).is_over());
     let closed = accept(&m, &b, &chl).await;
-    assert!(matches!(closed, Err(ActionError::ChallengeClosed)), "{closed:?}");
+    assert!(
+        matches!(closed, Err(ActionError::ChallengeClosed)),
+        "{closed:?}"
+    );
 }
 
 /// Item 4: closed challenges and claims expire through the sweeper (7 and 2 days).
@@ -345,7 +360,10 @@ async fn closed_challenges_and_claims_expire() {
     m.sweep().await;
     assert!(!m.claim_once(Platform::Telegram, "inline:1").await.unwrap());
     let closed = accept(&m, &b, &id).await;
-    assert!(matches!(closed, Err(ActionError::ChallengeClosed)), "{closed:?}");
+    assert!(
+        matches!(closed, Err(ActionError::ChallengeClosed)),
+        "{closed:?}"
+    );
 
     clock.advance(2 * DAY);
     m.sweep().await;
@@ -354,12 +372,18 @@ async fn closed_challenges_and_claims_expire() {
         "the claim expired after 2 days"
     );
     let closed = accept(&m, &b, &id).await;
-    assert!(matches!(closed, Err(ActionError::ChallengeClosed)), "{closed:?}");
+    assert!(
+        matches!(closed, Err(ActionError::ChallengeClosed)),
+        "{closed:?}"
+    );
 
     clock.advance(5 * DAY);
     m.sweep().await;
     let gone = accept(&m, &b, &id).await;
-    assert!(matches!(gone, Err(ActionError::NoSuchChallenge)), "{gone:?}");
+    assert!(
+        matches!(gone, Err(ActionError::NoSuchChallenge)),
+        "{gone:?}"
+    );
 }
 
 /// Opens a store, waiting for the previous handle's flusher to let go of sled's lock.
@@ -431,9 +455,7 @@ fn write_layout_1(dir: &Path, now: u64) {
     let users = db.open_tree("users").unwrap();
     let lang = serde_json::json!({ "lang": "kk" });
     users.insert("telegram:a", envelope(&lang)).unwrap();
-    users
-        .insert("@telegram:bob", envelope(&user("b")))
-        .unwrap();
+    users.insert("@telegram:bob", envelope(&user("b"))).unwrap();
     users
         .insert("claim:telegram:inline:abc", envelope(&true))
         .unwrap();
@@ -463,7 +485,10 @@ async fn a_layout_1_directory_is_upgraded_with_everything_in_it() {
     let (a, b) = (user("a"), user("b"));
     assert_eq!(m.loaded(), (1, 1), "the live game and the open challenge");
     assert_eq!(m.user_lang(&a).await, Some(toguz::i18n::Lang::Kk));
-    assert_eq!(m.user_by_handle(Platform::Telegram, "@Bob"), Some(b.clone()));
+    assert_eq!(
+        m.user_by_handle(Platform::Telegram, "@Bob"),
+        Some(b.clone())
+    );
     assert!(!m
         .claim_once(Platform::Telegram, "inline:abc")
         .await
@@ -476,7 +501,10 @@ async fn a_layout_1_directory_is_upgraded_with_everything_in_it() {
     let rematch = act(&m, &a, press("1rm:done01")).await;
     assert!(matches!(rematch, Ok(Reply::Challenge(_))), "{rematch:?}");
     let shut = act(&m, &b, press("1ca:shut01")).await;
-    assert!(matches!(shut, Err(ActionError::ChallengeClosed)), "{shut:?}");
+    assert!(
+        matches!(shut, Err(ActionError::ChallengeClosed)),
+        "{shut:?}"
+    );
     game(act(&m, &b, press("1ca:open01")).await);
 
     // The upgrade is recorded: a second start finds the same records and does not redo it.

@@ -63,7 +63,11 @@ impl Manager {
     /// Checks the challenge limits and makes a new challenge findable through the index.
     fn index_new_challenge(&self, rec: &ChallengeRecord) -> Result<(), ActionError> {
         let mut index = lock(&self.inner.index);
-        index.check_challenge_limits(&rec.challenger, &rec.chat.key(), &self.inner.config.limits)?;
+        index.check_challenge_limits(
+            &rec.challenger,
+            &rec.chat.key(),
+            &self.inner.config.limits,
+        )?;
         index.add_challenge(rec);
         Ok(())
     }

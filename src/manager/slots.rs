@@ -63,7 +63,9 @@ pub(super) struct SlotRef<'m, T: Held> {
 impl<T: Held> Deref for SlotRef<'_, T> {
     type Target = Slot<T>;
     fn deref(&self) -> &Slot<T> {
-        self.slot.as_ref().expect("a SlotRef holds its slot until it is dropped")
+        self.slot
+            .as_ref()
+            .expect("a SlotRef holds its slot until it is dropped")
     }
 }
 

@@ -3,7 +3,7 @@
 use super::{encode, Store, StoreError, Tree, EXPIRY, EXPIRY_KEYS};
 use serde::Serialize;
 use sled::transaction::{
-    ConflictableTransactionError, TransactionError, TransactionalTree, Transactional,
+    ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
 };
 use std::sync::atomic::Ordering;
 

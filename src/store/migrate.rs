@@ -67,7 +67,11 @@ fn copy_layout1(store: &Store, legacy: &[&str], now: u64) -> Result<(), StoreErr
     }
     store.flush()?;
     let ms = started.elapsed().as_millis() as u64;
-    tracing::info!(records = copied, ms, "store upgraded from layout 1 to layout 2");
+    tracing::info!(
+        records = copied,
+        ms,
+        "store upgraded from layout 1 to layout 2"
+    );
     Ok(())
 }
 
@@ -85,11 +89,7 @@ fn place(batch: &mut Batch, legacy: &str, key: Vec<u8>, bytes: Vec<u8>, now: u64
         }
         "challenges" => {
             batch.put_bytes(Tree::ClosedChallenges, key.clone(), bytes);
-            batch.expire_raw(
-                Tree::ClosedChallenges,
-                key,
-                now + CLOSED_CHALLENGE_TTL_SECS,
-            );
+            batch.expire_raw(Tree::ClosedChallenges, key, now + CLOSED_CHALLENGE_TTL_SECS);
         }
         _ if key.starts_with(b"@") => batch.put_bytes(Tree::Handles, key[1..].to_vec(), bytes),
         _ if key.starts_with(b"claim:") => {

@@ -109,7 +109,10 @@ async fn expiry_deletes_what_is_due_and_nothing_else() {
     assert_eq!(store.expire_due(99, 100).unwrap(), 0);
     assert_eq!(store.expire_due(250, 100).unwrap(), 1);
     assert!(!store.contains(Tree::Claims, "a").unwrap());
-    assert!(store.contains(Tree::Claims, "b").unwrap(), "b's expiry moved");
+    assert!(
+        store.contains(Tree::Claims, "b").unwrap(),
+        "b's expiry moved"
+    );
     assert_eq!(store.expire_due(999, 100).unwrap(), 1);
     assert!(!store.contains(Tree::Claims, "c").unwrap());
     // Deleting a record drops its expiry: nothing is left to sweep for it.
@@ -137,7 +140,10 @@ async fn a_slow_flush_times_out_the_commit_within_its_bound() {
     let started = Instant::now();
     let err = store.commit().await.unwrap_err();
     let took = started.elapsed();
-    assert!(matches!(err, StoreError::CommitTimeout { ms: 200 }), "{err}");
+    assert!(
+        matches!(err, StoreError::CommitTimeout { ms: 200 }),
+        "{err}"
+    );
     assert!(took < Duration::from_millis(600), "took {took:?}");
     // A timed-out commit does not fail the store: once the disk is fast again, it commits.
     flusher.set_delay(Duration::ZERO);
