@@ -250,6 +250,11 @@ async fn a_resign_racing_the_creation_acts_on_the_one_copy() {
     assert_eq!(created.id, resigned.id);
     assert!(resigned.is_over());
     disk.set_delay(Duration::ZERO);
+    assert_eq!(
+        m.loaded(),
+        (0, 0),
+        "the finished game and the closed challenge left memory"
+    );
     // The one copy, in memory and in the store, is the resigned game.
     let shown = game(show(&m, &b, &created.id).await);
     let GameStatus::Finished { reason, .. } = shown.status else {

@@ -44,16 +44,16 @@ impl Manager {
         };
         // Locked and in the map before the index makes its id findable (see `slots`).
         let id = rec.id.clone();
-        let slot: Slot<ChallengeRecord> = Arc::new(AsyncMutex::new(rec));
+        let slot = SlotRef::new(&self.inner.challenges, &id, rec);
         let rec = slot.lock().await;
-        lock(&self.inner.challenges).insert(id.clone(), slot.clone());
+        slot.publish();
         if let Err(error) = self.index_new_challenge(&rec) {
-            forget(&self.inner.challenges, &id, &slot);
+            slot.forget();
             return Err(error);
         }
         if let Err(error) = self.write_challenge(None, Some(&rec)).await {
             lock(&self.inner.index).remove_challenge(&rec);
-            forget(&self.inner.challenges, &id, &slot);
+            slot.forget();
             return Err(error);
         }
         let view = rec.view();

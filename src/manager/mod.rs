@@ -82,7 +82,7 @@ use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;
 use rand::Rng;
-use slots::{forget, Slot, SlotRef};
+use slots::{Slot, SlotRef};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{broadcast, Mutex as AsyncMutex};

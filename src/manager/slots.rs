@@ -69,7 +69,30 @@ impl<T: Held> Deref for SlotRef<'_, T> {
     }
 }
 
-impl<T: Held> SlotRef<'_, T> {
+impl<'m, T: Held> SlotRef<'m, T> {
+    /// A slot for a new game or challenge, not in the map yet: lock it, then `publish` it.
+    pub(super) fn new(map: &'m SlotMap<T>, id: &str, value: T) -> SlotRef<'m, T> {
+        SlotRef {
+            map,
+            id: id.to_string(),
+            slot: Some(Arc::new(AsyncMutex::new(value))),
+        }
+    }
+
+    /// Puts the slot into the map, where others find it (and wait on its lock).
+    pub(super) fn publish(&self) {
+        lock(self.map).insert(self.id.clone(), Arc::clone(self));
+    }
+
+    /// Takes a slot whose creation failed out of the map again (while its creator still
+    /// holds the lock, so a waiter finds it gone).
+    pub(super) fn forget(&self) {
+        let mut map = lock(self.map);
+        if map.get(&self.id).is_some_and(|s| Arc::ptr_eq(s, self)) {
+            map.remove(&self.id);
+        }
+    }
+
     /// Locks the slot; `missing` if it left the map meanwhile (its creation failed), so a
     /// waiter never acts on a copy nobody else can see.
     pub(super) async fn enter(&self) -> Result<tokio::sync::MutexGuard<'_, T>, ActionError> {
@@ -334,16 +357,17 @@ impl Manager {
             seed: rand::thread_rng().gen(),
             rematch: None,
         };
-        let slot: Slot<Game> = Arc::new(AsyncMutex::new(Game::new(rec)));
+        // Locked and in the map before the index makes its id findable (see the top).
+        let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));
         let game = slot.lock().await;
-        lock(&self.inner.games).insert(id.clone(), slot.clone());
+        slot.publish();
         if let Err(error) = self.index_new_game(&game) {
-            forget(&self.inner.games, &id, &slot);
+            slot.forget();
             return Err(error);
         }
         if let Err(error) = self.store_new_game(&game.rec, accepted).await {
             lock(&self.inner.index).remove_game(&game);
-            forget(&self.inner.games, &id, &slot);
+            slot.forget();
             return Err(error);
         }
         if game.bot_to_move().is_some() {
@@ -417,13 +441,4 @@ fn cached_slot<'m, T: Held>(
         id: id.to_string(),
         slot: Some(slot),
     })
-}
-
-/// Takes a slot whose creation failed out of the map (while its creator still holds the
-/// lock, so a waiter finds it gone).
-pub(super) fn forget<T>(map: &Mutex<HashMap<String, Slot<T>>>, id: &str, slot: &Slot<T>) {
-    let mut map = lock(map);
-    if map.get(id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
-        map.remove(id);
-    }
 }
