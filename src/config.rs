@@ -7,6 +7,7 @@ use crate::engine::EngineConfig;
 use crate::manager::{BotConfig, LimitsConfig, ManagerConfig};
 use crate::platform::discord::config::DiscordConfig;
 use crate::platform::telegram::config::TelegramConfig;
+use crate::store::StoreOptions;
 use std::path::{Path, PathBuf};
 
 /// The whole config file.
@@ -22,17 +23,34 @@ pub struct Config {
     pub discord: DiscordConfig,
 }
 
-/// `[storage]`: where sled keeps its files.
+/// `[storage]`: where sled keeps its files, and how long a write may wait for the disk.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StorageConfig {
     pub path: PathBuf,
+    /// The longest an action waits for its write to reach the disk before it is refused
+    /// (and undone), in milliseconds.
+    pub commit_timeout_ms: u64,
+    /// sled's page cache, in MiB.
+    pub cache_capacity_mb: u64,
 }
 
 impl Default for StorageConfig {
     fn default() -> Self {
         StorageConfig {
             path: PathBuf::from("toguz-data"),
+            commit_timeout_ms: 5000,
+            cache_capacity_mb: 64,
+        }
+    }
+}
+
+impl StorageConfig {
+    /// How the store is opened.
+    pub fn store_options(&self) -> StoreOptions {
+        StoreOptions {
+            commit_timeout: std::time::Duration::from_millis(self.commit_timeout_ms),
+            cache_capacity: self.cache_capacity_mb.saturating_mul(1024 * 1024),
         }
     }
 }
@@ -122,6 +140,8 @@ impl Config {
                 self.limits.sweep_interval_secs,
             ),
             ("engine.max_concurrent", self.engine.max_concurrent as u64),
+            ("storage.commit_timeout_ms", self.storage.commit_timeout_ms),
+            ("storage.cache_capacity_mb", self.storage.cache_capacity_mb),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -197,6 +217,27 @@ mod tests {
         assert_eq!(config.limits.move_timeout_hours, 72);
         assert_eq!(config.limits.challenge_expiry_secs, 600);
         assert_eq!(config.storage.path, PathBuf::from("toguz-data"));
+        assert_eq!(config.storage.commit_timeout_ms, 5000);
+        assert_eq!(config.storage.cache_capacity_mb, 64);
+    }
+
+    #[test]
+    fn storage_keys_reach_the_store_options() {
+        let text = "[storage]\ncommit_timeout_ms = 250\ncache_capacity_mb = 8\n";
+        let options = Config::parse(text, "x.toml")
+            .unwrap()
+            .storage
+            .store_options();
+        assert_eq!(
+            options.commit_timeout,
+            std::time::Duration::from_millis(250)
+        );
+        assert_eq!(options.cache_capacity, 8 * 1024 * 1024);
+        let err = Config::parse("[storage]\ncommit_timeout_ms = 0\n", "x.toml").unwrap_err();
+        assert!(
+            err.to_string().contains("storage.commit_timeout_ms"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -205,6 +246,7 @@ mod tests {
         let config = Config::parse(text, "config.example.toml").unwrap();
         assert_eq!(config.bot, BotConfig::default());
         assert_eq!(config.limits, LimitsConfig::default());
+        assert_eq!(config.storage, StorageConfig::default());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `toguz play`: a game against the bot in the terminal, through the manager and sled.
 
-use crate::cli::run::init_logging;
+use crate::cli::run::{init_logging, report_store_failure};
 use crate::config::LogFormat;
 use crate::engine::{EngineConfig, EnginePool, Level};
 use crate::i18n::Lang;
@@ -58,11 +58,10 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     // Logs go to stderr and stay quiet unless asked (RUST_LOG), so the board reads cleanly.
     init_logging(args.log_format, "warn");
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(play(args))?;
-    Ok(ExitCode::SUCCESS)
+    runtime.block_on(play(args))
 }
 
-async fn play(args: PlayArgs) -> anyhow::Result<()> {
+async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let store = Store::open(&args.data_dir)?;
     let engine = EnginePool::new(EngineConfig::default());
     let manager = Manager::start(store, engine, ManagerConfig::default()).await?;
@@ -85,7 +84,13 @@ async fn play(args: PlayArgs) -> anyhow::Result<()> {
     };
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let console = Console::new(manager.clone(), settings, std::io::stdout());
-    console.run(stdin).await?;
+    tokio::select! {
+        played = console.run(stdin) => played?,
+        cause = manager.store_failed() => {
+            report_store_failure(&cause);
+            return Ok(ExitCode::from(1));
+        }
+    }
     manager.flush()?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

@@ -80,10 +80,10 @@ pub fn enabled_platforms(config: &Config) -> Vec<Service> {
     out
 }
 
-type Tasks = JoinSet<(Service, anyhow::Result<()>)>;
+pub type Tasks = JoinSet<(Service, anyhow::Result<()>)>;
 
 async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCode> {
-    let store = Store::open(&config.storage.path)?;
+    let store = Store::open_with(&config.storage.path, &config.storage.store_options())?;
     let engine = EnginePool::new(config.engine.clone());
     let manager = Manager::start(store, engine, config.manager_config()).await?;
     let config = Arc::new(config);
@@ -91,33 +91,79 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
     for platform in platforms {
         start_platform(&mut tasks, platform, config.clone(), manager.clone());
     }
-    let code = tokio::select! {
-        () = shutdown_signal() => {
+    let end = until_end(&mut tasks, manager.store_failed(), shutdown_signal()).await;
+    tasks.shutdown().await;
+    if end != End::StoreFailed {
+        // Every acknowledged change is already durable; this flushes anything else.
+        manager.flush()?;
+    }
+    Ok(end.exit_code())
+}
+
+/// Why `toguz run` stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Ctrl-C or SIGTERM.
+    Shutdown,
+    /// A platform adapter returned.
+    PlatformStopped,
+    /// A platform adapter failed or panicked.
+    PlatformFailed,
+    /// The store cannot write any more (a flush I/O error): exit so a supervisor restarts us.
+    StoreFailed,
+}
+
+impl End {
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            End::Shutdown | End::PlatformStopped => ExitCode::SUCCESS,
+            End::PlatformFailed | End::StoreFailed => ExitCode::from(1),
+        }
+    }
+}
+
+/// Waits for the first of: a shutdown signal, a platform task ending, the store failing.
+pub async fn until_end(
+    tasks: &mut Tasks,
+    store_failed: impl std::future::Future<Output = String>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> End {
+    tokio::select! {
+        () = shutdown => {
             tracing::info!("shutting down");
-            ExitCode::SUCCESS
+            End::Shutdown
+        }
+        cause = store_failed => {
+            report_store_failure(&cause);
+            End::StoreFailed
         }
         Some(done) = tasks.join_next() => {
             match done {
                 Ok((platform, Ok(()))) => {
                     tracing::info!(platform = platform.name(), "platform stopped");
-                    ExitCode::SUCCESS
+                    End::PlatformStopped
                 }
                 Ok((platform, Err(error))) => {
                     tracing::error!(platform = platform.name(), error = format!("{error:#}"), "platform failed");
                     eprintln!("toguz: {}: {error:#}", platform.name());
-                    ExitCode::from(1)
+                    End::PlatformFailed
                 }
                 Err(error) => {
                     tracing::error!(%error, "platform task panicked");
-                    ExitCode::from(1)
+                    End::PlatformFailed
                 }
             }
         }
-    };
-    tasks.shutdown().await;
-    // Every acknowledged change is already durable; this flushes anything else.
-    manager.flush()?;
-    Ok(code)
+    }
+}
+
+/// Says loudly that the store failed: an error log naming the cause and one line on stderr.
+pub fn report_store_failure(cause: &str) {
+    tracing::error!(
+        cause,
+        "the store cannot write to disk any more; exiting so a supervisor restarts toguz"
+    );
+    eprintln!("toguz: the store failed ({cause}); exiting so it can be restarted");
 }
 
 /// Starts one platform adapter. Adding a platform is a `Service` variant and one arm here.
@@ -174,4 +220,55 @@ pub fn init_logging(format: LogFormat, filter: &str) {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().try_init(),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineConfig;
+    use crate::manager::{Action, ChatRef, ManagerConfig, Platform, Request, UserRef};
+    use crate::store::StoreOptions;
+    use std::time::Duration;
+
+    /// The loop `serve` runs ends with a non-zero exit code once a flush fails, with no
+    /// signal and no platform stopping.
+    #[tokio::test]
+    async fn the_run_loop_exits_non_zero_when_the_store_fails() {
+        let (store, disk) = Store::faulty(None, &StoreOptions::default()).unwrap();
+        let engine = EnginePool::new(EngineConfig::default());
+        let manager = Manager::start(store, engine, ManagerConfig::default())
+            .await
+            .unwrap();
+        let mut tasks = Tasks::new();
+        let end = until_end(
+            &mut tasks,
+            manager.store_failed(),
+            std::future::pending::<()>(),
+        );
+        let failing = async {
+            disk.set_failing(true);
+            let user = UserRef::new(Platform::Console, "u", "U");
+            let request = Request {
+                actor: user.clone(),
+                chat: ChatRef::new(Platform::Console, "c"),
+                action: Action::Challenge {
+                    opponent: None,
+                    variant: crate::rules::Variant::STANDARD,
+                },
+            };
+            let refused = manager.act(request).await;
+            assert!(refused.is_err(), "{refused:?}");
+            std::future::pending::<()>().await
+        };
+        let end = tokio::time::timeout(Duration::from_secs(10), async {
+            tokio::select! {
+                end = end => end,
+                () = failing => unreachable!(),
+            }
+        })
+        .await
+        .expect("the loop ends");
+        assert_eq!(end, End::StoreFailed);
+        assert_eq!(end.exit_code(), ExitCode::from(1));
+    }
 }

@@ -138,6 +138,7 @@ impl Manager {
                 Err(error) => tracing::error!(game = id, %error, "cannot apply a time-out"),
             }
         }
+        self.expire_records();
         changed
     }
 

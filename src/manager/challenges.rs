@@ -42,22 +42,34 @@ impl Manager {
             rematch_of,
             messages: Vec::new(),
         };
-        {
-            let mut index = lock(&self.inner.index);
-            index.check_challenge_limits(
-                &rec.challenger,
-                &rec.chat.key(),
-                &self.inner.config.limits,
-            )?;
-            index.add_challenge(&rec);
+        // Locked and in the map before the index makes its id findable (see `slots`).
+        let id = rec.id.clone();
+        let slot = SlotRef::new(&self.inner.challenges, &id, rec);
+        let rec = slot.lock().await;
+        slot.publish();
+        if let Err(error) = self.index_new_challenge(&rec) {
+            slot.forget();
+            return Err(error);
         }
-        if let Err(error) = self.save_challenge(&rec).await {
+        if let Err(error) = self.write_challenge(None, Some(&rec)).await {
             lock(&self.inner.index).remove_challenge(&rec);
+            slot.forget();
             return Err(error);
         }
         let view = rec.view();
-        lock(&self.inner.challenges).insert(rec.id.clone(), Arc::new(AsyncMutex::new(rec)));
         Ok(Reply::Challenge(view))
+    }
+
+    /// Checks the challenge limits and makes a new challenge findable through the index.
+    fn index_new_challenge(&self, rec: &ChallengeRecord) -> Result<(), ActionError> {
+        let mut index = lock(&self.inner.index);
+        index.check_challenge_limits(
+            &rec.challenger,
+            &rec.chat.key(),
+            &self.inner.config.limits,
+        )?;
+        index.add_challenge(rec);
+        Ok(())
     }
 
     /// Accepts, declines or cancels a challenge, under its lock.
@@ -76,10 +88,10 @@ impl Manager {
     pub(super) async fn answer_locked(
         &self,
         actor: &UserRef,
-        slot: &Slot<ChallengeRecord>,
+        slot: &SlotRef<'_, ChallengeRecord>,
         answer: Answer,
     ) -> Result<Reply, ActionError> {
-        let mut c = slot.lock().await;
+        let mut c = slot.enter().await?;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
             return Err(ActionError::ChallengeClosed);
@@ -123,7 +135,13 @@ impl Manager {
         c.status = ChallengeStatus::Accepted(game_id.clone());
         c.opponent = Some(actor.clone());
         let created = self
-            .create_game(Some(game_id), c.chat.clone(), c.variant, players, Some(c))
+            .create_game(
+                Some(game_id),
+                c.chat.clone(),
+                c.variant,
+                players,
+                Some((&before, c)),
+            )
             .await;
         let view = match created {
             Ok(view) => view,
@@ -137,12 +155,10 @@ impl Manager {
         Ok(Reply::Game(view))
     }
 
-    /// Drops a closed challenge from memory (see `evict`).
-    pub(super) async fn release_challenge(&self, id: &str, slot: Slot<ChallengeRecord>) {
-        let open = slot.lock().await.is_open();
-        if !open {
-            evict(&self.inner.challenges, id, slot);
-        }
+    /// Lets go of a challenge's slot now rather than at the end of the caller's scope (a
+    /// closed challenge then leaves memory, see `SlotRef`).
+    pub(super) async fn release_challenge(&self, _id: &str, slot: SlotRef<'_, ChallengeRecord>) {
+        drop(slot);
     }
 
     /// Closes a challenge whose time is up (and tells subscribers); true if it did.
@@ -160,10 +176,10 @@ impl Manager {
         c: &mut ChallengeRecord,
         status: ChallengeStatus,
     ) -> Result<(), ActionError> {
-        let before = c.status.clone();
+        let before = c.clone();
         c.status = status;
-        if let Err(error) = self.save_challenge(c).await {
-            c.status = before;
+        if let Err(error) = self.write_challenge(Some(&before), Some(c)).await {
+            *c = before;
             return Err(error);
         }
         lock(&self.inner.index).remove_challenge(c);

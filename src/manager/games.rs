@@ -156,13 +156,7 @@ impl Manager {
 
     pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let (view, over) = {
-            let game = slot.lock().await;
-            (game.view(self.timeout_secs()), game.is_over())
-        };
-        if over {
-            evict(&self.inner.games, id, slot);
-        }
+        let view = slot.enter().await?.view(self.timeout_secs());
         Ok(Reply::Game(view))
     }
 
@@ -171,8 +165,8 @@ impl Manager {
         let mut views = Vec::with_capacity(ids.len());
         for id in ids {
             let slot = self.game_slot(&id).await?;
-            let game = slot.lock().await;
-            views.push(game.view(self.timeout_secs()));
+            let view = slot.enter().await?.view(self.timeout_secs());
+            views.push(view);
         }
         Ok(Reply::Games(views))
     }
@@ -183,8 +177,9 @@ impl Manager {
         chat: ChatRef,
         id: &str,
     ) -> Result<Reply, ActionError> {
+        // The slot guard drops a finished game from memory again on every way out.
         let slot = self.game_slot(id).await?;
-        let mut game = slot.lock().await;
+        let mut game = slot.enter().await?;
         let side = game.side_of(&actor).ok_or(ActionError::NotYourGame)?;
         if !game.is_over() {
             return Err(ActionError::GameNotOver);
@@ -227,11 +222,12 @@ impl Manager {
             Reply::Challenge(c) => c.id.clone(),
             _ => return Ok(reply),
         };
+        let before = game.rec.clone();
         game.rec.rematch = Some(new_id);
-        self.inner.store.put(Tree::Games, id, &game.rec)?;
-        self.inner.store.commit().await?;
-        drop(game);
-        evict(&self.inner.games, id, slot);
+        if let Err(error) = self.write_game(&before, &game.rec).await {
+            game.rec = before;
+            return Err(error);
+        }
         Ok(reply)
     }
 }

@@ -15,8 +15,9 @@
 //! ```
 //!
 //! API summary (the agreed contract, with these refinements):
-//! - `Manager::start(store, engine, config)` loads every stored game and challenge (a record
-//!   that fails to decode is logged with its key and skipped), closes expired challenges,
+//! - `Manager::start(store, engine, config)` loads the ongoing games and open challenges
+//!   (the store's live trees; a record that fails to decode is logged with its key and
+//!   skipped), closes expired challenges,
 //!   applies time-outs, resumes bot moves that were due, and starts the background task
 //!   (expiry and the no-move time-out, every `limits.sweep_interval_secs`).
 //! - `Event` has three variants: `Game(view)` for changes no one was answered about (the bot
@@ -34,7 +35,10 @@
 //! - `Clock`: `Manager::start_with_clock` takes a manual clock (tests move time with
 //!   `Clock::advance` and call `Manager::sweep`).
 //! - Memory holds ongoing games and open challenges (and whatever is in use); finished games
-//!   and closed challenges are read back from sled when asked for (`Manager::loaded`).
+//!   and closed challenges are read back from the archive when asked for (`Manager::loaded`)
+//!   and leave memory again when their last user lets go (a drop guard, on every path).
+//! - `store_failed()` resolves once a flush failed; `toguz run` and `toguz play` then exit
+//!   non-zero (docs/store.md).
 //! - Presentation (captions, results, challenge texts, error texts, labelled buttons) is in
 //!   `platform::present`, shared by every adapter.
 //!
@@ -79,7 +83,7 @@ use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;
 use rand::Rng;
-use slots::{evict, Slot};
+use slots::{Slot, SlotRef};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -262,6 +266,12 @@ impl Manager {
             lock(&self.inner.games).len(),
             lock(&self.inner.challenges).len(),
         )
+    }
+
+    /// Resolves with the cause once the store has failed (a flush I/O error): every later
+    /// change is refused, so the process should exit and be restarted.
+    pub fn store_failed(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+        self.inner.store.failed()
     }
 
     /// Flushes the store (call at shutdown).

@@ -1,9 +1,20 @@
 //! Games and challenges in memory: one lock slot each, loaded from the store on demand,
-//! written back durably, dropped again when finished.
+//! written back durably (or not at all), dropped again when finished.
+//!
+//! Two rules keep exactly one copy of each game and challenge:
+//! - a new one is put into the map, locked, before its id can be found anywhere (the index,
+//!   the store), so whoever finds the id waits on that one slot; if the creation fails, the
+//!   slot leaves the map before it is unlocked, and a waiter is told it does not exist
+//!   (`SlotRef::enter`);
+//! - a write that does not reach the disk is undone in the store as well as in memory
+//!   (`Store::write_or_undo`), so the two never disagree.
 
 use super::*;
+use crate::store::{Batch, CLOSED_CHALLENGE_TTL_SECS};
+use std::ops::Deref;
 
 pub(super) type Slot<T> = Arc<AsyncMutex<T>>;
+type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
 
 /// A fresh short id: 6 characters `[a-z0-9]`.
 pub(super) fn new_id() -> String {
@@ -12,6 +23,141 @@ pub(super) fn new_id() -> String {
     (0..6)
         .map(|_| CHARS[rng.gen_range(0..CHARS.len())] as char)
         .collect()
+}
+
+/// What the slot map needs to know of a game or challenge.
+pub(super) trait Held {
+    /// Finished or closed: kept in memory only while someone uses it.
+    fn done(&self) -> bool;
+    /// The error for an id that does not (or no longer) exist.
+    fn missing() -> ActionError;
+}
+
+impl Held for Game {
+    fn done(&self) -> bool {
+        self.is_over()
+    }
+    fn missing() -> ActionError {
+        ActionError::NoSuchGame
+    }
+}
+
+impl Held for ChallengeRecord {
+    fn done(&self) -> bool {
+        !self.is_open()
+    }
+    fn missing() -> ActionError {
+        ActionError::NoSuchChallenge
+    }
+}
+
+/// A slot taken from the map. Dropping it drops a finished game or closed challenge from
+/// memory when nobody else holds it, on every path out of an action (errors included).
+pub(super) struct SlotRef<'m, T: Held> {
+    map: &'m SlotMap<T>,
+    id: String,
+    /// `None` only inside `drop`.
+    slot: Option<Slot<T>>,
+}
+
+impl<T: Held> Deref for SlotRef<'_, T> {
+    type Target = Slot<T>;
+    fn deref(&self) -> &Slot<T> {
+        self.slot
+            .as_ref()
+            .expect("a SlotRef holds its slot until it is dropped")
+    }
+}
+
+impl<'m, T: Held> SlotRef<'m, T> {
+    /// A slot for a new game or challenge, not in the map yet: lock it, then `publish` it.
+    pub(super) fn new(map: &'m SlotMap<T>, id: &str, value: T) -> SlotRef<'m, T> {
+        SlotRef {
+            map,
+            id: id.to_string(),
+            slot: Some(Arc::new(AsyncMutex::new(value))),
+        }
+    }
+
+    /// Puts the slot into the map, where others find it (and wait on its lock).
+    pub(super) fn publish(&self) {
+        lock(self.map).insert(self.id.clone(), Arc::clone(self));
+    }
+
+    /// Takes a slot whose creation failed out of the map again (while its creator still
+    /// holds the lock, so a waiter finds it gone).
+    pub(super) fn forget(&self) {
+        let mut map = lock(self.map);
+        if map.get(&self.id).is_some_and(|s| Arc::ptr_eq(s, self)) {
+            map.remove(&self.id);
+        }
+    }
+
+    /// Locks the slot; `missing` if it left the map meanwhile (its creation failed), so a
+    /// waiter never acts on a copy nobody else can see.
+    pub(super) async fn enter(&self) -> Result<tokio::sync::MutexGuard<'_, T>, ActionError> {
+        let guard = self.lock().await;
+        let current = lock(self.map)
+            .get(&self.id)
+            .is_some_and(|s| Arc::ptr_eq(s, self));
+        if current {
+            Ok(guard)
+        } else {
+            Err(T::missing())
+        }
+    }
+}
+
+impl<T: Held> Drop for SlotRef<'_, T> {
+    fn drop(&mut self) {
+        let Some(slot) = self.slot.take() else { return };
+        let mut map = lock(self.map);
+        let ours = map.get(&self.id).is_some_and(|s| Arc::ptr_eq(s, &slot));
+        // Only the map and this guard hold it, and nobody can take it while the map is
+        // locked; a slot somebody has locked is in use and stays.
+        if ours && Arc::strong_count(&slot) == 2 && slot.try_lock().is_ok_and(|v| v.done()) {
+            map.remove(&self.id);
+        }
+        // Let go of our reference while the map is still locked, so the next guard to drop
+        // counts without us and the last one out evicts.
+        drop(slot);
+        drop(map);
+    }
+}
+
+/// Where a game record lives: ongoing games in the live tree, finished ones in the archive.
+fn game_tree(rec: &GameRecord) -> Tree {
+    match rec.status {
+        GameStatus::Ongoing => Tree::Games,
+        GameStatus::Finished { .. } => Tree::Archive,
+    }
+}
+
+fn challenge_tree(c: &ChallengeRecord) -> Tree {
+    if c.is_open() {
+        Tree::Challenges
+    } else {
+        Tree::ClosedChallenges
+    }
+}
+
+/// Adds to `batch` what turns the stored `from` into `to` (either may be absent), moving the
+/// record between trees when `tree` says it changed.
+fn change<T: serde::Serialize>(
+    batch: &mut Batch,
+    key: &str,
+    from: Option<(Tree, &T)>,
+    to: Option<(Tree, &T)>,
+) -> Result<(), ActionError> {
+    if let Some((old, _)) = from {
+        if to.is_none_or(|(new, _)| new != old) {
+            batch.delete(old, key);
+        }
+    }
+    if let Some((new, value)) = to {
+        batch.put(new, key, value)?;
+    }
+    Ok(())
 }
 
 impl Manager {
@@ -35,10 +181,13 @@ impl Manager {
 
     // ----- lookups -----
 
-    /// The lock slot of a game, loading a finished game from the store on demand.
-    pub(super) async fn game_slot(&self, id: &str) -> Result<Slot<Game>, ActionError> {
+    /// The lock slot of a game, loading a finished game from the archive on demand.
+    pub(super) async fn game_slot(&self, id: &str) -> Result<SlotRef<'_, Game>, ActionError> {
         cached_slot(&self.inner.games, id, || {
-            let rec = self.load::<GameRecord>(Tree::Games, id, ActionError::NoSuchGame)?;
+            let rec = self
+                .load::<GameRecord>(Tree::Games, id)
+                .or_else(|| self.load(Tree::Archive, id))
+                .ok_or(ActionError::NoSuchGame)?;
             Game::from_record(rec).map_err(|error| {
                 tracing::error!(key = id, error, "game record does not replay");
                 ActionError::NoSuchGame
@@ -50,38 +199,41 @@ impl Manager {
     pub(super) async fn challenge_slot(
         &self,
         id: &str,
-    ) -> Result<Slot<ChallengeRecord>, ActionError> {
+    ) -> Result<SlotRef<'_, ChallengeRecord>, ActionError> {
         cached_slot(&self.inner.challenges, id, || {
-            self.load(Tree::Challenges, id, ActionError::NoSuchChallenge)
+            self.load(Tree::Challenges, id)
+                .or_else(|| self.load(Tree::ClosedChallenges, id))
+                .ok_or(ActionError::NoSuchChallenge)
         })
     }
 
-    /// One record from the store; `missing` when it is absent or cannot be decoded (a
-    /// corrupt record is logged and treated as gone, never a panic).
-    pub(super) fn load<T: serde::de::DeserializeOwned>(
-        &self,
-        tree: Tree,
-        id: &str,
-        missing: ActionError,
-    ) -> Result<T, ActionError> {
+    /// One record from the store; `None` when it is absent or cannot be decoded (a corrupt
+    /// record is logged and treated as gone, never a panic).
+    fn load<T: serde::de::DeserializeOwned>(&self, tree: Tree, id: &str) -> Option<T> {
         match self.inner.store.get::<T>(tree, id) {
-            Ok(Some(rec)) => Ok(rec),
-            Ok(None) => Err(missing),
+            Ok(rec) => rec,
             Err(error) => {
                 tracing::error!(key = id, ?tree, %error, "undecodable record");
-                Err(missing)
+                None
             }
         }
     }
 
+    /// An id no game (`Tree::Games`) or no challenge (any other tree) has, live or not.
     pub(super) fn unused_id(&self, tree: Tree) -> Result<String, ActionError> {
+        let store = &self.inner.store;
         loop {
             let id = new_id();
-            let taken = match tree {
-                Tree::Games => lock(&self.inner.games).contains_key(&id),
-                _ => lock(&self.inner.challenges).contains_key(&id),
+            let taken = if tree == Tree::Games {
+                lock(&self.inner.games).contains_key(&id)
+                    || store.contains(Tree::Games, &id)?
+                    || store.contains(Tree::Archive, &id)?
+            } else {
+                lock(&self.inner.challenges).contains_key(&id)
+                    || store.contains(Tree::Challenges, &id)?
+                    || store.contains(Tree::ClosedChallenges, &id)?
             };
-            if !taken && !self.inner.store.contains(tree, &id)? {
+            if !taken {
                 return Ok(id);
             }
         }
@@ -89,42 +241,81 @@ impl Manager {
 
     // ----- writing -----
 
+    /// Writes a challenge where its state says it belongs (no change of tree or expiry).
     pub(super) async fn save_challenge(&self, c: &ChallengeRecord) -> Result<(), ActionError> {
-        self.inner.store.put(Tree::Challenges, &c.id, c)?;
+        self.inner.store.put(challenge_tree(c), &c.id, c)?;
         self.inner.store.commit().await?;
         Ok(())
     }
 
+    /// Adds the change of a challenge from `before` (`None`: new) to `after` to `batch`; a
+    /// challenge that closes moves to the closed tree and gets its expiry.
+    pub(super) fn challenge_change(
+        &self,
+        batch: &mut Batch,
+        before: Option<&ChallengeRecord>,
+        after: Option<&ChallengeRecord>,
+    ) -> Result<(), ActionError> {
+        let from = before.map(|c| (challenge_tree(c), c));
+        let to = after.map(|c| (challenge_tree(c), c));
+        let key = before.or(after).map_or("", |c| c.id.as_str());
+        change(batch, key, from, to)?;
+        let closes = before.is_none_or(|c| c.is_open()) && after.is_some_and(|c| !c.is_open());
+        if closes {
+            let at = self.now().saturating_add(CLOSED_CHALLENGE_TTL_SECS);
+            batch.expire_at(Tree::ClosedChallenges, key, at);
+        }
+        Ok(())
+    }
+
+    /// Writes the change of a challenge durably, or leaves the store as it was.
+    pub(super) async fn write_challenge(
+        &self,
+        before: Option<&ChallengeRecord>,
+        after: Option<&ChallengeRecord>,
+    ) -> Result<(), ActionError> {
+        let (mut batch, mut undo) = (Batch::new(), Batch::new());
+        self.challenge_change(&mut batch, before, after)?;
+        self.challenge_change(&mut undo, after, before)?;
+        self.inner.store.write_or_undo(batch, undo).await?;
+        Ok(())
+    }
+
+    /// Writes the change of a game durably (a game that finishes moves to the archive in
+    /// the same write), or leaves the store as it was.
+    pub(super) async fn write_game(
+        &self,
+        before: &GameRecord,
+        after: &GameRecord,
+    ) -> Result<(), ActionError> {
+        let (mut batch, mut undo) = (Batch::new(), Batch::new());
+        let (from, to) = ((game_tree(before), before), (game_tree(after), after));
+        change(&mut batch, &after.id, Some(from), Some(to))?;
+        change(&mut undo, &after.id, Some(to), Some(from))?;
+        self.inner.store.write_or_undo(batch, undo).await?;
+        Ok(())
+    }
+
     /// Locks a game, applies `change`, and makes the result durable; on a storage failure
-    /// the game is put back as it was. Afterwards: updates the index when the game ended and
-    /// starts the bot when it is to move.
+    /// the game is put back as it was, in memory and in the store. Afterwards: updates the
+    /// index when the game ended and starts the bot when it is to move.
     pub(super) async fn update_game<T>(
         &self,
         id: &str,
         change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
         let slot = self.game_slot(id).await?;
-        let (out, view, over) = {
-            let mut game = slot.lock().await;
-            let before = game.clone();
-            let out = change(&mut game, self.now())?;
-            if game.rec != before.rec {
-                let saved = async {
-                    self.inner.store.put(Tree::Games, id, &game.rec)?;
-                    self.inner.store.commit().await
-                };
-                if let Err(error) = saved.await {
-                    *game = before;
-                    return Err(error.into());
-                }
-                self.after_change(&before, &game);
+        let mut game = slot.enter().await?;
+        let before = game.clone();
+        let out = change(&mut game, self.now())?;
+        if game.rec != before.rec {
+            if let Err(error) = self.write_game(&before.rec, &game.rec).await {
+                *game = before;
+                return Err(error);
             }
-            (out, game.view(self.timeout_secs()), game.is_over())
-        };
-        if over {
-            evict(&self.inner.games, id, slot);
+            self.after_change(&before, &game);
         }
-        Ok((out, view))
+        Ok((out, game.view(self.timeout_secs())))
     }
 
     pub(super) fn after_change(&self, before: &Game, game: &Game) {
@@ -136,16 +327,16 @@ impl Manager {
         }
     }
 
-    /// Creates and stores a new game; checks the limits first. `accepted`, the challenge
-    /// the game comes from, is written in the same commit, so a crash cannot leave a game
-    /// whose challenge is still open (and could be accepted twice).
+    /// Creates and stores a new game; checks the limits first. `accepted`, the challenge the
+    /// game comes from (before, after), is written in the same atomic write, so a crash
+    /// cannot leave a game whose challenge is still open (and could be accepted twice).
     pub(super) async fn create_game(
         &self,
         id: Option<GameId>,
         chat: ChatRef,
         variant: Variant,
         players: [Player; 2],
-        accepted: Option<&ChallengeRecord>,
+        accepted: Option<(&ChallengeRecord, &ChallengeRecord)>,
     ) -> Result<GameView, ActionError> {
         let now = self.now();
         let id = match id {
@@ -153,7 +344,7 @@ impl Manager {
             None => self.unused_id(Tree::Games)?,
         };
         let rec = GameRecord {
-            id,
+            id: id.clone(),
             chat,
             variant,
             players,
@@ -166,59 +357,88 @@ impl Manager {
             seed: rand::thread_rng().gen(),
             rematch: None,
         };
-        let game = Game::new(rec);
-        {
-            let users: Vec<&UserRef> = game.rec.players.iter().filter_map(|p| p.user()).collect();
-            let mut index = lock(&self.inner.index);
-            index.check_game_limits(&users, &game.rec.chat.key(), &self.inner.config.limits)?;
-            index.add_game(&game);
+        // Locked and in the map before the index makes its id findable (see the top).
+        let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));
+        let game = slot.lock().await;
+        slot.publish();
+        if let Err(error) = self.index_new_game(&game) {
+            slot.forget();
+            return Err(error);
         }
-        let saved = async {
-            self.inner.store.put(Tree::Games, game.id(), &game.rec)?;
-            if let Some(c) = accepted {
-                self.inner.store.put(Tree::Challenges, &c.id, c)?;
-            }
-            self.inner.store.commit().await
-        };
-        if let Err(error) = saved.await {
+        if let Err(error) = self.store_new_game(&game.rec, accepted).await {
             lock(&self.inner.index).remove_game(&game);
-            return Err(error.into());
+            slot.forget();
+            return Err(error);
         }
-        let view = game.view(self.timeout_secs());
-        let bot = game.bot_to_move().is_some();
-        let id = game.id().clone();
-        lock(&self.inner.games).insert(id.clone(), Arc::new(AsyncMutex::new(game)));
-        if bot {
+        if game.bot_to_move().is_some() {
             self.spawn_bot(id);
         }
-        Ok(view)
+        Ok(game.view(self.timeout_secs()))
+    }
+
+    /// Checks the limits for a new game and makes it findable through the index.
+    fn index_new_game(&self, game: &Game) -> Result<(), ActionError> {
+        let users: Vec<&UserRef> = game.rec.players.iter().filter_map(|p| p.user()).collect();
+        let mut index = lock(&self.inner.index);
+        index.check_game_limits(&users, &game.rec.chat.key(), &self.inner.config.limits)?;
+        index.add_game(game);
+        Ok(())
+    }
+
+    async fn store_new_game(
+        &self,
+        rec: &GameRecord,
+        accepted: Option<(&ChallengeRecord, &ChallengeRecord)>,
+    ) -> Result<(), ActionError> {
+        let (mut batch, mut undo) = (Batch::new(), Batch::new());
+        batch.put(Tree::Games, &rec.id, rec)?;
+        undo.delete(Tree::Games, &rec.id);
+        if let Some((before, after)) = accepted {
+            self.challenge_change(&mut batch, Some(before), Some(after))?;
+            self.challenge_change(&mut undo, Some(after), Some(before))?;
+        }
+        self.inner.store.write_or_undo(batch, undo).await?;
+        Ok(())
+    }
+
+    /// Deletes closed challenges and claims whose time is up (a range scan of the expiry
+    /// index); returns how many.
+    pub(super) fn expire_records(&self) -> usize {
+        match self.inner.store.expire_due(self.now(), 10_000) {
+            Ok(0) => 0,
+            Ok(n) => {
+                tracing::info!(records = n, "expired records deleted");
+                n
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot delete expired records");
+                0
+            }
+        }
     }
 }
 
 /// The slot of `id` in `map`, or a new one holding what `load` reads from the store. Two
 /// racing loads of the same id end up sharing the first slot inserted.
-pub(super) fn cached_slot<T>(
-    map: &Mutex<HashMap<String, Slot<T>>>,
+fn cached_slot<'m, T: Held>(
+    map: &'m SlotMap<T>,
     id: &str,
     load: impl FnOnce() -> Result<T, ActionError>,
-) -> Result<Slot<T>, ActionError> {
-    if let Some(slot) = lock(map).get(id) {
-        return Ok(slot.clone());
-    }
-    let value = load()?;
-    Ok(lock(map)
-        .entry(id.to_string())
-        .or_insert_with(|| Arc::new(AsyncMutex::new(value)))
-        .clone())
-}
-
-/// Drops a finished game or closed challenge from memory when nobody else holds its slot;
-/// it is read back from the store if asked for again. The check runs under the map's mutex,
-/// so nobody can take the slot in between (one reference is the map's, one is ours).
-pub(super) fn evict<T>(map: &Mutex<HashMap<String, Slot<T>>>, id: &str, slot: Slot<T>) {
-    let mut map = lock(map);
-    let ours = map.get(id).is_some_and(|s| Arc::ptr_eq(s, &slot));
-    if ours && Arc::strong_count(&slot) == 2 {
-        map.remove(id);
-    }
+) -> Result<SlotRef<'m, T>, ActionError> {
+    let cached = lock(map).get(id).cloned();
+    let slot = match cached {
+        Some(slot) => slot,
+        None => {
+            let value = load()?;
+            lock(map)
+                .entry(id.to_string())
+                .or_insert_with(|| Arc::new(AsyncMutex::new(value)))
+                .clone()
+        }
+    };
+    Ok(SlotRef {
+        map,
+        id: id.to_string(),
+        slot: Some(slot),
+    })
 }

@@ -1,6 +1,7 @@
 //! Per-user data kept by the manager: the chosen language, `@handle`s, one-time claims.
 
 use super::*;
+use crate::store::CLAIM_TTL_SECS;
 
 /// Per-user settings kept in the store.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -8,11 +9,10 @@ struct UserSettings {
     lang: Option<Lang>,
 }
 
-/// Where a handle is kept among the user settings: `@telegram:bob` (settings use
-/// `telegram:<id>`, so the two never meet).
+/// The key of a handle in the handles tree: `telegram:bob` (lower case, no `@`).
 fn handle_key(platform: Platform, handle: &str) -> String {
     let handle = handle.trim().trim_start_matches('@').to_lowercase();
-    format!("@{}:{handle}", platform.name())
+    format!("{}:{handle}", platform.name())
 }
 
 impl Manager {
@@ -21,7 +21,7 @@ impl Manager {
         match self
             .inner
             .store
-            .get::<UserSettings>(Tree::Users, &user.key())
+            .get::<UserSettings>(Tree::Settings, &user.key())
         {
             Ok(settings) => settings.and_then(|s| s.lang),
             Err(error) => {
@@ -37,12 +37,12 @@ impl Manager {
         let mut settings = self
             .inner
             .store
-            .get::<UserSettings>(Tree::Users, &key)
+            .get::<UserSettings>(Tree::Settings, &key)
             .ok()
             .flatten()
             .unwrap_or_default();
         settings.lang = Some(lang);
-        self.inner.store.put(Tree::Users, &key, &settings)?;
+        self.inner.store.put(Tree::Settings, &key, &settings)?;
         self.inner.store.commit().await?;
         Ok(())
     }
@@ -55,23 +55,28 @@ impl Manager {
         let known = self
             .inner
             .store
-            .get::<UserRef>(Tree::Users, &key)
+            .get::<UserRef>(Tree::Handles, &key)
             .ok()
             .flatten();
         if known.is_some_and(|k| k == *user && k.name == user.name) {
             return Ok(());
         }
-        self.inner.store.put(Tree::Users, &key, user)?;
+        self.inner.store.put(Tree::Handles, &key, user)?;
         self.inner.store.commit().await?;
         Ok(())
     }
 
     /// Marks a one-time platform event as handled, durably: true the first time for `key`,
     /// false ever after, across restarts. For events a platform may deliver again after a
-    /// crash, such as a Telegram inline message becoming a challenge.
+    /// crash, such as a Telegram inline message becoming a challenge. A claim is kept for
+    /// `CLAIM_TTL_SECS` (longer than any platform redelivers), then expires.
     pub async fn claim_once(&self, platform: Platform, key: &str) -> Result<bool, ActionError> {
-        let key = format!("claim:{}:{key}", platform.name());
-        let first = self.inner.store.put_new(Tree::Users, &key, &true)?;
+        let key = format!("{}:{key}", platform.name());
+        let expires = self.now().saturating_add(CLAIM_TTL_SECS);
+        let first = self
+            .inner
+            .store
+            .put_new(Tree::Claims, &key, &true, Some(expires))?;
         if first {
             self.inner.store.commit().await?;
         }
@@ -81,7 +86,7 @@ impl Manager {
     /// The user last seen with `handle` (case-insensitive, with or without `@`).
     pub fn user_by_handle(&self, platform: Platform, handle: &str) -> Option<UserRef> {
         let key = handle_key(platform, handle);
-        match self.inner.store.get::<UserRef>(Tree::Users, &key) {
+        match self.inner.store.get::<UserRef>(Tree::Handles, &key) {
             Ok(user) => user,
             Err(error) => {
                 tracing::warn!(key, %error, "unreadable user handle");

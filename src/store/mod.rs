@@ -1,50 +1,105 @@
-//! Durable storage of games, challenges and players in sled (issue 4).
+//! Durable storage of games, challenges and players (issue 4; layout 2 from "Hold up under
+//! real load"). The one backend today is sled; the API is in backend-neutral terms (get, put,
+//! delete, an atomic batch across trees, time-ordered expiry) so a second backend can follow.
 //!
 //! The store knows nothing about games: it keeps serde records in named trees, each wrapped
 //! in an envelope with a schema version (`{"schema":1,"data":{...}}`), and makes writes
 //! durable with a group commit:
 //!
 //! ```text
-//! put(..)  -> inserted in sled's memory, returns a write sequence number
-//! commit() -> wakes the flusher and waits until a flush that started after the write has
-//!             finished; one flush covers every write made before it, across all games
+//! apply(batch) -> every put/delete/expiry of the batch, atomically across trees, in memory
+//! commit()     -> wakes the flusher and waits (at most commit_timeout) until a flush that
+//!                 started after the write has finished; one flush covers every write made
+//!                 before it, across all games
 //! ```
 //!
 //! A caller answers a user only after `commit` returns `Ok`, so nothing acknowledged can be
-//! lost, while many games share each fsync.
+//! lost, while many games share each fsync. A flush that fails makes the store *failed*:
+//! sled keeps such an error forever, so every later commit fails at once and
+//! [`Store::failed`] resolves, for the process to exit and be restarted.
 //!
 //! A record that fails to decode (corrupt bytes, an unknown schema) is logged with its key and
-//! skipped by `load_all`; it never takes the other records down.
+//! skipped by `load_all`; it never takes the other records down. docs/store.md describes the
+//! layout, the migration from layout 1, durability and expiry.
 
+mod batch;
+mod commit;
+mod migrate;
+
+pub use batch::Batch;
+pub use commit::{FaultyFlusher, Flusher};
+
+use commit::Committer;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use tokio::sync::{watch, Notify};
+use std::time::Duration;
 
 /// The schema version written into every record envelope.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// How long a closed challenge is kept (its old message's buttons answer "closed" meanwhile).
+pub const CLOSED_CHALLENGE_TTL_SECS: u64 = 7 * 24 * 3600;
+
+/// How long a one-time claim is kept: Telegram redelivers an update for at most 24 hours.
+pub const CLAIM_TTL_SECS: u64 = 2 * 24 * 3600;
+
 /// The trees of the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tree {
-    /// Games, ongoing and finished, keyed by game id.
+    /// Ongoing games, keyed by game id: read whole at start-up.
     Games,
-    /// Challenges, keyed by challenge id.
+    /// Finished games, keyed by game id: read one at a time, when asked for.
+    Archive,
+    /// Open challenges, keyed by challenge id: read whole at start-up.
     Challenges,
+    /// Closed challenges (accepted, declined, expired, cancelled); they expire.
+    ClosedChallenges,
     /// Per-user settings (the language), keyed by `platform:user id`.
-    Users,
+    Settings,
+    /// `platform:handle` (lower case, no `@`) -> the user last seen with it.
+    Handles,
+    /// One-time claims, keyed by `platform:key`; they expire.
+    Claims,
+    /// The layout version.
+    Meta,
 }
 
 impl Tree {
+    const ALL: [Tree; 8] = [
+        Tree::Games,
+        Tree::Archive,
+        Tree::Challenges,
+        Tree::ClosedChallenges,
+        Tree::Settings,
+        Tree::Handles,
+        Tree::Claims,
+        Tree::Meta,
+    ];
+
     fn name(self) -> &'static str {
         match self {
-            Tree::Games => "games",
-            Tree::Challenges => "challenges",
-            Tree::Users => "users",
+            Tree::Games => "games.live",
+            Tree::Archive => "games.archive",
+            Tree::Challenges => "challenges.open",
+            Tree::ClosedChallenges => "challenges.closed",
+            Tree::Settings => "users.settings",
+            Tree::Handles => "users.handles",
+            Tree::Claims => "claims",
+            Tree::Meta => "meta",
         }
     }
+
+    fn from_tag(tag: u8) -> Option<Tree> {
+        Tree::ALL.get(usize::from(tag)).copied()
+    }
 }
+
+/// The two trees behind expiry: `EXPIRY` is time-ordered (big-endian seconds, tree tag, key),
+/// `EXPIRY_KEYS` maps (tree tag, key) to its current time so a new expiry replaces the old.
+const EXPIRY: usize = Tree::ALL.len();
+const EXPIRY_KEYS: usize = EXPIRY + 1;
+const EXPIRY_NAMES: [&str; 2] = ["expiry", "expiry.keys"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -52,6 +107,8 @@ pub enum StoreError {
     Open { path: String, source: sled::Error },
     #[error("storage error: {0}")]
     Sled(#[from] sled::Error),
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
     #[error("cannot encode a {tree} record: {source}")]
     Encode {
         tree: &'static str,
@@ -63,10 +120,32 @@ pub enum StoreError {
         key: String,
         reason: String,
     },
-    #[error("flushing the store to disk failed")]
-    Flush,
+    #[error("the store has layout {found}, newer than this program knows ({known})")]
+    Layout { found: u32, known: u32 },
+    #[error("the write did not reach the disk within {ms} ms")]
+    CommitTimeout { ms: u64 },
+    #[error("the store failed earlier and refuses writes: {cause}")]
+    Failed { cause: String },
     #[error("the store is shut down")]
     Closed,
+}
+
+/// How the store is opened (`[storage]` in the config).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreOptions {
+    /// The longest `commit` waits for its flush before it gives up with `CommitTimeout`.
+    pub commit_timeout: Duration,
+    /// sled's page cache, in bytes.
+    pub cache_capacity: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            commit_timeout: Duration::from_millis(5000),
+            cache_capacity: 64 * 1024 * 1024,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -85,101 +164,97 @@ struct Owned<T> {
     data: T,
 }
 
-/// The state of the flusher, published to waiting writers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Durable {
-    /// Every write with a sequence number up to this is on disk.
-    seq: u64,
-    /// Flushes that failed so far; a waiter whose flush failed gets an error.
-    failures: u64,
-}
-
-/// Shared state between writers and the flusher task.
-struct Committer {
-    written: AtomicU64,
-    wake: Arc<Notify>,
-    durable: watch::Sender<Durable>,
-}
-
 /// The database. Cheap to clone; all clones share one sled instance and one flusher.
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
-    trees: Arc<[sled::Tree; 3]>,
+    /// The public trees in `Tree::ALL` order, then the two expiry trees.
+    trees: Arc<[sled::Tree]>,
     committer: Arc<Committer>,
 }
 
 impl Store {
-    /// Opens (or creates) the database in `dir` and starts its flusher task. Must be called
-    /// inside a tokio runtime.
+    /// Opens (or creates) the database in `dir` with default options and starts its flusher
+    /// task. Must be called inside a tokio runtime.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let db = sled::Config::new()
-            .path(dir)
-            .open()
-            .map_err(|source| StoreError::Open {
-                path: dir.display().to_string(),
-                source,
-            })?;
-        Store::from_db(db)
+        Store::open_with(dir, &StoreOptions::default())
+    }
+
+    /// Opens (or creates) the database in `dir`, migrating an older layout first.
+    pub fn open_with(dir: &Path, options: &StoreOptions) -> Result<Store, StoreError> {
+        Store::build(Some(dir), options, |f| f)
     }
 
     /// A store in a temporary directory that sled deletes on drop (for tests and benches).
     pub fn temporary() -> Result<Store, StoreError> {
-        let db = sled::Config::new().temporary(true).open()?;
-        Store::from_db(db)
+        Store::build(None, &StoreOptions::default(), |f| f)
     }
 
-    fn from_db(db: sled::Db) -> Result<Store, StoreError> {
-        let trees = Arc::new([
-            db.open_tree(Tree::Games.name())?,
-            db.open_tree(Tree::Challenges.name())?,
-            db.open_tree(Tree::Users.name())?,
-        ]);
-        let (durable, _) = watch::channel(Durable {
-            seq: 0,
-            failures: 0,
-        });
-        let committer = Arc::new(Committer {
-            written: AtomicU64::new(0),
-            wake: Arc::new(Notify::new()),
-            durable,
-        });
-        let wake = committer.wake.clone();
-        tokio::spawn(flusher(db.clone(), wake, Arc::downgrade(&committer)));
-        Ok(Store {
+    /// A store whose group-commit flushes go through `wrap(sled's flusher)`: tests use it to
+    /// make flushes slow or fail. `dir` `None` is a temporary store.
+    #[doc(hidden)]
+    pub fn with_flusher(
+        dir: Option<&Path>,
+        options: &StoreOptions,
+        wrap: impl FnOnce(Arc<dyn Flusher>) -> Arc<dyn Flusher>,
+    ) -> Result<Store, StoreError> {
+        Store::build(dir, options, wrap)
+    }
+
+    fn build(
+        dir: Option<&Path>,
+        options: &StoreOptions,
+        wrap: impl FnOnce(Arc<dyn Flusher>) -> Arc<dyn Flusher>,
+    ) -> Result<Store, StoreError> {
+        let config = sled::Config::new().cache_capacity(options.cache_capacity);
+        let db = match dir {
+            Some(dir) => config.path(dir).open().map_err(|source| StoreError::Open {
+                path: dir.display().to_string(),
+                source,
+            })?,
+            None => config.temporary(true).open()?,
+        };
+        let mut trees = Vec::with_capacity(EXPIRY_KEYS + 1);
+        for name in Tree::ALL.iter().map(|t| t.name()).chain(EXPIRY_NAMES) {
+            trees.push(db.open_tree(name)?);
+        }
+        let flusher = wrap(commit::sled_flusher(db.clone()));
+        let store = Store {
             db,
-            trees,
-            committer,
-        })
+            trees: trees.into(),
+            committer: Committer::start(flusher, options.commit_timeout),
+        };
+        migrate::upgrade(&store, unix_now())?;
+        Ok(store)
     }
 
     fn tree(&self, tree: Tree) -> &sled::Tree {
         &self.trees[tree as usize]
     }
 
-    /// Writes a record (not yet durable: call `commit`). Returns the write's sequence number.
-    pub fn put<T: Serialize>(&self, tree: Tree, key: &str, value: &T) -> Result<u64, StoreError> {
-        let bytes = encode(tree, value)?;
-        self.tree(tree).insert(key.as_bytes(), bytes)?;
-        Ok(self.committer.written.fetch_add(1, Ordering::SeqCst) + 1)
+    /// Writes one record (not yet durable: call `commit`).
+    pub fn put<T: Serialize>(&self, tree: Tree, key: &str, value: &T) -> Result<(), StoreError> {
+        let mut batch = Batch::new();
+        batch.put(tree, key, value)?;
+        self.apply(batch)
     }
 
-    /// Writes a record only if its key is absent (atomically); true if this call wrote it.
-    /// Not yet durable: call `commit`.
+    /// Writes a record only if its key is absent, with an optional expiry time (unix
+    /// seconds), atomically; true if this call wrote it. Not yet durable: call `commit`.
     pub fn put_new<T: Serialize>(
         &self,
         tree: Tree,
         key: &str,
         value: &T,
+        expires_at: Option<u64>,
     ) -> Result<bool, StoreError> {
-        let bytes = encode(tree, value)?;
-        let swapped =
-            self.tree(tree)
-                .compare_and_swap(key.as_bytes(), None as Option<&[u8]>, Some(bytes))?;
-        if swapped.is_ok() {
-            self.committer.written.fetch_add(1, Ordering::SeqCst);
+        let mut batch = Batch::new();
+        batch.put(tree, key, value)?;
+        if let Some(at) = expires_at {
+            batch.expire_at(tree, key, at);
         }
-        Ok(swapped.is_ok())
+        let wrote = self.apply_if_absent(tree, key, batch)?;
+        Ok(wrote)
     }
 
     /// Reads one record; `Ok(None)` if absent, an error if it does not decode.
@@ -192,6 +267,11 @@ impl Store {
 
     pub fn contains(&self, tree: Tree, key: &str) -> Result<bool, StoreError> {
         Ok(self.tree(tree).contains_key(key.as_bytes())?)
+    }
+
+    /// How many records a tree holds (walks the tree: for tests and tools, not hot paths).
+    pub fn count(&self, tree: Tree) -> usize {
+        self.tree(tree).len()
     }
 
     /// Every record of a tree that decodes; the others are logged with their key and skipped.
@@ -222,26 +302,25 @@ impl Store {
         Ok(())
     }
 
-    /// Waits until every write made so far is on disk. Writes of other callers made in the
-    /// meantime ride along in the same flush (group commit).
-    pub async fn commit(&self) -> Result<(), StoreError> {
-        let target = self.committer.written.load(Ordering::SeqCst);
-        let mut rx = self.committer.durable.subscribe();
-        let start = *rx.borrow();
-        if start.seq >= target {
-            return Ok(());
-        }
-        self.committer.wake.notify_one();
-        loop {
-            rx.changed().await.map_err(|_| StoreError::Closed)?;
-            let now = *rx.borrow();
-            if now.seq >= target {
-                return Ok(());
-            }
-            if now.failures > start.failures {
-                return Err(StoreError::Flush);
+    /// Applies `batch` and waits until it is durable; if the commit fails or times out,
+    /// applies `undo` (which should put back what `batch` replaced) so the store holds what
+    /// it held before, and returns the commit's error.
+    pub async fn write_or_undo(&self, batch: Batch, undo: Batch) -> Result<(), StoreError> {
+        self.apply(batch)?;
+        let committed = self.commit().await;
+        if let Err(error) = &committed {
+            tracing::warn!(%error, "write not durable; undoing it");
+            if let Err(undo_error) = self.apply(undo) {
+                tracing::error!(error = %undo_error, "cannot undo a write that failed");
             }
         }
+        committed
+    }
+
+    /// Resolves with the cause once a flush has failed; the store then refuses every write
+    /// and the process should exit so a supervisor restarts it.
+    pub fn failed(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+        self.committer.failed()
     }
 
     /// Flushes synchronously (at shutdown).
@@ -249,36 +328,35 @@ impl Store {
         self.db.flush()?;
         Ok(())
     }
+
+    /// Deletes records whose expiry time is at or before `now`, at most `max` of them, with a
+    /// range scan of the time-ordered index (never a walk of the record trees). Returns how
+    /// many it deleted; not yet durable (a later flush carries it, and redoing it is harmless).
+    pub fn expire_due(&self, now: u64, max: usize) -> Result<usize, StoreError> {
+        let upto = now.saturating_add(1).to_be_bytes();
+        let mut batch = Batch::new();
+        let mut due = 0;
+        for item in self.trees[EXPIRY].range(..upto.as_slice()).take(max) {
+            let (key, _) = item?;
+            match batch::parse_expiry_key(&key) {
+                Some((tree, record)) => {
+                    batch.delete_raw(tree, record.to_vec());
+                }
+                None => tracing::error!(key = ?key, "malformed expiry entry; dropped"),
+            }
+            batch.drop_expiry_entry(key.to_vec());
+            due += 1;
+        }
+        self.apply(batch)?;
+        Ok(due)
+    }
 }
 
-/// The group-commit loop: each wake-up flushes everything written so far and tells the
-/// waiters. Ends when the store is dropped.
-async fn flusher(db: sled::Db, wake: Arc<Notify>, committer: std::sync::Weak<Committer>) {
-    loop {
-        // Wait for a writer, but look again now and then so a dropped store ends the task
-        // (and lets go of sled's file lock).
-        let woken = tokio::time::timeout(std::time::Duration::from_secs(1), wake.notified()).await;
-        let Some(c) = committer.upgrade() else { return };
-        if woken.is_err() {
-            continue;
-        }
-        let target = c.written.load(Ordering::SeqCst);
-        let db = db.clone();
-        let flushed = tokio::task::spawn_blocking(move || db.flush()).await;
-        let mut state = *c.durable.borrow();
-        match flushed {
-            Ok(Ok(_)) => state.seq = state.seq.max(target),
-            Ok(Err(error)) => {
-                tracing::error!(%error, "store flush failed");
-                state.failures += 1;
-            }
-            Err(_) => {
-                tracing::error!("store flush task failed");
-                state.failures += 1;
-            }
-        }
-        c.durable.send_replace(state);
-    }
+/// Seconds since the Unix epoch by the system clock (for expiry times set by migration).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn encode<T: Serialize>(tree: Tree, value: &T) -> Result<Vec<u8>, StoreError> {
@@ -307,98 +385,4 @@ fn decode<T: DeserializeOwned>(tree: Tree, key: &str, bytes: &[u8]) -> Result<T,
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    struct Thing {
-        name: String,
-        n: u32,
-    }
-
-    #[tokio::test]
-    async fn records_survive_a_reopen() {
-        let dir = tempfile::tempdir().unwrap();
-        {
-            let store = Store::open(dir.path()).unwrap();
-            let thing = Thing {
-                name: "a".into(),
-                n: 7,
-            };
-            store.put(Tree::Games, "abc", &thing).unwrap();
-            store.commit().await.unwrap();
-        }
-        // sled holds a file lock until every handle is gone; the flusher lets go within 1 s.
-        let store = loop {
-            match Store::open(dir.path()) {
-                Ok(s) => break s,
-                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
-            }
-        };
-        let got: Option<Thing> = store.get(Tree::Games, "abc").unwrap();
-        assert_eq!(
-            got,
-            Some(Thing {
-                name: "a".into(),
-                n: 7
-            })
-        );
-        assert!(store.get::<Thing>(Tree::Games, "zzz").unwrap().is_none());
-    }
-
-    #[tokio::test]
-    async fn bad_records_are_skipped_with_their_key() {
-        let store = Store::temporary().unwrap();
-        store
-            .put(
-                Tree::Games,
-                "good",
-                &Thing {
-                    name: "g".into(),
-                    n: 1,
-                },
-            )
-            .unwrap();
-        store
-            .put_raw(Tree::Games, "garbage", b"\xff{not json")
-            .unwrap();
-        store
-            .put_raw(Tree::Games, "future", br#"{"schema":99,"data":{}}"#)
-            .unwrap();
-        let all: Vec<(String, Thing)> = store.load_all(Tree::Games);
-        assert_eq!(all.len(), 1);
-        assert_eq!(all[0].0, "good");
-        let err = store.get::<Thing>(Tree::Games, "future").unwrap_err();
-        assert!(err.to_string().contains("future"), "{err}");
-        assert!(err.to_string().contains("schema"), "{err}");
-    }
-
-    #[tokio::test]
-    async fn concurrent_commits_all_complete() {
-        let store = Store::temporary().unwrap();
-        let mut tasks = Vec::new();
-        for i in 0..50u32 {
-            let store = store.clone();
-            tasks.push(tokio::spawn(async move {
-                let key = format!("k{i}");
-                store
-                    .put(
-                        Tree::Users,
-                        &key,
-                        &Thing {
-                            name: key.clone(),
-                            n: i,
-                        },
-                    )
-                    .unwrap();
-                store.commit().await.unwrap();
-            }));
-        }
-        for t in tasks {
-            t.await.unwrap();
-        }
-        assert_eq!(store.load_all::<Thing>(Tree::Users).len(), 50);
-        let durable = *store.committer.durable.borrow();
-        assert_eq!(durable.seq, 50);
-    }
-}
+mod tests;

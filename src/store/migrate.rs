@@ -1,0 +1,118 @@
+//! Layout versions of the database and the one-time upgrade from layout 1.
+//!
+//! Layout 1 (up to the "Hold up under real load" issue) had three trees: `games` (ongoing and
+//! finished), `challenges` (open and closed) and `users` (settings under `platform:id`,
+//! handles under `@platform:handle`, claims under `claim:platform:key`). Layout 2 splits them
+//! so start-up reads only what is live (see `Tree`). The upgrade copies every record as it is
+//! (same envelope, same bytes) into its new tree, records the layout in `meta`, and only then
+//! drops the old trees: a crash part-way leaves the old trees whole and the upgrade runs again.
+//! It knows the shapes of layout 1's records, which are history and no longer change.
+
+use super::{Batch, Store, StoreError, Tree, CLAIM_TTL_SECS, CLOSED_CHALLENGE_TTL_SECS};
+use serde::Deserialize;
+
+const LAYOUT_KEY: &str = "layout";
+/// The layout this program writes.
+pub(super) const LAYOUT: u32 = 2;
+/// The trees of layout 1.
+const LEGACY: [&str; 3] = ["games", "challenges", "users"];
+/// Records copied per atomic batch.
+const CHUNK: usize = 1000;
+
+/// Brings the database to the current layout; `now` (unix seconds) starts the expiry clocks
+/// of closed challenges and claims found in layout 1.
+pub(super) fn upgrade(store: &Store, now: u64) -> Result<(), StoreError> {
+    let names = store.db.tree_names();
+    let legacy: Vec<&str> = LEGACY
+        .into_iter()
+        .filter(|n| names.iter().any(|t| t.as_ref() == n.as_bytes()))
+        .collect();
+    match store.get::<u32>(Tree::Meta, LAYOUT_KEY)? {
+        Some(found) if found > LAYOUT => {
+            return Err(StoreError::Layout {
+                found,
+                known: LAYOUT,
+            })
+        }
+        Some(_) => {}
+        None => {
+            if !legacy.is_empty() {
+                copy_layout1(store, &legacy, now)?;
+            }
+            store.put(Tree::Meta, LAYOUT_KEY, &LAYOUT)?;
+            store.flush()?;
+        }
+    }
+    // Left over only by a crash between recording the layout and dropping them.
+    for name in legacy {
+        store.db.drop_tree(name)?;
+    }
+    Ok(())
+}
+
+fn copy_layout1(store: &Store, legacy: &[&str], now: u64) -> Result<(), StoreError> {
+    let started = std::time::Instant::now();
+    let mut copied = 0usize;
+    for &name in legacy {
+        let mut batch = Batch::new();
+        for item in store.db.open_tree(name)?.iter() {
+            let (key, bytes) = item?;
+            place(&mut batch, name, key.to_vec(), bytes.to_vec(), now);
+            copied += 1;
+            if batch.len() >= CHUNK {
+                store.apply(std::mem::take(&mut batch))?;
+            }
+        }
+        store.apply(batch)?;
+    }
+    store.flush()?;
+    let ms = started.elapsed().as_millis() as u64;
+    tracing::info!(
+        records = copied,
+        ms,
+        "store upgraded from layout 1 to layout 2"
+    );
+    Ok(())
+}
+
+/// Where a layout-1 record goes in layout 2.
+fn place(batch: &mut Batch, legacy: &str, key: Vec<u8>, bytes: Vec<u8>, now: u64) {
+    match legacy {
+        // An undecodable record stays with the live ones, where start-up logs and skips it
+        // as it always did.
+        "games" if status(&bytes).is_none_or(|s| s == "ongoing") => {
+            batch.put_bytes(Tree::Games, key, bytes)
+        }
+        "games" => batch.put_bytes(Tree::Archive, key, bytes),
+        "challenges" if status(&bytes).is_none_or(|s| s == "open") => {
+            batch.put_bytes(Tree::Challenges, key, bytes)
+        }
+        "challenges" => {
+            batch.put_bytes(Tree::ClosedChallenges, key.clone(), bytes);
+            batch.expire_raw(Tree::ClosedChallenges, key, now + CLOSED_CHALLENGE_TTL_SECS);
+        }
+        _ if key.starts_with(b"@") => batch.put_bytes(Tree::Handles, key[1..].to_vec(), bytes),
+        _ if key.starts_with(b"claim:") => {
+            let key = key[6..].to_vec();
+            batch.put_bytes(Tree::Claims, key.clone(), bytes);
+            batch.expire_raw(Tree::Claims, key, now + CLAIM_TTL_SECS);
+        }
+        _ => batch.put_bytes(Tree::Settings, key, bytes),
+    }
+}
+
+/// The `status` of a layout-1 game or challenge record when it is a plain word (`ongoing`,
+/// `open`, `declined`...); `Some("")` for a structured one (`{"finished": ..}`), `None` if
+/// the record does not decode.
+fn status(bytes: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Rec {
+        data: WithStatus,
+    }
+    #[derive(Deserialize)]
+    struct WithStatus {
+        status: serde_json::Value,
+    }
+    let rec: Rec = serde_json::from_slice(bytes).ok()?;
+    Some(rec.data.status.as_str().unwrap_or_default().to_string())
+}

@@ -1,0 +1,199 @@
+use super::*;
+use std::time::Instant;
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Thing {
+    name: String,
+    n: u32,
+}
+
+fn thing(name: &str, n: u32) -> Thing {
+    Thing {
+        name: name.into(),
+        n,
+    }
+}
+
+fn store_with_test_flusher(timeout_ms: u64) -> (Store, Arc<FaultyFlusher>) {
+    let options = StoreOptions {
+        commit_timeout: Duration::from_millis(timeout_ms),
+        ..StoreOptions::default()
+    };
+    Store::faulty(None, &options).unwrap()
+}
+
+#[tokio::test]
+async fn records_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store.put(Tree::Games, "abc", &thing("a", 7)).unwrap();
+        store.commit().await.unwrap();
+    }
+    // sled holds a file lock until every handle is gone; the flusher lets go within 1 s.
+    let store = loop {
+        match Store::open(dir.path()) {
+            Ok(s) => break s,
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    };
+    let got: Option<Thing> = store.get(Tree::Games, "abc").unwrap();
+    assert_eq!(got, Some(thing("a", 7)));
+    assert!(store.get::<Thing>(Tree::Games, "zzz").unwrap().is_none());
+}
+
+#[tokio::test]
+async fn bad_records_are_skipped_with_their_key() {
+    let store = Store::temporary().unwrap();
+    store.put(Tree::Games, "good", &thing("g", 1)).unwrap();
+    store
+        .put_raw(Tree::Games, "garbage", b"\xff{not json")
+        .unwrap();
+    store
+        .put_raw(Tree::Games, "future", br#"{"schema":99,"data":{}}"#)
+        .unwrap();
+    let all: Vec<(String, Thing)> = store.load_all(Tree::Games);
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].0, "good");
+    let err = store.get::<Thing>(Tree::Games, "future").unwrap_err();
+    assert!(err.to_string().contains("future"), "{err}");
+    assert!(err.to_string().contains("schema"), "{err}");
+}
+
+#[tokio::test]
+async fn concurrent_commits_all_complete() {
+    let store = Store::temporary().unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..50u32 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let key = format!("k{i}");
+            store.put(Tree::Settings, &key, &thing(&key, i)).unwrap();
+            store.commit().await.unwrap();
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(store.load_all::<Thing>(Tree::Settings).len(), 50);
+}
+
+#[tokio::test]
+async fn a_batch_moves_a_record_between_trees_in_one_write() {
+    let store = Store::temporary().unwrap();
+    store.put(Tree::Games, "g1", &thing("live", 1)).unwrap();
+    let mut batch = Batch::new();
+    batch.delete(Tree::Games, "g1");
+    batch.put(Tree::Archive, "g1", &thing("done", 2)).unwrap();
+    store.apply(batch).unwrap();
+    store.commit().await.unwrap();
+    assert!(!store.contains(Tree::Games, "g1").unwrap());
+    assert_eq!(
+        store.get::<Thing>(Tree::Archive, "g1").unwrap(),
+        Some(thing("done", 2))
+    );
+}
+
+#[tokio::test]
+async fn expiry_deletes_what_is_due_and_nothing_else() {
+    let store = Store::temporary().unwrap();
+    let mut batch = Batch::new();
+    for (key, at) in [("a", 100), ("b", 200), ("c", 300)] {
+        batch.put(Tree::Claims, key, &true).unwrap();
+        batch.expire_at(Tree::Claims, key, at);
+    }
+    // A record that never expires, and one whose expiry is moved later.
+    batch.put(Tree::Claims, "forever", &true).unwrap();
+    batch.expire_at(Tree::Claims, "b", 1000);
+    store.apply(batch).unwrap();
+    assert_eq!(store.expire_due(99, 100).unwrap(), 0);
+    assert_eq!(store.expire_due(250, 100).unwrap(), 1);
+    assert!(!store.contains(Tree::Claims, "a").unwrap());
+    assert!(
+        store.contains(Tree::Claims, "b").unwrap(),
+        "b's expiry moved"
+    );
+    assert_eq!(store.expire_due(999, 100).unwrap(), 1);
+    assert!(!store.contains(Tree::Claims, "c").unwrap());
+    // Deleting a record drops its expiry: nothing is left to sweep for it.
+    let mut batch = Batch::new();
+    batch.delete(Tree::Claims, "b");
+    store.apply(batch).unwrap();
+    assert_eq!(store.expire_due(u64::MAX - 1, 100).unwrap(), 0);
+    assert!(store.contains(Tree::Claims, "forever").unwrap());
+}
+
+#[tokio::test]
+async fn put_new_writes_once_with_its_expiry() {
+    let store = Store::temporary().unwrap();
+    assert!(store.put_new(Tree::Claims, "k", &true, Some(50)).unwrap());
+    assert!(!store.put_new(Tree::Claims, "k", &true, Some(90)).unwrap());
+    assert_eq!(store.expire_due(60, 10).unwrap(), 1);
+    assert!(store.put_new(Tree::Claims, "k", &true, None).unwrap());
+}
+
+#[tokio::test]
+async fn a_slow_flush_times_out_the_commit_within_its_bound() {
+    let (store, flusher) = store_with_test_flusher(200);
+    flusher.set_delay(Duration::from_millis(1500));
+    store.put(Tree::Games, "g", &thing("x", 1)).unwrap();
+    let started = Instant::now();
+    let err = store.commit().await.unwrap_err();
+    let took = started.elapsed();
+    assert!(
+        matches!(err, StoreError::CommitTimeout { ms: 200 }),
+        "{err}"
+    );
+    assert!(took < Duration::from_millis(600), "took {took:?}");
+    // A timed-out commit does not fail the store: once the disk is fast again, it commits.
+    flusher.set_delay(Duration::ZERO);
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    store.put(Tree::Games, "h", &thing("y", 2)).unwrap();
+    store.commit().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_failed_flush_fails_the_store_for_good() {
+    let (store, flusher) = store_with_test_flusher(5000);
+    let failed = tokio::spawn(store.failed());
+    store.put(Tree::Games, "g", &thing("x", 1)).unwrap();
+    store.commit().await.unwrap();
+    assert!(!failed.is_finished());
+    flusher.set_failing(true);
+    store.put(Tree::Games, "h", &thing("y", 2)).unwrap();
+    let err = store.commit().await.unwrap_err();
+    assert!(err.to_string().contains("no space left"), "{err}");
+    let cause = tokio::time::timeout(Duration::from_secs(5), failed)
+        .await
+        .expect("failed() resolves")
+        .unwrap();
+    assert!(cause.contains("no space left"), "{cause}");
+    // Even with the disk healthy again, every later commit fails at once.
+    flusher.set_failing(false);
+    store.put(Tree::Games, "i", &thing("z", 3)).unwrap();
+    let started = Instant::now();
+    let err = store.commit().await.unwrap_err();
+    assert!(matches!(err, StoreError::Failed { .. }), "{err}");
+    assert!(started.elapsed() < Duration::from_millis(100));
+}
+
+#[tokio::test]
+async fn write_or_undo_puts_back_what_a_timed_out_write_replaced() {
+    let (store, flusher) = store_with_test_flusher(100);
+    store.put(Tree::Games, "g", &thing("before", 1)).unwrap();
+    store.commit().await.unwrap();
+    flusher.set_delay(Duration::from_millis(1000));
+    let mut batch = Batch::new();
+    batch.delete(Tree::Games, "g");
+    batch.put(Tree::Archive, "g", &thing("after", 2)).unwrap();
+    let mut undo = Batch::new();
+    undo.delete(Tree::Archive, "g");
+    undo.put(Tree::Games, "g", &thing("before", 1)).unwrap();
+    let err = store.write_or_undo(batch, undo).await.unwrap_err();
+    assert!(matches!(err, StoreError::CommitTimeout { .. }), "{err}");
+    assert_eq!(
+        store.get::<Thing>(Tree::Games, "g").unwrap(),
+        Some(thing("before", 1))
+    );
+    assert!(!store.contains(Tree::Archive, "g").unwrap());
+}
