@@ -1,5 +1,4 @@
 # Words shared by every part of the bot.
-game-name = toguzqumalak
 balls = { $count ->
     [one] { $count } ball
    *[other] { $count } balls
