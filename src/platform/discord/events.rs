@@ -14,8 +14,8 @@ use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Player, Reply, Request,
-    UserRef,
+    Action, ChallengeStatus, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Player,
+    Reply, Request, UserRef,
 };
 use futures::FutureExt as _;
 use serenity::all::{ChannelId, Http, MessageId};
@@ -210,10 +210,10 @@ async fn redraw_until_shown(
 }
 
 /// The game as it is now, and its messages that show something older. Read under the
-/// game's lock, so an answer to a press in progress is finished (and its message known to
-/// be up to date) first.
+/// game's lock, waited for as long as it takes, so an answer to a press in progress (even a
+/// late one, after a deferral) is out first and its message known to be up to date.
 async fn stale_messages(bot: &Bot, id: &str) -> Option<(GameView, Vec<(u64, u64)>)> {
-    let _guard = bot.hold(format!("g:{id}")).await;
+    let _guard = bot.hold_patiently(format!("g:{id}")).await;
     let viewer = UserRef::new(Platform::Discord, bot.bot_id.to_string(), "toguz");
     let request = Request {
         actor: viewer,
@@ -298,7 +298,12 @@ async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lan
         let Some((channel, message)) = parse_message_ref(r) else {
             continue;
         };
-        if matches!(bot.drawn(message), Some(Drawn::Game(_))) {
+        // An accepted challenge's message has become the game's board (or is becoming it:
+        // the answer may still be on its way), so only a message known to show the
+        // challenge is edited then.
+        let shown = bot.drawn(message);
+        let accepted = matches!(view.status, ChallengeStatus::Accepted(_));
+        if matches!(shown, Some(Drawn::Game(_))) || (accepted && shown != Some(Drawn::Challenge)) {
             continue;
         }
         let edit = messages::challenge(view, lang).into_edit();

@@ -401,7 +401,8 @@ impl Bot {
                 match reply {
                     Ok(Reply::Game(view)) => {
                         // The challenge message becomes the game message.
-                        self.update_game(origin, &view, &user, message, lang).await;
+                        self.update_game(http, origin, &view, &user, message, lang)
+                            .await;
                     }
                     Ok(Reply::Challenge(view)) => {
                         if origin.update(messages::challenge(&view, lang)).await {
@@ -422,7 +423,8 @@ impl Bot {
                 let reply = self.act(&user, &chat, button.clone().into_action()).await;
                 match reply {
                     Ok(Reply::Game(view)) => {
-                        self.update_game(origin, &view, &user, message, lang).await
+                        self.update_game(http, origin, &view, &user, message, lang)
+                            .await
                     }
                     Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
                     Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
@@ -434,7 +436,8 @@ impl Bot {
     /// Answers a press by redrawing the pressed message with the game; pings the next player
     /// with a short message when so configured.
     async fn update_game(
-        &self,
+        self: &Arc<Self>,
+        http: &Arc<Http>,
         origin: &Origin<'_>,
         view: &GameView,
         actor: &UserRef,
@@ -446,7 +449,11 @@ impl Bot {
         if !origin.update(out).await {
             return;
         }
-        self.end_draw(message, ticket, Drawn::Game(Stamp::of(view)));
+        if !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
+            // An edit by the game's worker overlapped this answer: either may have landed
+            // last, so the worker looks again.
+            super::events::nudge_game(self, http, &view.id);
+        }
         let this = message_ref(origin.channel().get(), message);
         if !view.messages.contains(&this) {
             self.attach(

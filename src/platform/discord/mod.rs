@@ -205,10 +205,21 @@ impl Bot {
     /// Takes the lock of a game or challenge, waiting at most [`LOCK_WAIT`] (after that wait
     /// it goes ahead unlocked: the answer matters more, and a redraw catches up).
     async fn hold(&self, key: String) -> Option<Held<'_>> {
+        self.hold_within(key, LOCK_WAIT).await
+    }
+
+    /// Takes the lock of a game for a worker, which has no deadline: it waits until an
+    /// answer in progress is out, so it never reads what to redraw in the middle of one.
+    async fn hold_patiently(&self, key: String) -> Option<Held<'_>> {
+        self.hold_within(key, Duration::MAX).await
+    }
+
+    async fn hold_within(&self, key: String, wait: Duration) -> Option<Held<'_>> {
         let slot = lock(&self.locks).entry(key.clone()).or_default().clone();
-        let guard = tokio::time::timeout(LOCK_WAIT, slot.lock_owned())
-            .await
-            .ok();
+        let guard = match wait {
+            Duration::MAX => Some(slot.lock_owned().await),
+            wait => tokio::time::timeout(wait, slot.lock_owned()).await.ok(),
+        };
         match guard {
             Some(guard) => Some(Held {
                 guard: Some(guard),
@@ -241,11 +252,14 @@ impl Bot {
 
     /// The write with `ticket` landed: the message shows `what`, unless another write began
     /// meanwhile (then it stays unknown and the next redraw draws it again).
-    fn end_draw(&self, message: u64, ticket: u64, what: Drawn) {
-        if let Some(shown) = lock(&self.drawn).get_mut(&message) {
-            if shown.writes == ticket {
+    /// Returns false when another write began meanwhile.
+    fn end_draw(&self, message: u64, ticket: u64, what: Drawn) -> bool {
+        match lock(&self.drawn).get_mut(&message) {
+            Some(shown) if shown.writes == ticket => {
                 shown.what = Some(what);
+                true
             }
+            _ => false,
         }
     }
 

@@ -311,8 +311,8 @@ impl FakeDiscord {
         });
     }
 
-    /// From now on calls are recorded without files, and with only the `type` of their
-    /// JSON (enough for `callback_type`): a long run keeps its memory.
+    /// From now on calls with files (boards) are recorded without them, and with only the
+    /// `type` of their JSON (enough for `callback_type`): a long run keeps its memory.
     pub fn record_lightly(&self) {
         self.shared.lock().light = true;
     }
@@ -906,7 +906,7 @@ async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     };
     call.status = reply.0.as_u16();
     let mut state = shared.lock();
-    if state.light {
+    if state.light && !call.files.is_empty() {
         call.files.clear();
         call.json = call
             .json
