@@ -59,7 +59,7 @@ impl EventHandler for Handler {
                 let lang = Lang::from_locale(Some(cmd.locale.as_str()));
                 let origin = Origin::new(http, cmd.id, &cmd.token, cmd.channel_id, deferral, lang);
                 let work = self.bot.on_command(http, &origin, &cmd);
-                guard::guarded(&origin, started, work).await;
+                guard::guarded(&origin, started + guard::DEFER_AFTER, work).await;
             }
             Interaction::Component(press) => {
                 let lang = Lang::from_locale(Some(press.locale.as_str()));
@@ -72,7 +72,7 @@ impl EventHandler for Handler {
                     lang,
                 );
                 let work = self.bot.on_component(http, &origin, &press);
-                guard::guarded(&origin, started, work).await;
+                guard::guarded(&origin, started + guard::DEFER_AFTER, work).await;
             }
             _ => {}
         }
