@@ -49,3 +49,5 @@ discord-challenge-in-dm = Шақыру серверлерге арналған. 
 discord-unknown-user = Ол адамды таба алмадым. Оны Discord көрсететін тізімнен таңдаңыз.
 discord-game-over-mention = { $mentions }, ойын аяқталды.
 discord-bad-option = Бұл параметр мәнін білмеймін. Оны Discord көрсететін тізімнен таңдаңыз.
+discord-challenge-other-bot = { $name } — бот, ол ойнай алмайды. Адамды шақырыңыз немесе менімен /play арқылы ойнаңыз.
+discord-internal-error = Менде бір ақау шықты. Сәлден соң қайталап көріңіз; /board ойынның қазіргі күйін көрсетеді.

@@ -786,3 +786,106 @@ async fn a_failed_edit_of_the_bots_move_is_drawn_again_later() {
         h.log()
     );
 }
+
+/// `/challenge opponent:` naming a bot account is refused for any bot (Discord marks them
+/// `bot: true`), not only ours: another application's bot cannot play at all, ours is played
+/// with /play. Nothing public is posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenging_any_bot_account_is_refused() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let alice = User::new(1001, "Alice");
+    let other_bot = User::bot_account(4_000_000_000_000_000_001, "Mee6");
+    let ours = User::bot_account(crate::fake_discord::APP_ID, "toguz");
+    for (bot, expected) in [
+        (&other_bot, "Mee6 is a bot and cannot play"),
+        (&ours, "start a game against it"),
+    ] {
+        let options = json!([{ "name": "opponent", "type": 6, "value": bot.id.to_string() }]);
+        let (_, call) = slash(
+            fake,
+            &alice,
+            guild(fake),
+            "challenge",
+            options,
+            std::slice::from_ref(bot),
+        )
+        .await;
+        assert!(
+            call.is_ephemeral() && content(&call).contains(expected),
+            "{}",
+            content(&call)
+        );
+    }
+    let public: Vec<Value> = fake
+        .channel_messages(guild(fake).channel())
+        .into_iter()
+        .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+        .collect();
+    assert!(public.is_empty(), "no challenge was posted: {public:?}");
+}
+
+/// The member to move on a board (the one it mentions).
+fn mover<'a>(board: &Value, a: &'a User, b: &'a User) -> &'a User {
+    if board["content"]
+        .as_str()
+        .unwrap_or_default()
+        .contains(&a.mention())
+    {
+        a
+    } else {
+        b
+    }
+}
+
+/// A game shown in two channels; the edits of the second board wait out two 429s each.
+/// Six moves made meanwhile (six events) cost one more edit, of the newest board, not one
+/// edit per event; and the presses are answered in place all along.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_piling_up_behind_a_slow_edit_cost_one_edit_of_the_newest_board() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let message = challenge(fake, &alice, &bob).await;
+    let accept = button_id(fake, message, 0);
+    press(fake, &bob, message, &accept).await;
+    let elsewhere = fake.guild_channel(GUILD, 701);
+    let (id, call) = slash(fake, &alice, elsewhere, "board", json!([]), &[]).await;
+    assert_eq!(call.callback_type(), Some(4));
+    let second = id_of(&fake.original_message(id).expect("the second board"));
+    fake.fail_next(
+        "PATCH",
+        "/channels/701/",
+        Failure::RateLimit {
+            retry_after: 1.0,
+            global: false,
+        },
+        2,
+    );
+    let from = fake.call_count();
+    let mut pos = Position::default();
+    for _ in 0..6 {
+        let board = fake.message(message).unwrap();
+        let (pit, custom_id) = first_enabled_pit(&board).expect("a legal pit");
+        let call = press(fake, mover(&board, &alice, &bob), message, &custom_id).await;
+        assert_eq!(call.callback_type(), Some(7));
+        pos.play(pit).expect("a legal move");
+    }
+    let caught_up = fake
+        .wait_for("the second board", Duration::from_secs(20), |f| {
+            let m = f.message(second)?;
+            (board_ply(&m) == Some(pos.ply())).then_some(m)
+        })
+        .await;
+    check_board(&caught_up, &pos);
+    let path = format!("/channels/701/messages/{second}");
+    let edits = fake.calls()[from..]
+        .iter()
+        .filter(|c| c.method == "PATCH" && c.path == path && c.status == 200)
+        .count();
+    assert!(
+        (1..=2).contains(&edits),
+        "{edits} edits of the second board for six events:\n{}",
+        fake.describe_calls()
+    );
+}

@@ -5,4 +5,5 @@ mod fake_discord;
 
 mod fake;
 mod flows;
+mod soak;
 mod startup;

@@ -240,6 +240,13 @@ fn game(options: &[CommandDataOption]) -> Option<String> {
         .filter(|g| !g.is_empty())
 }
 
+/// Whether a command's answer is for the caller's eyes only (ephemeral), so that its
+/// deferral, when the answer is late, is ephemeral too. The others post a public message
+/// (a board, a challenge); their refusals are ephemeral all the same.
+pub fn answers_privately(name: &str) -> bool {
+    matches!(name, "games" | "resign" | "draw" | "help")
+}
+
 /// Parses an invocation; `None` for a command we do not have.
 pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
     Some(match name {

@@ -2,30 +2,36 @@
 //!
 //! The bot's move, a time-out, a resignation by slash command, an expired challenge: none of
 //! these answers an interaction, so the stored message refs (`channel:message`, kept by the
-//! manager, hence valid after a restart) are edited through the channel endpoint. Each event
-//! runs in its own task, holding the game's lock so that edits of one game apply in order.
+//! manager, hence valid after a restart) are edited through the channel endpoint.
+//!
+//! The event loop never waits: it hands each event to the one worker of its game (or
+//! challenge) through a one-slot queue that keeps only the newest (`latest.rs`), starting
+//! the worker when there is none. A worker draws the game as it is then (so events that
+//! piled up while an edit waited out a rate limit cost one edit), and stops, leaving no
+//! entry behind, when nothing new came in.
 
 use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Player, Reply, Request,
-    UserRef,
+    Action, ChallengeStatus, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Player,
+    Reply, Request, UserRef,
 };
+use futures::FutureExt as _;
 use serenity::all::{ChannelId, Http, MessageId};
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
 
 /// Follows the manager's events until the manager goes away.
 pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
     let mut events = bot.manager.subscribe();
     loop {
         match events.recv().await {
-            Ok(event) => {
-                let (bot, http) = (bot.clone(), http.clone());
-                tokio::spawn(async move { handle(bot, http, event).await });
-            }
+            Ok(event) => dispatch(&bot, &http, event),
             Err(RecvError::Lagged(missed)) => {
                 // Missed boards are redrawn on the next change or by /board.
                 tracing::warn!(missed, "Discord: fell behind the manager's events");
@@ -39,26 +45,89 @@ fn ours(messages: &[MessageRef]) -> bool {
     messages.iter().any(|m| m.platform == Platform::Discord)
 }
 
-async fn handle(bot: Arc<Bot>, http: Arc<Http>, event: Event) {
+/// Hands an event to the worker of its game or challenge.
+fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
     match event {
         Event::Game(view) | Event::Acted { view, .. } => {
-            if view.chat.platform != Platform::Discord && !ours(&view.messages) {
-                return;
+            if view.chat.platform == Platform::Discord || ours(&view.messages) {
+                nudge_game(bot, http, &view.id);
             }
-            let lang = players_lang(&bot, &view).await;
-            redraw_until_shown(bot, http, view.id, lang).await;
         }
         Event::Challenge(view) => {
             if !ours(&view.messages) || view.is_open() {
                 return;
             }
-            let _guard = bot.hold(format!("c:{}", view.id)).await;
-            let lang = bot
-                .manager
-                .user_lang(&view.challenger)
-                .await
-                .unwrap_or_default();
+            let id = view.id.clone();
+            if let Some(rx) = bot.challenges.offer(&id, view) {
+                let work = challenge_worker(bot.clone(), http.clone(), id.clone(), rx);
+                spawn_worker(bot.clone(), id, work, |bot, id| {
+                    bot.challenges.forget_dead(id)
+                });
+            }
+        }
+    }
+}
+
+/// Asks the game's worker to bring its messages up to date, starting it if there is none.
+pub(super) fn nudge_game(bot: &Arc<Bot>, http: &Arc<Http>, id: &str) {
+    if let Some(rx) = bot.games.offer(id, ()) {
+        let work = game_worker(bot.clone(), http.clone(), id.to_string(), rx);
+        spawn_worker(bot.clone(), id.to_string(), work, |bot, id| {
+            bot.games.forget_dead(id)
+        });
+    }
+}
+
+/// Runs a worker; a panic in it is logged and its queue slot freed for the next event.
+fn spawn_worker(
+    bot: Arc<Bot>,
+    id: String,
+    work: impl Future<Output = ()> + Send + 'static,
+    forget: fn(&Bot, &str),
+) {
+    tokio::spawn(async move {
+        if AssertUnwindSafe(work).catch_unwind().await.is_err() {
+            tracing::error!(id, "Discord: a redraw worker panicked");
+            forget(&bot, &id);
+        }
+    });
+}
+
+async fn game_worker(bot: Arc<Bot>, http: Arc<Http>, id: String, mut rx: watch::Receiver<()>) {
+    loop {
+        rx.borrow_and_update();
+        let last = redraw_until_shown(&bot, &http, &id, &mut rx).await;
+        if bot.games.retire(&id, &rx) {
+            if let Some(view) = last.filter(GameView::is_over) {
+                // A finished game changes no more: its messages need no record.
+                bot.forget_drawn(&view.messages, |_| true);
+            }
+            tracing::debug!(game = id, tracked = ?bot.tracked(), "Discord: game up to date");
+            return;
+        }
+    }
+}
+
+async fn challenge_worker(
+    bot: Arc<Bot>,
+    http: Arc<Http>,
+    id: String,
+    mut rx: watch::Receiver<ChallengeView>,
+) {
+    loop {
+        let view = rx.borrow_and_update().clone();
+        let lang = bot
+            .manager
+            .user_lang(&view.challenger)
+            .await
+            .unwrap_or_default();
+        {
+            let _guard = bot.hold(format!("c:{id}")).await;
             close_challenge(&bot, &http, &view, lang).await;
+        }
+        if bot.challenges.retire(&id, &rx) {
+            bot.forget_drawn(&view.messages, |d| d == Some(Drawn::Challenge));
+            return;
         }
     }
 }
@@ -95,24 +164,26 @@ pub(super) enum Redraw {
 }
 
 /// Redraws a game's messages, and tries again later while an edit fails. Every attempt
-/// draws the game as it is then, so a late retry never shows an old board. After an edit it
-/// looks once more: when an edit took so long that another one went ahead without the lock
-/// (see `Bot::hold`), an older board may have landed last.
-async fn redraw_until_shown(bot: Arc<Bot>, http: Arc<Http>, id: String, lang: Lang) {
+/// draws the game as it is then, so a late retry never shows an old board, and a newer event
+/// cuts a pause short. After an edit it looks once more: an answer to a press may have
+/// landed while the edit was on its way. Returns the game as last seen.
+async fn redraw_until_shown(
+    bot: &Bot,
+    http: &Http,
+    id: &str,
+    rx: &mut watch::Receiver<()>,
+) -> Option<GameView> {
     let mut pauses = REDRAW_BACKOFF.iter();
     let mut checks = 0;
     loop {
-        let redraw = {
-            let _guard = bot.hold(format!("g:{id}")).await;
-            refresh_game(&bot, &http, &id, lang).await
-        };
+        let (redraw, view) = refresh_game(bot, http, id).await;
         match redraw {
-            Redraw::UpToDate => return,
+            Redraw::UpToDate => return view,
             Redraw::Edited if checks < 3 => {
                 checks += 1;
                 continue;
             }
-            Redraw::Edited => return,
+            Redraw::Edited => return view,
             Redraw::Failed => {}
         }
         let Some(pause) = pauses.next() else {
@@ -120,20 +191,29 @@ async fn redraw_until_shown(bot: Arc<Bot>, http: Arc<Http>, id: String, lang: La
                 game = id,
                 "Discord: gave up redrawing a game; /board shows it"
             );
-            return;
+            return view;
         };
         tracing::info!(
             game = id,
             after_secs = pause.as_secs(),
             "Discord: will redraw the game again"
         );
-        tokio::time::sleep(*pause).await;
+        tokio::select! {
+            () = tokio::time::sleep(*pause) => {}
+            changed = rx.changed() => {
+                if changed.is_err() {
+                    return view;
+                }
+            }
+        }
     }
 }
 
-/// Redraws every message of a game that does not show its latest state. The caller holds the
-/// game's lock.
-pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -> Redraw {
+/// The game as it is now, and its messages that show something older. Read under the
+/// game's lock, waited for as long as it takes, so an answer to a press in progress (even a
+/// late one, after a deferral) is out first and its message known to be up to date.
+async fn stale_messages(bot: &Bot, id: &str) -> Option<(GameView, Vec<(u64, u64)>)> {
+    let _guard = bot.hold_patiently(format!("g:{id}")).await;
     let viewer = UserRef::new(Platform::Discord, bot.bot_id.to_string(), "toguz");
     let request = Request {
         actor: viewer,
@@ -144,29 +224,45 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -
     };
     let view = match bot.manager.act(request).await {
         Ok(Reply::Game(view)) => view,
-        Ok(_) => return Redraw::UpToDate,
+        Ok(_) => return None,
         Err(error) => {
             // Nothing to draw (the game is gone or unreadable): retrying would not help.
             tracing::warn!(game = id, %error, "Discord: cannot load a game to redraw");
-            return Redraw::UpToDate;
+            return None;
         }
     };
     let stamp = Drawn::Game(Stamp::of(&view));
+    let stale = view
+        .messages
+        .iter()
+        .filter_map(parse_message_ref)
+        .filter(|&(_, message)| bot.drawn(message) != Some(stamp))
+        .collect();
+    Some((view, stale))
+}
+
+/// Redraws every message of a game that does not show its latest state. The board is drawn
+/// once for all of them; the edits are sent without holding the game's lock, so a press on
+/// the game is answered while an edit waits out a rate limit.
+pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, Option<GameView>) {
+    let Some((view, stale)) = stale_messages(bot, id).await else {
+        return (Redraw::UpToDate, None);
+    };
+    if stale.is_empty() {
+        return (Redraw::UpToDate, Some(view));
+    }
+    let lang = players_lang(bot, &view).await;
+    let out = messages::game(&view, lang, bot.settings.mention);
+    let stamp = Drawn::Game(Stamp::of(&view));
     let mut redraw = Redraw::UpToDate;
-    for r in &view.messages {
-        let Some((channel, message)) = parse_message_ref(r) else {
-            continue;
-        };
-        if bot.drawn(message) == Some(stamp) {
-            continue;
-        }
-        let edit = messages::game(&view, lang, bot.settings.mention).into_edit();
+    for (channel, message) in stale {
+        let ticket = bot.begin_draw(message);
         match ChannelId::new(channel)
-            .edit_message(http, MessageId::new(message), edit)
+            .edit_message(http, MessageId::new(message), out.clone().into_edit())
             .await
         {
             Ok(_) => {
-                bot.set_drawn(message, stamp);
+                bot.end_draw(message, ticket, stamp);
                 if redraw == Redraw::UpToDate {
                     redraw = Redraw::Edited;
                 }
@@ -179,7 +275,7 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str, lang: Lang) -
             }
         }
     }
-    redraw
+    (redraw, Some(view))
 }
 
 /// Whether a failed request may succeed later: Discord or the network in trouble, not a
@@ -202,7 +298,12 @@ async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lan
         let Some((channel, message)) = parse_message_ref(r) else {
             continue;
         };
-        if matches!(bot.drawn(message), Some(Drawn::Game(_))) {
+        // An accepted challenge's message has become the game's board (or is becoming it:
+        // the answer may still be on its way), so only a message known to show the
+        // challenge is edited then.
+        let shown = bot.drawn(message);
+        let accepted = matches!(view.status, ChallengeStatus::Accepted(_));
+        if matches!(shown, Some(Drawn::Game(_))) || (accepted && shown != Some(Drawn::Challenge)) {
             continue;
         }
         let edit = messages::challenge(view, lang).into_edit();
@@ -218,5 +319,63 @@ async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lan
                 "Discord: cannot update a challenge message"
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::{Manager, ManagerConfig, Target};
+    use crate::platform::discord::messages::tests::RENDERS;
+    use crate::rules::{Side, Variant};
+
+    async fn manager(dir: &std::path::Path) -> Manager {
+        let store = crate::store::Store::open(dir).expect("a store");
+        let engine = crate::engine::EnginePool::new(crate::engine::EngineConfig::default());
+        Manager::start(store, engine, ManagerConfig::default())
+            .await
+            .expect("a manager")
+    }
+
+    /// REST that nobody answers: every edit fails at once, after the board was drawn.
+    fn unreachable_http() -> Http {
+        serenity::all::HttpBuilder::new(
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB",
+        )
+        .proxy("http://127.0.0.1:9")
+        .ratelimiter_disabled(true)
+        .build()
+    }
+
+    /// `/board` attaches one more message to a game each time; a refresh that has to
+    /// redraw all of them draws the board once, not once per message.
+    #[tokio::test(flavor = "current_thread")]
+    async fn one_refresh_draws_the_board_once_for_all_its_messages() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let bot = Bot::for_tests(manager(dir.path()).await);
+        let request = Request {
+            actor: UserRef::new(Platform::Discord, "11", "Alice"),
+            chat: ChatRef::new(Platform::Discord, "900"),
+            action: Action::PlayBot {
+                level: Level::Random,
+                variant: Variant::STANDARD,
+                colour: Some(Side::White),
+            },
+        };
+        let Ok(Reply::Game(view)) = bot.manager.act(request).await else {
+            panic!("a game against the bot");
+        };
+        for message in 1..=4 {
+            let r = super::super::message_ref(700 + message, 5000 + message);
+            bot.manager
+                .attach_message(Target::Game(view.id.clone()), r)
+                .await
+                .expect("attached");
+        }
+        RENDERS.with(|n| n.set(0));
+        let (redraw, _) = refresh_game(&bot, &unreachable_http(), &view.id).await;
+        assert_eq!(redraw, Redraw::Failed, "nobody answers the edits");
+        assert_eq!(RENDERS.with(|n| n.get()), 1, "one board for four messages");
     }
 }

@@ -4,12 +4,14 @@
 //! Button custom_ids are the manager's button data (game id and the ply shown), so a press on
 //! a message posted before a restart works the same. A press is answered by updating the
 //! pressed message in place (UPDATE_MESSAGE, with the board file again); refusals (not your
-//! turn, stale board, forged data) are ephemeral and change nothing.
+//! turn, stale board, forged data) are ephemeral and change nothing. An answer that is not
+//! ready within 2 s is deferred and given later, and a panic is answered (`guard.rs`).
 
+use super::answer::{Deferral, Origin};
 use super::commands::{self, BadOption, Command};
 use super::config::MentionStyle;
-use super::messages::{self, Outgoing, Stamp};
-use super::{message_ref, Bot, Drawn};
+use super::messages::{self, Stamp};
+use super::{guard, message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::buttons::{self, Button};
 use crate::manager::{
@@ -19,10 +21,9 @@ use crate::manager::{
 use crate::platform::present;
 use crate::t;
 use serenity::all::{
-    ChannelId, CommandInteraction, ComponentInteraction, Context, CreateInteractionResponse,
-    EventHandler, GuildId, Http, Interaction, InteractionId, Member, Ready, User,
+    ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
+    Interaction, Member, Ready, User,
 };
-use serenity::builder::Builder;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -48,10 +49,31 @@ impl EventHandler for Handler {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        let started = Instant::now();
+        let started = tokio::time::Instant::now();
+        let http = &ctx.http;
         match interaction {
-            Interaction::Command(cmd) => self.bot.on_command(&ctx.http, &cmd).await,
-            Interaction::Component(press) => self.bot.on_component(&ctx.http, &press).await,
+            Interaction::Command(cmd) => {
+                let deferral = Deferral::Message {
+                    ephemeral: commands::answers_privately(&cmd.data.name),
+                };
+                let lang = Lang::from_locale(Some(cmd.locale.as_str()));
+                let origin = Origin::new(http, cmd.id, &cmd.token, cmd.channel_id, deferral, lang);
+                let work = self.bot.on_command(http, &origin, &cmd);
+                guard::guarded(&origin, started + guard::DEFER_AFTER, work).await;
+            }
+            Interaction::Component(press) => {
+                let lang = Lang::from_locale(Some(press.locale.as_str()));
+                let origin = Origin::new(
+                    http,
+                    press.id,
+                    &press.token,
+                    press.channel_id,
+                    Deferral::Update,
+                    lang,
+                );
+                let work = self.bot.on_component(http, &origin, &press);
+                guard::guarded(&origin, started + guard::DEFER_AFTER, work).await;
+            }
             _ => {}
         }
         tracing::debug!(
@@ -71,80 +93,17 @@ fn actor(user: &User, member: Option<&Member>) -> UserRef {
     UserRef::new(Platform::Discord, user.id.to_string(), name)
 }
 
-/// Limits count per guild; in a DM the DM channel is the chat.
-fn chat(guild: Option<GuildId>, channel: ChannelId) -> ChatRef {
-    match guild {
-        Some(g) => ChatRef::new(Platform::Discord, g.to_string()),
-        None => ChatRef::new(Platform::Discord, format!("dm{channel}")),
-    }
-}
-
-/// Where an interaction came from and how to answer it.
-struct Origin<'a> {
-    http: &'a Http,
-    id: InteractionId,
-    token: &'a str,
-    channel: ChannelId,
-}
-
 /// What to do with an answer that is a new message.
 enum Attach {
     Game(GameView),
     Challenge(ChallengeView),
 }
 
-impl Origin<'_> {
-    async fn send(&self, response: CreateInteractionResponse) -> bool {
-        match response.execute(self.http, (self.id, self.token)).await {
-            Ok(()) => true,
-            Err(error) => {
-                tracing::warn!(%error, "Discord: interaction answer failed");
-                false
-            }
-        }
-    }
-
-    async fn ephemeral(&self, text: String) {
-        let msg = messages::text(text).into_response(true);
-        self.send(CreateInteractionResponse::Message(msg)).await;
-    }
-
-    async fn update(&self, out: Outgoing) -> bool {
-        self.send(CreateInteractionResponse::UpdateMessage(
-            out.into_response(false),
-        ))
-        .await
-    }
-
-    /// Posts a new public message as the answer and returns its id.
-    async fn post(&self, out: Outgoing) -> Option<u64> {
-        if !self
-            .send(CreateInteractionResponse::Message(out.into_response(false)))
-            .await
-        {
-            return None;
-        }
-        match self
-            .http
-            .get_original_interaction_response(self.token)
-            .await
-        {
-            Ok(message) => Some(message.id.get()),
-            Err(error) => {
-                tracing::warn!(%error, "Discord: cannot read back the answer's message id");
-                None
-            }
-        }
-    }
-
-    async fn followup(&self, out: Outgoing) {
-        if let Err(error) = out
-            .into_followup()
-            .execute(self.http, (None, self.token))
-            .await
-        {
-            tracing::warn!(%error, "Discord: follow-up failed");
-        }
+/// Limits count per guild; in a DM the DM channel is the chat.
+fn chat(guild: Option<GuildId>, channel: ChannelId) -> ChatRef {
+    match guild {
+        Some(g) => ChatRef::new(Platform::Discord, g.to_string()),
+        None => ChatRef::new(Platform::Discord, format!("dm{channel}")),
     }
 }
 
@@ -194,13 +153,12 @@ impl Bot {
 
     // ----- slash commands -----
 
-    async fn on_command(&self, http: &Http, cmd: &CommandInteraction) {
-        let origin = Origin {
-            http,
-            id: cmd.id,
-            token: &cmd.token,
-            channel: cmd.channel_id,
-        };
+    async fn on_command(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        origin: &Origin<'_>,
+        cmd: &CommandInteraction,
+    ) {
         let user = actor(&cmd.user, cmd.member.as_deref());
         let chat = chat(cmd.guild_id, cmd.channel_id);
         let lang = self.lang(&user, &cmd.locale).await;
@@ -229,9 +187,7 @@ impl Bot {
                     return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
                 };
                 if is_bot {
-                    return origin
-                        .ephemeral(present::error_text(&ActionError::ChallengeBot, lang))
-                        .await;
+                    return origin.ephemeral(self.bot_refusal(&opponent, lang)).await;
                 }
                 if let Some(wait) = self.cooldown_left(&user) {
                     let seconds = wait.as_secs().max(1);
@@ -325,11 +281,17 @@ impl Bot {
                 return origin.ephemeral(t!(lang, "discord-help")).await;
             }
         };
-        self.answer_new(&origin, answer, lang).await;
+        self.answer_new(http, origin, answer, lang).await;
     }
 
     /// Answers with a new public message (a game or a challenge), or an ephemeral refusal.
-    async fn answer_new(&self, origin: &Origin<'_>, reply: Result<Reply, ActionError>, lang: Lang) {
+    async fn answer_new(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        origin: &Origin<'_>,
+        reply: Result<Reply, ActionError>,
+        lang: Lang,
+    ) {
         let attach = match reply {
             Ok(Reply::Game(view)) => Attach::Game(view),
             Ok(Reply::Challenge(view)) => Attach::Challenge(view),
@@ -348,9 +310,10 @@ impl Bot {
                 };
                 self.set_drawn(message, Drawn::Game(Stamp::of(&view)));
                 let target = Target::Game(view.id.clone());
-                self.attach(target, origin.channel.get(), message).await;
-                // The bot may have moved while the message was on its way: catch up.
-                super::events::refresh_game(self, origin.http, &view.id, lang).await;
+                self.attach(target, origin.channel().get(), message).await;
+                // The bot may have moved while the message was on its way: the game's
+                // worker catches up.
+                super::events::nudge_game(self, http, &view.id);
             }
             Attach::Challenge(view) => {
                 let _guard = self.hold(format!("c:{}", view.id)).await;
@@ -359,7 +322,7 @@ impl Bot {
                 };
                 self.set_drawn(message, Drawn::Challenge);
                 let target = Target::Challenge(view.id.clone());
-                self.attach(target, origin.channel.get(), message).await;
+                self.attach(target, origin.channel().get(), message).await;
             }
         }
     }
@@ -374,6 +337,20 @@ impl Bot {
         }
     }
 
+    /// Why a bot account cannot be challenged: ours is played with /play; any other bot
+    /// (Discord marks every bot account `bot: true`) cannot play at all.
+    fn bot_refusal(&self, opponent: &UserRef, lang: Lang) -> String {
+        if opponent.id == self.bot_id.to_string() {
+            present::error_text(&ActionError::ChallengeBot, lang)
+        } else {
+            t!(
+                lang,
+                "discord-challenge-other-bot",
+                name = opponent.name.as_str()
+            )
+        }
+    }
+
     fn cooldown_left(&self, user: &UserRef) -> Option<Duration> {
         let cooldown = self.settings.challenge_cooldown;
         let last = *super::lock(&self.cooldowns).get(&user.id)?;
@@ -385,7 +362,8 @@ impl Bot {
     fn start_cooldown(&self, user: &UserRef) {
         let mut map = super::lock(&self.cooldowns);
         let cooldown = self.settings.challenge_cooldown;
-        if map.len() > 10_000 {
+        // Members whose cooldown is over need no entry.
+        if map.len() >= 1024 {
             map.retain(|_, t| t.elapsed() < cooldown);
         }
         map.insert(user.id.clone(), Instant::now());
@@ -393,13 +371,12 @@ impl Bot {
 
     // ----- buttons -----
 
-    async fn on_component(&self, http: &Http, press: &ComponentInteraction) {
-        let origin = Origin {
-            http,
-            id: press.id,
-            token: &press.token,
-            channel: press.channel_id,
-        };
+    async fn on_component(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        origin: &Origin<'_>,
+        press: &ComponentInteraction,
+    ) {
         let user = actor(&press.user, press.member.as_ref());
         let chat = chat(press.guild_id, press.channel_id);
         let lang = self.lang(&user, &press.locale).await;
@@ -414,7 +391,7 @@ impl Bot {
         match button {
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let reply = self.act(&user, &chat, button.into_action()).await;
-                self.answer_new(&origin, reply, lang).await;
+                self.answer_new(http, origin, reply, lang).await;
             }
             Button::AcceptChallenge { ref challenge }
             | Button::DeclineChallenge { ref challenge }
@@ -424,7 +401,8 @@ impl Bot {
                 match reply {
                     Ok(Reply::Game(view)) => {
                         // The challenge message becomes the game message.
-                        self.update_game(&origin, &view, &user, message, lang).await;
+                        self.update_game(http, origin, &view, &user, message, lang)
+                            .await;
                     }
                     Ok(Reply::Challenge(view)) => {
                         if origin.update(messages::challenge(&view, lang)).await {
@@ -445,7 +423,8 @@ impl Bot {
                 let reply = self.act(&user, &chat, button.clone().into_action()).await;
                 match reply {
                     Ok(Reply::Game(view)) => {
-                        self.update_game(&origin, &view, &user, message, lang).await
+                        self.update_game(http, origin, &view, &user, message, lang)
+                            .await
                     }
                     Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
                     Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
@@ -457,7 +436,8 @@ impl Bot {
     /// Answers a press by redrawing the pressed message with the game; pings the next player
     /// with a short message when so configured.
     async fn update_game(
-        &self,
+        self: &Arc<Self>,
+        http: &Arc<Http>,
         origin: &Origin<'_>,
         view: &GameView,
         actor: &UserRef,
@@ -465,14 +445,23 @@ impl Bot {
         lang: Lang,
     ) {
         let out = messages::game(view, lang, self.settings.mention);
+        let ticket = self.begin_draw(message);
         if !origin.update(out).await {
             return;
         }
-        self.set_drawn(message, Drawn::Game(Stamp::of(view)));
-        let this = message_ref(origin.channel.get(), message);
+        if !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
+            // An edit by the game's worker overlapped this answer: either may have landed
+            // last, so the worker looks again.
+            super::events::nudge_game(self, http, &view.id);
+        }
+        let this = message_ref(origin.channel().get(), message);
         if !view.messages.contains(&this) {
-            self.attach(Target::Game(view.id.clone()), origin.channel.get(), message)
-                .await;
+            self.attach(
+                Target::Game(view.id.clone()),
+                origin.channel().get(),
+                message,
+            )
+            .await;
         }
         if self.settings.mention == MentionStyle::Message {
             if let Some(next) = messages::human_to_move(view).filter(|u| *u != actor) {

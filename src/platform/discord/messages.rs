@@ -16,7 +16,7 @@ use crate::t;
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    EditAttachments, EditMessage, UserId,
+    EditAttachments, EditInteractionResponse, EditMessage, UserId,
 };
 
 pub const BOARD_FILE: &str = "board.png";
@@ -75,6 +75,8 @@ pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
     let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
     // The board is drawn from the side of the player who acts next (or the human in a bot game).
     let viewer = to_move.or_else(|| humans.first().copied());
+    #[cfg(test)]
+    tests::RENDERS.with(|n| n.set(n.get() + 1));
     let png = match crate::render::png(&present::board_view(view, viewer, lang)) {
         Ok(png) => Some(png),
         Err(error) => {
@@ -254,6 +256,35 @@ impl Outgoing {
             .attachments(files)
     }
 
+    /// As the edit of a deferred answer (PATCH .../messages/@original): like
+    /// [`Outgoing::into_edit`], the board file replaces the old one.
+    pub fn into_edit_response(self) -> EditInteractionResponse {
+        let mut edit = EditInteractionResponse::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+            .components(self.components)
+            .embeds(self.embed.into_iter().collect());
+        edit = match &self.png {
+            Some(png) => edit.new_attachment(attachment(png)),
+            None => edit.clear_attachments(),
+        };
+        edit
+    }
+
+    /// As a whole message sent as a follow-up (an answer after a deferral that cannot be
+    /// an edit of the deferred response).
+    pub fn into_full_followup(self) -> CreateInteractionResponseFollowup {
+        let mut msg = CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+            .components(self.components)
+            .embeds(self.embed.into_iter().collect());
+        if let Some(png) = &self.png {
+            msg = msg.add_file(attachment(png));
+        }
+        msg
+    }
+
     /// As a follow-up message to an interaction.
     pub fn into_followup(self) -> CreateInteractionResponseFollowup {
         CreateInteractionResponseFollowup::new()
@@ -263,12 +294,18 @@ impl Outgoing {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::engine::Level;
     use crate::manager::{ChallengeStatus, ChatRef, GameStatus, Platform};
     use crate::rules::Variant;
     use serde_json::Value;
+
+    thread_local! {
+        /// Boards drawn on this thread (tests count the renders of one refresh).
+        pub(in crate::platform::discord) static RENDERS: std::cell::Cell<usize> =
+            const { std::cell::Cell::new(0) };
+    }
 
     fn user(id: &str, name: &str) -> UserRef {
         UserRef::new(Platform::Discord, id, name)
@@ -406,7 +443,18 @@ mod tests {
         assert!(png.starts_with(b"\x89PNG"));
         let edit = json(&out.clone().into_edit());
         assert_eq!(edit["attachments"][0]["filename"], BOARD_FILE);
-        let response = json(&out.into_response(false));
+        let response = json(&out.clone().into_response(false));
         assert_eq!(response["attachments"][0]["filename"], BOARD_FILE);
+        // The edit of a deferred answer replaces the old board with the new file only.
+        let deferred = json(&out.clone().into_edit_response());
+        let kept = deferred["attachments"].as_array().expect("attachments");
+        assert_eq!(kept.len(), 1, "{deferred}");
+        assert_eq!(
+            (kept[0]["id"].as_u64(), &kept[0]["filename"]),
+            (Some(0), &serde_json::json!(BOARD_FILE))
+        );
+        let followup = json(&out.into_full_followup());
+        assert_eq!(followup["attachments"][0]["filename"], BOARD_FILE);
+        assert!(followup["embeds"][0]["image"]["url"].is_string());
     }
 }

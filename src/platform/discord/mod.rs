@@ -10,16 +10,20 @@
 //! REST goes straight to Discord with serenity's rate limiter, or, with `proxy_url`, through
 //! [`rest::RestGate`] which honours 429s and retries failures (serenity's limiter ignores proxies).
 
+mod answer;
 mod commands;
 pub mod config;
 mod events;
+mod guard;
 mod handler;
+mod latest;
 mod messages;
 pub mod rest;
 
-use crate::manager::{Manager, MessageRef, Platform, UserRef};
+use crate::manager::{ChallengeView, Manager, MessageRef, Platform, UserRef};
 use anyhow::Context as _;
 use config::{DiscordConfig, DiscordSettings, Shards};
+use latest::Latest;
 use messages::Stamp;
 use serenity::all::{ApplicationId, GatewayIntents, Http, HttpBuilder, UserId};
 use serenity::client::ClientBuilder;
@@ -60,6 +64,8 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         locks: Mutex::new(HashMap::new()),
         drawn: Mutex::new(HashMap::new()),
         cooldowns: Mutex::new(HashMap::new()),
+        games: Latest::default(),
+        challenges: Latest::default(),
         commands_registered: AtomicBool::new(false),
     });
     // Interactions need no intents at all; GUILDS is not privileged.
@@ -127,18 +133,24 @@ fn start_error(err: serenity::Error) -> anyhow::Error {
 }
 
 /// State shared by the interaction handler and the event task. Holds no game state: what
-/// messages show is in the manager; `drawn` only saves needless edits.
+/// messages show is in the manager; `drawn` only saves needless edits. Every map here holds
+/// only what is in use: games with work in hand, messages of games not yet over, members
+/// within their cooldown.
 pub(crate) struct Bot {
     manager: Manager,
     settings: DiscordSettings,
     bot_id: UserId,
-    /// One lock per game or challenge (`g:<id>`, `c:<id>`): answers and edits of one game
-    /// happen in order, so an older board never overwrites a newer one.
+    /// One lock per game or challenge (`g:<id>`, `c:<id>`) while someone holds or waits for
+    /// it: an answer and the reading of what to redraw happen in order.
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    /// What each message (by id) was last drawn with.
-    drawn: Mutex<HashMap<u64, Drawn>>,
+    /// What each message (by id) shows, as far as we know.
+    drawn: Mutex<HashMap<u64, Shown>>,
     /// When each member last challenged someone.
     cooldowns: Mutex<HashMap<String, Instant>>,
+    /// The redraw worker of each game with events to show (events.rs).
+    games: Latest<()>,
+    /// The worker of each closed challenge whose messages are to be edited.
+    challenges: Latest<ChallengeView>,
     commands_registered: AtomicBool,
 }
 
@@ -148,39 +160,157 @@ enum Drawn {
     Challenge,
 }
 
+/// What a message shows, and how many writes of it were started: two writes that overlap
+/// (an answer to a press and an edit by the event worker) may land in either order, so what
+/// the message shows is known only when no other write began while one was on its way.
+#[derive(Clone, Copy, Debug, Default)]
+struct Shown {
+    writes: u64,
+    what: Option<Drawn>,
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// How long an answer waits for another task that is updating the same game.
 const LOCK_WAIT: Duration = Duration::from_millis(1500);
+/// Past this many entries `drawn` is cleared (a safety net; entries leave when games end).
+const MAX_DRAWN: usize = 100_000;
+
+/// A held game or challenge lock; the lock leaves the map when nobody holds or awaits it.
+struct Held<'a> {
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    key: String,
+    locks: &'a Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        prune_lock(self.locks, &self.key);
+    }
+}
+
+/// Removes an unused lock. Clones are made under the map's lock, so a count of one (the
+/// map's own) means nobody holds or awaits it.
+fn prune_lock(locks: &Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>, key: &str) {
+    let mut locks = lock(locks);
+    if locks.get(key).is_some_and(|l| Arc::strong_count(l) == 1) {
+        locks.remove(key);
+    }
+}
 
 impl Bot {
-    /// Takes the lock of a game or challenge, waiting at most [`LOCK_WAIT`] (an interaction
-    /// must be answered within 3 s; after that wait it goes ahead unlocked).
-    async fn hold(&self, key: String) -> Option<tokio::sync::OwnedMutexGuard<()>> {
-        let slot = {
-            let mut locks = lock(&self.locks);
-            if locks.len() > 10_000 {
-                locks.retain(|_, l| Arc::strong_count(l) > 1);
-            }
-            locks.entry(key).or_default().clone()
+    /// Takes the lock of a game or challenge, waiting at most [`LOCK_WAIT`] (after that wait
+    /// it goes ahead unlocked: the answer matters more, and a redraw catches up).
+    async fn hold(&self, key: String) -> Option<Held<'_>> {
+        self.hold_within(key, LOCK_WAIT).await
+    }
+
+    /// Takes the lock of a game for a worker, which has no deadline: it waits until an
+    /// answer in progress is out, so it never reads what to redraw in the middle of one.
+    async fn hold_patiently(&self, key: String) -> Option<Held<'_>> {
+        self.hold_within(key, Duration::MAX).await
+    }
+
+    async fn hold_within(&self, key: String, wait: Duration) -> Option<Held<'_>> {
+        let slot = lock(&self.locks).entry(key.clone()).or_default().clone();
+        let guard = match wait {
+            Duration::MAX => Some(slot.lock_owned().await),
+            wait => tokio::time::timeout(wait, slot.lock_owned()).await.ok(),
         };
-        tokio::time::timeout(LOCK_WAIT, slot.lock_owned())
-            .await
-            .ok()
+        match guard {
+            Some(guard) => Some(Held {
+                guard: Some(guard),
+                key,
+                locks: &self.locks,
+            }),
+            None => {
+                prune_lock(&self.locks, &key);
+                None
+            }
+        }
     }
 
     fn drawn(&self, message: u64) -> Option<Drawn> {
-        lock(&self.drawn).get(&message).copied()
+        lock(&self.drawn).get(&message).and_then(|s| s.what)
     }
 
-    fn set_drawn(&self, message: u64, what: Drawn) {
+    /// Before a message is drawn again: until this write is confirmed, what it shows is
+    /// unknown. Returns the ticket for [`Bot::end_draw`].
+    fn begin_draw(&self, message: u64) -> u64 {
         let mut drawn = lock(&self.drawn);
-        if drawn.len() > 100_000 {
+        if drawn.len() > MAX_DRAWN {
             drawn.clear();
         }
-        drawn.insert(message, what);
+        let shown = drawn.entry(message).or_default();
+        shown.writes += 1;
+        shown.what = None;
+        shown.writes
+    }
+
+    /// The write with `ticket` landed: the message shows `what`, unless another write began
+    /// meanwhile (then it stays unknown and the next redraw draws it again).
+    /// Returns false when another write began meanwhile.
+    fn end_draw(&self, message: u64, ticket: u64, what: Drawn) -> bool {
+        match lock(&self.drawn).get_mut(&message) {
+            Some(shown) if shown.writes == ticket => {
+                shown.what = Some(what);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A message just posted shows `what`.
+    fn set_drawn(&self, message: u64, what: Drawn) {
+        let ticket = self.begin_draw(message);
+        self.end_draw(message, ticket, what);
+    }
+
+    /// Forgets messages that will not change again (a finished game, a closed challenge).
+    fn forget_drawn(&self, messages: &[MessageRef], only: impl Fn(Option<Drawn>) -> bool) {
+        let mut drawn = lock(&self.drawn);
+        for (_, message) in messages.iter().filter_map(parse_message_ref) {
+            if only(drawn.get(&message).and_then(|s| s.what)) {
+                drawn.remove(&message);
+            }
+        }
+    }
+
+    /// Entries in the per-game and per-message maps (for the flat-memory checks).
+    fn tracked(&self) -> [usize; 5] {
+        [
+            lock(&self.locks).len(),
+            lock(&self.drawn).len(),
+            lock(&self.cooldowns).len(),
+            self.games.len(),
+            self.challenges.len(),
+        ]
+    }
+}
+
+#[cfg(test)]
+impl Bot {
+    /// A bot on `manager` with default settings, for unit tests.
+    pub(super) fn for_tests(manager: Manager) -> Bot {
+        const TOKEN: &str =
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB";
+        let settings = DiscordConfig::default()
+            .resolve(Some(TOKEN.into()))
+            .expect("test settings");
+        Bot {
+            manager,
+            settings,
+            bot_id: UserId::new(1),
+            locks: Mutex::new(HashMap::new()),
+            drawn: Mutex::new(HashMap::new()),
+            cooldowns: Mutex::new(HashMap::new()),
+            games: Latest::default(),
+            challenges: Latest::default(),
+            commands_registered: AtomicBool::new(false),
+        }
     }
 }
 

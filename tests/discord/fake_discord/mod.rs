@@ -46,6 +46,8 @@ const PRIVILEGED_INTENTS: u64 = (1 << 1) | (1 << 8) | (1 << 15);
 pub struct User {
     pub id: u64,
     pub name: String,
+    /// A bot account (another application's bot, or ours): `bot: true` in its user object.
+    pub bot: bool,
 }
 
 impl User {
@@ -53,13 +55,21 @@ impl User {
         User {
             id,
             name: name.to_string(),
+            bot: false,
+        }
+    }
+    /// Another application's bot, as Discord shows it in `resolved.users`.
+    pub fn bot_account(id: u64, name: &str) -> User {
+        User {
+            bot: true,
+            ..User::new(id, name)
         }
     }
     fn json(&self) -> Value {
         json!({
             "id": self.id.to_string(), "username": self.name.to_lowercase(),
             "global_name": self.name, "discriminator": "0", "avatar": null,
-            "public_flags": 0, "bot": false,
+            "public_flags": 0, "bot": self.bot,
         })
     }
     pub fn mention(&self) -> String {
@@ -167,9 +177,21 @@ struct Session {
     seq: u64,
 }
 
+/// Random failures of a share of the REST calls (a soak test's weather).
+struct Chaos {
+    /// Per thousand calls.
+    per_mille: u32,
+    rng: rand::rngs::StdRng,
+}
+
 #[derive(Default)]
 struct FakeState {
     calls: Vec<Call>,
+    /// The successful callback of each interaction.
+    callbacks: HashMap<u64, Call>,
+    chaos: Option<Chaos>,
+    /// Record calls without their files and bodies (long soak runs).
+    light: bool,
     failures: Vec<Scripted>,
     interactions: HashMap<u64, Interaction>,
     messages: HashMap<u64, Value>,
@@ -279,6 +301,39 @@ impl FakeDiscord {
         });
     }
 
+    /// Every later call to an interaction, webhook or channel route fails with probability
+    /// `per_mille / 1000`: half 429s (retry_after 0.05-0.5 s), half 500/502/503/504.
+    pub fn fail_randomly(&self, per_mille: u32, seed: u64) {
+        use rand::SeedableRng;
+        self.shared.lock().chaos = Some(Chaos {
+            per_mille,
+            rng: rand::rngs::StdRng::seed_from_u64(seed),
+        });
+    }
+
+    /// From now on calls with files (boards) are recorded without them, and with only the
+    /// `type` of their JSON (enough for `callback_type`): a long run keeps its memory.
+    pub fn record_lightly(&self) {
+        self.shared.lock().light = true;
+    }
+
+    /// A message without its attachments' bytes: id, channel, content, embeds, components.
+    pub fn message_view(&self, id: u64) -> Option<Value> {
+        let state = self.shared.lock();
+        let m = state.messages.get(&id)?;
+        Some(
+            json!({ "id": m["id"], "channel_id": m["channel_id"], "content": m["content"],
+            "embeds": m["embeds"], "components": m["components"] }),
+        )
+    }
+
+    /// Ends every scripted and random failure.
+    pub fn stop_failures(&self) {
+        let mut state = self.shared.lock();
+        state.chaos = None;
+        state.failures.clear();
+    }
+
     pub fn calls(&self) -> Vec<Call> {
         self.shared.lock().calls.clone()
     }
@@ -384,10 +439,11 @@ impl FakeDiscord {
 
     /// The successful callback of an interaction.
     pub async fn wait_callback(&self, interaction: u64) -> Call {
-        let path = format!("/interactions/{interaction}/");
-        self.wait_call(0, &format!("callback of {interaction}"), |c| {
-            c.path.starts_with(&path) && c.status == 204
-        })
+        self.wait_for(
+            &format!("callback of {interaction}"),
+            Duration::from_secs(15),
+            |f| f.shared.lock().callbacks.get(&interaction).cloned(),
+        )
         .await
     }
 
@@ -480,6 +536,13 @@ impl FakeDiscord {
             None => Place::Dm { channel },
         };
         let data = json!({ "custom_id": custom_id, "component_type": 2 });
+        // Discord sends the message's attachments as metadata, not their bytes.
+        let mut msg = msg;
+        for a in msg["attachments"].as_array_mut().into_iter().flatten() {
+            if let Some(a) = a.as_object_mut() {
+                a.remove("_bytes");
+            }
+        }
         self.interaction(user, place, 3, data, Some(msg))
     }
 
@@ -831,7 +894,9 @@ async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     };
     let (reply, retry_after) = {
         let mut state = shared.lock();
-        match scripted_failure(&mut state, &method, &path) {
+        match scripted_failure(&mut state, &method, &path)
+            .or_else(|| random_failure(&mut state, &path))
+        {
             Some(failure) => failure,
             None => (
                 handle(&shared, &mut state, &method, &path, &headers, body),
@@ -840,7 +905,22 @@ async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         }
     };
     call.status = reply.0.as_u16();
-    shared.lock().calls.push(call);
+    let mut state = shared.lock();
+    if state.light && !call.files.is_empty() {
+        call.files.clear();
+        call.json = call
+            .json
+            .as_ref()
+            .and_then(|j| j.get("type"))
+            .map(|t| json!({ "type": t }));
+    }
+    if call.status == 204 && path.ends_with("/callback") {
+        if let Some(id) = path.split('/').nth(2).and_then(|s| s.parse().ok()) {
+            state.callbacks.insert(id, call.clone());
+        }
+    }
+    state.calls.push(call);
+    drop(state);
     shared.bump();
     reply_response(reply, retry_after)
 }
@@ -888,7 +968,11 @@ fn scripted_failure(
     })?;
     let f = &mut state.failures[i];
     f.remaining -= 1;
-    Some(match f.failure {
+    Some(failure_reply(&f.failure))
+}
+
+fn failure_reply(failure: &Failure) -> (Reply, Option<f64>) {
+    match *failure {
         Failure::RateLimit {
             retry_after,
             global,
@@ -906,7 +990,27 @@ fn scripted_failure(
             ),
             None,
         ),
-    })
+    }
+}
+
+fn random_failure(state: &mut FakeState, path: &str) -> Option<(Reply, Option<f64>)> {
+    use rand::Rng;
+    let routed = ["/interactions/", "/webhooks/", "/channels/"]
+        .iter()
+        .any(|p| path.starts_with(p));
+    let chaos = state.chaos.as_mut().filter(|_| routed)?;
+    if chaos.rng.gen_range(0..1000) >= chaos.per_mille {
+        return None;
+    }
+    let failure = if chaos.rng.gen_bool(0.5) {
+        Failure::RateLimit {
+            retry_after: f64::from(chaos.rng.gen_range(50..500u32)) / 1000.0,
+            global: false,
+        }
+    } else {
+        Failure::Server([500, 502, 503, 504][chaos.rng.gen_range(0..4)])
+    };
+    Some(failure_reply(&failure))
 }
 
 fn authorized(headers: &HeaderMap) -> bool {

@@ -1,0 +1,247 @@
+//! Answering one interaction, once: directly while it is fresh (within Discord's 3 s), or,
+//! once it has been deferred because the answer was late (`guard.rs`), by editing the
+//! deferred response (PATCH /webhooks/{app}/{token}/messages/@original) or by a follow-up.
+
+use super::guard::Guarded;
+use super::messages::{self, Outgoing};
+use crate::i18n::Lang;
+use crate::t;
+use serenity::all::{
+    ChannelId, CreateInteractionResponse, CreateInteractionResponseMessage,
+    EditInteractionResponse, Http, InteractionId,
+};
+use serenity::builder::Builder;
+
+/// Where an interaction came from and how to answer it. Every answer goes through here, so
+/// the interaction is answered once: directly while it is fresh, or, once it has been
+/// deferred (see `guard.rs`), by editing the deferred response or by a follow-up.
+pub(super) struct Origin<'a> {
+    http: &'a Http,
+    id: InteractionId,
+    token: &'a str,
+    channel: ChannelId,
+    /// How to defer if the answer is late.
+    deferral: Deferral,
+    /// The language of the interaction's locale, for the error text after a panic.
+    lang: Lang,
+    stage: tokio::sync::Mutex<Stage>,
+}
+
+/// How far the answer to an interaction has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Open,
+    Deferred(Deferral),
+    Answered,
+}
+
+/// The deferred response sent when the answer is late.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Deferral {
+    /// DEFERRED_UPDATE_MESSAGE (6), for a button: the pressed message is edited later.
+    Update,
+    /// DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE (5), for a slash command; ephemeral when its
+    /// answer will be.
+    Message { ephemeral: bool },
+}
+
+/// What an answer is.
+enum Answer {
+    Ephemeral(String),
+    /// The pressed message, redrawn.
+    Update(Outgoing),
+    /// A new public message.
+    Post(Outgoing),
+}
+
+impl<'a> Origin<'a> {
+    pub(super) fn new(
+        http: &'a Http,
+        id: InteractionId,
+        token: &'a str,
+        channel: ChannelId,
+        deferral: Deferral,
+        lang: Lang,
+    ) -> Origin<'a> {
+        Origin {
+            http,
+            id,
+            token,
+            channel,
+            deferral,
+            lang,
+            stage: tokio::sync::Mutex::new(Stage::Open),
+        }
+    }
+
+    async fn send(&self, response: CreateInteractionResponse) -> bool {
+        match response.execute(self.http, (self.id, self.token)).await {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!(%error, "Discord: interaction answer failed");
+                false
+            }
+        }
+    }
+
+    pub(super) fn channel(&self) -> ChannelId {
+        self.channel
+    }
+}
+
+impl Guarded for Origin<'_> {
+    /// Sends the deferred response unless the interaction is answered already.
+    async fn defer(&self) {
+        let mut stage = self.stage.lock().await;
+        if *stage != Stage::Open {
+            return;
+        }
+        let response = match self.deferral {
+            Deferral::Update => CreateInteractionResponse::Acknowledge,
+            Deferral::Message { ephemeral } => CreateInteractionResponse::Defer(
+                CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+            ),
+        };
+        tracing::info!(deferral = ?self.deferral, "Discord: the answer is late; deferred");
+        if self.send(response).await {
+            *stage = Stage::Deferred(self.deferral);
+        }
+    }
+
+    /// After a panic: tells the user, unless they have their answer.
+    async fn fail(&self) {
+        if *self.stage.lock().await != Stage::Answered {
+            self.ephemeral(t!(self.lang, "discord-internal-error"))
+                .await;
+        }
+    }
+}
+
+impl Origin<'_> {
+    /// Answers; `None` when that failed, else the id of a new message if there is one.
+    async fn answer(&self, answer: Answer) -> Option<Option<u64>> {
+        let mut stage = self.stage.lock().await;
+        let result = match *stage {
+            Stage::Open => self.answer_fresh(answer).await,
+            Stage::Deferred(deferral) => self.answer_deferred(deferral, answer).await,
+            // A second answer (after a panic, say) can only be a follow-up.
+            Stage::Answered => self.followup_answer(answer).await,
+        };
+        if result.is_some() {
+            *stage = Stage::Answered;
+        }
+        result
+    }
+
+    /// The answer as the interaction's response. `Some(id)` when it went out (`id` for a
+    /// new message).
+    async fn answer_fresh(&self, answer: Answer) -> Option<Option<u64>> {
+        let (response, post) = match answer {
+            Answer::Ephemeral(text) => (
+                CreateInteractionResponse::Message(messages::text(text).into_response(true)),
+                false,
+            ),
+            Answer::Update(out) => (
+                CreateInteractionResponse::UpdateMessage(out.into_response(false)),
+                false,
+            ),
+            Answer::Post(out) => (
+                CreateInteractionResponse::Message(out.into_response(false)),
+                true,
+            ),
+        };
+        if !self.send(response).await {
+            return None;
+        }
+        if !post {
+            return Some(None);
+        }
+        match self
+            .http
+            .get_original_interaction_response(self.token)
+            .await
+        {
+            Ok(message) => Some(Some(message.id.get())),
+            Err(error) => {
+                tracing::warn!(%error, "Discord: cannot read back the answer's message id");
+                Some(None)
+            }
+        }
+    }
+
+    /// The answer after a deferral: the deferred response edited into it where it has the
+    /// right form, else a follow-up (a public "thinking" message that is to become an
+    /// ephemeral refusal is deleted first: Discord cannot make it ephemeral).
+    async fn answer_deferred(&self, deferral: Deferral, answer: Answer) -> Option<Option<u64>> {
+        match (deferral, answer) {
+            (Deferral::Update, Answer::Update(out))
+            | (Deferral::Message { ephemeral: false }, Answer::Post(out)) => {
+                self.edit_original(out.into_edit_response()).await
+            }
+            (Deferral::Message { ephemeral: true }, Answer::Ephemeral(text)) => {
+                self.edit_original(messages::text(text).into_edit_response())
+                    .await
+            }
+            (Deferral::Message { ephemeral: false }, answer @ Answer::Ephemeral(_)) => {
+                if let Err(error) = self
+                    .http
+                    .delete_original_interaction_response(self.token)
+                    .await
+                {
+                    tracing::warn!(%error, "Discord: cannot delete the deferred answer");
+                }
+                self.followup_answer(answer).await
+            }
+            (_, answer) => self.followup_answer(answer).await,
+        }
+    }
+
+    async fn edit_original(&self, edit: EditInteractionResponse) -> Option<Option<u64>> {
+        match edit.execute(self.http, self.token).await {
+            Ok(message) => Some(Some(message.id.get())),
+            Err(error) => {
+                tracing::warn!(%error, "Discord: cannot edit the deferred answer");
+                None
+            }
+        }
+    }
+
+    async fn followup_answer(&self, answer: Answer) -> Option<Option<u64>> {
+        let followup = match answer {
+            Answer::Ephemeral(text) => messages::text(text).into_followup().ephemeral(true),
+            Answer::Update(out) | Answer::Post(out) => out.into_full_followup(),
+        };
+        match followup.execute(self.http, (None, self.token)).await {
+            Ok(message) => Some(Some(message.id.get())),
+            Err(error) => {
+                tracing::warn!(%error, "Discord: follow-up failed");
+                None
+            }
+        }
+    }
+
+    pub(super) async fn ephemeral(&self, text: String) {
+        self.answer(Answer::Ephemeral(text)).await;
+    }
+
+    /// Redraws the pressed message (after a deferral, by editing it); false when that failed.
+    pub(super) async fn update(&self, out: Outgoing) -> bool {
+        self.answer(Answer::Update(out)).await.is_some()
+    }
+
+    /// Posts a new public message as the answer and returns its id.
+    pub(super) async fn post(&self, out: Outgoing) -> Option<u64> {
+        self.answer(Answer::Post(out)).await.flatten()
+    }
+
+    /// A message after the answer (the turn ping).
+    pub(super) async fn followup(&self, out: Outgoing) {
+        if let Err(error) = out
+            .into_followup()
+            .execute(self.http, (None, self.token))
+            .await
+        {
+            tracing::warn!(%error, "Discord: follow-up failed");
+        }
+    }
+}
