@@ -95,3 +95,20 @@ fn bad_arguments_are_usage_errors() {
         assert!(err.contains("invalid value"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn levels_are_named_in_russian_and_kazakh_too() {
+    for (level, lang, bot) in [
+        ("лёгкий", "ru", "Бот (лёгкий)"),
+        ("легкий", "en", "Bot (easy)"),
+        ("жаңа бастаушы", "kk", "Бот (жаңа бастаушы)"),
+        ("ЕҢ КҮШТІ", "ru", "Бот (максимальный)"),
+        ("макс", "kk", "Бот (ең күшті)"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--level", level, "--colour", "white", "--lang", lang];
+        let (out, err, ok) = run_play(dir.path(), &args, "quit\n");
+        assert!(ok, "--level {level}: {err}");
+        assert!(out.contains(bot), "--level {level}:\n{out}");
+    }
+}
