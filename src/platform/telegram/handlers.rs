@@ -258,7 +258,7 @@ impl Cmd<'_> {
                 self.say(t!(
                     self.lang,
                     "tg-unknown-level",
-                    level = named,
+                    level = named.chars().take(40).collect::<String>(),
                     levels = levels
                 ))
                 .await
