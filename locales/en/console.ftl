@@ -23,3 +23,8 @@ console-no-game = There is no game yet: type new to start one.
 console-no-moves = No moves yet.
 console-game-over = The game is over. Type new for another game, or quit to leave.
 console-saved = Game saved. Goodbye!
+# The shared results name players in the third person; the local player reads these instead.
+console-you-win = You win.
+console-you-resigned = You resigned.
+console-you-timed-out = You ran out of time.
+console-you-offer-draw = You offer a draw.

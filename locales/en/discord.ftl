@@ -39,6 +39,7 @@ discord-help =
     Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
+    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/помощь`.
 discord-lang-set = From now on I will speak English with you.
 discord-cooldown = Wait { $seconds ->
     [one] { $seconds } second

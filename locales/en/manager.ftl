@@ -1,7 +1,10 @@
 # The game manager: captions, results, challenges, buttons and refusals, shared by every platform.
 manager-bot-name = Bot ({ $level })
 manager-game-title = Game { $id }
-manager-turn = { $side } to move: { $name }
+manager-turn = { $side ->
+    [white] White
+   *[black] Black
+} to move: { $name }
 manager-score = Kazans: { $white } : { $black }
 manager-last-move = Last move: { $name }, { $move }
 manager-last-move-capture = Last move: { $name }, { $move }, took { $balls }
@@ -10,7 +13,10 @@ manager-deadline = Move within { $hours ->
     [one] { $hours } hour
    *[other] { $hours } hours
 } or lose on time.
-manager-result-win = { $name } ({ $side }) wins.
+manager-result-win = { $side ->
+    [white] White
+   *[black] Black
+} wins: { $name }.
 manager-result-draw = The game is drawn.
 manager-result-aborted = The game was aborted.
 manager-reason-kazan = The kazan holds more than half the balls.
@@ -36,8 +42,8 @@ manager-challenge-expires = Open for { $minutes ->
 }.
 manager-button-resign = Resign
 manager-button-offer-draw = Offer a draw
-manager-button-accept-draw = Accept the draw
-manager-button-decline-draw = Decline the draw
+manager-button-accept-draw = Accept draw
+manager-button-decline-draw = Decline draw
 manager-button-abort = Abort
 manager-button-rematch = Rematch
 manager-button-accept = Accept

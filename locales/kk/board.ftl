@@ -13,5 +13,5 @@ board-atsyrau = атсырау
 board-last-move = Соңғы жүріс: { $notation }
 board-captured = { $count } құмалақ алынды
 board-tuzdek-made = тұздық алынды
-board-legend-played = жүрілген отау
+board-legend-played = жүрген отау
 board-legend-landed = соңғы құмалақ

@@ -1,37 +1,43 @@
 # Ойын менеджері: барлық платформаға ортақ жазулар, нәтижелер, шақырулар, түймелер мен бас тартулар.
 manager-bot-name = Бот ({ $level })
 manager-game-title = { $id } ойыны
-manager-turn = Жүріс кезегі — { $side }: { $name }
+manager-turn = { $side ->
+    [white] Ақтардың
+   *[black] Қаралардың
+} жүрісі: { $name }
 manager-score = Қазандар: { $white } : { $black }
 manager-last-move = Соңғы жүріс: { $name }, { $move }
 manager-last-move-capture = Соңғы жүріс: { $name }, { $move }, { $balls } алды
 manager-draw-offered = { $name } тең ойын ұсынады.
-manager-deadline = { $hours } сағат ішінде жүріс жасаңыз, әйтпесе уақыт бойынша жеңіліс беріледі.
-manager-result-win = { $name } ({ $side }) жеңді.
+manager-deadline = { $hours } сағат ішінде жүріңіз, әйтпесе уақыт бойынша жеңілген болып саналасыз.
+manager-result-win = { $side ->
+    [white] Ақтар
+   *[black] Қаралар
+} жеңді: { $name }.
 manager-result-draw = Ойын тең аяқталды.
 manager-result-aborted = Ойын тоқтатылды.
-manager-reason-kazan = Қазанда құмалақтардың жартысынан көбі жиналды.
+manager-reason-kazan = Жеңімпаздың қазанында құмалақтардың жартысынан көбі жиналды.
 manager-reason-equal-kazans = Екі қазанда да { $balls } бар.
-manager-reason-atsyrau = Атсырау: жүріс кезегіндегі ойыншының құмалағы қалмады.
+manager-reason-atsyrau = Атсырау: жүруге тиіс ойыншының отауларында құмалақ қалмады.
 manager-reason-resigned = { $name } жеңілгенін мойындады.
 manager-reason-agreed = Келісім бойынша тең ойын.
 manager-reason-timeout = { $name } уақытында жүріс жасамады.
-manager-variant-standard = қалыпты ойын
-manager-variant-balls = әр отауда { $count }
+manager-variant-standard = әдеттегі ойын
+manager-variant-balls = әр отауда { $count } құмалақтан
 manager-variant-no-tuzdek = тұздықсыз
-manager-variant-ninth-tuzdek = тоғызыншы отауда тұздық алуға болады
+manager-variant-ninth-tuzdek = тоғызыншы отаудан да тұздық алуға болады
 manager-challenge-open = { $challenger } қарсылас іздеп жүр: { $variant }.
-manager-challenge-to = { $challenger } { $opponent } ойыншысын ойынға шақырады: { $variant }.
-manager-challenge-rematch = { $challenger } { $opponent } ойыншысымен қайта ойнағысы келеді.
+manager-challenge-to = { $opponent }, сізді { $challenger } ойынға шақырады: { $variant }.
+manager-challenge-rematch = { $opponent }, { $challenger } сізбен қайта ойнағысы келеді.
 manager-challenge-accepted = Шақыру қабылданды: { $id } ойыны басталды.
 manager-challenge-declined = { $opponent } шақырудан бас тартты.
 manager-challenge-expired = Ешкім уақытында жауап бермеді: шақырудың мерзімі өтті.
 manager-challenge-cancelled = { $challenger } шақыруын қайтарып алды.
-manager-challenge-expires = Шақыру { $minutes } минут күшінде.
-manager-button-resign = Жеңілісті мойындау
+manager-challenge-expires = Шақыру { $minutes } минут бойы күшінде.
+manager-button-resign = Берілу
 manager-button-offer-draw = Тең ойын ұсыну
-manager-button-accept-draw = Тең ойынға келісу
-manager-button-decline-draw = Тең ойыннан бас тарту
+manager-button-accept-draw = Келісу
+manager-button-decline-draw = Бас тарту
 manager-button-abort = Тоқтату
 manager-button-rematch = Қайта ойнау
 manager-button-accept = Қабылдау
@@ -43,14 +49,14 @@ manager-games-line = { $id }: { $white } — { $black }, { $number }-жүріс
 manager-error-not-your-turn = Қазір сіздің кезегіңіз емес.
 manager-error-not-your-game = Сіз бұл ойынға қатыспайсыз.
 manager-error-not-for-you = Бұл шақыру сізге арналмаған.
-manager-error-stale = Бұл тақта ескірді: ойын алға жылжып кетті. Соңғы тақтаны қараңыз.
+manager-error-stale = Бұл тақта ескірді: ойында жаңа жүрістер жасалды. Соңғы тақтаны қараңыз.
 manager-error-no-such-pit = { $pit }-отау жоқ: отаулар 1-ден 9-ға дейін нөмірленген.
 manager-error-empty-pit = { $pit }-отау бос.
 manager-error-tuzdek-pit = { $pit }-отау — тұздық: оның құмалақтары қарсыласыңызға тиесілі.
 manager-error-game-over = Бұл ойын аяқталып қойған.
 manager-error-no-such-game = Мұндай ойын жоқ.
 manager-error-no-such-challenge = Мұндай шақыру жоқ.
-manager-error-challenge-closed = Бұл шақыру енді жабық.
+manager-error-challenge-closed = Бұл шақыру енді күшінде емес.
 manager-error-challenge-self = Өзіңізбен өзіңіз ойнай алмайсыз.
 manager-error-challenge-bot = Ботпен ойнау үшін оны шақырмай-ақ, онымен жаңа ойын бастаңыз.
 manager-error-limit-user-challenges = Сізде { $count } ашық шақыру бар. Жауап күтіңіз немесе біреуін қайтарып алыңыз.
@@ -59,14 +65,14 @@ manager-error-limit-user-games = Сіз бір мезгілде { $count } ой�
 manager-error-limit-chat-games = Бұл чатта { $count } ойын жүріп жатыр. Кейінірек қайталап көріңіз.
 manager-error-game-not-over = Ойын әлі жүріп жатыр.
 manager-error-no-game-here = Мұнда сіздің жүріп жатқан ойыныңыз жоқ.
-manager-error-ambiguous = Мұнда сізде бірнеше ойын бар: қайсысын айтып тұрғаныңызды көрсетіңіз.
-manager-error-too-late-to-abort = Тоқтатуға кеш: екі жақ та жүріс жасады. Жеңілісті мойындауға не тең ойын ұсынуға болады.
-manager-error-draw-already-offered = Сіз тең ойынды ұсынып қойдыңыз.
+manager-error-ambiguous = Мұнда сізде бірнеше ойын бар: қайсысы екенін көрсетіңіз.
+manager-error-too-late-to-abort = Енді тоқтатуға болмайды: екі жақ та жүріп қойды. Берілуге не тең ойын ұсынуға болады.
+manager-error-draw-already-offered = Сіз тең ойын ұсынып қойғансыз.
 manager-error-no-draw-offer = Сізге ешкім тең ойын ұсынған жоқ.
 manager-error-bot-declines-draw = Бот тең ойыннан бас тартады: ойын жалғасады.
-manager-error-rematch-exists = Бұл ойынның қайта ойыны әлдеқашан белгіленген.
-manager-error-storage = Біз жақта бір ақау шықты, ештеңе өзгерген жоқ. Қайталап көріңіз.
+manager-error-rematch-exists = Бұл ойыннан кейін қайта ойнау ұсынылып қойған.
+manager-error-storage = Бізде ақау шықты, ештеңе өзгермеді. Қайталап көріңіз.
 manager-bot-busy = Бот қазір басқа ойындармен айналысып жатыр{ $ahead ->
     [0] {""}
-   *[other] {""} (сіздің ойыныңыздан бұрын тағы { $ahead } ойын бар)
+   *[other] {""} (кезекте сіздің ойыныңыздан бұрын тағы { $ahead } ойын бар)
 }, көп ұзамай жүреді.

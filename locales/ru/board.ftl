@@ -12,6 +12,6 @@ board-draw = Ничья, { $white }:{ $black }
 board-atsyrau = атсырау
 board-last-move = Последний ход: { $notation }
 board-captured = взято { $count }
-board-tuzdek-made = поставлен туздык
+board-tuzdek-made = взят туздык
 board-legend-played = ход из лунки
 board-legend-landed = последний шар

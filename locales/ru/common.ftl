@@ -12,4 +12,4 @@ level-beginner = новичок
 level-easy = лёгкий
 level-medium = средний
 level-hard = сильный
-level-max = максимум
+level-max = максимальный

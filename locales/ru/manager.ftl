@@ -1,7 +1,10 @@
 # Менеджер партий: подписи, итоги, вызовы, кнопки и отказы, общие для всех платформ.
 manager-bot-name = Бот ({ $level })
 manager-game-title = Партия { $id }
-manager-turn = Ходят { $side }: { $name }
+manager-turn = { $side ->
+    [white] Ход белых
+   *[black] Ход чёрных
+}: { $name }
 manager-score = Казаны: { $white } : { $black }
 manager-last-move = Последний ход: { $name }, { $move }
 manager-last-move-capture = Последний ход: { $name }, { $move }, взято { $balls }
@@ -9,36 +12,43 @@ manager-draw-offered = { $name } предлагает ничью.
 manager-deadline = Сделайте ход в течение { $hours ->
     [one] { $hours } часа
    *[other] { $hours } часов
-}, иначе засчитывается поражение по времени.
-manager-result-win = Победа: { $name } ({ $side }).
+}, иначе вам засчитают поражение по времени.
+manager-result-win = Победили { $side ->
+    [white] белые
+   *[black] чёрные
+}: { $name }.
 manager-result-draw = Партия закончилась вничью.
 manager-result-aborted = Партия прервана.
-manager-reason-kazan = В казане больше половины шаров.
-manager-reason-equal-kazans = В обоих казанах по { $balls }.
-manager-reason-atsyrau = Атсырау: у игрока, чей ход, не осталось шаров.
+manager-reason-kazan = В казане победителя больше половины всех шаров.
+manager-reason-equal-kazans = В каждом казане — { $balls }.
+manager-reason-atsyrau = Атсырау: у игрока, который должен был ходить, не осталось шаров.
 manager-reason-resigned = { $name } сдаётся.
-manager-reason-agreed = Ничья по согласию.
-manager-reason-timeout = { $name } не сделал ход вовремя.
+manager-reason-agreed = Ничья по соглашению.
+manager-reason-timeout = { $name }: время на ход истекло.
 manager-variant-standard = обычная партия
-manager-variant-balls = по { $count } в лунке
+manager-variant-balls = по { $count ->
+    [one] { $count } шару
+    [few] { $count } шара
+   *[many] { $count } шаров
+} в лунке
 manager-variant-no-tuzdek = без туздыков
-manager-variant-ninth-tuzdek = туздык можно ставить в девятую лунку
+manager-variant-ninth-tuzdek = туздык можно взять и в девятой лунке
 manager-challenge-open = { $challenger } ищет соперника: { $variant }.
 manager-challenge-to = { $challenger } вызывает { $opponent } на партию: { $variant }.
 manager-challenge-rematch = { $challenger } предлагает { $opponent } реванш.
 manager-challenge-accepted = Вызов принят: партия { $id } началась.
-manager-challenge-declined = { $opponent } отклонил вызов.
-manager-challenge-expired = Никто не ответил вовремя: вызов истёк.
-manager-challenge-cancelled = { $challenger } отозвал вызов.
+manager-challenge-declined = { $opponent } отклоняет вызов.
+manager-challenge-expired = Никто не ответил вовремя: вызов больше не действует.
+manager-challenge-cancelled = { $challenger } отзывает вызов.
 manager-challenge-expires = Вызов действует { $minutes ->
     [one] { $minutes } минуту
     [few] { $minutes } минуты
    *[many] { $minutes } минут
 }.
 manager-button-resign = Сдаться
-manager-button-offer-draw = Предложить ничью
-manager-button-accept-draw = Согласиться на ничью
-manager-button-decline-draw = Отказаться от ничьей
+manager-button-offer-draw = Ничья?
+manager-button-accept-draw = Принять ничью
+manager-button-decline-draw = Отклонить
 manager-button-abort = Прервать
 manager-button-rematch = Реванш
 manager-button-accept = Принять
@@ -50,16 +60,16 @@ manager-games-line = { $id }: { $white } — { $black }, ход { $number }
 manager-error-not-your-turn = Сейчас не ваш ход.
 manager-error-not-your-game = Вы не участвуете в этой партии.
 manager-error-not-for-you = Этот вызов адресован не вам.
-manager-error-stale = Эта доска устарела: партия уже продвинулась. Посмотрите на последнюю доску.
-manager-error-no-such-pit = Лунки { $pit } нет: лунки пронумерованы от 1 до 9.
+manager-error-stale = Эта доска устарела: в партии уже есть новые ходы. Смотрите последнюю доску.
+manager-error-no-such-pit = Лунки с номером { $pit } нет: лунки нумеруются от 1 до 9.
 manager-error-empty-pit = Лунка { $pit } пуста.
 manager-error-tuzdek-pit = Лунка { $pit } — туздык: её шары достаются сопернику.
 manager-error-game-over = Эта партия уже окончена.
 manager-error-no-such-game = Такой партии нет.
 manager-error-no-such-challenge = Такого вызова нет.
-manager-error-challenge-closed = Этот вызов уже закрыт.
-manager-error-challenge-self = Нельзя играть против самого себя.
-manager-error-challenge-bot = Чтобы сыграть с ботом, начните партию против него, а не вызывайте его.
+manager-error-challenge-closed = Этот вызов уже не действует.
+manager-error-challenge-self = Нельзя играть с самим собой.
+manager-error-challenge-bot = Бота не нужно вызывать: просто начните с ним партию.
 manager-error-limit-user-challenges = У вас уже { $count ->
     [one] { $count } открытый вызов
     [few] { $count } открытых вызова
@@ -75,10 +85,10 @@ manager-error-limit-user-games = Вы уже играете { $count ->
     [few] { $count } партии
    *[many] { $count } партий
 } одновременно. Сначала закончите одну из них.
-manager-error-limit-chat-games = В этом чате уже идёт { $count ->
-    [one] { $count } партия
-    [few] { $count } партии
-   *[many] { $count } партий
+manager-error-limit-chat-games = В этом чате уже { $count ->
+    [one] идёт { $count } партия
+    [few] идут { $count } партии
+   *[many] идёт { $count } партий
 }. Попробуйте позже.
 manager-error-game-not-over = Партия ещё идёт.
 manager-error-no-game-here = У вас здесь нет текущей партии.
@@ -86,12 +96,10 @@ manager-error-ambiguous = У вас здесь несколько партий: 
 manager-error-too-late-to-abort = Прервать уже нельзя: оба игрока сделали ход. Можно сдаться или предложить ничью.
 manager-error-draw-already-offered = Вы уже предложили ничью.
 manager-error-no-draw-offer = Вам никто не предлагал ничью.
-manager-error-bot-declines-draw = Бот отказывается от ничьей: игра продолжается.
-manager-error-rematch-exists = Реванш этой партии уже назначен.
-manager-error-storage = У нас что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.
+manager-error-bot-declines-draw = Бот не согласен на ничью: играем дальше.
+manager-error-rematch-exists = Реванш после этой партии уже предложен.
+manager-error-storage = У нас произошёл сбой, ничего не изменилось. Попробуйте ещё раз.
 manager-bot-busy = Бот сейчас занят другими партиями{ $ahead ->
     [0] {""}
-    [one] {""} (перед вашей ещё { $ahead })
-    [few] {""} (перед вашей ещё { $ahead })
-   *[many] {""} (перед вашей ещё { $ahead })
+   *[other] {""} (в очереди перед вашей ещё { $ahead })
 } и скоро сделает ход.

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// The bot's level: random, beginner, easy, medium, hard or max.
+    /// The bot's level: random, beginner, easy, medium, hard or max, or its Russian or
+    /// Kazakh name (лёгкий, жеңіл, ...).
     #[arg(long, default_value = "medium", value_parser = parse_level)]
     pub level: Level,
     /// Your colour (random if not given).

@@ -64,13 +64,15 @@ impl std::fmt::Display for Level {
     }
 }
 
+/// A level by any name a player may type: English, Russian or Kazakh as the catalogs name
+/// it, a short form (`макс`, `бастаушы`, `med`), whatever the case, `ё` or `е`, and Kazakh
+/// letters typed as their Russian look-alikes (`кездейсок`). See [`words::parse_level`].
+///
+/// [`words::parse_level`]: crate::i18n::words::parse_level
 impl std::str::FromStr for Level {
     type Err = EngineError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| EngineError::UnknownLevel(s.to_string()))
+        crate::i18n::words::parse_level(s).ok_or_else(|| EngineError::UnknownLevel(s.to_string()))
     }
 }
 
@@ -98,7 +100,9 @@ impl Default for EngineConfig {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
-    #[error("unknown level {0:?} (use random, beginner, easy, medium, hard or max)")]
+    #[error(
+        "unknown level {0:?} (use random, beginner, easy, medium, hard or max, or its Russian or Kazakh name)"
+    )]
     UnknownLevel(String),
     #[error("the game is over: there is no move to choose")]
     NoMove,

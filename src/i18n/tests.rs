@@ -55,18 +55,172 @@ fn every_catalog_has_exactly_the_english_keys() {
     }
 }
 
+/// The source of message `key` in catalog `lang`: its first line and its indented or `}`
+/// continuation lines.
+fn message_source(lang: usize, key: &str) -> String {
+    let mut out = String::new();
+    for (_, text) in SOURCES[lang].1.iter() {
+        let mut inside = false;
+        for line in text.lines() {
+            if inside && (line.starts_with([' ', '\t', '}']) || line.is_empty()) {
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+            inside = line
+                .split_once('=')
+                .is_some_and(|(name, _)| name.trim_end() == key);
+            if inside {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The variables a message refers to (`$name`).
+fn variables(source: &str) -> BTreeSet<String> {
+    let mut vars = BTreeSet::new();
+    let mut rest = source;
+    while let Some(at) = rest.find('$') {
+        rest = &rest[at + 1..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            vars.insert(name);
+        }
+    }
+    vars
+}
+
+/// Values a variable takes in real use, the first being the usual one; numbers cover every
+/// plural category of en, ru and kk (1, 2..4, 5..20, 11, 21, 22, 0).
+fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValue<'static>> {
+    use crate::engine::Level;
+    use crate::rules::Side;
+    let numbers = |n: &[i64]| n.iter().map(|&n| FluentValue::from(n)).collect::<Vec<_>>();
+    let text = |s: &[String]| {
+        s.iter()
+            .map(|s| FluentValue::from(s.clone()))
+            .collect::<Vec<_>>()
+    };
+    let plural = [1, 2, 3, 5, 11, 21, 22, 25, 0];
+    match var {
+        "count" | "hours" | "minutes" | "seconds" => numbers(&plural),
+        "ahead" => numbers(&[0, 1, 2, 5, 21]),
+        "pit" => numbers(&[3, 9, 10]),
+        "number" => numbers(&[1, 12, 40]),
+        // Names in the list of games, kazans elsewhere.
+        "white" | "black" if key == "manager-games-line" => {
+            text(&["Асель".into(), words::level_name(lang, Level::Easy)])
+        }
+        "white" | "black" => numbers(&[0, 10, 81, 84]),
+        "balls" => text(&[
+            words::balls(lang, 10),
+            words::balls(lang, 1),
+            words::balls(lang, 81),
+        ]),
+        "name" | "challenger" => text(&["Асель".into(), "Bot (easy)".into()]),
+        "opponent" => text(&["Aibek".into()]),
+        "username" => text(&["@aibek".into()]),
+        "mention" => text(&["<@123456789>".into()]),
+        "mentions" => text(&["<@123456789> <@987654321>".into()]),
+        "id" | "game" => text(&["ab12cd".into()]),
+        "move" | "notation" => text(&["76".into(), "87(10)".into(), "43X".into()]),
+        "level" => text(&[words::level_name(lang, Level::Hard), "grandmaster".into()]),
+        "levels" => text(&[Level::ALL.map(|l| words::level_name(lang, l)).join(", ")]),
+        "current" => text(&[words::lang_name(lang)]),
+        "command" => text(&["xyz".into()]),
+        "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),
+        // A side is a selector (`white`/`black`) or a word to print.
+        "side" if selector => text(&["white".into(), "black".into()]),
+        "side" => text(&[
+            words::side_name(lang, Side::White),
+            words::side_name(lang, Side::Black),
+        ]),
+        other => panic!("{key} uses ${other}: give it realistic values in i18n/tests.rs"),
+    }
+}
+
+/// Every message of every catalog formats without a Fluent error, with each of its
+/// variables set to each realistic value in turn (so every plural and selector branch a
+/// real call reaches is formatted), and leaves no placeholder or isolation mark behind.
 #[test]
 fn every_message_formats_in_every_language() {
+    let mut checked = 0;
     for lang in Lang::ALL {
         let bundle = &BUNDLES[lang.index()];
         for key in all_keys(0) {
             let msg = bundle
                 .get_message(&key)
                 .unwrap_or_else(|| panic!("{lang}: {key}"));
-            if let Some(pattern) = msg.value() {
-                let mut errors = vec![];
-                let _ = bundle.format_pattern(pattern, None, &mut errors);
+            let pattern = msg
+                .value()
+                .unwrap_or_else(|| panic!("{lang}: {key} has no value"));
+            // The variables of every language, so a translation using one English does
+            // not is still given it.
+            let mut vars = BTreeSet::new();
+            let mut sources = String::new();
+            for i in 0..SOURCES.len() {
+                let source = message_source(i, &key);
+                vars.extend(variables(&source));
+                sources.push_str(&source);
             }
+            let values: Vec<(String, Vec<FluentValue>)> = vars
+                .iter()
+                .map(|v| {
+                    let selector = sources.contains(&format!("${v} ->"));
+                    (v.clone(), realistic(lang, &key, v, selector))
+                })
+                .collect();
+            // The usual values, then each variable through its other values.
+            let mut cases = vec![(usize::MAX, 0)];
+            for (i, (_, vs)) in values.iter().enumerate() {
+                cases.extend((1..vs.len()).map(|j| (i, j)));
+            }
+            for (varied, choice) in cases {
+                let mut args = FluentArgs::new();
+                for (i, (name, vs)) in values.iter().enumerate() {
+                    let pick = if i == varied { choice } else { 0 };
+                    args.set(name.clone(), vs[pick].clone());
+                }
+                let mut errors = vec![];
+                let text = bundle.format_pattern(pattern, Some(&args), &mut errors);
+                assert!(errors.is_empty(), "{lang}: {key} with {args:?}: {errors:?}");
+                assert!(!text.trim().is_empty(), "{lang}: {key} is empty");
+                assert!(
+                    !text.contains(['{', '}', '\u{2068}', '\u{2069}']),
+                    "{lang}: {key} left a placeholder: {text}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3 * all_keys(0).len(), "{checked}");
+}
+
+/// Button labels fit three to a row on a phone: game and challenge buttons, the level
+/// keyboard, the inline challenge's button.
+#[test]
+fn every_button_label_fits_a_phone() {
+    use crate::platform::present::MAX_BUTTON_LABEL;
+    let buttons: Vec<String> = all_keys(0)
+        .into_iter()
+        .filter(|k| k.starts_with("manager-button-") || k.starts_with("level-"))
+        .chain(["tg-inline-accept".to_string()])
+        .collect();
+    assert!(buttons.len() > 10, "{buttons:?}");
+    for lang in Lang::ALL {
+        for key in &buttons {
+            let label = tr(lang, key);
+            let length = label.chars().count();
+            assert!(
+                length <= MAX_BUTTON_LABEL,
+                "{lang}: {key} “{label}” has {length} characters, more than {MAX_BUTTON_LABEL}"
+            );
         }
     }
 }

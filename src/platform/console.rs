@@ -333,16 +333,25 @@ impl<W: Write> Console<W> {
             }
         }
         let view = &view;
-        let board = present::board_view(view, Some(&self.user), lang);
+        let me = view.side_of(&self.user);
+        let mut board = present::board_view(view, Some(&self.user), lang);
+        board.result_line = self.result_text(view);
         let text = render::text(&board, Charset::Unicode);
         self.say(&text)?;
         if let Some(offerer) = view.draw_offer {
-            let name = present::player_name(view.player(offerer), lang);
-            self.say(&t!(lang, "manager-draw-offered", name = name))?;
+            let offer = if Some(offerer) == me {
+                t!(lang, "console-you-offer-draw")
+            } else {
+                let name = present::player_name(view.player(offerer), lang);
+                t!(lang, "manager-draw-offered", name = name)
+            };
+            self.say(&offer)?;
         }
         if view.is_over() {
-            if let Some(result) = present::result_text(view, lang) {
-                if !text.contains(&result) {
+            if let Some(result) = self.result_text(view) {
+                // The board wraps a long result line; it is there all the same.
+                let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !words(&text).contains(&words(&result)) {
                     self.say(&result)?;
                 }
             }
@@ -365,6 +374,38 @@ fn record_line(view: &GameView) -> String {
     format!("{} {}", view.moves, result.as_str())
         .trim_start()
         .to_string()
+}
+
+impl<W: Write> Console<W> {
+    /// The result, speaking to the local player where a sentence is about them ("You
+    /// win.", "Вы сдались."): the shared sentences are in the third person, and "You"
+    /// is no name to put in them ("You wins", "Вы сдаётся").
+    fn result_text(&self, view: &GameView) -> Option<String> {
+        let lang = self.lang();
+        let GameStatus::Finished { winner, reason } = view.status else {
+            return None;
+        };
+        let me = view.side_of(&self.user);
+        let headline = match (winner, reason) {
+            (Some(side), r) if Some(side) == me && !matches!(r, FinishReason::Aborted) => {
+                t!(lang, "console-you-win")
+            }
+            _ => present::result_headline(view, lang)?,
+        };
+        let why = match reason {
+            FinishReason::Resigned(side) if Some(side) == me => {
+                Some(t!(lang, "console-you-resigned"))
+            }
+            FinishReason::TimedOut(side) if Some(side) == me => {
+                Some(t!(lang, "console-you-timed-out"))
+            }
+            _ => present::result_reason(view, lang),
+        };
+        Some(match why {
+            Some(why) => format!("{headline} {why}"),
+            None => headline,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,11 @@ use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, Side, TuzdekRule, Variant};
 use crate::t;
 
+/// The longest label of a word button (resign, draw, accept, a level...), in characters:
+/// Telegram puts three in a row, and a longer label is cut on a phone. Every language's
+/// catalog is held to it by a test.
+pub const MAX_BUTTON_LABEL: usize = 14;
+
 /// A button with its label, ready for any widget.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabeledButton {
@@ -75,21 +80,38 @@ pub fn variant_text(variant: Variant, lang: Lang) -> String {
 
 /// The result of a finished game, as two sentences: who won, and why.
 pub fn result_text(view: &GameView, lang: Lang) -> Option<String> {
+    let headline = result_headline(view, lang)?;
+    Some(match result_reason(view, lang) {
+        Some(why) => format!("{headline} {why}"),
+        None => headline,
+    })
+}
+
+/// Who won a finished game ("Black wins: Bot (easy)."), a draw, or the abort.
+pub fn result_headline(view: &GameView, lang: Lang) -> Option<String> {
     let GameStatus::Finished { winner, reason } = view.status else {
         return None;
     };
-    let name = |side: Side| player_name(view.player(side), lang);
-    let headline = match (winner, reason) {
+    Some(match (winner, reason) {
         (_, FinishReason::Aborted) => t!(lang, "manager-result-aborted"),
+        // The side is a selector: each language words "White wins" its own way.
         (Some(side), _) => t!(
             lang,
             "manager-result-win",
-            name = name(side),
-            side = side_name(side, lang)
+            name = player_name(view.player(side), lang),
+            side = side.name()
         ),
         (None, _) => t!(lang, "manager-result-draw"),
+    })
+}
+
+/// Why a finished game ended ("A resigned."); nothing for an aborted game.
+pub fn result_reason(view: &GameView, lang: Lang) -> Option<String> {
+    let GameStatus::Finished { reason, .. } = view.status else {
+        return None;
     };
-    let why = match reason {
+    let name = |side: Side| player_name(view.player(side), lang);
+    match reason {
         FinishReason::Board(EndReason::Kazan) => Some(t!(lang, "manager-reason-kazan")),
         FinishReason::Board(EndReason::EqualKazans) => Some(t!(
             lang,
@@ -103,11 +125,7 @@ pub fn result_text(view: &GameView, lang: Lang) -> Option<String> {
         FinishReason::Agreed => Some(t!(lang, "manager-reason-agreed")),
         FinishReason::TimedOut(side) => Some(t!(lang, "manager-reason-timeout", name = name(side))),
         FinishReason::Aborted => None,
-    };
-    Some(match why {
-        Some(why) => format!("{headline} {why}"),
-        None => headline,
-    })
+    }
 }
 
 /// The lines under a board: the game, the score, the last move, then whose turn (with the
@@ -145,7 +163,7 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
     lines.push(t!(
         lang,
         "manager-turn",
-        side = side_name(side, lang),
+        side = side.name(),
         name = player_name(view.player(side), lang)
     ));
     lines.extend(deadline_text(view, lang));
@@ -479,7 +497,7 @@ mod tests {
         v.bot_busy = Some(2);
         let ru = caption(&v, Lang::Ru);
         assert!(
-            ru.contains("занят другими партиями (перед вашей ещё 2) и скоро"),
+            ru.contains("занят другими партиями (в очереди перед вашей ещё 2) и скоро"),
             "{ru}"
         );
         let kk = caption(&v, Lang::Kk);
@@ -493,9 +511,9 @@ mod tests {
         assert!(en.contains("Black to move: Bot (easy)"), "{en}");
         assert!(en.contains("Last move: A, 76"), "{en}");
         let ru = caption(&v, Lang::Ru);
-        assert!(ru.contains("Ходят Чёрные: Бот (лёгкий)"), "{ru}");
+        assert!(ru.contains("\nХод чёрных: Бот (лёгкий)"), "{ru}");
         let kk = caption(&v, Lang::Kk);
-        assert!(kk.contains("Қара"), "{kk}");
+        assert!(kk.contains("\nҚаралардың жүрісі: Бот (жеңіл)"), "{kk}");
         assert!(kk.contains("Қазандар"), "{kk}");
     }
 
@@ -507,38 +525,140 @@ mod tests {
             reason: FinishReason::Resigned(Side::White),
         };
         let text = result_text(&v, Lang::En).unwrap();
-        assert_eq!(text, "Bot (easy) (Black) wins. A resigned.");
-        assert!(caption(&v, Lang::Ru).contains("A сдаётся."));
+        assert_eq!(text, "Black wins: Bot (easy). A resigned.");
+        assert!(caption(&v, Lang::Ru).contains("Победили чёрные: Бот (лёгкий). A сдаётся."));
+        assert_eq!(
+            result_text(&v, Lang::Kk).unwrap(),
+            "Қаралар жеңді: Бот (жеңіл). A жеңілгенін мойындады."
+        );
+        v.status = GameStatus::Finished {
+            winner: Some(Side::White),
+            reason: FinishReason::TimedOut(Side::Black),
+        };
+        assert_eq!(
+            result_text(&v, Lang::Ru).unwrap(),
+            "Победили белые: A. Бот (лёгкий): время на ход истекло."
+        );
         v.status = GameStatus::Finished {
             winner: None,
             reason: FinishReason::Board(EndReason::EqualKazans),
         };
         assert_eq!(
             result_text(&v, Lang::Ru).unwrap(),
-            "Партия закончилась вничью. В обоих казанах по 81 шар."
+            "Партия закончилась вничью. В каждом казане — 81 шар."
         );
         assert!(board_view(&v, None, Lang::En).result_line.is_some());
     }
 
+    /// One refusal of every kind the manager gives (each nested rule and limit too).
+    fn every_error() -> Vec<ActionError> {
+        vec![
+            ActionError::NotYourTurn,
+            ActionError::NotYourGame,
+            ActionError::NotForYou,
+            ActionError::StaleBoard,
+            ActionError::Illegal(MoveError::NoSuchPit(10)),
+            ActionError::Illegal(MoveError::EmptyPit(3)),
+            ActionError::Illegal(MoveError::TuzdekPit(7)),
+            ActionError::Illegal(MoveError::GameOver),
+            ActionError::NoSuchGame,
+            ActionError::NoSuchChallenge,
+            ActionError::ChallengeClosed,
+            ActionError::ChallengeSelf,
+            ActionError::ChallengeBot,
+            ActionError::Limit(LimitKind::UserChallenges(3)),
+            ActionError::Limit(LimitKind::ChatChallenges(21)),
+            ActionError::Limit(LimitKind::UserGames(5)),
+            ActionError::Limit(LimitKind::ChatGames(2)),
+            ActionError::GameOver,
+            ActionError::GameNotOver,
+            ActionError::NoGameHere,
+            ActionError::AmbiguousGame,
+            ActionError::TooLateToAbort,
+            ActionError::DrawAlreadyOffered,
+            ActionError::NoDrawOffer,
+            ActionError::BotDeclinesDraw,
+            ActionError::RematchExists,
+            ActionError::Storage("disk /var/lib/toguz full".into()),
+        ]
+    }
+
+    /// The catalog key of each kind of refusal. No wildcard: a new variant breaks the build
+    /// here, and `every_error_has_text_in_every_language` then wants it in `every_error`.
+    fn error_key(err: &ActionError) -> &'static str {
+        match err {
+            ActionError::NotYourTurn => "manager-error-not-your-turn",
+            ActionError::NotYourGame => "manager-error-not-your-game",
+            ActionError::NotForYou => "manager-error-not-for-you",
+            ActionError::StaleBoard => "manager-error-stale",
+            ActionError::Illegal(m) => match m {
+                MoveError::NoSuchPit(_) => "manager-error-no-such-pit",
+                MoveError::EmptyPit(_) => "manager-error-empty-pit",
+                MoveError::TuzdekPit(_) => "manager-error-tuzdek-pit",
+                MoveError::GameOver => "manager-error-game-over",
+            },
+            ActionError::NoSuchGame => "manager-error-no-such-game",
+            ActionError::NoSuchChallenge => "manager-error-no-such-challenge",
+            ActionError::ChallengeClosed => "manager-error-challenge-closed",
+            ActionError::ChallengeSelf => "manager-error-challenge-self",
+            ActionError::ChallengeBot => "manager-error-challenge-bot",
+            ActionError::Limit(l) => match l {
+                LimitKind::UserChallenges(_) => "manager-error-limit-user-challenges",
+                LimitKind::ChatChallenges(_) => "manager-error-limit-chat-challenges",
+                LimitKind::UserGames(_) => "manager-error-limit-user-games",
+                LimitKind::ChatGames(_) => "manager-error-limit-chat-games",
+            },
+            ActionError::GameOver => "manager-error-game-over",
+            ActionError::GameNotOver => "manager-error-game-not-over",
+            ActionError::NoGameHere => "manager-error-no-game-here",
+            ActionError::AmbiguousGame => "manager-error-ambiguous",
+            ActionError::TooLateToAbort => "manager-error-too-late-to-abort",
+            ActionError::DrawAlreadyOffered => "manager-error-draw-already-offered",
+            ActionError::NoDrawOffer => "manager-error-no-draw-offer",
+            ActionError::BotDeclinesDraw => "manager-error-bot-declines-draw",
+            ActionError::RematchExists => "manager-error-rematch-exists",
+            ActionError::Storage(_) => "manager-error-storage",
+        }
+    }
+
     #[test]
     fn every_error_has_text_in_every_language() {
-        let errors = [
-            ActionError::NotYourTurn,
-            ActionError::StaleBoard,
-            ActionError::Illegal(MoveError::EmptyPit(3)),
-            ActionError::Limit(LimitKind::UserGames(5)),
-            ActionError::Storage("disk".into()),
-        ];
-        for lang in Lang::ALL {
-            for e in &errors {
+        let errors = every_error();
+        // Every kind is listed: the keys reached are every refusal key of the catalog.
+        let reached: std::collections::BTreeSet<&str> = errors.iter().map(error_key).collect();
+        let catalog: std::collections::BTreeSet<&str> =
+            include_str!("../../locales/en/manager.ftl")
+                .lines()
+                .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+                .filter(|k| k.starts_with("manager-error-"))
+                .collect();
+        assert_eq!(reached, catalog, "every_error() misses a kind of refusal");
+        for e in &errors {
+            let english = error_text(e, Lang::En);
+            for lang in Lang::ALL {
                 let text = error_text(e, lang);
-                assert!(!text.starts_with("manager-"), "{lang}: {text}");
+                let key = error_key(e);
+                assert!(!text.trim().is_empty(), "{lang}: {key} is empty");
+                assert_ne!(text, key, "{lang}: {key} has no text");
+                assert!(!text.contains("manager-"), "{lang}: {text}");
                 assert!(!text.contains("disk"), "internal detail leaked: {text}");
+                assert!(!text.contains(['{', '}', '$']), "{lang}: {key}: {text}");
+                if lang != Lang::En {
+                    assert_ne!(text, english, "{lang}: {key} is not translated");
+                }
             }
         }
         assert_eq!(
             error_text(&ActionError::Limit(LimitKind::UserGames(5)), Lang::Ru),
             "Вы уже играете 5 партий одновременно. Сначала закончите одну из них."
+        );
+        assert_eq!(
+            error_text(&ActionError::Limit(LimitKind::ChatChallenges(21)), Lang::Ru),
+            "В этом чате уже 21 открытый вызов. Попробуйте позже."
+        );
+        assert_eq!(
+            error_text(&ActionError::Illegal(MoveError::EmptyPit(3)), Lang::Kk),
+            "3-отау бос."
         );
     }
 

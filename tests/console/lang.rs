@@ -16,7 +16,8 @@ fn play_whole_game(lang: &str) -> String {
     let args = ["--level", "random", "--colour", "white", "--lang", lang];
     let (out, err, ok) = run_play(dir.path(), &args, &input);
     assert!(ok, "{err}");
-    out
+    // The board wraps long lines: the words, one space apart.
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// English phrases from the console and manager catalogs that must not appear.
@@ -46,12 +47,18 @@ fn assert_no_english(out: &str) {
 fn kazakh_help_and_a_whole_game() {
     let out = play_whole_game("kk");
     assert!(out.contains("Командалар:"), "{out}");
-    assert!(out.contains("ақ тараптан ботқа"), "{out}");
+    assert!(out.contains("сіз ақтармен ойнайсыз"), "{out}");
     assert!(out.contains("«xyz» командасын білмеймін"), "{out}");
     assert!(out.contains("Ойын аяқталды."), "the game ended:\n{out}");
     assert!(
-        out.contains("жеңді.") || out.contains("Ойын тең аяқталды."),
+        out.contains("Сіз жеңдіңіз.")
+            || out.contains("Қаралар жеңді: Бот (кездейсоқ).")
+            || out.contains("Ойын тең аяқталды."),
         "a result in Kazakh:\n{out}"
+    );
+    assert!(
+        !out.contains(": Сіз."),
+        "“you” in a third-person result:\n{out}"
     );
     assert!(out.contains("Бот (кездейсоқ)"), "{out}");
     assert!(out.contains("Ойын сақталды. Сау болыңыз!"), "{out}");
@@ -70,10 +77,39 @@ fn russian_help_and_a_whole_game() {
     assert!(out.contains("Команда «xyz» мне незнакома"), "{out}");
     assert!(out.contains("Партия окончена."), "the game ended:\n{out}");
     assert!(
-        out.contains("Победа:") || out.contains("Партия закончилась вничью."),
+        out.contains("Вы победили.")
+            || out.contains("Победили чёрные: Бот (случайный).")
+            || out.contains("Партия закончилась вничью."),
         "a result in Russian:\n{out}"
+    );
+    assert!(
+        !out.contains(": Вы."),
+        "“you” in a third-person result:\n{out}"
     );
     assert!(out.contains("Бот (случайный)"), "{out}");
     assert!(out.contains("Партия сохранена. До встречи!"), "{out}");
     assert_no_english(&out);
+}
+
+/// The console's player is "you": a resignation says "Вы сдались" / "Сіз берілдіңіз", not
+/// the third person of the chat platforms ("Вы сдаётся").
+#[test]
+fn resigning_speaks_to_you() {
+    for (lang, resigned, winner) in [
+        ("ru", "Вы сдались.", "Победили чёрные: Бот (случайный)."),
+        ("kk", "Сіз берілдіңіз.", "Қаралар жеңді: Бот (кездейсоқ)."),
+        ("en", "You resigned.", "Black wins: Bot (random)."),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--level", "random", "--colour", "white", "--lang", lang];
+        let (out, err, ok) = run_play(dir.path(), &args, "resign\nquit\n");
+        assert!(ok, "{err}");
+        // The board may wrap the result line: compare words, and see it once.
+        let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        let line = format!("{winner} {resigned}");
+        assert_eq!(words.matches(&line).count(), 1, "{lang}:\n{out}");
+        for wrong in ["Вы сдаётся", "Сіз жеңілгенін", "You wins"] {
+            assert!(!out.contains(wrong), "{lang}: {wrong}:\n{out}");
+        }
+    }
 }

@@ -53,7 +53,12 @@ fn a_piped_session_plays_saves_and_resumes() {
     assert_eq!(game_id(&out2), id, "{out2}");
     assert!(out2.contains("Resuming"), "{out2}");
     assert_eq!(record_lines(&out2)[0], records[0]);
-    assert!(out2.contains("You resigned."), "{out2}");
+    // The board wraps a long result line.
+    let words = out2.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("Black wins: Bot (random). You resigned."),
+        "{out2}"
+    );
     // The record of a finished game ends with its result: White resigned.
     let finished = record_lines(&out2)[1];
     assert!(finished.starts_with(records[0]), "{finished}");
@@ -97,5 +102,22 @@ fn bad_arguments_are_usage_errors() {
         let (_, err, ok) = run_play(dir.path(), args, "");
         assert!(!ok, "{args:?} was accepted");
         assert!(err.contains("invalid value"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn levels_are_named_in_russian_and_kazakh_too() {
+    for (level, lang, bot) in [
+        ("лёгкий", "ru", "Бот (лёгкий)"),
+        ("легкий", "en", "Bot (easy)"),
+        ("жаңа бастаушы", "kk", "Бот (жаңа бастаушы)"),
+        ("ЕҢ КҮШТІ", "ru", "Бот (максимальный)"),
+        ("макс", "kk", "Бот (ең күшті)"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--level", level, "--colour", "white", "--lang", lang];
+        let (out, err, ok) = run_play(dir.path(), &args, "quit\n");
+        assert!(ok, "--level {level}: {err}");
+        assert!(out.contains(bot), "--level {level}:\n{out}");
     }
 }

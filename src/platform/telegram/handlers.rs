@@ -239,7 +239,10 @@ impl Cmd<'_> {
                 .say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard))
                 .await;
         };
-        match word.parse::<Level>() {
+        // A level's name may be two words (`/play жаңа бастаушы`); a first word alone
+        // still counts (`/play easy please`).
+        let named = args.trim();
+        match named.parse::<Level>().or_else(|_| word.parse::<Level>()) {
             Ok(level) => {
                 let action = Action::PlayBot {
                     level,
@@ -249,11 +252,13 @@ impl Cmd<'_> {
                 self.act(action, false).await;
             }
             Err(_) => {
-                let levels = Level::ALL.map(Level::name).join(", ");
+                let levels = Level::ALL
+                    .map(|l| words::level_name(self.lang, l))
+                    .join(", ");
                 self.say(t!(
                     self.lang,
                     "tg-unknown-level",
-                    level = word,
+                    level = named.chars().take(40).collect::<String>(),
                     levels = levels
                 ))
                 .await
