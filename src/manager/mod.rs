@@ -55,6 +55,7 @@ mod background;
 mod challenges;
 mod clock;
 mod games;
+mod secrets;
 mod slots;
 mod users;
 
