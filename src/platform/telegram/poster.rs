@@ -231,13 +231,21 @@ impl Poster {
         let mut failures = 0;
         loop {
             self.limiter.acquire(&chat, group).await;
-            let err = match self.apply_edit(target, content).await {
-                Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified)) => return,
-                Err(e) => e,
+            let attempt = self.apply_edit(target, content);
+            let err = match tokio::time::timeout(edit_timeout(failures), attempt).await {
+                Ok(Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified))) => return,
+                Ok(Err(e)) => Some(e),
+                Err(_) => None,
             };
             failures += 1;
-            let Some(wait) = retry_wait(&err, failures) else {
-                tracing::warn!(?target, error = self.describe(&err), "edit failed");
+            let wait = match &err {
+                Some(err) => retry_wait(err, failures),
+                // Timed out: most likely teloxide sitting out its 10 s after a 5xx.
+                None => (failures < ATTEMPTS).then_some(Duration::from_millis(50)),
+            };
+            let Some(wait) = wait else {
+                let error = err.map_or_else(|| "timed out".to_string(), |e| self.describe(&e));
+                tracing::warn!(?target, error, "edit failed");
                 return;
             };
             tracing::info!(?target, wait_ms = wait.as_millis() as u64, "edit postponed");
@@ -372,6 +380,15 @@ impl Poster {
             Content::Keyboard(_) => Err(RequestError::Api(ApiError::MessageTextIsEmpty)),
         }
     }
+}
+
+/// How long one try of an edit may take: 1 s for the first two, then doubling. teloxide
+/// waits 10 s after any 5xx answer before it returns the error; an edit is idempotent (a
+/// repeat is at worst "not modified"), so it is cheaper to give up on that try and send the
+/// edit again. (New messages are not cut short: a send cut off after Telegram took it would
+/// post twice.)
+fn edit_timeout(failures: u32) -> Duration {
+    Duration::from_secs(1) * (1 << failures.saturating_sub(1).min(5))
 }
 
 /// How long to wait before trying a failed request again, or `None` to give up: 429s are

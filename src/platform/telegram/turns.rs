@@ -130,9 +130,15 @@ async fn next(games: &Workers, id: &str, rx: &mut watch::Receiver<Change>) -> bo
 
 /// Whether the player to move should be told: not after the bot's quick reply to a press
 /// (the player is looking at the board), otherwise as `Ctx::notify_turn` decides.
+/// The bot's first move of a game counts as a quick reply too: the player has just asked
+/// for the game.
 fn wants_notice(change: &Change, pressed: Option<Instant>) -> bool {
     let bot_replied = change.actor.is_none() && change.view.against_bot();
-    !bot_replied || pressed.is_none_or(|p| p.elapsed() >= LOOKED_AWAY)
+    if !bot_replied {
+        return true;
+    }
+    let just_started = change.view.ply <= 1 && pressed.is_none();
+    !just_started && pressed.is_none_or(|p| p.elapsed() >= LOOKED_AWAY)
 }
 
 #[cfg(test)]
@@ -172,6 +178,10 @@ mod tests {
         let now = Instant::now();
         assert!(!wants_notice(&change(4, None, None), Some(now)));
         assert!(wants_notice(&change(4, None, None), None), "no press seen");
+        assert!(
+            !wants_notice(&change(1, None, None), None),
+            "the bot opened the game"
+        );
         let long_ago = now.checked_sub(LOOKED_AWAY * 2).unwrap_or(now);
         if long_ago < now {
             assert!(wants_notice(&change(4, None, None), Some(long_ago)));
