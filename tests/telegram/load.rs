@@ -192,7 +192,12 @@ fn against_the_bot_a_turn_costs_one_edit_and_no_notice() {
         .iter()
         .filter(|c| c.method == "editMessageMedia" && c.i64("message_id") == Some(message))
         .count();
-    assert_eq!(edits, presses, "one edit per turn");
+    // One edit per turn; a loaded test machine may let the bot miss the 0.5 s hold once
+    // (then that turn shows the player's move first). Before: two edits per turn.
+    assert!(
+        (presses..=presses + 1).contains(&edits),
+        "{edits} edits for {presses} turns"
+    );
     let notices = calls[mark..]
         .iter()
         .filter(|c| c.method == "sendMessage" || c.method == "deleteMessage")

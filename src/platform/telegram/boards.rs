@@ -85,13 +85,14 @@ impl Ctx {
 
     /// Shows a changed game: edits the live boards (or posts a new one, per config). The
     /// board is drawn once per kind (photo or inline text), however many messages show it.
-    pub async fn refresh(self: &Arc<Self>, view: &GameView) {
+    /// Returns false when no message shows the game yet.
+    pub async fn refresh(self: &Arc<Self>, view: &GameView) -> bool {
         let lang = self.board_lang(view).await;
         let live = Self::live_messages(view);
         if live.is_empty() {
             // Not attached yet: the handler that is posting it catches up afterwards.
             tracing::debug!(game = view.id, "no board message to update");
-            return;
+            return false;
         }
         let mut drawn: [Option<Content>; 2] = [None, None];
         for target in live {
@@ -105,6 +106,7 @@ impl Ctx {
                 self.queue_board(view, chat, None, lang, true, false);
             }
         }
+        true
     }
 
     /// Posts `view` as a new message in `chat` (through the chat's outbox), attaches it to
@@ -161,7 +163,12 @@ impl Ctx {
             return;
         }
         let content = self.board_content(view, lang, false);
-        let sent = match self.poster.send(chat, &content, reply_to).await {
+        let posting = self.outbox.posting(chat);
+        let (sent, _attaching) = match self
+            .poster
+            .send_holding(chat, &content, reply_to, posting)
+            .await
+        {
             Ok(m) => m,
             Err(err) => {
                 let error = self.poster.describe(&err);
@@ -219,12 +226,13 @@ impl Ctx {
     }
 
     /// Shows one change of a game (called by its worker in `turns`): the board, and the
-    /// turn notice when `notice`.
-    pub async fn show_change(self: &Arc<Self>, change: &Change, notice: bool) {
-        self.refresh(&change.view).await;
+    /// turn notice when `notice`. False if no message shows the game yet.
+    pub async fn show_change(self: &Arc<Self>, change: &Change, notice: bool) -> bool {
+        let shown = self.refresh(&change.view).await;
         if notice {
             self.notify_turn(&change.view, change.actor.as_ref()).await;
         }
+        shown
     }
 
     /// Tells the player to move (when that is a person other than `actor`) in the game's

@@ -86,6 +86,14 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
             ctx.catch_up(view).await;
             return;
         }
+        if o.adopt && !view.messages.contains(&place.to_ref()) {
+            // The pressed board is this game's and was attached while this press was
+            // handled (its post was still in the chat's outbox): show the game there.
+            if let Some(now) = ctx.current(view).await {
+                ctx.refresh(&now).await;
+            }
+            return;
+        }
     }
     let shown = view.messages.iter().any(|m| MsgRef::parse(m).is_some());
     // A new game is posted in its own chat (not wherever a button was pressed).
@@ -151,6 +159,10 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             return Ok(());
         }
     };
+    if let MsgRef::Chat { chat, .. } = &place {
+        // A message just posted may not be attached to its game or challenge yet.
+        ctx.outbox.settled(*chat).await;
+    }
     let data = q.data.as_deref().unwrap_or("");
     test_panic(data);
     if let Some(signed) = data.strip_prefix(INLINE_PREFIX) {

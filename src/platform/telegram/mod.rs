@@ -122,7 +122,9 @@ impl Ctx {
     ) {
         let ctx = self.clone();
         let job = async move {
-            let sent = match ctx.poster.send(chat, &content, reply_to).await {
+            let posting = ctx.outbox.posting(chat);
+            let sent = ctx.poster.send_holding(chat, &content, reply_to, posting);
+            let (sent, _attaching) = match sent.await {
                 Ok(sent) => sent,
                 Err(err) => {
                     let error = ctx.poster.describe(&err);

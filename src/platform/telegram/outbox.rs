@@ -26,9 +26,17 @@ struct Queued {
     job: Job,
 }
 
+/// A chat's queue, and the lock its task holds from sending a message until the message is
+/// attached to its game or challenge (a press on the new message waits for it).
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Queued>,
+    posting: Arc<tokio::sync::Mutex<()>>,
+}
+
 /// A chat's entry exists exactly while its task runs (its queue may be empty while the
 /// last job is being sent).
-type Queues = Arc<Mutex<HashMap<i64, VecDeque<Queued>>>>;
+type Queues = Arc<Mutex<HashMap<i64, Queue>>>;
 
 #[derive(Default)]
 pub struct Outboxes {
@@ -44,8 +52,12 @@ impl Outboxes {
     /// Returns false if the queue was full and the job was dropped.
     pub fn push(&self, chat: i64, key: Option<String>, job: Job) -> bool {
         let mut chats = lock(&self.chats);
-        let Some(queue) = chats.get_mut(&chat) else {
-            chats.insert(chat, VecDeque::from([Queued { key, job }]));
+        let Some(queue) = chats.get_mut(&chat).map(|q| &mut q.jobs) else {
+            let queue = Queue {
+                jobs: VecDeque::from([Queued { key, job }]),
+                ..Queue::default()
+            };
+            chats.insert(chat, queue);
             tokio::spawn(serve(self.chats.clone(), chat));
             return true;
         };
@@ -63,6 +75,21 @@ impl Outboxes {
         true
     }
 
+    /// The lock `chat`'s task holds while a new message is being sent and attached; `None`
+    /// when nothing is being posted there.
+    pub fn posting(&self, chat: i64) -> Option<Arc<tokio::sync::Mutex<()>>> {
+        lock(&self.chats).get(&chat).map(|q| q.posting.clone())
+    }
+
+    /// Waits until no message of `chat` is between being sent and being attached: a press
+    /// on a message just posted must find it attached to its game. Never waits for a flood
+    /// allowance (the lock is taken only around the request itself).
+    pub async fn settled(&self, chat: i64) {
+        if let Some(posting) = self.posting(chat) {
+            drop(posting.lock().await);
+        }
+    }
+
     /// Chats with a queue (a task) now.
     pub fn chats(&self) -> usize {
         lock(&self.chats).len()
@@ -78,7 +105,7 @@ async fn serve(chats: Queues, chat: i64) {
             let Some(queue) = map.get_mut(&chat) else {
                 return;
             };
-            match queue.pop_front() {
+            match queue.jobs.pop_front() {
                 Some(q) => q.job,
                 None => {
                     map.remove(&chat);

@@ -231,6 +231,7 @@ impl Poster {
         let mut failures = 0;
         loop {
             self.limiter.acquire(&chat, group).await;
+            tracing::debug!(?target, failures, "edit sent");
             let attempt = self.apply_edit(target, content);
             let err = match tokio::time::timeout(edit_timeout(failures), attempt).await {
                 Ok(Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified))) => return,
@@ -251,6 +252,7 @@ impl Poster {
             tracing::info!(?target, wait_ms = wait.as_millis() as u64, "edit postponed");
             tokio::time::sleep(wait).await;
             if self.superseded(target) {
+                tracing::debug!(?target, "edit superseded");
                 return;
             }
         }
@@ -322,14 +324,34 @@ impl Poster {
         content: &Content,
         reply_to: Option<i32>,
     ) -> Result<Message, RequestError> {
+        self.send_holding(chat, content, reply_to, None)
+            .await
+            .map(|(sent, _)| sent)
+    }
+
+    /// `send`, holding `posting` (once the flood allowance is there) around each try, and
+    /// still holding it when it returns the sent message: the caller lets it go once the
+    /// message is attached.
+    pub async fn send_holding(
+        &self,
+        chat: i64,
+        content: &Content,
+        reply_to: Option<i32>,
+        posting: Option<Arc<tokio::sync::Mutex<()>>>,
+    ) -> Result<(Message, Option<tokio::sync::OwnedMutexGuard<()>>), RequestError> {
         let key = chat.to_string();
         let mut failures = 0;
         loop {
             self.limiter.acquire(&key, chat < 0).await;
+            let guard = match &posting {
+                Some(lock) => Some(lock.clone().lock_owned().await),
+                None => None,
+            };
             let err = match self.send_once(chat, content, reply_to).await {
-                Ok(sent) => return Ok(sent),
+                Ok(sent) => return Ok((sent, guard)),
                 Err(err) => err,
             };
+            drop(guard);
             failures += 1;
             match retry_wait(&err, failures) {
                 Some(wait) => tokio::time::sleep(wait).await,

@@ -109,9 +109,11 @@ async fn work(ctx: Arc<Ctx>, games: Workers, id: GameId, mut rx: watch::Receiver
         if last == Some(shown(&change.view)) {
             continue;
         }
-        last = Some(shown(&change.view));
         let notice = wants_notice(&change, pressed);
-        caught("board", ctx.show_change(&change, notice)).await;
+        // A board not attached yet is drawn by whoever posts it; this change is not "shown".
+        if caught("board", ctx.show_change(&change, notice)).await == Some(true) {
+            last = Some(shown(&change.view));
+        }
     }
 }
 
