@@ -289,8 +289,7 @@ fn soak(bot_chats: i64, groups: i64, per_group: i64, run: Duration) -> SoakRepor
         if rss_warm == 0 && start.elapsed() > run / 4 {
             rss_warm = bot.rss_kib().unwrap_or(0);
         }
-        for i in 0..games.len() {
-            let g = &mut games[i];
+        for g in games.iter_mut() {
             if g.over {
                 continue;
             }
