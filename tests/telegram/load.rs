@@ -385,16 +385,17 @@ fn print(report: &mut SoakReport) {
     );
 }
 
-fn check(report: &SoakReport) {
+/// `every_press`: the 3 s bound holds for every press; otherwise (the long run) for the
+/// 99th percentile: over a thousand presses with 10% of posts failing, some edit meets
+/// three failures in a row (three 429s with retry_after 1 are 3 s by themselves).
+fn check(report: &SoakReport, every_press: bool) {
+    let n = report.samples.len();
+    assert!(n > 20, "too few moves: {n}");
+    let p99 = report.samples[(n * 99 / 100).min(n - 1)];
+    let measured = if every_press { report.worst } else { p99 };
     assert!(
-        report.samples.len() > 20,
-        "too few moves: {}",
-        report.samples.len()
-    );
-    assert!(
-        report.worst <= Duration::from_secs(3),
-        "a press waited {:?} for its board",
-        report.worst
+        measured <= Duration::from_secs(3),
+        "a press waited {measured:?} for its board"
     );
     assert!(report.rss_warm > 0 && report.rss_end > 0);
     // Flat after warm-up: some growth is the allocator's, not a leak.
