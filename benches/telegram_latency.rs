@@ -7,7 +7,14 @@
 //! (each move costs an edit and a turn notice); back to back, they would time the flood
 //! limiter instead of the bot.
 //!
-//! Run: `cargo bench --bench telegram_latency` (prints its own numbers).
+//! The second part plays whole games against the bot at `easy` and `medium` in private
+//! chats with Telegram's default flood limits (60 posts a minute per private chat, a burst
+//! of 4): from a press to the board showing the bot's reply, which is when the player can
+//! press again. Once with a player who looks at each board for a second before pressing,
+//! once with one who presses the instant the board is back.
+//!
+//! Run: `cargo bench --bench telegram_latency` (prints its own numbers);
+//! `-- human` or `-- bot` runs one part.
 
 #[path = "../tests/telegram/fake_telegram/mod.rs"]
 mod fake_telegram;
@@ -27,6 +34,75 @@ struct Game {
 }
 
 fn main() {
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wants = |part: &str| only.is_empty() || only.iter().any(|a| a == part);
+    if wants("human") {
+        human_moves();
+    }
+    if wants("bot") {
+        for think in [Duration::from_secs(1), Duration::ZERO] {
+            for level in ["easy", "medium"] {
+                bot_games(level, think);
+            }
+        }
+    }
+}
+
+/// Games against the bot played to the end in `BOT_CHATS` private chats at once.
+const BOT_CHATS: i64 = 3;
+
+fn bot_games(level: &str, think: Duration) {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _bot = BotProcess::start(&fake, dir.path(), BotProcess::default_limits(), "");
+    let samples = std::thread::scope(|s| {
+        let fake = &fake;
+        let players: Vec<_> = (0..BOT_CHATS)
+            .map(|i| s.spawn(move || bot_game(fake, 9500 + i, level, think)))
+            .collect();
+        players
+            .into_iter()
+            .flat_map(|p| p.join().expect("player"))
+            .collect::<Vec<_>>()
+    });
+    report(
+        &format!(
+            "telegram press -> bot's reply shown ({level}, {} ms to look, default limits)",
+            think.as_millis()
+        ),
+        samples,
+    );
+}
+
+/// One game against the bot to its end; the time from each press to the board with the
+/// bot's reply (or the end).
+fn bot_game(fake: &FakeTelegram, id: i64, level: &str, think: Duration) -> Vec<Duration> {
+    let user = TgUser::new(id, &format!("P{id}"), "", "en");
+    let chat = TgChat::private(&user);
+    fake.send_text(&chat, &user, &format!("/play {level}"));
+    let mut samples = vec![];
+    loop {
+        let board = wait_board(fake, chat.id, |b| b.is_over() || !b.pits.is_empty());
+        if board.is_over() {
+            return samples;
+        }
+        std::thread::sleep(think);
+        let (pit, _) = board.pits[0].clone();
+        let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+        let ply = board.ply;
+        let start = Instant::now();
+        fake.press(&chat, board.message.message_id, &user, &data);
+        wait_board(fake, chat.id, |b| {
+            b.is_over() || (b.ply >= ply + 2 && !b.pits.is_empty())
+        });
+        samples.push(start.elapsed());
+    }
+}
+
+fn human_moves() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().expect("temp dir");
     let _bot = BotProcess::start(&fake, dir.path(), "", "");
@@ -38,7 +114,7 @@ fn main() {
             std::thread::sleep(PACE);
         }
     }
-    report(samples);
+    report("telegram press -> edited board (human move)", samples);
 }
 
 /// Ann challenges Ben in a new group and Ben accepts: the game's first board is up.
@@ -94,16 +170,16 @@ fn to_move<'a>(board: &Board, players: &'a [TgUser; 2]) -> &'a TgUser {
         .expect("the player to move is named")
 }
 
-fn report(mut samples: Vec<Duration>) {
+fn report(what: &str, mut samples: Vec<Duration>) {
     assert!(!samples.is_empty(), "no move was measured");
     samples.sort();
     let n = samples.len();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "telegram press -> edited board (human move): n={n} median={:.2} ms p90={:.2} ms \
-         min={:.2} ms max={:.2} ms",
+        "{what}: n={n} median={:.2} ms p90={:.2} ms p99={:.2} ms min={:.2} ms max={:.2} ms",
         ms(samples[n / 2]),
         ms(samples[n * 9 / 10]),
+        ms(samples[n * 99 / 100]),
         ms(samples[0]),
         ms(samples[n - 1])
     );

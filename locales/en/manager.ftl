@@ -8,6 +8,8 @@ manager-turn = { $side ->
 manager-score = Kazans: { $white } : { $black }
 manager-last-move = Last move: { $name }, { $move }
 manager-last-move-capture = Last move: { $name }, { $move }, took { $balls }
+manager-previous-move = Before that: { $name }, { $move }
+manager-previous-move-capture = Before that: { $name }, { $move }, took { $balls }
 manager-draw-offered = { $name } offers a draw.
 manager-deadline = Move within { $hours ->
     [one] { $hours } hour

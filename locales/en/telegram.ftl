@@ -36,3 +36,7 @@ tg-inline-description = Send a challenge anyone in this chat can accept
 tg-inline-text = { $name } challenges you to a game of toguzqumalak!
 tg-inline-accept = Accept
 tg-inline-own = This is your own challenge: wait for someone to accept it.
+tg-anonymous = I can't tell who sent this: you are writing anonymously or as a channel. Turn that off (or write to me in private) to play.
+tg-opponent-bot = Only people can be challenged, not bots, channels or anonymous admins. To play against me, send me /play in a private chat.
+tg-slow-down = Too many commands at once. I'll answer you again in a minute.
+tg-error-internal = Something went wrong on my side. Please try again; if it keeps happening, /board brings a fresh board.

@@ -135,6 +135,7 @@ impl Game {
             position: self.position,
             ply: self.position.ply(),
             last_move: self.reports.last().copied(),
+            previous_move: self.reports.iter().rev().nth(1).copied(),
             status: self.rec.status,
             draw_offer: self.rec.draw_offer,
             moves: move_text(Position::start(self.rec.variant), &self.reports, false),

@@ -60,6 +60,7 @@ mod bots;
 mod challenges;
 mod clock;
 mod games;
+mod secrets;
 mod slots;
 mod users;
 

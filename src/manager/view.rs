@@ -43,6 +43,9 @@ pub struct GameView {
     pub position: Position,
     pub ply: u16,
     pub last_move: Option<MoveReport>,
+    /// The move before `last_move` (the other side's, which a caption may name too: a board
+    /// edited once per turn against the bot shows the player's move and the bot's reply).
+    pub previous_move: Option<MoveReport>,
     pub status: GameStatus,
     /// The side that offered a draw, while the offer stands.
     pub draw_offer: Option<Side>,
@@ -208,6 +211,7 @@ impl GameView {
             position: Position::default(),
             ply: 0,
             last_move: None,
+            previous_move: None,
             status: GameStatus::Ongoing,
             draw_offer: None,
             moves: String::new(),

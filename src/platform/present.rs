@@ -12,7 +12,7 @@ use crate::manager::{
     Player, UserRef,
 };
 use crate::render::BoardView;
-use crate::rules::{EndReason, MoveError, Side, TuzdekRule, Variant};
+use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
 
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:
@@ -141,19 +141,10 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
         ),
     ];
     if let Some(last) = &view.last_move {
-        let name = player_name(view.player(last.side), lang);
-        let mv = last.notation().to_string();
-        lines.push(if last.is_capture() {
-            t!(
-                lang,
-                "manager-last-move-capture",
-                name = name,
-                move = mv,
-                balls = words::balls(lang, last.captured.into())
-            )
-        } else {
-            t!(lang, "manager-last-move", name = name, move = mv)
-        });
+        lines.push(move_line(view, last, lang, false));
+    }
+    if let Some(previous) = &view.previous_move {
+        lines.push(move_line(view, previous, lang, true));
     }
     if let Some(result) = result_text(view, lang) {
         lines.push(result);
@@ -178,6 +169,23 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
         lines.push(t!(lang, "manager-bot-busy", ahead = ahead));
     }
     lines.join("\n")
+}
+
+/// "Last move: Alice, 76, took 10", or for the move before it "Before that: ...".
+fn move_line(view: &GameView, report: &MoveReport, lang: Lang, previous: bool) -> String {
+    let name = player_name(view.player(report.side), lang);
+    let mv = report.notation().to_string();
+    let balls = words::balls(lang, report.captured.into());
+    match (previous, report.is_capture()) {
+        (false, false) => t!(lang, "manager-last-move", name = name, move = mv),
+        (false, true) => {
+            t!(lang, "manager-last-move-capture", name = name, move = mv, balls = balls)
+        }
+        (true, false) => t!(lang, "manager-previous-move", name = name, move = mv),
+        (true, true) => {
+            t!(lang, "manager-previous-move-capture", name = name, move = mv, balls = balls)
+        }
+    }
 }
 
 /// A line saying how long the player to move has, for games between people.

@@ -61,7 +61,7 @@ pub enum Tree {
     Handles,
     /// One-time claims, keyed by `platform:key`; they expire.
     Claims,
-    /// The layout version.
+    /// The layout version, and secrets kept across restarts (`Manager::durable_secret`).
     Meta,
 }
 

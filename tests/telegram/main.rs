@@ -3,6 +3,8 @@
 
 mod fake_telegram;
 
+mod abuse;
 mod bot_game;
 mod fake;
 mod flows;
+mod load;

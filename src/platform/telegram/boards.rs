@@ -5,10 +5,12 @@
 use super::markup;
 use super::poster::Content;
 use super::refs::MsgRef;
+use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::{
-    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef,
+    Action, ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Request,
+    Target, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -81,34 +83,73 @@ impl Ctx {
         live
     }
 
-    /// Shows a changed game: edits the live board (or posts a new one, per config).
-    pub async fn refresh(&self, view: &GameView) {
+    /// Shows a changed game: edits the live boards (or posts a new one, per config). The
+    /// board is drawn once per kind (photo or inline text), however many messages show it.
+    /// Returns false when no message shows the game yet.
+    pub async fn refresh(self: &Arc<Self>, view: &GameView) -> bool {
         let lang = self.board_lang(view).await;
         let live = Self::live_messages(view);
         if live.is_empty() {
             // Not attached yet: the handler that is posting it catches up afterwards.
             tracing::debug!(game = view.id, "no board message to update");
-            return;
+            return false;
         }
+        let mut drawn: [Option<Content>; 2] = [None, None];
         for target in live {
             let inline = target.is_inline();
             if self.config.edit_in_place || inline {
-                let content = self.board_content(view, lang, inline);
+                let content = drawn[usize::from(inline)]
+                    .get_or_insert_with(|| self.board_content(view, lang, inline))
+                    .clone();
                 self.poster.edit(target, content, version(view));
             } else if let MsgRef::Chat { chat, .. } = target {
-                self.post(view, chat, None, lang, true).await;
+                self.queue_board(view, chat, None, lang, true, false);
             }
         }
+        true
     }
 
-    /// Posts `view` as a new message in `chat`, attaches it to the game, and takes the
-    /// keyboard off the board it replaces. Failures are logged: the game is safe, and
-    /// `/board` posts it again.
-    pub async fn post_board(&self, view: &GameView, chat: i64, reply_to: Option<i32>, lang: Lang) {
-        self.post(view, chat, reply_to, lang, false).await;
+    /// Posts `view` as a new message in `chat` (through the chat's outbox), attaches it to
+    /// the game, takes the keyboard off the board it replaces, and then shows the game
+    /// again if it moved on meanwhile (the bot may have moved before the board was attached).
+    pub fn post_board(
+        self: &Arc<Self>,
+        view: &GameView,
+        chat: i64,
+        reply_to: Option<i32>,
+        lang: Lang,
+    ) {
+        self.queue_board(view, chat, reply_to, lang, false, true);
     }
 
-    /// `post_board`, skipped when `only_newer` and a board as new is already posted.
+    /// Queues a board post; a board of the same game still waiting in the chat's outbox is
+    /// replaced by it (only the newest matters).
+    fn queue_board(
+        self: &Arc<Self>,
+        view: &GameView,
+        chat: i64,
+        reply_to: Option<i32>,
+        lang: Lang,
+        only_newer: bool,
+        catch_up: bool,
+    ) {
+        let ctx = self.clone();
+        let view = view.clone();
+        let key = format!("board:{}", view.id);
+        self.outbox.push(
+            chat,
+            Some(key),
+            Box::pin(async move {
+                ctx.post(&view, chat, reply_to, lang, only_newer).await;
+                if catch_up {
+                    ctx.catch_up(&view).await;
+                }
+            }),
+        );
+    }
+
+    /// Posts `view` now (in the chat's outbox task), skipped when `only_newer` and a board
+    /// as new is already posted.
     async fn post(
         &self,
         view: &GameView,
@@ -122,7 +163,12 @@ impl Ctx {
             return;
         }
         let content = self.board_content(view, lang, false);
-        let sent = match self.poster.send(chat, &content, reply_to).await {
+        let posting = self.outbox.posting(chat);
+        let (sent, _attaching) = match self
+            .poster
+            .send_holding(chat, &content, reply_to, posting)
+            .await
+        {
             Ok(m) => m,
             Err(err) => {
                 let error = self.poster.describe(&err);
@@ -153,17 +199,57 @@ impl Ctx {
         }
     }
 
+    /// The bot may have moved while a board was being posted or attached (its change found
+    /// no message to edit): show the game once more if it moved on.
+    pub async fn catch_up(self: &Arc<Self>, posted: &GameView) {
+        if let Some(now) = self.current(posted).await {
+            if now.ply != posted.ply || now.status != posted.status {
+                self.refresh(&now).await;
+            }
+        }
+    }
+
+    /// The game of `view` as it is now.
+    pub async fn current(&self, view: &GameView) -> Option<GameView> {
+        let user = view.players.iter().find_map(|p| p.user())?;
+        let req = Request {
+            actor: user.clone(),
+            chat: view.chat.clone(),
+            action: Action::Show {
+                game: Some(view.id.clone()),
+            },
+        };
+        match self.manager.act(req).await {
+            Ok(Reply::Game(now)) => Some(now),
+            _ => None,
+        }
+    }
+
+    /// Shows one change of a game (called by its worker in `turns`): the board, and the
+    /// turn notice when `notice`. False if no message shows the game yet.
+    pub async fn show_change(self: &Arc<Self>, change: &Change, notice: bool) -> bool {
+        let shown = self.refresh(&change.view).await;
+        if notice {
+            self.notify_turn(&change.view, change.actor.as_ref()).await;
+        }
+        shown
+    }
+
     /// Tells the player to move (when that is a person other than `actor`) in the game's
     /// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
     /// Only the newest notice of a game stays in the chat: the one it replaces is deleted,
     /// and the last one goes when the game ends.
-    pub async fn notify_turn(&self, view: &GameView, actor: Option<&UserRef>) {
+    pub async fn notify_turn(self: &Arc<Self>, view: &GameView, actor: Option<&UserRef>) {
         if !self.config.notify_turn {
             return;
         }
+        let Some(chat) = chat_id(view) else { return };
         if view.is_over() {
-            self.delete_notice(self.notices.replace(&view.id, None))
-                .await;
+            let ctx = self.clone();
+            let game = view.id.clone();
+            let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
+            self.outbox
+                .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
             return;
         }
         let Some(Player::Human(user)) = view.to_move_player() else {
@@ -172,7 +258,6 @@ impl Ctx {
         if actor == Some(user) {
             return;
         }
-        let Some(chat) = chat_id(view) else { return };
         let lang = self.lang_of(user).await;
         let text = t!(
             lang,
@@ -188,20 +273,27 @@ impl Ctx {
             text,
             keyboard: None,
         };
-        match self.poster.send(chat, &content, reply_to).await {
-            Ok(sent) => {
-                let new = MsgRef::Chat {
-                    chat,
-                    message: sent.id.0,
-                };
-                self.delete_notice(self.notices.replace(&view.id, Some(new)))
-                    .await;
+        let ctx = self.clone();
+        let game = view.id.clone();
+        let job = async move {
+            match ctx.poster.send(chat, &content, reply_to).await {
+                Ok(sent) => {
+                    let new = MsgRef::Chat {
+                        chat,
+                        message: sent.id.0,
+                    };
+                    ctx.delete_notice(ctx.notices.replace(&game, Some(new)))
+                        .await;
+                }
+                Err(err) => {
+                    let error = ctx.poster.describe(&err);
+                    tracing::info!(game, error, "turn notice not sent");
+                }
             }
-            Err(err) => {
-                let error = self.poster.describe(&err);
-                tracing::info!(game = view.id, error, "turn notice not sent");
-            }
-        }
+        };
+        // A newer notice of the game replaces one still waiting.
+        self.outbox
+            .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
     }
 
     async fn delete_notice(&self, notice: Option<MsgRef>) {
@@ -266,7 +358,10 @@ pub fn version(view: &GameView) -> u32 {
 }
 
 /// The Telegram chat of a game, unless it lives in an inline message.
-fn chat_id(view: &GameView) -> Option<i64> {
+pub fn chat_id(view: &GameView) -> Option<i64> {
+    if view.chat.platform != Platform::Telegram {
+        return None;
+    }
     view.chat.id.parse().ok()
 }
 
@@ -280,16 +375,27 @@ fn mention(user: &UserRef) -> String {
 }
 
 /// Follows the manager's events for Telegram games and challenges until the manager stops.
+/// It never waits for a post: game changes go to their game's worker (`turns`), challenge
+/// edits to the poster's background edits.
 pub async fn follow_events(ctx: Arc<Ctx>) {
     let mut events = ctx.manager.subscribe();
     loop {
         match events.recv().await {
             Ok(Event::Game(view)) if view.chat.platform == Platform::Telegram => {
-                ctx.refresh(&view).await;
-                ctx.notify_turn(&view, None).await;
+                let change = Change {
+                    view,
+                    actor: None,
+                    pressed: None,
+                };
+                ctx.turns.push(&ctx, change);
             }
             Ok(Event::Acted { view, actor }) if view.chat.platform == Platform::Telegram => {
-                ctx.notify_turn(&view, Some(&actor)).await;
+                let change = Change {
+                    view,
+                    actor: Some(actor),
+                    pressed: Some(tokio::time::Instant::now()),
+                };
+                ctx.turns.push(&ctx, change);
             }
             Ok(Event::Challenge(view)) if view.chat.platform == Platform::Telegram => {
                 ctx.refresh_challenge(&view).await;

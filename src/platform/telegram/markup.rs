@@ -63,12 +63,10 @@ pub fn level_keyboard(lang: Lang) -> InlineKeyboardMarkup {
 }
 
 /// The placeholder button of an inline-mode challenge before Telegram reported it chosen:
-/// `tgi:<challenger's user id>` (Telegram-only data, never reaches the shared codec).
-pub fn inline_placeholder(challenger: u64, label: String) -> InlineKeyboardMarkup {
-    InlineKeyboardMarkup::new([[InlineKeyboardButton::callback(
-        label,
-        format!("{INLINE_PREFIX}{challenger}"),
-    )]])
+/// `data` is `tgi:<challenger's user id>:<signature>` (Telegram-only data, never reaches the
+/// shared codec; see `inline::ButtonKey`).
+pub fn inline_placeholder(data: String, label: String) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new([[InlineKeyboardButton::callback(label, data)]])
 }
 
 pub const INLINE_PREFIX: &str = "tgi:";
@@ -80,6 +78,29 @@ pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
         .flatten()
         .find_map(|b| match &b.kind {
             InlineKeyboardButtonKind::CallbackData(d) => decode(d).ok()?.game().map(str::to_string),
+            _ => None,
+        })
+}
+
+/// The game or challenge a button acts on (`None` for the level buttons).
+pub fn target(button: &Button) -> Option<&str> {
+    match button {
+        Button::AcceptChallenge { challenge }
+        | Button::DeclineChallenge { challenge }
+        | Button::CancelChallenge { challenge } => Some(challenge),
+        other => other.game(),
+    }
+}
+
+/// The game or challenge a keyboard's buttons act on.
+pub fn target_of(k: &InlineKeyboardMarkup) -> Option<String> {
+    k.inline_keyboard
+        .iter()
+        .flatten()
+        .find_map(|b| match &b.kind {
+            InlineKeyboardButtonKind::CallbackData(d) => {
+                decode(d).ok().as_ref().and_then(target).map(str::to_string)
+            }
             _ => None,
         })
 }

@@ -12,19 +12,25 @@
 //! working after a restart.
 
 mod boards;
+mod callbacks;
+mod commands;
 pub mod config;
-mod handlers;
+mod dispatch;
+mod guard;
+mod inline;
 mod markup;
+mod outbox;
 mod poster;
 mod refs;
+mod turns;
 
 pub use config::TelegramConfig;
 
 use crate::i18n::Lang;
-use crate::manager::{Manager, Platform, UserRef};
+use crate::manager::{Manager, Platform, Target, UserRef};
 use crate::t;
 use anyhow::Context as _;
-use poster::{Limiter, Poster};
+use poster::{Content, Limiter, Poster};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use teloxide::prelude::*;
@@ -41,6 +47,14 @@ pub(crate) struct Ctx {
     pub people: People,
     /// The last turn notice of each game (deleted when the next one is posted).
     pub notices: boards::Notices,
+    /// Posts waiting for their chat's flood allowance, one queue and task per busy chat.
+    pub outbox: outbox::Outboxes,
+    /// A worker per game with news to show.
+    pub turns: turns::Turns,
+    /// Commands per user.
+    pub commands: guard::CommandLimit,
+    /// Signs the inline placeholder buttons.
+    pub button_key: inline::ButtonKey,
 }
 
 /// Users seen recently: their names and Telegram languages. (`@username`s are kept by the
@@ -88,6 +102,48 @@ pub(crate) fn user_ref(user: &User) -> UserRef {
 }
 
 impl Ctx {
+    /// Queues `text` (HTML) for `chat`, as a reply to `reply_to`.
+    pub fn reply(self: &Arc<Self>, chat: i64, reply_to: Option<i32>, text: String) {
+        let content = Content::Text {
+            text,
+            keyboard: None,
+        };
+        self.send_later(chat, reply_to, content, None);
+    }
+
+    /// Queues a new message for `chat` in its outbox and returns at once; the chat's task
+    /// sends it (waiting for the flood allowance there) and attaches it to `attach`.
+    pub fn send_later(
+        self: &Arc<Self>,
+        chat: i64,
+        reply_to: Option<i32>,
+        content: Content,
+        attach: Option<Target>,
+    ) {
+        let ctx = self.clone();
+        let job = async move {
+            let posting = ctx.outbox.posting(chat);
+            let sent = ctx.poster.send_holding(chat, &content, reply_to, posting);
+            let (sent, _attaching) = match sent.await {
+                Ok(sent) => sent,
+                Err(err) => {
+                    let error = ctx.poster.describe(&err);
+                    tracing::warn!(chat, error, "telegram: message not sent");
+                    return;
+                }
+            };
+            let Some(target) = attach else { return };
+            let r = refs::MsgRef::Chat {
+                chat,
+                message: sent.id.0,
+            };
+            if let Err(error) = ctx.manager.attach_message(target, r.to_ref()).await {
+                tracing::warn!(chat, %error, "telegram: message not attached");
+            }
+        };
+        self.outbox.push(chat, None, Box::pin(job));
+    }
+
     /// Notes a user the bot saw: name and language for now, and their `@username` for good
     /// (Telegram gives bots no lookup by username, so `/challenge @name` can only find
     /// people the bot has seen; the manager keeps them across restarts).
@@ -155,19 +211,65 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         config.burst,
     );
     let poster = Poster::new(bot.clone(), limiter, token.clone());
+    let button_key = button_key(&config, &manager).await?;
     let ctx = Arc::new(Ctx {
         bot: bot.clone(),
+        commands: guard::CommandLimit::new(config.commands_per_minute),
         manager,
         config,
         poster,
         username,
         people: People::default(),
         notices: boards::Notices::default(),
+        outbox: outbox::Outboxes::default(),
+        turns: turns::Turns::default(),
+        button_key,
     });
     let events = tokio::spawn(boards::follow_events(ctx.clone()));
-    let result = handlers::dispatch(ctx, checked, token).await;
+    let janitor = tokio::spawn(prune_idle(ctx.clone()));
+    let result = dispatch::dispatch(ctx, checked, token).await;
     events.abort();
+    janitor.abort();
     result
+}
+
+/// The key for inline buttons: `[telegram] button_key`, else one made once and kept by the
+/// manager (a new key on every start would break the buttons already sent).
+async fn button_key(
+    config: &TelegramConfig,
+    manager: &Manager,
+) -> anyhow::Result<inline::ButtonKey> {
+    if !config.button_key.is_empty() {
+        return Ok(inline::ButtonKey::new(
+            config.button_key.expose().as_bytes(),
+        ));
+    }
+    let key = manager
+        .durable_secret(Platform::Telegram, "inline-button-key")
+        .await
+        .map_err(|err| anyhow::anyhow!("cannot read or keep the inline button key: {err}"))?;
+    Ok(inline::ButtonKey::new(&key))
+}
+
+/// How often per-chat and per-user state of quiet chats and users is forgotten.
+const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Forgets the flood buckets and command allowances of chats and users that went quiet, so
+/// memory follows the active ones. (Outboxes and game workers end by themselves when idle.)
+async fn prune_idle(ctx: Arc<Ctx>) {
+    let mut ticks = tokio::time::interval(PRUNE_EVERY);
+    loop {
+        ticks.tick().await;
+        ctx.poster.prune();
+        ctx.commands.prune();
+        tracing::debug!(
+            buckets = ctx.poster.chats(),
+            outboxes = ctx.outbox.chats(),
+            workers = ctx.turns.games(),
+            users = ctx.commands.users(),
+            "telegram: idle state pruned"
+        );
+    }
 }
 
 /// A clear start-up error for a failed getMe; never contains the token.

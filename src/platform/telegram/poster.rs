@@ -8,7 +8,9 @@
 //! `/board` posts it again.
 
 use super::refs::MsgRef;
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
+use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use teloxide::prelude::*;
@@ -17,7 +19,6 @@ use teloxide::types::{
     ReplyParameters,
 };
 use teloxide::{ApiError, RequestError};
-use tokio::time::Instant;
 
 /// What a message should show.
 #[derive(Clone, Debug)]
@@ -37,83 +38,66 @@ pub enum Content {
     Keyboard(Option<InlineKeyboardMarkup>),
 }
 
-/// Network failures are retried this many times per post before giving up.
-const NETWORK_RETRIES: u32 = 5;
+/// Tries of one post or edit before giving it up.
+const ATTEMPTS: u32 = 6;
 /// A single 429 wait longer than this is not worth holding a request for.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
 
-/// Token buckets: per chat and global.
+/// Flood limits: a bucket per chat (a burst, then a per-minute rate; groups are stricter)
+/// and Telegram's overall one. Buckets of chats that went quiet are pruned (`prune`), so
+/// memory follows the chats active now, not every chat ever seen.
 pub struct Limiter {
-    private_per_sec: f64,
-    group_per_sec: f64,
-    burst: f64,
-    buckets: Mutex<HashMap<String, Bucket>>,
-    global: Mutex<Bucket>,
-}
-
-struct Bucket {
-    tokens: f64,
-    at: Instant,
+    private: DefaultKeyedRateLimiter<String>,
+    group: DefaultKeyedRateLimiter<String>,
+    global: DefaultDirectRateLimiter,
 }
 
 /// Telegram's overall limit for a bot: about 30 messages per second.
-const GLOBAL_PER_SEC: f64 = 30.0;
+const GLOBAL_PER_SEC: u32 = 30;
+
+/// `per_minute` with a burst of `burst` (zeros, refused by the config check, count as 1).
+pub fn quota(per_minute: u32, burst: u32) -> Quota {
+    let rate = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
+    Quota::per_minute(rate).allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
+}
 
 impl Limiter {
     pub fn new(private_per_minute: u32, group_per_minute: u32, burst: u32) -> Limiter {
+        Limiter::with_global(private_per_minute, group_per_minute, burst, GLOBAL_PER_SEC)
+    }
+
+    fn with_global(
+        private_per_minute: u32,
+        group_per_minute: u32,
+        burst: u32,
+        global: u32,
+    ) -> Limiter {
+        let global = NonZeroU32::new(global).unwrap_or(NonZeroU32::MIN);
         Limiter {
-            private_per_sec: f64::from(private_per_minute.max(1)) / 60.0,
-            group_per_sec: f64::from(group_per_minute.max(1)) / 60.0,
-            burst: f64::from(burst.max(1)),
-            buckets: Mutex::new(HashMap::new()),
-            global: Mutex::new(Bucket {
-                tokens: GLOBAL_PER_SEC,
-                at: Instant::now(),
-            }),
+            private: RateLimiter::keyed(quota(private_per_minute, burst)),
+            group: RateLimiter::keyed(quota(group_per_minute, burst)),
+            global: RateLimiter::direct(Quota::per_second(global)),
         }
     }
 
     /// Waits until `chat` may post once more, and takes the token.
     pub async fn acquire(&self, chat: &str, group: bool) {
-        let rate = if group {
-            self.group_per_sec
-        } else {
-            self.private_per_sec
-        };
-        loop {
-            let wait = {
-                let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-                let bucket = buckets.entry(chat.to_string()).or_insert(Bucket {
-                    tokens: self.burst,
-                    at: Instant::now(),
-                });
-                let mut global = self.global.lock().unwrap_or_else(|e| e.into_inner());
-                let own = refill(bucket, rate, self.burst);
-                let all = refill(&mut global, GLOBAL_PER_SEC, GLOBAL_PER_SEC);
-                let wait = own.max(all);
-                if wait.is_zero() {
-                    bucket.tokens -= 1.0;
-                    global.tokens -= 1.0;
-                }
-                wait
-            };
-            if wait.is_zero() {
-                return;
-            }
-            tokio::time::sleep(wait).await;
+        let keyed = if group { &self.group } else { &self.private };
+        keyed.until_key_ready(&chat.to_string()).await;
+        self.global.until_ready().await;
+    }
+
+    /// Forgets the buckets that are full again (their chats posted nothing for a while).
+    pub fn prune(&self) {
+        for keyed in [&self.private, &self.group] {
+            keyed.retain_recent();
+            keyed.shrink_to_fit();
         }
     }
-}
 
-/// Adds the tokens earned since the last look; returns how long until one token is there.
-fn refill(b: &mut Bucket, rate: f64, cap: f64) -> Duration {
-    let now = Instant::now();
-    b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * rate).min(cap);
-    b.at = now;
-    if b.tokens >= 1.0 {
-        Duration::ZERO
-    } else {
-        Duration::from_secs_f64((1.0 - b.tokens) / rate)
+    /// How many chats have a bucket now.
+    pub fn chats(&self) -> usize {
+        self.private.len() + self.group.len()
     }
 }
 
@@ -159,6 +143,16 @@ impl Poster {
             posted: Mutex::new(HashMap::new()),
             token,
         })
+    }
+
+    /// Forgets the flood buckets of quiet chats.
+    pub fn prune(&self) {
+        self.limiter.prune();
+    }
+
+    /// Chats with a flood bucket now.
+    pub fn chats(&self) -> usize {
+        self.limiter.chats()
     }
 
     /// An error's text with the token removed.
@@ -237,24 +231,28 @@ impl Poster {
         let mut failures = 0;
         loop {
             self.limiter.acquire(&chat, group).await;
-            let err = match self.apply_edit(target, content).await {
-                Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified)) => return,
-                Err(e) => e,
+            tracing::debug!(?target, failures, "edit sent");
+            let attempt = self.apply_edit(target, content);
+            let err = match tokio::time::timeout(edit_timeout(failures), attempt).await {
+                Ok(Ok(()) | Err(RequestError::Api(ApiError::MessageNotModified))) => return,
+                Ok(Err(e)) => Some(e),
+                Err(_) => None,
             };
+            failures += 1;
             let wait = match &err {
-                RequestError::RetryAfter(s) => s.duration().min(MAX_RETRY_AFTER),
-                RequestError::Network(_) | RequestError::Io(_) if failures < NETWORK_RETRIES => {
-                    failures += 1;
-                    Duration::from_millis(200 << failures)
-                }
-                _ => {
-                    tracing::warn!(?target, error = self.describe(&err), "edit failed");
-                    return;
-                }
+                Some(err) => retry_wait(err, failures),
+                // Timed out: most likely teloxide sitting out its 10 s after a 5xx.
+                None => (failures < ATTEMPTS).then_some(Duration::from_millis(50)),
+            };
+            let Some(wait) = wait else {
+                let error = err.map_or_else(|| "timed out".to_string(), |e| self.describe(&e));
+                tracing::warn!(?target, error, "edit failed");
+                return;
             };
             tracing::info!(?target, wait_ms = wait.as_millis() as u64, "edit postponed");
             tokio::time::sleep(wait).await;
             if self.superseded(target) {
+                tracing::debug!(?target, "edit superseded");
                 return;
             }
         }
@@ -326,21 +324,38 @@ impl Poster {
         content: &Content,
         reply_to: Option<i32>,
     ) -> Result<Message, RequestError> {
+        self.send_holding(chat, content, reply_to, None)
+            .await
+            .map(|(sent, _)| sent)
+    }
+
+    /// `send`, holding `posting` (once the flood allowance is there) around each try, and
+    /// still holding it when it returns the sent message: the caller lets it go once the
+    /// message is attached.
+    pub async fn send_holding(
+        &self,
+        chat: i64,
+        content: &Content,
+        reply_to: Option<i32>,
+        posting: Option<Arc<tokio::sync::Mutex<()>>>,
+    ) -> Result<(Message, Option<tokio::sync::OwnedMutexGuard<()>>), RequestError> {
         let key = chat.to_string();
-        let mut attempts = 0;
+        let mut failures = 0;
         loop {
             self.limiter.acquire(&key, chat < 0).await;
-            let result = self.send_once(chat, content, reply_to).await;
-            match result {
-                Err(RequestError::RetryAfter(s)) if attempts < 3 => {
-                    attempts += 1;
-                    tokio::time::sleep(s.duration().min(MAX_RETRY_AFTER)).await;
-                }
-                Err(RequestError::Network(_)) if attempts < 3 => {
-                    attempts += 1;
-                    tokio::time::sleep(Duration::from_millis(300)).await;
-                }
-                other => return other,
+            let guard = match &posting {
+                Some(lock) => Some(lock.clone().lock_owned().await),
+                None => None,
+            };
+            let err = match self.send_once(chat, content, reply_to).await {
+                Ok(sent) => return Ok((sent, guard)),
+                Err(err) => err,
+            };
+            drop(guard);
+            failures += 1;
+            match retry_wait(&err, failures) {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => return Err(err),
             }
         }
     }
@@ -389,6 +404,49 @@ impl Poster {
     }
 }
 
+/// How long one try of an edit may take: 1 s for the first two, then doubling. teloxide
+/// waits 10 s after any 5xx answer before it returns the error; an edit is idempotent (a
+/// repeat is at worst "not modified"), so it is cheaper to give up on that try and send the
+/// edit again. (New messages are not cut short: a send cut off after Telegram took it would
+/// post twice.)
+fn edit_timeout(failures: u32) -> Duration {
+    Duration::from_secs(1) * (1 << failures.saturating_sub(1).min(5))
+}
+
+/// How long to wait before trying a failed request again, or `None` to give up: 429s are
+/// waited out (`retry_after`, capped), network errors and Telegram's 5xx answers retried
+/// with a growing pause; anything else is final. A post is tried `ATTEMPTS` times at most:
+/// a chat under constant 429 must not keep a request (and its memory) forever, and a lost
+/// post never loses a move (the game is durable; the next change or /board shows it).
+fn retry_wait(err: &RequestError, failures: u32) -> Option<Duration> {
+    if failures >= ATTEMPTS {
+        return None;
+    }
+    match err {
+        RequestError::RetryAfter(s) => Some(s.duration().min(MAX_RETRY_AFTER)),
+        RequestError::Network(_) | RequestError::Io(_) | RequestError::InvalidJson { .. } => {
+            Some(Duration::from_millis(100 << failures.min(6)))
+        }
+        RequestError::Api(ApiError::Unknown(text)) if is_server_error(text) => {
+            Some(Duration::from_millis(100 << failures.min(6)))
+        }
+        _ => None,
+    }
+}
+
+/// Telegram's 5xx answers ("Internal Server Error", "Bad Gateway", ...) reach teloxide as
+/// unknown API errors with that description.
+fn is_server_error(description: &str) -> bool {
+    [
+        "Internal Server Error",
+        "Bad Gateway",
+        "Service Unavailable",
+        "Gateway Timeout",
+    ]
+    .iter()
+    .any(|s| description.contains(s))
+}
+
 fn board_file(png: &Arc<Vec<u8>>) -> InputFile {
     InputFile::memory(png.as_ref().clone()).file_name("board.png")
 }
@@ -413,6 +471,25 @@ pub fn scrub(text: &str, token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
+
+    #[tokio::test]
+    async fn buckets_of_quiet_chats_are_pruned() {
+        // 60 000 a minute: a used bucket is full again after a millisecond.
+        let limiter = Limiter::with_global(60_000, 60_000, 1, 1_000_000);
+        for chat in 0..1000 {
+            limiter.acquire(&chat.to_string(), chat % 2 == 0).await;
+        }
+        assert_eq!(limiter.chats(), 1000);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        limiter.prune();
+        assert_eq!(limiter.chats(), 0, "every bucket is full again");
+        // A chat that has just posted at a slow rate keeps its bucket: it still owes time.
+        let slow = Limiter::new(1, 1, 1);
+        slow.acquire("-7", true).await;
+        slow.prune();
+        assert_eq!(slow.chats(), 1);
+    }
 
     #[tokio::test]
     async fn a_chat_bursts_then_waits_for_its_rate() {

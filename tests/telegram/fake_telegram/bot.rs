@@ -21,13 +21,36 @@ impl BotProcess {
     /// Starts the bot with its data in `data` and extra config lines under `[telegram]`
     /// (`telegram_extra`) and at top level (`extra`, e.g. `[limits]`).
     pub fn start(fake: &FakeTelegram, data: &Path, telegram_extra: &str, extra: &str) -> Self {
+        Self::start_with_env(fake, data, telegram_extra, extra, &[])
+    }
+
+    /// `start` with extra environment variables. The flood limits are lifted unless
+    /// `telegram_extra` sets them (`default_limits()` keeps Telegram's).
+    pub fn start_with_env(
+        fake: &FakeTelegram,
+        data: &Path,
+        telegram_extra: &str,
+        extra: &str,
+        env: &[(&str, &str)],
+    ) -> Self {
         std::fs::create_dir_all(data).expect("data dir");
         let config = data.join("toguz.toml");
         let store = data.join("db");
+        let lifted: String = [
+            "private_posts_per_minute = 100000",
+            "group_posts_per_minute = 100000",
+            "burst = 1000",
+        ]
+        .iter()
+        .filter(|line| {
+            let key = line.split(' ').next().unwrap_or("");
+            !telegram_extra.contains(&format!("{key} ="))
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
         let text = format!(
             "[storage]\npath = {store:?}\n\n{extra}\n\n[telegram]\nenabled = true\n\
-             token = {TOKEN:?}\napi_url = {url:?}\nprivate_posts_per_minute = 100000\n\
-             group_posts_per_minute = 100000\nburst = 1000\n{telegram_extra}\n",
+             token = {TOKEN:?}\napi_url = {url:?}\n{lifted}{telegram_extra}\n",
             url = fake.url,
         );
         std::fs::write(&config, text).expect("config");
@@ -41,6 +64,7 @@ impl BotProcess {
             .args(["run", "--config"])
             .arg(&config)
             .env("RUST_LOG", "toguz=debug,info")
+            .envs(env.iter().copied())
             .env_remove("TELEGRAM_TOKEN")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -48,6 +72,18 @@ impl BotProcess {
             .spawn()
             .expect("start toguz");
         BotProcess { child, log }
+    }
+
+    /// The config lines that keep Telegram's default flood limits (`start` lifts them).
+    pub fn default_limits() -> &'static str {
+        "private_posts_per_minute = 60\ngroup_posts_per_minute = 20\nburst = 4\n"
+    }
+
+    /// The process's resident memory in KiB (VmRSS in /proc), if it can be read.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// Kills the process at once (no clean shutdown), like a crash.

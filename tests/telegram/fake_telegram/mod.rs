@@ -29,6 +29,23 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub const BOT_ID: i64 = 7_000_000_001;
 pub const BOT_USERNAME: &str = "toguz_test_bot";
 
+/// The user id Telegram gives every anonymous group admin's message (`sender_chat` is the
+/// group), and the one of every message sent on behalf of a channel (`sender_chat` is the
+/// channel).
+pub const GROUP_ANONYMOUS_BOT_ID: i64 = 1_087_968_824;
+pub const CHANNEL_BOT_ID: i64 = 136_817_688;
+
+/// Methods that post into a chat, which Telegram's flood control answers with 429.
+const POSTING: &[&str] = &[
+    "sendMessage",
+    "sendPhoto",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageMedia",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+];
+
 /// Methods the fake knows, in Telegram's spelling (matched case-insensitively).
 const METHODS: &[&str] = &[
     "getMe",
@@ -62,6 +79,7 @@ const INVALID_QUERY: &str =
 #[derive(Clone, Debug)]
 pub struct TgUser {
     pub id: i64,
+    pub is_bot: bool,
     pub first_name: String,
     pub username: Option<String>,
     pub language_code: Option<String>,
@@ -71,14 +89,34 @@ impl TgUser {
     pub fn new(id: i64, first_name: &str, username: &str, language_code: &str) -> TgUser {
         TgUser {
             id,
+            is_bot: false,
             first_name: first_name.to_string(),
             username: (!username.is_empty()).then(|| username.to_string()),
             language_code: (!language_code.is_empty()).then(|| language_code.to_string()),
         }
     }
 
+    /// Another bot (Telegram shows bots' messages to bots only in a few cases, such as a
+    /// reply to them; it names them as users with `is_bot`).
+    pub fn bot(id: i64, first_name: &str, username: &str) -> TgUser {
+        TgUser {
+            is_bot: true,
+            ..TgUser::new(id, first_name, username, "")
+        }
+    }
+
+    /// Who Telegram names as the sender of an anonymous group admin's message.
+    pub fn group_anonymous_bot() -> TgUser {
+        TgUser::bot(GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot")
+    }
+
+    /// Who Telegram names as the sender of a message sent on behalf of a channel.
+    pub fn channel_bot() -> TgUser {
+        TgUser::bot(CHANNEL_BOT_ID, "Channel", "Channel_Bot")
+    }
+
     fn json(&self) -> Value {
-        let mut v = json!({"id": self.id, "is_bot": false, "first_name": self.first_name});
+        let mut v = json!({"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name});
         if let Some(u) = &self.username {
             v["username"] = json!(u);
         }
@@ -103,6 +141,15 @@ impl TgChat {
             json["username"] = json!(u);
         }
         TgChat { id: user.id, json }
+    }
+
+    /// A channel (the sender chat of posts made on its behalf).
+    pub fn channel(id: i64, title: &str) -> TgChat {
+        assert!(id < 0, "channel ids are negative");
+        TgChat {
+            id,
+            json: json!({"id": id, "type": "channel", "title": title}),
+        }
     }
 
     pub fn group(id: i64, title: &str) -> TgChat {
@@ -214,6 +261,8 @@ pub struct StoredMessage {
     pub reply_markup: Option<Value>,
     pub edits: u32,
     pub reply_to: Option<i64>,
+    /// The chat a message was sent on behalf of (anonymous admins, channels).
+    pub sender_chat: Option<Value>,
 }
 
 impl StoredMessage {
@@ -268,6 +317,10 @@ struct FakeState {
     next_id: u64,
     /// Webhook deliveries by update id: the HTTP status the bot answered.
     deliveries: Vec<(i64, u16)>,
+    /// Chats whose every post is answered 429 with this retry_after (flood control).
+    flooded: HashMap<i64, u64>,
+    /// Per mille of posts that fail at random (429, 500, 502), and the generator's state.
+    chaos: (u32, u64),
 }
 
 struct Shared {
@@ -335,6 +388,8 @@ impl FakeTelegram {
                 commands: HashMap::new(),
                 next_id: 1,
                 deliveries: vec![],
+                flooded: HashMap::new(),
+                chaos: (0, 0x9e37_79b9_7f4a_7c15),
             }),
             changed: Condvar::new(),
             new_update: tokio::sync::Notify::new(),
@@ -407,7 +462,32 @@ impl FakeTelegram {
         self.send(chat, from, text, Some(reply_to))
     }
 
+    /// A message sent on behalf of `sender_chat`, as Telegram delivers it: from
+    /// GroupAnonymousBot with the group as `sender_chat` for an anonymous admin, from
+    /// Channel_Bot with the channel for "send as channel".
+    pub fn send_as(
+        &self,
+        chat: &TgChat,
+        sender_chat: &TgChat,
+        from: &TgUser,
+        text: &str,
+        reply_to: Option<i64>,
+    ) -> i64 {
+        self.send_full(chat, from, text, reply_to, Some(sender_chat))
+    }
+
     fn send(&self, chat: &TgChat, from: &TgUser, text: &str, reply_to: Option<i64>) -> i64 {
+        self.send_full(chat, from, text, reply_to, None)
+    }
+
+    fn send_full(
+        &self,
+        chat: &TgChat,
+        from: &TgUser,
+        text: &str,
+        reply_to: Option<i64>,
+        sender_chat: Option<&TgChat>,
+    ) -> i64 {
         let mut st = self.lock();
         st.chats.insert(chat.id, chat.json.clone());
         let message_id = next_message_id(&mut st, chat.id);
@@ -423,6 +503,7 @@ impl FakeTelegram {
             reply_markup: None,
             edits: 0,
             reply_to,
+            sender_chat: sender_chat.map(|c| c.json.clone()),
         };
         let mut msg = message_json(&st, &stored);
         msg["entities"] = json!(entities(text));
@@ -547,6 +628,7 @@ impl FakeTelegram {
                 reply_markup: result.get("reply_markup").cloned(),
                 edits: 0,
                 reply_to: None,
+                sender_chat: None,
             },
         );
         if feedback {
@@ -567,6 +649,31 @@ impl FakeTelegram {
             status: 429,
             body,
         });
+    }
+
+    /// Every post into `chat` (sends, edits, deletes) is answered 429 with `retry_after`,
+    /// as Telegram does to a chat over its flood limit, until `unflood`.
+    pub fn flood(&self, chat: i64, retry_after: u64) {
+        self.lock().flooded.insert(chat, retry_after);
+    }
+
+    pub fn unflood(&self, chat: i64) {
+        self.lock().flooded.remove(&chat);
+    }
+
+    /// `per_mille` of all posts fail at random: a third each 429 (retry_after 1), 500 and
+    /// 502, as Telegram's answers look under load. Deterministic for a given `seed`.
+    pub fn chaos(&self, per_mille: u32, seed: u64) {
+        self.lock().chaos = (per_mille, seed | 1);
+    }
+
+    /// How many calls the fake answered with `status`.
+    pub fn count_status(&self, status: u16) -> usize {
+        self.lock()
+            .calls
+            .iter()
+            .filter(|c| c.status == status)
+            .count()
     }
 
     /// The next call of `method` fails with `status` and `description`.
@@ -771,6 +878,9 @@ fn message_json(st: &FakeState, m: &StoredMessage) -> Value {
     if let Some(k) = &m.reply_markup {
         v["reply_markup"] = k.clone();
     }
+    if let Some(c) = &m.sender_chat {
+        v["sender_chat"] = c.clone();
+    }
     if m.edits > 0 {
         v["edit_date"] = json!(now());
     }
@@ -851,8 +961,12 @@ async fn handle(
             .position(|f| f.method == method)
             .map(|i| st.failures.remove(i))
     };
-    let (status, body) = if let Some(f) = scripted {
-        (f.status, f.body)
+    let forced = scripted.map(|f| (f.status, f.body)).or_else(|| {
+        let mut st = shared.lock();
+        flood_or_chaos(&mut st, method, &params)
+    });
+    let (status, body) = if let Some(forced) = forced {
+        forced
     } else if method == "getUpdates" {
         match get_updates(&shared, &params).await {
             Ok(v) => (200, json!({"ok": true, "result": v})),
@@ -867,6 +981,47 @@ async fn handle(
     };
     record(&shared, method, params, files, status, body.clone());
     reply(status, body)
+}
+
+/// A 429 for a flooded chat, or a random failure under `chaos`.
+fn flood_or_chaos(st: &mut FakeState, method: &str, p: &Params) -> Option<(u16, Value)> {
+    if !POSTING.contains(&method) {
+        return None;
+    }
+    let chat = p.get("chat_id").and_then(value_i64);
+    if let Some(retry) = chat.and_then(|c| st.flooded.get(&c)).copied() {
+        return Some(too_many(retry));
+    }
+    let (per_mille, state) = &mut st.chaos;
+    if *per_mille == 0 {
+        return None;
+    }
+    // xorshift64: enough randomness for a test, and repeatable.
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    let roll = (*state % 3000) as u32;
+    if roll >= *per_mille * 3 {
+        return None;
+    }
+    Some(match roll % 3 {
+        0 => too_many(1),
+        1 => (
+            500,
+            json!({"ok": false, "error_code": 500, "description": "Internal Server Error"}),
+        ),
+        _ => (
+            502,
+            json!({"ok": false, "error_code": 502, "description": "Bad Gateway"}),
+        ),
+    })
+}
+
+fn too_many(retry_after: u64) -> (u16, Value) {
+    let body = json!({"ok": false, "error_code": 429,
+        "description": format!("Too Many Requests: retry after {retry_after}"),
+        "parameters": {"retry_after": retry_after}});
+    (429, body)
 }
 
 fn reply(status: u16, body: Value) -> Response {
@@ -1429,6 +1584,7 @@ fn bot_message(
         reply_markup,
         edits: 0,
         reply_to,
+        sender_chat: None,
     }
 }
 

@@ -1,0 +1,275 @@
+//! Button presses: the board's and the challenge's buttons (checked against the message
+//! they were pressed on), and showing what an action answered.
+
+use super::boards::{chat_id, html, version};
+use super::commands::test_panic;
+use super::dispatch::HandlerResult;
+use super::inline::inline_placeholder_press;
+use super::markup::{self, INLINE_PREFIX};
+use super::refs::MsgRef;
+use super::turns::Change;
+use super::{user_ref, Ctx};
+use crate::i18n::Lang;
+use crate::manager::buttons::{decode, Button};
+use crate::manager::{Action, ActionError, ChatRef, GameView, Platform, Reply, Request, Target};
+use crate::platform::present;
+use crate::t;
+use std::sync::Arc;
+use teloxide::prelude::*;
+use teloxide::types::CallbackQuery;
+
+/// Where an answer is shown.
+pub struct Origin {
+    /// The message whose button was pressed.
+    pub place: Option<MsgRef>,
+    /// The chat to post new messages in (none for inline messages).
+    pub chat: Option<i64>,
+    /// The command to reply to.
+    pub reply_to: Option<i32>,
+    /// Post the board as a new message even if one exists (`/board`).
+    pub repost: bool,
+    /// The pressed message is a board of this game even if the game does not know it (the
+    /// bot stopped between posting and attaching it): show the game there.
+    pub adopt: bool,
+}
+
+/// Shows what an action answered: a board (edited or posted), a challenge, a list. Posts
+/// are queued in the chat's outbox; nothing here waits for a flood allowance.
+pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
+    match reply {
+        Reply::Game(view) => show_game(ctx, &view, o).await,
+        Reply::Challenge(cv) => {
+            let here = o
+                .place
+                .as_ref()
+                .is_some_and(|p| cv.messages.contains(&p.to_ref()));
+            if here {
+                ctx.refresh_challenge(&cv).await;
+            } else if let Some(chat) = o.chat {
+                let content = ctx.challenge_content(&cv, lang);
+                let target = Target::Challenge(cv.id.clone());
+                ctx.send_later(chat, o.reply_to, content, Some(target));
+            }
+        }
+        Reply::Games(views) => {
+            if let Some(chat) = o.chat {
+                ctx.reply(chat, o.reply_to, html(&present::games_text(&views, lang)));
+            }
+        }
+        Reply::Done => {}
+    }
+}
+
+async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
+    let lang = ctx.board_lang(view).await;
+    if let Some(place @ MsgRef::Inline(_)) = &o.place {
+        if !view.messages.contains(&place.to_ref()) {
+            // An inline challenge was accepted: its message becomes the board.
+            let target = Target::Game(view.id.clone());
+            if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
+                tracing::warn!(game = view.id, %error, "inline board not attached");
+            }
+            let content = ctx.board_content(view, lang, true);
+            ctx.poster.edit(place.clone(), content, version(view));
+            ctx.catch_up(view).await;
+            return;
+        }
+    }
+    if let Some(place @ MsgRef::Chat { chat, .. }) = &o.place {
+        if o.adopt && is_orphan(ctx, view, place, *chat).await {
+            let target = Target::Game(view.id.clone());
+            if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
+                tracing::warn!(game = view.id, %error, "board not adopted");
+            }
+            let content = ctx.board_content(view, lang, false);
+            ctx.poster.edit(place.clone(), content, version(view));
+            ctx.catch_up(view).await;
+            return;
+        }
+        if o.adopt && !view.messages.contains(&place.to_ref()) {
+            // The pressed board is this game's and was attached while this press was
+            // handled (its post was still in the chat's outbox): show the game there.
+            if let Some(now) = ctx.current(view).await {
+                ctx.refresh(&now).await;
+            }
+            return;
+        }
+    }
+    let shown = view.messages.iter().any(|m| MsgRef::parse(m).is_some());
+    // A new game is posted in its own chat (not wherever a button was pressed).
+    match chat_id(view).or(o.chat) {
+        Some(chat) if o.repost || !shown => ctx.post_board(view, chat, o.reply_to, lang),
+        _ => {
+            // The game's worker shows it (the manager's event of this change brings the
+            // same view: it is drawn once).
+            let change = Change {
+                view: view.clone(),
+                actor: None,
+                pressed: Some(tokio::time::Instant::now()),
+            };
+            ctx.turns.push(ctx, change);
+        }
+    }
+}
+
+/// Whether a pressed board of `view` is unknown to the game (the bot stopped between posting
+/// and attaching it), rather than a board being posted and attached right now.
+async fn is_orphan(ctx: &Arc<Ctx>, view: &GameView, place: &MsgRef, chat: i64) -> bool {
+    if view.messages.contains(&place.to_ref()) {
+        return false;
+    }
+    // A post of this game in this chat is attached before its lock is let go.
+    drop(ctx.poster.posted(&view.id, chat).await);
+    ctx.current(view)
+        .await
+        .is_some_and(|now| !now.messages.contains(&place.to_ref()))
+}
+
+/// The game or challenge named by the keyboard Telegram reports under the pressed message.
+/// A modified client can send any data, but not change the message it reports: `None` when
+/// there is no such message (inline messages) or it is too old to be shown.
+fn pressed_keyboard_target(q: &CallbackQuery) -> Option<Option<String>> {
+    let message = q.message.as_ref()?.regular_message()?;
+    Some(message.reply_markup().and_then(markup::target_of))
+}
+
+/// Whether `button` may have come from the pressed message: a message whose keyboard names
+/// another game or challenge did not carry it (forged data). A message without buttons
+/// (closed, or edited meanwhile) passes: the manager answers as for any old button, and
+/// such a message is never adopted.
+fn belongs_here(q: &CallbackQuery, button: &Button) -> bool {
+    match (pressed_keyboard_target(q), markup::target(button)) {
+        (Some(Some(shown)), Some(pressed)) => shown == pressed,
+        _ => true,
+    }
+}
+
+pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
+    ctx.see(&q.from).await;
+    let actor = user_ref(&q.from);
+    let lang = ctx.lang_of(&actor).await;
+    let place = match (&q.message, &q.inline_message_id) {
+        (Some(m), _) => MsgRef::Chat {
+            chat: m.chat().id.0,
+            message: m.id().0,
+        },
+        (None, Some(id)) => MsgRef::Inline(id.clone()),
+        (None, None) => {
+            answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
+            return Ok(());
+        }
+    };
+    if let MsgRef::Chat { chat, .. } = &place {
+        // A message just posted may not be attached to its game or challenge yet.
+        ctx.outbox.settled(*chat).await;
+    }
+    let data = q.data.as_deref().unwrap_or("");
+    test_panic(data);
+    if let Some(signed) = data.strip_prefix(INLINE_PREFIX) {
+        return inline_placeholder_press(&ctx, &q, signed, place, lang).await;
+    }
+    let button = match decode(data) {
+        Ok(b) => b,
+        Err(error) => {
+            tracing::info!(%error, "telegram: bad button data");
+            answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
+            return Ok(());
+        }
+    };
+    if !belongs_here(&q, &button) {
+        tracing::info!(
+            user = q.from.id.0,
+            "telegram: button data of another message"
+        );
+        answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
+        return Ok(());
+    }
+    let shown_game = button.game().map(str::to_string);
+    // Only a board whose own keyboard is this game's may be adopted by it.
+    let own_board = shown_game.is_some()
+        && pressed_keyboard_target(&q).flatten().as_deref() == shown_game.as_deref();
+    let chat = chat_ref(&place);
+    let origin = Origin {
+        chat: match &place {
+            MsgRef::Chat { chat, .. } => Some(*chat),
+            MsgRef::Inline(_) => None,
+        },
+        place: Some(place),
+        reply_to: None,
+        repost: false,
+        // A board's own buttons (not rematch: that starts a new game).
+        adopt: own_board && !matches!(button, Button::Rematch { .. }),
+    };
+    let req = Request {
+        actor: actor.clone(),
+        chat: chat.clone(),
+        action: button.into_action(),
+    };
+    match ctx.manager.act(req).await {
+        Ok(reply) => {
+            // The spinner stops while the board is drawn and edited.
+            tokio::join!(
+                answer(&ctx, &q, String::new(), false),
+                show_reply(&ctx, reply, &origin, lang)
+            );
+        }
+        Err(err) => {
+            let alert = matches!(
+                err,
+                ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
+            );
+            answer(&ctx, &q, present::error_text(&err, lang), alert).await;
+            if let (ActionError::StaleBoard, Some(game)) = (&err, shown_game) {
+                let shown = q
+                    .message
+                    .as_ref()
+                    .and_then(|m| m.regular_message())
+                    .and_then(|m| m.reply_markup())
+                    .and_then(markup::ply_of);
+                show_if_behind(
+                    &ctx,
+                    Request {
+                        actor,
+                        chat,
+                        action: Action::Show { game: Some(game) },
+                    },
+                    shown,
+                )
+                .await;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A press on an old board: if the message itself shows an older ply than the game (an edit
+/// was lost), show the game as it is; a message already showing it is left alone (an edit
+/// would change nothing and cost a request).
+async fn show_if_behind(ctx: &Arc<Ctx>, show: Request, shown_ply: Option<u16>) {
+    if let Ok(Reply::Game(view)) = ctx.manager.act(show).await {
+        if shown_ply != Some(view.ply) {
+            ctx.refresh(&view).await;
+        }
+    }
+}
+
+/// The manager's chat of a message: the Telegram chat, or the inline message itself.
+pub fn chat_ref(place: &MsgRef) -> ChatRef {
+    match place {
+        MsgRef::Chat { chat, .. } => ChatRef::new(Platform::Telegram, chat.to_string()),
+        MsgRef::Inline(id) => ChatRef::new(Platform::Telegram, format!("inline:{id}")),
+    }
+}
+
+/// answerCallbackQuery: a toast, or an alert the user must close. Telegram allows 200
+/// characters.
+pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) {
+    let mut req = ctx.bot.answer_callback_query(q.id.clone());
+    if !text.is_empty() {
+        let text: String = text.chars().take(200).collect();
+        req = req.text(text).show_alert(alert);
+    }
+    if let Err(err) = req.await {
+        tracing::info!(error = ctx.poster.describe(&err), "callback not answered");
+    }
+}

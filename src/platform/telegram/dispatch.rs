@@ -1,0 +1,134 @@
+//! Serving updates: long polling or a webhook, and the update tree (commands, button
+//! presses, inline queries, chosen inline results), each handler guarded against panics.
+
+use super::config::Checked;
+use super::guard::caught;
+use super::poster::scrub;
+use super::{callbacks, commands, inline, user_ref, Ctx};
+use crate::t;
+use std::sync::Arc;
+use std::time::Duration;
+use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, ChosenInlineResult, InlineQuery};
+use teloxide::update_listeners::{webhooks, Polling, UpdateListener as _};
+
+pub type HandlerResult = anyhow::Result<()>;
+
+/// Serves updates until Ctrl-C, by long polling or by webhook.
+pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow::Result<()> {
+    let bot = ctx.bot.clone();
+    let poll_timeout = Duration::from_secs(ctx.config.poll_timeout_secs);
+    let handler_token = token.clone();
+    let mut dispatcher = Dispatcher::builder(bot.clone(), schema())
+        .dependencies(dptree::deps![ctx])
+        .default_handler(|_| async {})
+        .error_handler(Arc::new(move |err: anyhow::Error| {
+            let error = scrub(&format!("{err:#}"), &handler_token);
+            async move { tracing::warn!(error, "telegram: update failed") }
+        }))
+        .enable_ctrlc_handler()
+        .build();
+    match checked.webhook {
+        None => {
+            let listener = Polling::builder(bot)
+                .timeout(poll_timeout)
+                .delete_webhook()
+                .await
+                .build();
+            dispatcher
+                .dispatch_with_listener(listener, listener_errors(token.clone()))
+                .await;
+        }
+        Some(w) => {
+            // Bound here, not by teloxide, whose server task panics on a taken port: a clear
+            // start-up error instead.
+            let tcp = tokio::net::TcpListener::bind(w.listen)
+                .await
+                .map_err(|err| {
+                    anyhow::anyhow!(
+                        "cannot listen on telegram.webhook.listen {}: {err}",
+                        w.listen
+                    )
+                })?;
+            let options = webhooks::Options::new(w.listen, w.public_url)
+                .secret_token(w.secret_token.expose().to_string());
+            let (mut listener, stopped, router) = webhooks::axum_to_router(bot, options)
+                .await
+                .map_err(|err| {
+                    anyhow::anyhow!(
+                        "cannot set the Telegram webhook (telegram.webhook.public_url): {}",
+                        scrub(&err.to_string(), checked.token.expose())
+                    )
+                })?;
+            let stop = listener.stop_token();
+            tokio::spawn(async move {
+                let served = axum::serve(tcp, router).with_graceful_shutdown(stopped);
+                if let Err(error) = served.await {
+                    tracing::error!(%error, "telegram: webhook server failed");
+                    stop.stop();
+                }
+            });
+            tracing::info!(listen = %w.listen, "telegram: webhook listening");
+            dispatcher
+                .dispatch_with_listener(listener, listener_errors(token.clone()))
+                .await;
+        }
+    }
+    Ok(())
+}
+
+/// Logs update-listener errors without the token (network errors carry the URL).
+fn listener_errors<E: std::fmt::Display + Send + 'static>(
+    token: String,
+) -> Arc<impl Fn(E) -> std::future::Ready<()> + Send + Sync> {
+    Arc::new(move |err: E| {
+        let error = scrub(&err.to_string(), &token);
+        tracing::warn!(error, "telegram: fetching updates failed");
+        std::future::ready(())
+    })
+}
+
+fn schema() -> UpdateHandler<anyhow::Error> {
+    dptree::entry()
+        .branch(Update::filter_message().endpoint(message))
+        .branch(Update::filter_callback_query().endpoint(callback))
+        .branch(Update::filter_inline_query().endpoint(inline_query))
+        .branch(Update::filter_chosen_inline_result().endpoint(chosen_inline))
+}
+
+// Each endpoint runs its handler with panics caught: a bug in one update is logged and
+// answered with a generic error, and the bot goes on serving everyone else.
+
+async fn message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
+    match caught("message", commands::on_message(ctx.clone(), msg.clone())).await {
+        Some(result) => result,
+        None => {
+            commands::reply_internal_error(&ctx, &msg).await;
+            Ok(())
+        }
+    }
+}
+
+async fn callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
+    match caught("callback", callbacks::on_callback(ctx.clone(), q.clone())).await {
+        Some(result) => result,
+        None => {
+            let lang = ctx.lang_of(&user_ref(&q.from)).await;
+            callbacks::answer(&ctx, &q, t!(lang, "tg-error-internal"), true).await;
+            Ok(())
+        }
+    }
+}
+
+async fn inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
+    caught("inline query", inline::on_inline_query(ctx, q))
+        .await
+        .unwrap_or(Ok(()))
+}
+
+async fn chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerResult {
+    caught("chosen inline result", inline::on_chosen_inline(ctx, r))
+        .await
+        .unwrap_or(Ok(()))
+}

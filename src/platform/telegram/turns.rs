@@ -1,0 +1,193 @@
+//! One worker per game with news to show: it draws the newest board and tells the player to
+//! move, so the event loop never waits for a post, and a game's burst of changes costs one
+//! drawing of its newest board.
+//!
+//! Against the bot, a turn costs one edit: after the player's move the worker holds the
+//! board for up to `HOLD`, and if the bot answers in that time it shows both moves at once
+//! (the caption names the player's move and the bot's reply). A player who has just pressed
+//! gets no "your move" notice: only when the bot thought long enough (`LOOKED_AWAY`) that
+//! they may have looked away. A worker ends when its game has been quiet for `IDLE`.
+
+use super::guard::caught;
+use super::Ctx;
+use crate::manager::{GameId, GameStatus, GameView, Player, UserRef};
+use crate::rules::Side;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+/// How long the board waits after the player's move for the bot's reply.
+pub const HOLD: Duration = Duration::from_millis(500);
+/// A bot reply later than this after the press gets a turn notice.
+pub const LOOKED_AWAY: Duration = Duration::from_secs(5);
+/// A worker whose game had no news for this long ends.
+const IDLE: Duration = Duration::from_secs(60);
+
+/// A change of a game to show.
+#[derive(Clone, Debug)]
+pub struct Change {
+    pub view: GameView,
+    /// The person whose action it was; `None` for the bot's move or a time-out.
+    pub actor: Option<UserRef>,
+    /// When a person acted, for the notice after the bot's reply.
+    pub pressed: Option<Instant>,
+}
+
+/// What a board shows that is worth an edit.
+type Shown = (u16, GameStatus, Option<Side>, usize);
+
+fn shown(view: &GameView) -> Shown {
+    (view.ply, view.status, view.draw_offer, view.messages.len())
+}
+
+type Workers = Arc<Mutex<HashMap<GameId, watch::Sender<Change>>>>;
+
+#[derive(Default)]
+pub struct Turns {
+    games: Workers,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Turns {
+    /// Hands `change` to its game's worker (started if there is none); an older view never
+    /// replaces a newer one still waiting.
+    pub fn push(&self, ctx: &Arc<Ctx>, change: Change) {
+        let mut games = lock(&self.games);
+        if let Some(tx) = games.get(&change.view.id) {
+            tx.send_if_modified(|waiting| merge(waiting, change));
+            return;
+        }
+        let id = change.view.id.clone();
+        let (tx, rx) = watch::channel(change);
+        games.insert(id.clone(), tx);
+        tokio::spawn(work(ctx.clone(), self.games.clone(), id, rx));
+    }
+
+    /// Games with a worker now.
+    pub fn games(&self) -> usize {
+        lock(&self.games).len()
+    }
+}
+
+/// Puts `new` in place of `waiting` unless it is older; keeps the time of a press.
+fn merge(waiting: &mut Change, new: Change) -> bool {
+    let older = (new.view.ply, new.view.is_over()) < (waiting.view.ply, waiting.view.is_over());
+    if older {
+        return false;
+    }
+    let pressed = new.pressed.or(waiting.pressed);
+    *waiting = Change { pressed, ..new };
+    true
+}
+
+/// Whether the board waits for the bot's reply before it is drawn.
+fn holds(view: &GameView) -> bool {
+    !view.is_over() && matches!(view.to_move_player(), Some(Player::Bot(_)))
+}
+
+async fn work(ctx: Arc<Ctx>, games: Workers, id: GameId, mut rx: watch::Receiver<Change>) {
+    let mut last: Option<Shown> = None;
+    let mut pressed: Option<Instant> = None;
+    let mut fresh = true;
+    loop {
+        if !fresh && !next(&games, &id, &mut rx).await {
+            return;
+        }
+        fresh = false;
+        let change = rx.borrow_and_update().clone();
+        pressed = change.pressed.or(pressed);
+        if holds(&change.view) && tokio::time::timeout(HOLD, rx.changed()).await.is_ok() {
+            // The bot answered in time: show its board instead (it names both moves).
+            fresh = true;
+            continue;
+        }
+        if last == Some(shown(&change.view)) {
+            continue;
+        }
+        let notice = wants_notice(&change, pressed);
+        // A board not attached yet is drawn by whoever posts it; this change is not "shown".
+        if caught("board", ctx.show_change(&change, notice)).await == Some(true) {
+            last = Some(shown(&change.view));
+        }
+    }
+}
+
+/// Waits for news of the game; false (and the worker's entry removed) once it was idle.
+async fn next(games: &Workers, id: &str, rx: &mut watch::Receiver<Change>) -> bool {
+    if let Ok(Ok(())) = tokio::time::timeout(IDLE, rx.changed()).await {
+        return true;
+    }
+    let mut map = lock(games);
+    if rx.has_changed().unwrap_or(false) {
+        return true;
+    }
+    map.remove(id);
+    false
+}
+
+/// Whether the player to move should be told: not after the bot's quick reply to a press
+/// (the player is looking at the board), otherwise as `Ctx::notify_turn` decides.
+/// The bot's first move of a game counts as a quick reply too: the player has just asked
+/// for the game.
+fn wants_notice(change: &Change, pressed: Option<Instant>) -> bool {
+    let bot_replied = change.actor.is_none() && change.view.against_bot();
+    if !bot_replied {
+        return true;
+    }
+    let just_started = change.view.ply <= 1 && pressed.is_none();
+    !just_started && pressed.is_none_or(|p| p.elapsed() >= LOOKED_AWAY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::{ChatRef, Platform};
+
+    fn change(ply: u16, actor: Option<&str>, pressed: Option<Instant>) -> Change {
+        let user = UserRef::new(Platform::Telegram, "1", "A");
+        let mut view = GameView::sample(
+            "g",
+            ChatRef::new(Platform::Telegram, "1"),
+            [Player::Human(user.clone()), Player::Bot(Level::Easy)],
+        );
+        view.ply = ply;
+        Change {
+            view,
+            actor: actor.map(|_| user),
+            pressed,
+        }
+    }
+
+    #[test]
+    fn a_newer_change_replaces_a_waiting_one_an_older_never_does() {
+        let t = Instant::now();
+        let mut waiting = change(3, Some("a"), Some(t));
+        assert!(merge(&mut waiting, change(4, None, None)));
+        assert_eq!(waiting.view.ply, 4);
+        assert_eq!(waiting.pressed, Some(t), "the press time is kept");
+        assert!(!merge(&mut waiting, change(3, Some("a"), None)));
+        assert_eq!(waiting.view.ply, 4);
+    }
+
+    #[test]
+    fn no_notice_after_a_quick_bot_reply() {
+        let now = Instant::now();
+        assert!(!wants_notice(&change(4, None, None), Some(now)));
+        assert!(wants_notice(&change(4, None, None), None), "no press seen");
+        assert!(
+            !wants_notice(&change(1, None, None), None),
+            "the bot opened the game"
+        );
+        let long_ago = now.checked_sub(LOOKED_AWAY * 2).unwrap_or(now);
+        if long_ago < now {
+            assert!(wants_notice(&change(4, None, None), Some(long_ago)));
+        }
+        assert!(wants_notice(&change(3, Some("a"), Some(now)), Some(now)));
+    }
+}

@@ -1,0 +1,155 @@
+//! What a modified client, an anonymous admin, a channel or another bot cannot do, and a
+//! handler that panics.
+
+use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
+use crate::load::{bot_game, group_game};
+use std::time::Duration;
+
+/// The text of the next sendMessage to `chat` from call `mark` on.
+fn next_text(fake: &FakeTelegram, mark: usize, chat: i64) -> String {
+    let (_, call) = fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(chat)
+        })
+        .expect("a message");
+    call.str("text").unwrap_or_default()
+}
+
+fn no_challenge_since(fake: &FakeTelegram, mark: usize) -> bool {
+    std::thread::sleep(Duration::from_millis(500));
+    !fake.calls()[mark..]
+        .iter()
+        .any(|c| c.buttons().iter().any(|(_, d)| d.starts_with("1ca:")))
+}
+
+#[test]
+fn anonymous_admins_channels_and_bots_cannot_play() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let group = TgChat::group(-5001, "Club");
+    let ann = TgUser::new(5101, "Ann", "", "en");
+    fake.send_text(&group, &ann, "hello");
+
+    // An anonymous admin: from GroupAnonymousBot, on behalf of the group itself.
+    let mark = fake.mark();
+    fake.send_as(
+        &group,
+        &group,
+        &TgUser::group_anonymous_bot(),
+        "/challenge",
+        None,
+    );
+    assert!(next_text(&fake, mark, group.id).contains("anonymously"));
+    assert!(no_challenge_since(&fake, mark));
+
+    // A post sent as a channel: from Channel_Bot, on behalf of the channel.
+    let channel = TgChat::channel(-1005002, "News");
+    let mark = fake.mark();
+    fake.send_as(&group, &channel, &TgUser::channel_bot(), "/challenge", None);
+    assert!(next_text(&fake, mark, group.id).contains("anonymously"));
+    assert!(no_challenge_since(&fake, mark));
+
+    // Another bot, and an anonymous admin's message, as the challenged "user".
+    let other_bot = TgUser::bot(5102, "Helper", "helper_bot");
+    let theirs = fake.send_text(&group, &other_bot, "beep");
+    let mark = fake.mark();
+    fake.send_reply(&group, &ann, "/challenge", theirs);
+    assert!(next_text(&fake, mark, group.id).contains("Only people"));
+    assert!(no_challenge_since(&fake, mark));
+    let anonymous = fake.send_as(&group, &group, &TgUser::group_anonymous_bot(), "hi", None);
+    let mark = fake.mark();
+    fake.send_reply(&group, &ann, "/challenge", anonymous);
+    assert!(next_text(&fake, mark, group.id).contains("Only people"));
+    assert!(no_challenge_since(&fake, mark));
+}
+
+#[test]
+fn a_forged_inline_button_makes_no_challenge_in_another_users_name() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let alice = TgUser::new(5201, "Alice", "", "en");
+    let mallory = TgUser::new(5202, "Mallory", "", "en");
+    let eve = TgUser::new(5203, "Eve", "", "en");
+    let query = fake.inline_query(&mallory, "");
+    fake.wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
+        .expect("answered");
+    let inline = fake.send_inline_result(&query, "challenge", false);
+    let before = fake.inline_message(&inline).expect("sent");
+    // Data naming Alice, unsigned or with Mallory's signature, pressed by Eve.
+    let (_, genuine) = before.buttons().first().cloned().expect("a button");
+    let tag = genuine.rsplit(':').next().unwrap_or_default().to_string();
+    for forged in [
+        format!("tgi:{}", alice.id),
+        format!("tgi:{}:{tag}", alice.id),
+    ] {
+        let q = fake.press_inline(&inline, &eve, &forged);
+        let answer = fake.wait_answer(&q, WAIT).expect("answered");
+        assert!(
+            answer.str("text").is_some_and(|t| t.contains("not valid")),
+            "{answer:#?}"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let after = fake.inline_message(&inline).expect("still there");
+    assert_eq!(after.text, before.text, "nothing changed");
+    assert_eq!(after.reply_markup, before.reply_markup);
+    assert!(!fake.calls().iter().any(|c| c.method == "editMessageText"));
+    // The genuine button still works.
+    let q = fake.press_inline(&inline, &eve, &genuine);
+    assert_eq!(
+        fake.wait_answer(&q, WAIT).expect("answered").str("text"),
+        None
+    );
+}
+
+#[test]
+fn a_forged_button_on_another_games_board_is_refused_and_changes_nothing() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let group = TgChat::group(-5003, "Club");
+    let ann = TgUser::new(5301, "Ann", "", "en");
+    let ben = TgUser::new(5302, "Ben", "", "en");
+    let theirs = group_game(&fake, &group, &ann, &ben);
+    let cat = TgUser::new(5303, "Cat", "", "en");
+    let (cat_chat, mine) = bot_game(&fake, &cat, "easy");
+    // Cat presses her own game's move on the board of Ann and Ben's game.
+    let (pit, _) = mine.pits[0].clone();
+    let forged = format!("1m:{}:{}:{pit}", mine.game, mine.ply);
+    let q = fake.press(&group, theirs.message.message_id, &cat, &forged);
+    let answer = fake.wait_answer(&q, WAIT).expect("answered");
+    assert!(
+        answer.str("text").is_some_and(|t| t.contains("not valid")),
+        "{answer:#?}"
+    );
+    std::thread::sleep(Duration::from_millis(800));
+    let board = Board::of(&fake.message(group.id, theirs.message.message_id).unwrap())
+        .expect("still a board");
+    assert_eq!(board.game, theirs.game, "not taken over");
+    assert_eq!(board.data, theirs.data);
+    let own = wait_board(&fake, cat_chat.id, |_| true);
+    assert_eq!(own.ply, mine.ply, "Cat's game did not move");
+}
+
+#[test]
+fn a_panicking_handler_is_answered_and_the_bot_goes_on() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot =
+        BotProcess::start_with_env(&fake, dir.path(), "", "", &[("TOGUZ_TEST_PANIC", "boom")]);
+    let dan = TgUser::new(5401, "Dan", "", "en");
+    let chat = TgChat::private(&dan);
+    let mark = fake.mark();
+    fake.send_text(&chat, &dan, "/boom");
+    assert!(next_text(&fake, mark, chat.id).contains("went wrong"));
+    let (_, board) = bot_game(&fake, &dan, "easy");
+    let q = fake.press(&chat, board.message.message_id, &dan, "boom");
+    let answer = fake.wait_answer(&q, WAIT).expect("answered");
+    assert!(answer.str("text").is_some_and(|t| t.contains("went wrong")));
+    let mark = fake.mark();
+    fake.send_text(&chat, &dan, "/help");
+    assert!(next_text(&fake, mark, chat.id).contains("/play"));
+}
