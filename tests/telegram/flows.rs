@@ -256,7 +256,7 @@ fn a_challenge_by_reply_is_accepted_played_and_resigned() {
         "{caption}"
     );
     assert!(
-        caption.contains(&format!("{} (", winner.first_name)),
+        caption.contains(&format!("wins: {}.", winner.first_name)),
         "{caption}"
     );
     assert!(end.pits.is_empty() && end.data.iter().any(|d| d.starts_with("1rm:")));
