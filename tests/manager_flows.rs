@@ -919,6 +919,18 @@ async fn a_player_waiting_for_a_busy_bot_is_told() {
     };
     assert_eq!(busy.ply, 0, "the busy notice comes before the bot's move");
     assert_eq!(busy.bot_busy, Some(0));
+    // A board read now (a redraw, /board) says so too.
+    let shown = game(
+        act(
+            &m,
+            &bob,
+            Action::Show {
+                game: Some(bobs.clone()),
+            },
+        )
+        .await,
+    );
+    assert_eq!((shown.ply, shown.bot_busy), (0, Some(0)));
     let moved = loop {
         if let Event::Game(v) = next_event(&mut rx).await {
             if v.id == bobs {

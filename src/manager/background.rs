@@ -69,6 +69,13 @@ impl Manager {
         Ok(())
     }
 
+    /// Searches ahead of the bot's move in game `id`, once it has waited for a slot longer
+    /// than `BUSY_NOTICE_AFTER` (a view read meanwhile shows the player the bot is busy).
+    pub(super) fn bot_busy(&self, id: &str) -> Option<u32> {
+        let ahead = self.inner.bots.busy(id, BUSY_NOTICE_AFTER)?;
+        Some(u32::try_from(ahead).unwrap_or(u32::MAX))
+    }
+
     /// Waits for the bot's search slot; when that takes longer than `BUSY_NOTICE_AFTER`,
     /// shows the game once with how many searches are ahead of it, so the player knows the
     /// bot has not forgotten them.

@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use super::types::GameId;
@@ -73,6 +74,13 @@ impl Drop for Ticket {
     }
 }
 
+/// A game waiting for a slot: since when, and where its slot is sent.
+struct Waiting {
+    game: GameId,
+    since: Instant,
+    grant: oneshot::Sender<Permit>,
+}
+
 #[derive(Default)]
 struct State {
     /// Slots in use.
@@ -80,7 +88,7 @@ struct State {
     /// Games queued or searching.
     active: HashSet<GameId>,
     /// Waiting games per user, oldest first.
-    waiting: HashMap<String, VecDeque<(GameId, oneshot::Sender<Permit>)>>,
+    waiting: HashMap<String, VecDeque<Waiting>>,
     /// Users with waiting games, in the order they are served.
     turn: VecDeque<String>,
 }
@@ -130,7 +138,11 @@ impl BotQueue {
         let (tx, rx) = oneshot::channel();
         ticket.grant = Some(rx);
         let queue = state.waiting.entry(user.to_string()).or_default();
-        queue.push_back((ticket.game.clone(), tx));
+        queue.push_back(Waiting {
+            game: ticket.game.clone(),
+            since: Instant::now(),
+            grant: tx,
+        });
         if queue.len() == 1 {
             state.turn.push_back(user.to_string());
         }
@@ -139,6 +151,19 @@ impl BotQueue {
     /// Whether `game` is queued or searching.
     pub(super) fn is_active(&self, game: &str) -> bool {
         self.state().active.contains(game)
+    }
+
+    /// Searches ahead of `game` if it has waited for a slot for at least `after`.
+    pub(super) fn busy(&self, game: &str, after: Duration) -> Option<usize> {
+        let waited = {
+            let state = self.state();
+            let since = state
+                .waiting
+                .values()
+                .find_map(|q| q.iter().find(|w| w.game == game).map(|w| w.since))?;
+            since.elapsed() >= after
+        };
+        waited.then(|| self.ahead_of(game))
     }
 
     /// (searching, waiting) right now.
@@ -157,7 +182,7 @@ impl BotQueue {
         let Some(mine) = state
             .waiting
             .values()
-            .find_map(|q| q.iter().position(|(g, _)| g == game))
+            .find_map(|q| q.iter().position(|w| w.game == game))
         else {
             return 0;
         };
@@ -165,7 +190,7 @@ impl BotQueue {
             .waiting
             .values()
             .map(|q| {
-                let before = q.iter().take_while(|(g, _)| g != game).count();
+                let before = q.iter().take_while(|w| w.game != game).count();
                 if before < q.len() {
                     before
                 } else {
@@ -189,7 +214,9 @@ impl BotQueue {
             } else {
                 state.turn.push_back(user);
             }
-            let Some((_, tx)) = next else { continue };
+            let Some(Waiting { grant: tx, .. }) = next else {
+                continue;
+            };
             state.running += 1;
             let permit = Permit {
                 queue: self.clone(),
@@ -214,7 +241,7 @@ impl BotQueue {
         state.active.remove(game);
         let mut emptied = None;
         for (user, queue) in state.waiting.iter_mut() {
-            if let Some(i) = queue.iter().position(|(g, _)| g == game) {
+            if let Some(i) = queue.iter().position(|w| w.game == game) {
                 queue.remove(i);
                 if queue.is_empty() {
                     emptied = Some(user.clone());

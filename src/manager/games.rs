@@ -156,7 +156,8 @@ impl Manager {
 
     pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let view = slot.enter().await?.view(self.timeout_secs());
+        let mut view = slot.enter().await?.view(self.timeout_secs());
+        view.bot_busy = self.bot_busy(id);
         Ok(Reply::Game(view))
     }
 

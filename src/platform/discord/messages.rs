@@ -39,6 +39,8 @@ pub struct Stamp {
     pub ply: u16,
     pub over: bool,
     pub draw_offer: Option<Side>,
+    /// The caption says the bot is busy.
+    pub bot_busy: bool,
 }
 
 impl Stamp {
@@ -47,6 +49,7 @@ impl Stamp {
             ply: view.ply,
             over: view.is_over(),
             draw_offer: view.draw_offer,
+            bot_busy: view.bot_busy.is_some(),
         }
     }
 }
