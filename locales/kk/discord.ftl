@@ -51,4 +51,4 @@ discord-unknown-user = Бұл адамды таба алмадым. Оны Disco
 discord-game-over-mention = { $mentions }, ойын аяқталды.
 discord-bad-option = Параметрдің мұндай мәнін білмеймін. Оны Discord көрсететін тізімнен таңдаңыз.
 discord-challenge-other-bot = { $name } — бот, ол ойнай алмайды. Адамды шақырыңыз немесе менімен /play арқылы ойнаңыз.
-discord-internal-error = Менде бір ақау шықты. Сәлден соң қайталап көріңіз; /board ойынның қазіргі күйін көрсетеді.
+discord-internal-error = Менде бір ақау шықты. Сәлден соң қайталап көріңіз, ал ойыныңыздың қазіргі күйін /board командасы көрсетеді.

@@ -8,8 +8,8 @@ manager-turn = { $side ->
 manager-score = Қазандар: { $white } : { $black }
 manager-last-move = Соңғы жүріс: { $name }, { $move }
 manager-last-move-capture = Соңғы жүріс: { $name }, { $move }, { $balls } алды
-manager-previous-move = Оның алдында: { $name }, { $move }
-manager-previous-move-capture = Оның алдында: { $name }, { $move }, { $balls } алды
+manager-previous-move = Алдыңғы жүріс: { $name }, { $move }
+manager-previous-move-capture = Алдыңғы жүріс: { $name }, { $move }, { $balls } алды
 manager-draw-offered = { $name } тең ойын ұсынады.
 manager-deadline = { $hours } сағат ішінде жүріңіз, әйтпесе уақыт бойынша жеңілген болып саналасыз.
 manager-result-win = { $side ->
@@ -76,5 +76,5 @@ manager-error-rematch-exists = Бұл ойыннан кейін қайта ой�
 manager-error-storage = Бізде ақау шықты, ештеңе өзгермеді. Қайталап көріңіз.
 manager-bot-busy = Бот қазір басқа ойындармен айналысып жатыр{ $ahead ->
     [0] {""}
-   *[other] {""} (кезекте сіздің ойыныңыздан бұрын тағы { $ahead } ойын бар)
+   *[other] {""} (кезекте ойыныңыздың алдында тағы { $ahead } ойын бар)
 }, көп ұзамай жүреді.

@@ -8,8 +8,8 @@ manager-turn = { $side ->
 manager-score = Казаны: { $white } : { $black }
 manager-last-move = Последний ход: { $name }, { $move }
 manager-last-move-capture = Последний ход: { $name }, { $move }, взято { $balls }
-manager-previous-move = Перед этим: { $name }, { $move }
-manager-previous-move-capture = Перед этим: { $name }, { $move }, взято { $balls }
+manager-previous-move = Предыдущий ход: { $name }, { $move }
+manager-previous-move-capture = Предыдущий ход: { $name }, { $move }, взято { $balls }
 manager-draw-offered = { $name } предлагает ничью.
 manager-deadline = Сделайте ход в течение { $hours ->
     [one] { $hours } часа
