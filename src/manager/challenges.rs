@@ -56,7 +56,7 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
-        let view = rec.view();
+        let view = rec.view(self.now());
         Ok(Reply::Challenge(view))
     }
 
@@ -105,7 +105,7 @@ impl Manager {
             Answer::Decline | Answer::Cancel => return Err(ActionError::NotForYou),
         };
         self.close_challenge(&mut c, status).await?;
-        Ok(Reply::Challenge(c.view()))
+        Ok(Reply::Challenge(c.view(self.now())))
     }
 
     /// Starts the game of an open challenge that `actor` accepts.
@@ -151,7 +151,7 @@ impl Manager {
             }
         };
         lock(&self.inner.index).remove_challenge(c);
-        self.publish(Event::Challenge(c.view()));
+        self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
     }
 
@@ -167,7 +167,7 @@ impl Manager {
             return Ok(false);
         }
         self.close_challenge(c, ChallengeStatus::Expired).await?;
-        self.publish(Event::Challenge(c.view()));
+        self.publish(Event::Challenge(c.view(self.now())));
         Ok(true)
     }
 

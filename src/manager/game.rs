@@ -168,7 +168,8 @@ impl ChallengeRecord {
         self.status == ChallengeStatus::Open
     }
 
-    pub fn view(&self) -> ChallengeView {
+    /// The challenge as shown at `now` (the manager's clock).
+    pub fn view(&self, now: u64) -> ChallengeView {
         ChallengeView {
             id: self.id.clone(),
             challenger: self.challenger.clone(),
@@ -176,6 +177,7 @@ impl ChallengeRecord {
             variant: self.variant,
             chat: self.chat.clone(),
             expires_at: self.expires_at,
+            shown_at: now,
             status: self.status.clone(),
             challenger_side: self.challenger_side,
             rematch_of: self.rematch_of.clone(),

@@ -160,6 +160,9 @@ pub struct ChallengeView {
     pub chat: ChatRef,
     /// Unix seconds.
     pub expires_at: u64,
+    /// The manager's clock when this view was made (unix seconds): "expires in N minutes"
+    /// is counted from it, so texts follow the manager's clock, a manual one in tests too.
+    pub shown_at: u64,
     pub status: ChallengeStatus,
     /// The challenger's colour, when fixed (a rematch); random otherwise.
     pub challenger_side: Option<Side>,
@@ -274,6 +277,7 @@ mod tests {
             variant: Variant::STANDARD,
             chat: ChatRef::new(Platform::Telegram, "c"),
             expires_at: 0,
+            shown_at: 0,
             status: ChallengeStatus::Open,
             challenger_side: None,
             rematch_of: None,

@@ -226,10 +226,7 @@ pub fn challenge_text(view: &ChallengeView, lang: Lang) -> String {
                     variant = variant
                 ),
             };
-            let minutes = view
-                .expires_at
-                .saturating_sub(crate::manager::Clock::System.now())
-                .div_ceil(60);
+            let minutes = view.expires_at.saturating_sub(view.shown_at).div_ceil(60);
             if minutes > 0 {
                 let expires = t!(lang, "manager-challenge-expires", minutes = minutes);
                 format!("{invite}\n{expires}")
@@ -469,6 +466,29 @@ mod tests {
             bot_busy: None,
             ..GameView::sample("abc123", chat, players)
         }
+    }
+
+    #[test]
+    fn a_challenge_counts_its_time_left_on_the_managers_clock() {
+        let rec = crate::manager::ChallengeRecord {
+            id: "ch0001".into(),
+            challenger: user("a"),
+            opponent: None,
+            variant: Variant::STANDARD,
+            chat: ChatRef::new(Platform::Telegram, "-1"),
+            created_at: 1_000,
+            expires_at: 1_600,
+            status: ChallengeStatus::Open,
+            challenger_side: None,
+            rematch_of: None,
+            messages: vec![],
+        };
+        // A manual clock far from the system's: the text follows it.
+        let text = challenge_text(&rec.view(1_000), Lang::En);
+        assert!(text.contains("Open for 10 minutes"), "{text}");
+        let text = challenge_text(&rec.view(1_590), Lang::En);
+        assert!(text.contains("Open for 1 minute"), "{text}");
+        assert!(!challenge_text(&rec.view(1_600), Lang::En).contains("Open for"));
     }
 
     #[test]

@@ -416,6 +416,7 @@ pub(super) mod tests {
             variant: Variant::STANDARD,
             chat: ChatRef::new(Platform::Discord, "9"),
             expires_at: u64::MAX,
+            shown_at: 0,
             status: ChallengeStatus::Open,
             challenger_side: None,
             rematch_of: None,
