@@ -49,16 +49,26 @@ impl Manager {
         ply: Option<u16>,
         pit: u8,
     ) -> Result<Reply, ActionError> {
-        let ((), view) = self
-            .update_game(id, |game, now| {
-                let side = check_player(game, actor, ply)?;
-                if game.position.to_move() != side {
-                    return Err(ActionError::NotYourTurn);
-                }
-                game.play(pit, now).map_err(ActionError::Illegal)?;
-                Ok(())
-            })
-            .await?;
+        self.act_on_game(actor, id, |game, now| {
+            let side = check_player(game, actor, ply)?;
+            if game.position.to_move() != side {
+                return Err(ActionError::NotYourTurn);
+            }
+            game.play(pit, now).map_err(ActionError::Illegal)?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// A person's change to a game: applied and made durable by `update_game`, answered
+    /// with the view, and published so the other player can be told.
+    async fn act_on_game(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        change: impl FnOnce(&mut Game, u64) -> Result<(), ActionError>,
+    ) -> Result<Reply, ActionError> {
+        let ((), view) = self.update_game(id, change).await?;
         self.publish_acted(&view, actor);
         Ok(Reply::Game(view))
     }
@@ -76,15 +86,12 @@ impl Manager {
         id: &str,
         ply: Option<u16>,
     ) -> Result<Reply, ActionError> {
-        let ((), view) = self
-            .update_game(id, |game, _| {
-                let side = check_player(game, actor, ply)?;
-                game.finish(Some(side.other()), FinishReason::Resigned(side));
-                Ok(())
-            })
-            .await?;
-        self.publish_acted(&view, actor);
-        Ok(Reply::Game(view))
+        self.act_on_game(actor, id, |game, _| {
+            let side = check_player(game, actor, ply)?;
+            game.finish(Some(side.other()), FinishReason::Resigned(side));
+            Ok(())
+        })
+        .await
     }
 
     pub(super) async fn offer_draw(
@@ -93,26 +100,23 @@ impl Manager {
         id: &str,
         ply: Option<u16>,
     ) -> Result<Reply, ActionError> {
-        let ((), view) = self
-            .update_game(id, |game, _| {
-                let side = check_player(game, actor, ply)?;
-                match game.rec.draw_offer {
-                    Some(s) if s == side => return Err(ActionError::DrawAlreadyOffered),
-                    // Offering back is agreeing.
-                    Some(_) => game.finish(None, FinishReason::Agreed),
-                    None if game.player(side.other()).is_bot() => {
-                        if !bot_accepts_draw(game, side.other()) {
-                            return Err(ActionError::BotDeclinesDraw);
-                        }
-                        game.finish(None, FinishReason::Agreed);
+        self.act_on_game(actor, id, |game, _| {
+            let side = check_player(game, actor, ply)?;
+            match game.rec.draw_offer {
+                Some(s) if s == side => return Err(ActionError::DrawAlreadyOffered),
+                // Offering back is agreeing.
+                Some(_) => game.finish(None, FinishReason::Agreed),
+                None if game.player(side.other()).is_bot() => {
+                    if !bot_accepts_draw(game, side.other()) {
+                        return Err(ActionError::BotDeclinesDraw);
                     }
-                    None => game.rec.draw_offer = Some(side),
+                    game.finish(None, FinishReason::Agreed);
                 }
-                Ok(())
-            })
-            .await?;
-        self.publish_acted(&view, actor);
-        Ok(Reply::Game(view))
+                None => game.rec.draw_offer = Some(side),
+            }
+            Ok(())
+        })
+        .await
     }
 
     pub(super) async fn answer_draw(
@@ -121,37 +125,31 @@ impl Manager {
         id: &str,
         accept: bool,
     ) -> Result<Reply, ActionError> {
-        let ((), view) = self
-            .update_game(id, |game, _| {
-                let side = check_player(game, actor, None)?;
-                if game.rec.draw_offer != Some(side.other()) {
-                    return Err(ActionError::NoDrawOffer);
-                }
-                if accept {
-                    game.finish(None, FinishReason::Agreed);
-                } else {
-                    game.rec.draw_offer = None;
-                }
-                Ok(())
-            })
-            .await?;
-        self.publish_acted(&view, actor);
-        Ok(Reply::Game(view))
+        self.act_on_game(actor, id, |game, _| {
+            let side = check_player(game, actor, None)?;
+            if game.rec.draw_offer != Some(side.other()) {
+                return Err(ActionError::NoDrawOffer);
+            }
+            if accept {
+                game.finish(None, FinishReason::Agreed);
+            } else {
+                game.rec.draw_offer = None;
+            }
+            Ok(())
+        })
+        .await
     }
 
     pub(super) async fn abort(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
-        let ((), view) = self
-            .update_game(id, |game, _| {
-                check_player(game, actor, None)?;
-                if game.ply() >= 2 {
-                    return Err(ActionError::TooLateToAbort);
-                }
-                game.finish(None, FinishReason::Aborted);
-                Ok(())
-            })
-            .await?;
-        self.publish_acted(&view, actor);
-        Ok(Reply::Game(view))
+        self.act_on_game(actor, id, |game, _| {
+            check_player(game, actor, None)?;
+            if game.ply() >= 2 {
+                return Err(ActionError::TooLateToAbort);
+            }
+            game.finish(None, FinishReason::Aborted);
+            Ok(())
+        })
+        .await
     }
 
     pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
