@@ -1,26 +1,19 @@
 //! The game manager end to end, called directly the way the chat adapters call it.
 
+mod common;
+use common::{act, challenge_id, chat, game, user, T0};
+
 use std::path::Path;
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
 use toguz::manager::buttons::{self, Button};
 use toguz::manager::{
-    Action, ActionError, ChallengeRecord, ChallengeStatus, ChatRef, Clock, Event, FinishReason,
-    GameRecord, GameStatus, GameView, LimitKind, Manager, ManagerConfig, MessageRef, Platform,
-    Player, Reply, Request, Target, UserRef,
+    Action, ActionError, ChallengeRecord, ChallengeStatus, Clock, Event, FinishReason, GameRecord,
+    GameStatus, GameView, LimitKind, Manager, ManagerConfig, MessageRef, Platform, Player, Reply,
+    Target, UserRef,
 };
 use toguz::rules::{Side, Variant};
 use toguz::store::{Store, Tree};
-
-const T0: u64 = 1_800_000_000;
-
-fn user(id: &str) -> UserRef {
-    UserRef::new(Platform::Telegram, id, format!("User {id}"))
-}
-
-fn chat() -> ChatRef {
-    ChatRef::new(Platform::Telegram, "-100")
-}
 
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
@@ -33,15 +26,6 @@ async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
 
 async fn manager() -> (Manager, Clock) {
     manager_with(Store::temporary().unwrap(), ManagerConfig::default()).await
-}
-
-async fn act(m: &Manager, who: &UserRef, action: Action) -> Result<Reply, ActionError> {
-    m.act(Request {
-        actor: who.clone(),
-        chat: chat(),
-        action,
-    })
-    .await
 }
 
 /// `who` accepts, declines or cancels the challenge `id`.
@@ -62,20 +46,6 @@ async fn cancel(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionErr
 /// `who` resigns `game` (or the one game they play here, with `None`).
 async fn resign(m: &Manager, who: &UserRef, game: Option<String>) -> Result<Reply, ActionError> {
     act(m, who, Action::Resign { game, ply: None }).await
-}
-
-fn game(reply: Result<Reply, ActionError>) -> GameView {
-    match reply {
-        Ok(Reply::Game(v)) => v,
-        other => panic!("expected a game, got {other:?}"),
-    }
-}
-
-fn challenge_id(reply: Result<Reply, ActionError>) -> String {
-    match reply {
-        Ok(Reply::Challenge(c)) => c.id,
-        other => panic!("expected a challenge, got {other:?}"),
-    }
 }
 
 /// A challenges B, B accepts: the game with its players as [a or b, the other].
@@ -862,6 +832,18 @@ async fn one_slot_manager(hard_ms: u64) -> Manager {
     .unwrap()
 }
 
+/// Waits until the bot's queue holds (searching, waiting): games' bot turns join the queue
+/// from their own tasks, in no fixed order.
+async fn until_bot_load(m: &Manager, load: (usize, usize)) {
+    for _ in 0..500 {
+        if m.bot_load() == load {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the bot's queue never reached {load:?}: {:?}", m.bot_load());
+}
+
 /// A game against the bot where the bot plays White, so it moves first.
 async fn bot_moves_first(m: &Manager, who: &UserRef, level: Level) -> String {
     let reply = act(
@@ -886,6 +868,7 @@ async fn one_users_many_bot_games_do_not_starve_another_users_game() {
     for _ in 0..5 {
         alices.push(bot_moves_first(&m, &alice, Level::Hard).await);
     }
+    until_bot_load(&m, (1, 4)).await;
     let bobs = bot_moves_first(&m, &bob, Level::Easy).await;
     let mut order = Vec::new();
     while order.len() < 6 {
@@ -909,6 +892,7 @@ async fn a_player_waiting_for_a_busy_bot_is_told() {
     let mut rx = m.subscribe();
     let (alice, bob) = (user("alice"), user("bob"));
     bot_moves_first(&m, &alice, Level::Hard).await;
+    until_bot_load(&m, (1, 0)).await;
     let bobs = bot_moves_first(&m, &bob, Level::Easy).await;
     let busy = loop {
         if let Event::Game(v) = next_event(&mut rx).await {

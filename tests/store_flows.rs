@@ -2,28 +2,21 @@
 //! one copy of every game, finished games leaving memory, expiry, and the upgrade of a
 //! layout-1 data directory.
 
+mod common;
+use common::{act, challenge_id, chat, game, user, T0};
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons;
 use toguz::manager::{
-    Action, ActionError, ChallengeRecord, ChallengeStatus, ChatRef, Clock, FinishReason,
-    GameRecord, GameStatus, GameView, Manager, ManagerConfig, Platform, Player, Reply, Request,
-    UserRef,
+    Action, ActionError, ChallengeRecord, ChallengeStatus, Clock, FinishReason, GameRecord,
+    GameStatus, GameView, Manager, ManagerConfig, Platform, Player, Reply, UserRef,
 };
 use toguz::rules::{Side, Variant};
 use toguz::store::{FaultyFlusher, Store, StoreOptions, Tree};
 
-const T0: u64 = 1_800_000_000;
 const DAY: u64 = 24 * 3600;
-
-fn user(id: &str) -> UserRef {
-    UserRef::new(Platform::Telegram, id, format!("User {id}"))
-}
-
-fn chat() -> ChatRef {
-    ChatRef::new(Platform::Telegram, "-100")
-}
 
 async fn start(store: Store, now: u64) -> (Manager, Clock) {
     let clock = Clock::manual(now);
@@ -43,29 +36,6 @@ async fn faulty(timeout_ms: u64) -> (Manager, std::sync::Arc<FaultyFlusher>, Sto
     let (store, disk) = Store::faulty(None, &options).unwrap();
     let (m, _) = start(store.clone(), T0).await;
     (m, disk, store)
-}
-
-async fn act(m: &Manager, who: &UserRef, action: Action) -> Result<Reply, ActionError> {
-    m.act(Request {
-        actor: who.clone(),
-        chat: chat(),
-        action,
-    })
-    .await
-}
-
-fn game(reply: Result<Reply, ActionError>) -> GameView {
-    match reply {
-        Ok(Reply::Game(v)) => v,
-        other => panic!("expected a game, got {other:?}"),
-    }
-}
-
-fn challenge_id(reply: Result<Reply, ActionError>) -> String {
-    match reply {
-        Ok(Reply::Challenge(c)) => c.id,
-        other => panic!("expected a challenge, got {other:?}"),
-    }
 }
 
 async fn challenge(m: &Manager, a: &UserRef, b: &UserRef) -> String {

@@ -169,10 +169,8 @@ impl BotQueue {
     /// (searching, waiting) right now.
     pub(super) fn load(&self) -> (usize, usize) {
         let state = self.state();
-        (
-            state.running,
-            state.active.len().saturating_sub(state.running),
-        )
+        let waiting = state.waiting.values().map(VecDeque::len).sum();
+        (state.running, waiting)
     }
 
     /// Waiting games that will be served before `game`: in round-robin order, every other
