@@ -861,7 +861,8 @@ async fn bot_moves_first(m: &Manager, who: &UserRef, level: Level) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_users_many_bot_games_do_not_starve_another_users_game() {
-    let m = one_slot_manager(150).await;
+    // Long enough that Alice's first search is still running when her other games queue.
+    let m = one_slot_manager(400).await;
     let mut rx = m.subscribe();
     let (alice, bob) = (user("alice"), user("bob"));
     let mut alices = Vec::new();
@@ -888,7 +889,9 @@ async fn one_users_many_bot_games_do_not_starve_another_users_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_waiting_for_a_busy_bot_is_told() {
-    let m = one_slot_manager(1500).await;
+    // `hard` may stop well before its budget (it starts no iteration it cannot finish), so
+    // the budget is long enough that Alice's search surely outlasts the 1 s notice delay.
+    let m = one_slot_manager(3000).await;
     let mut rx = m.subscribe();
     let (alice, bob) = (user("alice"), user("bob"));
     bot_moves_first(&m, &alice, Level::Hard).await;
