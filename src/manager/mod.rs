@@ -95,7 +95,6 @@ pub enum Reply {
     Game(GameView),
     Challenge(ChallengeView),
     Games(Vec<GameView>),
-    Done,
 }
 
 /// A change published to every subscriber.

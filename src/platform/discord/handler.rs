@@ -298,7 +298,6 @@ impl Bot {
             Ok(Reply::Games(views)) => {
                 return origin.ephemeral(present::games_text(&views, lang)).await
             }
-            Ok(Reply::Done) => return,
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };
         match attach {

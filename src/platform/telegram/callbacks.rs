@@ -56,7 +56,6 @@ pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
                 ctx.reply(chat, o.reply_to, html(&present::games_text(&views, lang)));
             }
         }
-        Reply::Done => {}
     }
 }
 
