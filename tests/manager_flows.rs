@@ -1,9 +1,8 @@
 //! The game manager end to end, called directly the way the chat adapters call it.
 
 mod common;
-use common::{act, challenge_id, chat, game, user, T0};
+use common::{act, challenge_id, chat, game, reopen, user, T0};
 
-use std::path::Path;
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
 use toguz::manager::buttons::{self, Button};
@@ -610,17 +609,6 @@ async fn a_hundred_identical_presses_apply_one_move() {
     let now = game(act(&m, &a, Action::Show { game: Some(v.id) }).await);
     assert_eq!(now.ply, 1);
     assert!(now.moves.starts_with("1. 5"), "{}", now.moves);
-}
-
-/// Opens a store, waiting for the previous handle's flusher to let go of sled's lock.
-async fn reopen(dir: &Path) -> Store {
-    for _ in 0..100 {
-        if let Ok(store) = Store::open(dir) {
-            return store;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the store did not reopen");
 }
 
 #[tokio::test]

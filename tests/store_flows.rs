@@ -3,7 +3,7 @@
 //! layout-1 data directory.
 
 mod common;
-use common::{act, challenge_id, chat, game, user, T0};
+use common::{act, challenge_id, chat, game, reopen, user, T0};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -359,17 +359,6 @@ async fn closed_challenges_and_claims_expire() {
         matches!(gone, Err(ActionError::NoSuchChallenge)),
         "{gone:?}"
     );
-}
-
-/// Opens a store, waiting for the previous handle's flusher to let go of sled's lock.
-async fn reopen(dir: &Path) -> Store {
-    for _ in 0..100 {
-        if let Ok(store) = Store::open(dir) {
-            return store;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the store did not reopen");
 }
 
 fn envelope<T: serde::Serialize>(value: &T) -> Vec<u8> {
