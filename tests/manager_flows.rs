@@ -56,6 +56,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
             Action::Challenge {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
+                rated: true,
             },
         )
         .await,
@@ -143,6 +144,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
         Action::Challenge {
             opponent: Some(a.clone()),
             variant: Variant::STANDARD,
+            rated: true,
         },
     )
     .await;
@@ -155,6 +157,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
         Action::Challenge {
             opponent: Some(bot),
             variant: Variant::STANDARD,
+            rated: true,
         },
     )
     .await;
@@ -167,6 +170,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
             Action::Challenge {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
+                rated: true,
             },
         )
         .await,
@@ -243,6 +247,7 @@ async fn challenges_are_declined_cancelled_and_expire() {
     let challenge = |opponent: Option<UserRef>| Action::Challenge {
         opponent,
         variant: Variant::STANDARD,
+        rated: true,
     };
     let declined = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
     match decline(&m, &b, &declined).await {
@@ -491,6 +496,7 @@ async fn limits_stop_spam() {
     let challenge = || Action::Challenge {
         opponent: None,
         variant: Variant::STANDARD,
+        rated: true,
     };
     challenge_id(act(&m, &a, challenge()).await);
     let second = act(&m, &a, challenge()).await;
@@ -661,6 +667,8 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
             messages: vec![],
             seed: 3,
             rematch: None,
+            rated: false,
+            ended: None,
         };
         store.put(Tree::Games, "botdue", &bot_game).unwrap();
         let stale = ChallengeRecord {
@@ -675,6 +683,7 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
         };
         store.put(Tree::Challenges, "oldchl", &stale).unwrap();
         store
@@ -935,6 +944,8 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep() {
             messages: vec![],
             seed: 3,
             rematch: None,
+            rated: false,
+            ended: None,
         };
         store.put(Tree::Games, "late01", &late).unwrap();
         store.commit().await.unwrap();

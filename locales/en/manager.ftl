@@ -85,3 +85,5 @@ manager-bot-busy = The bot is busy with other games{ $ahead ->
     [one] {""} (one is ahead of yours)
    *[other] {""} ({ $ahead } are ahead of yours)
 }; it will move shortly.
+manager-ratings = Ratings: { $changes }
+manager-challenge-unrated = An unrated game: ratings will not change.

@@ -15,6 +15,8 @@ console-help =
       resign   берілу
       draw     ботқа тең ойын ұсыну
       new      бұл ойын біткен соң жаңасын бастау
+      history  аяқталған ойындарыңыз (history АТЫ — басқа ойыншының ойындары)
+      stats    рейтингіңіз бен нәтижелеріңіз (stats АТЫ — басқа ойыншынікі)
       help     осы тізім
       quit     шығу; ойын сақталып, сізді күтіп тұрады
 console-unknown = «{ $command }» командасын білмеймін. Командалар тізімі — help.
@@ -28,3 +30,4 @@ console-you-win = Сіз жеңдіңіз.
 console-you-resigned = Сіз берілдіңіз.
 console-you-timed-out = Жүріс уақытыңыз бітті.
 console-you-offer-draw = Сіз тең ойын ұсындыңыз.
+console-new-local-game = { $id } ойыны басталды: { $white } ақтармен, { $black } қаралармен ойнайды. Ойын рейтингтік.

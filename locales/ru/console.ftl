@@ -15,6 +15,8 @@ console-help =
       resign   сдаться
       draw     предложить боту ничью
       new      начать новую партию, когда эта закончится
+      history  ваши завершённые партии (history ИМЯ — партии другого игрока)
+      stats    ваш рейтинг и результаты (stats ИМЯ — другого игрока)
       help     этот список
       quit     выйти; партия сохранится и будет ждать вас
 console-unknown = Команда «{ $command }» мне незнакома. Список команд — help.
@@ -28,3 +30,4 @@ console-you-win = Вы победили.
 console-you-resigned = Вы сдались.
 console-you-timed-out = Ваше время на ход истекло.
 console-you-offer-draw = Вы предлагаете ничью.
+console-new-local-game = Новая партия { $id }: { $white } играет белыми, { $black } — чёрными. Партия рейтинговая.

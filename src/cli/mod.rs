@@ -5,6 +5,8 @@
 
 pub mod analyze;
 pub mod engine;
+pub mod export;
+pub mod leaderboard;
 pub mod matchup;
 pub mod perft;
 pub mod play;
@@ -45,6 +47,10 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Run the bot on every platform enabled in the config.
     Run(run::RunArgs),
+    /// Write every archived game as one record file (`toguz replay --check` reads it).
+    Export(export::ExportArgs),
+    /// Print a leaderboard from the store.
+    Leaderboard(leaderboard::LeaderboardArgs),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -59,6 +65,8 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Play(args) => play::run(args),
         Command::Run(args) => run::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Leaderboard(args) => leaderboard::run(args),
     };
     match result {
         Ok(code) => code,

@@ -11,15 +11,16 @@ pub(super) enum Answer {
 }
 
 impl Manager {
+    /// `rematch`: the challenger's colour and the game this is a rematch of.
     pub(super) async fn challenge(
         &self,
         actor: UserRef,
         chat: ChatRef,
         opponent: Option<UserRef>,
-        variant: Variant,
-        challenger_side: Option<Side>,
-        rematch_of: Option<GameId>,
+        (variant, rated): (Variant, bool),
+        rematch: Option<(Side, GameId)>,
     ) -> Result<Reply, ActionError> {
+        let (challenger_side, rematch_of) = rematch.unzip();
         if let Some(o) = &opponent {
             if *o == actor {
                 return Err(ActionError::ChallengeSelf);
@@ -41,6 +42,7 @@ impl Manager {
             challenger_side,
             rematch_of,
             messages: Vec::new(),
+            rated,
         };
         // Locked and in the map before the index makes its id findable (see `slots`).
         let id = rec.id.clone();
@@ -140,6 +142,7 @@ impl Manager {
                 c.chat.clone(),
                 c.variant,
                 players,
+                c.rated,
                 Some((&before, c)),
             )
             .await;

@@ -38,8 +38,25 @@ impl Manager {
             players.swap(0, 1);
         }
         Ok(Reply::Game(
-            self.create_game(None, chat, variant, players, None).await?,
+            self.create_game(None, chat, variant, players, false, None)
+                .await?,
         ))
+    }
+
+    /// A rated game between two people at one keyboard (`toguz play --white A --black B`).
+    pub async fn start_local_game(
+        &self,
+        chat: ChatRef,
+        white: UserRef,
+        black: UserRef,
+        variant: Variant,
+    ) -> Result<GameView, ActionError> {
+        if white == black {
+            return Err(ActionError::ChallengeSelf);
+        }
+        let players = [Player::Human(white), Player::Human(black)];
+        self.create_game(None, chat, variant, players, true, None)
+            .await
     }
 
     pub(super) async fn play_move(
@@ -201,7 +218,7 @@ impl Manager {
         };
         let reply = match game.player(side.other()).user().cloned() {
             None => Reply::Game(
-                self.create_game(None, chat, game.rec.variant, swapped, None)
+                self.create_game(None, chat, game.rec.variant, swapped, false, None)
                     .await?,
             ),
             Some(opponent) => {
@@ -209,9 +226,8 @@ impl Manager {
                     actor,
                     chat,
                     Some(opponent),
-                    game.rec.variant,
-                    Some(side.other()),
-                    Some(game.id().clone()),
+                    (game.rec.variant, game.rec.rated),
+                    Some((side.other(), game.id().clone())),
                 )
                 .await?
             }
@@ -223,7 +239,7 @@ impl Manager {
         };
         let before = game.rec.clone();
         game.rec.rematch = Some(new_id);
-        if let Err(error) = self.write_game(&before, &game.rec).await {
+        if let Err(error) = self.write_game(&before, &mut game.rec).await {
             game.rec = before;
             return Err(error);
         }

@@ -51,7 +51,9 @@ pub mod buttons;
 pub mod config;
 mod error;
 mod game;
+pub mod history;
 mod index;
+pub mod record;
 mod types;
 mod view;
 
@@ -68,6 +70,7 @@ pub use clock::Clock;
 pub use config::{BotConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
+pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };
@@ -123,6 +126,8 @@ struct Inner {
     bots: Arc<bots::BotQueue>,
     /// Bot searches started so far.
     searches: std::sync::atomic::AtomicU64,
+    /// Players' stats are rewritten under these (`history::count_end`).
+    rating_locks: Vec<AsyncMutex<()>>,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -168,6 +173,9 @@ impl Manager {
                 bot_users: Mutex::new(HashSet::new()),
                 bots: bots::BotQueue::new(slots),
                 searches: Default::default(),
+                rating_locks: (0..history::RATING_STRIPES)
+                    .map(|_| AsyncMutex::new(()))
+                    .collect(),
             }),
         };
         manager.recover().await?;
@@ -218,6 +226,11 @@ impl Manager {
 
     pub fn config(&self) -> &ManagerConfig {
         &self.inner.config
+    }
+
+    /// The store (the CLI's leaderboard and export read it directly; tests look into it).
+    pub fn store(&self) -> &Store {
+        &self.inner.store
     }
 
     pub fn clock(&self) -> &Clock {
@@ -289,8 +302,12 @@ impl Manager {
         } = req;
         tracing::debug!(actor = actor.key(), chat = chat.key(), ?action, "action");
         let result = match action {
-            Action::Challenge { opponent, variant } => {
-                self.challenge(actor, chat, opponent, variant, None, None)
+            Action::Challenge {
+                opponent,
+                variant,
+                rated,
+            } => {
+                self.challenge(actor, chat, opponent, (variant, rated), None)
                     .await
             }
             Action::AcceptChallenge { challenge } => {

@@ -209,7 +209,7 @@ impl Manager {
 
     /// One record from the store; `None` when it is absent or cannot be decoded (a corrupt
     /// record is logged and treated as gone, never a panic).
-    fn load<T: serde::de::DeserializeOwned>(&self, tree: Tree, id: &str) -> Option<T> {
+    pub(super) fn load<T: serde::de::DeserializeOwned>(&self, tree: Tree, id: &str) -> Option<T> {
         match self.inner.store.get::<T>(tree, id) {
             Ok(rec) => rec,
             Err(error) => {
@@ -281,14 +281,23 @@ impl Manager {
         Ok(())
     }
 
-    /// Writes the change of a game durably (a game that finishes moves to the archive in
-    /// the same write), or leaves the store as it was.
+    /// Writes the change of a game durably, or leaves the store as it was. A game that
+    /// finishes moves to the archive in the same write, together with its players' new
+    /// stats, ratings, history lines and leaderboard rows (`history::count_end`, which also
+    /// records the end in `after`).
     pub(super) async fn write_game(
         &self,
         before: &GameRecord,
-        after: &GameRecord,
+        after: &mut GameRecord,
     ) -> Result<(), ActionError> {
         let (mut batch, mut undo) = (Batch::new(), Batch::new());
+        // Held until the write is durable or undone: see `history`.
+        let _stats_locks = if history::ends(before, after) {
+            self.count_end(after, &mut batch, &mut undo).await?
+        } else {
+            Vec::new()
+        };
+        let after = &*after;
         let (from, to) = ((game_tree(before), before), (game_tree(after), after));
         change(&mut batch, &after.id, Some(from), Some(to))?;
         change(&mut undo, &after.id, Some(to), Some(from))?;
@@ -309,7 +318,7 @@ impl Manager {
         let before = game.clone();
         let out = change(&mut game, self.now())?;
         if game.rec != before.rec {
-            if let Err(error) = self.write_game(&before.rec, &game.rec).await {
+            if let Err(error) = self.write_game(&before.rec, &mut game.rec).await {
                 *game = before;
                 return Err(error);
             }
@@ -336,6 +345,7 @@ impl Manager {
         chat: ChatRef,
         variant: Variant,
         players: [Player; 2],
+        rated: bool,
         accepted: Option<(&ChallengeRecord, &ChallengeRecord)>,
     ) -> Result<GameView, ActionError> {
         let now = self.now();
@@ -343,6 +353,8 @@ impl Manager {
             Some(id) => id,
             None => self.unused_id(Tree::Games)?,
         };
+        // Only games between people are rated.
+        let rated = rated && players.iter().all(|p| !p.is_bot());
         let rec = GameRecord {
             id: id.clone(),
             chat,
@@ -356,6 +368,8 @@ impl Manager {
             messages: Vec::new(),
             seed: rand::thread_rng().gen(),
             rematch: None,
+            rated,
+            ended: None,
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -133,9 +133,11 @@ pub struct Request {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Challenge `opponent`, or anyone when `None` (an open challenge).
+    /// `rated`: the game changes both players' ratings (the default on every platform).
     Challenge {
         opponent: Option<UserRef>,
         variant: Variant,
+        rated: bool,
     },
     AcceptChallenge {
         challenge: ChallengeId,

@@ -2,6 +2,7 @@
 //! actions each viewer may take on them.
 
 use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
+use crate::ratings::RatingChange;
 use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +60,10 @@ pub struct GameView {
     /// Set on a view published while the bot's move waits for a search slot: how many
     /// searches are ahead of it.
     pub bot_busy: Option<u32>,
+    /// A rated game between people.
+    pub rated: bool,
+    /// White's and Black's rating change, once a rated game has ended.
+    pub ratings: [Option<RatingChange>; 2],
 }
 
 /// One pit button.
@@ -168,6 +173,8 @@ pub struct ChallengeView {
     pub challenger_side: Option<Side>,
     /// The game this is a rematch of.
     pub rematch_of: Option<GameId>,
+    /// The game will be rated.
+    pub rated: bool,
     pub messages: Vec<MessageRef>,
 }
 
@@ -222,6 +229,8 @@ impl GameView {
             last_move_at: 0,
             timeout_at: None,
             bot_busy: None,
+            rated: false,
+            ratings: [None, None],
         }
     }
 }
@@ -282,6 +291,7 @@ mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
         };
         assert!(c.actions_for(Some(&user("b"))).accept);
         assert!(!c.actions_for(Some(&user("x"))).accept);

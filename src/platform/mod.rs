@@ -3,5 +3,6 @@
 
 pub mod console;
 pub mod discord;
+pub mod history_text;
 pub mod present;
 pub mod telegram;

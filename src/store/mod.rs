@@ -63,10 +63,19 @@ pub enum Tree {
     Claims,
     /// The layout version, and secrets kept across restarts (`Manager::durable_secret`).
     Meta,
+    /// Each player's rating and results, keyed by `platform:user id`.
+    Ratings,
+    /// Every player's finished games, newest first: `user|inverted end time|game id`, read
+    /// a page at a time with `scan` (docs/history.md).
+    History,
+    /// Rated players by scope, best first: `scope|inverted rating|user`, read with `scan`;
+    /// entries expire when the player has been inactive for 90 days.
+    Leaderboard,
 }
 
 impl Tree {
-    const ALL: [Tree; 8] = [
+    /// New trees go at the end: a tree's position is its tag in the expiry index on disk.
+    const ALL: [Tree; 11] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -75,6 +84,9 @@ impl Tree {
         Tree::Handles,
         Tree::Claims,
         Tree::Meta,
+        Tree::Ratings,
+        Tree::History,
+        Tree::Leaderboard,
     ];
 
     fn name(self) -> &'static str {
@@ -87,11 +99,41 @@ impl Tree {
             Tree::Handles => "users.handles",
             Tree::Claims => "claims",
             Tree::Meta => "meta",
+            Tree::Ratings => "users.ratings",
+            Tree::History => "games.by-user",
+            Tree::Leaderboard => "ratings.board",
         }
     }
 
     fn from_tag(tag: u8) -> Option<Tree> {
         Tree::ALL.get(usize::from(tag)).copied()
+    }
+}
+
+/// Which keys of a tree [`Store::scan`] reads: those that start with `prefix`, and are
+/// strictly after `after` and strictly before `before` when those are given, in ascending
+/// byte order of the key (a backend must compare keys as bytes, not by a locale's collation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeyRange<'a> {
+    pub prefix: &'a str,
+    pub after: Option<&'a str>,
+    pub before: Option<&'a str>,
+}
+
+impl<'a> KeyRange<'a> {
+    /// Every key that starts with `prefix`.
+    pub fn prefix(prefix: &'a str) -> KeyRange<'a> {
+        KeyRange {
+            prefix,
+            after: None,
+            before: None,
+        }
+    }
+
+    fn admits(&self, key: &[u8]) -> bool {
+        key.starts_with(self.prefix.as_bytes())
+            && self.after.is_none_or(|a| key > a.as_bytes())
+            && self.before.is_none_or(|b| key < b.as_bytes())
     }
 }
 
@@ -294,6 +336,41 @@ impl Store {
             }
         }
         out
+    }
+
+    /// At most `limit` records of `range`, in ascending key order: an ordered range read of an
+    /// index tree (`History`, `Leaderboard`), never a walk of the whole tree. A record that
+    /// does not decode is logged with its key and skipped; it still counts toward `limit`, so
+    /// a page never reads more than `limit` records.
+    pub fn scan<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+        range: KeyRange<'_>,
+        limit: usize,
+    ) -> Result<Vec<(String, T)>, StoreError> {
+        use std::ops::Bound;
+        let start = match range.after {
+            Some(after) if after.as_bytes() >= range.prefix.as_bytes() => {
+                Bound::Excluded(after.as_bytes().to_vec())
+            }
+            _ => Bound::Included(range.prefix.as_bytes().to_vec()),
+        };
+        let mut out = Vec::new();
+        let items = self.tree(tree).range((start, Bound::Unbounded));
+        for item in items.take(limit) {
+            let (key, bytes) = item?;
+            if !range.admits(&key) {
+                break;
+            }
+            let key = String::from_utf8_lossy(&key).into_owned();
+            match decode(tree, &key, &bytes) {
+                Ok(value) => out.push((key, value)),
+                Err(error) => {
+                    tracing::error!(tree = tree.name(), key, %error, "undecodable record skipped")
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Writes raw bytes (tests use it to plant corrupt records).

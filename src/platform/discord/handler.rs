@@ -198,6 +198,7 @@ impl Bot {
                 let action = Action::Challenge {
                     opponent: Some(opponent),
                     variant,
+                    rated: true,
                 };
                 let reply = self.act(&user, &chat, action).await;
                 if reply.is_ok() {

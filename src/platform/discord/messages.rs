@@ -421,6 +421,7 @@ pub(super) mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
         };
         let out = challenge(&c, Lang::En);
         assert!(out.content.starts_with("<@22> "));

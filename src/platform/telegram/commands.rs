@@ -254,6 +254,7 @@ impl Cmd<'_> {
         let action = Action::Challenge {
             opponent,
             variant: Variant::default(),
+            rated: true,
         };
         self.act(action, false).await;
     }
