@@ -413,6 +413,9 @@ impl<W: Write> Console<W> {
                     self.say(&result)?;
                 }
             }
+            if let Some(ratings) = present::ratings_text(view, lang) {
+                self.say(&ratings)?;
+            }
             self.say(&t!(lang, "console-game-over"))?;
         }
         Ok(())
