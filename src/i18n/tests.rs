@@ -140,6 +140,8 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "deviation" | "place" => numbers(&[1, 52, 350]),
         "results" => text(&["3/1/2".into()]),
         "platform" => text(&["Telegram".into(), "Discord".into()]),
+        "commands" => text(&["/play, /challenge, /board".into()]),
+        "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),
         // A side is a selector (`white`/`black`) or a word to print.
         "side" if selector => text(&["white".into(), "black".into()]),
