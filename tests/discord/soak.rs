@@ -286,7 +286,10 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
                 let against_bot = g % 2 == 1 && server != 0;
                 let (fake, seen) = (fake.clone(), seen.clone());
                 let (moves, think, seed) = (plan.moves, plan.think, plan.seed ^ n);
+                // Games start over a few seconds, as people arrive, not in one instant.
+                let arrival = Duration::from_millis(20) * tasks.len() as u32;
                 tasks.push(tokio::spawn(async move {
+                    tokio::time::sleep(arrival).await;
                     let table = Table::open(&fake, place, n, against_bot).await;
                     if server == 0 {
                         // A second message of the game there (if this answer is lost to
