@@ -151,6 +151,8 @@ pub enum Failure {
     /// 404 "Unknown interaction" (10062), as Discord answers an interaction response that
     /// comes after its 3 s (say the event reached the bot late); nothing is taken.
     UnknownInteraction,
+    /// 403 Missing Access (the bot lost a permission): a refusal, not worth retrying.
+    MissingAccess,
 }
 
 struct Scripted {
@@ -999,6 +1001,13 @@ fn failure_reply(failure: &Failure) -> (Reply, Option<f64>) {
             None,
         ),
         Failure::UnknownInteraction => (error(404, 10062, "Unknown interaction"), None),
+        Failure::MissingAccess => (
+            (
+                StatusCode::FORBIDDEN,
+                json!({ "message": "Missing Access", "code": 50001 }),
+            ),
+            None,
+        ),
     }
 }
 
