@@ -5,6 +5,7 @@ mod engine;
 mod history;
 mod render;
 mod replay;
+mod run;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
