@@ -29,6 +29,7 @@ async fn new_game(m: &Manager, a: &UserRef, b: &UserRef) -> String {
     let challenge = Action::Challenge {
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
+        time: None,
     };
     let Ok(Reply::Challenge(c)) = m.act(request(a, challenge)).await else {
         panic!("challenge refused");

@@ -4,7 +4,7 @@
 //! and toml's located messages); [`Config::validate`] checks what types cannot.
 
 use crate::engine::EngineConfig;
-use crate::manager::{BotConfig, LimitsConfig, ManagerConfig};
+use crate::manager::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 use crate::platform::discord::config::DiscordConfig;
 use crate::platform::telegram::config::TelegramConfig;
 use crate::store::StoreOptions;
@@ -17,6 +17,7 @@ pub struct Config {
     pub storage: StorageConfig,
     pub bot: BotConfig,
     pub limits: LimitsConfig,
+    pub clock: ClockConfig,
     pub engine: EngineConfig,
     pub log: LogConfig,
     pub telegram: TelegramConfig,
@@ -140,6 +141,7 @@ impl Config {
                 self.limits.sweep_interval_secs,
             ),
             ("engine.max_concurrent", self.engine.max_concurrent as u64),
+            ("clock.first_move_secs", self.clock.first_move_secs),
             ("storage.commit_timeout_ms", self.storage.commit_timeout_ms),
             ("storage.cache_capacity_mb", self.storage.cache_capacity_mb),
         ];
@@ -150,6 +152,12 @@ impl Config {
                     message: "must be at least 1".into(),
                 });
             }
+        }
+        if let Err(e) = self.clock.validate() {
+            return Err(ConfigError::Invalid {
+                key: "clock",
+                message: e.to_string(),
+            });
         }
         if self.storage.path.as_os_str().is_empty() {
             return Err(ConfigError::Invalid {
@@ -171,6 +179,7 @@ impl Config {
         ManagerConfig {
             bot: self.bot.clone(),
             limits: self.limits.clone(),
+            clock: self.clock.clone(),
         }
     }
 }

@@ -13,3 +13,4 @@ pub mod platform;
 pub mod render;
 pub mod rules;
 pub mod store;
+pub mod timecontrol;

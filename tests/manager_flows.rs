@@ -56,6 +56,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
             Action::Challenge {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
+                time: None,
             },
         )
         .await,
@@ -143,6 +144,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
         Action::Challenge {
             opponent: Some(a.clone()),
             variant: Variant::STANDARD,
+            time: None,
         },
     )
     .await;
@@ -155,6 +157,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
         Action::Challenge {
             opponent: Some(bot),
             variant: Variant::STANDARD,
+            time: None,
         },
     )
     .await;
@@ -167,6 +170,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
             Action::Challenge {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
+                time: None,
             },
         )
         .await,
@@ -243,6 +247,7 @@ async fn challenges_are_declined_cancelled_and_expire() {
     let challenge = |opponent: Option<UserRef>| Action::Challenge {
         opponent,
         variant: Variant::STANDARD,
+        time: None,
     };
     let declined = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
     match decline(&m, &b, &declined).await {
@@ -459,6 +464,7 @@ async fn rematch_swaps_colours() {
                 level: Level::Random,
                 variant: Variant::STANDARD,
                 colour: Some(Side::White),
+                time: None,
             },
         )
         .await,
@@ -480,6 +486,7 @@ async fn limits_stop_spam() {
         level: Level::Random,
         variant: Variant::STANDARD,
         colour: Some(Side::White),
+        time: None,
     };
     game(act(&m, &a, bot_game()).await);
     game(act(&m, &a, bot_game()).await);
@@ -491,6 +498,7 @@ async fn limits_stop_spam() {
     let challenge = || Action::Challenge {
         opponent: None,
         variant: Variant::STANDARD,
+        time: None,
     };
     challenge_id(act(&m, &a, challenge()).await);
     let second = act(&m, &a, challenge()).await;
@@ -541,6 +549,7 @@ async fn the_bot_replies_off_the_runtime_and_publishes_its_move() {
                 level: Level::Easy,
                 variant: Variant::STANDARD,
                 colour: Some(Side::Black),
+                time: None,
             },
         )
         .await,
@@ -661,6 +670,8 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
             messages: vec![],
             seed: 3,
             rematch: None,
+            time_control: Default::default(),
+            clock: None,
         };
         store.put(Tree::Games, "botdue", &bot_game).unwrap();
         let stale = ChallengeRecord {
@@ -675,6 +686,7 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            time_control: Default::default(),
         };
         store.put(Tree::Challenges, "oldchl", &stale).unwrap();
         store
@@ -841,6 +853,7 @@ async fn bot_moves_first(m: &Manager, who: &UserRef, level: Level) -> String {
             level,
             variant: Variant::STANDARD,
             colour: Some(Side::Black),
+            time: None,
         },
     )
     .await;
@@ -935,6 +948,8 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep() {
             messages: vec![],
             seed: 3,
             rematch: None,
+            time_control: Default::default(),
+            clock: None,
         };
         store.put(Tree::Games, "late01", &late).unwrap();
         store.commit().await.unwrap();

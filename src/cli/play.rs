@@ -8,6 +8,7 @@ use crate::manager::{Manager, ManagerConfig};
 use crate::platform::console::{console_user, Console, PlaySettings};
 use crate::rules::{parse_variant, Side, Variant};
 use crate::store::Store;
+use crate::timecontrol::TimeControl;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +25,10 @@ pub struct PlayArgs {
     /// The variant, as in a record's Variant header (e.g. "5", "3 no-tuzdek").
     #[arg(long, value_parser = parse_variant_arg)]
     pub variant: Option<Variant>,
+    /// Play on a clock: Fischer `M+S` (minutes per side + seconds added per move, e.g.
+    /// 3+2, 0.5+2) or `correspondence` (the default).
+    #[arg(long, value_parser = parse_clock)]
+    pub clock: Option<TimeControl>,
     /// Where games are kept.
     #[arg(long, default_value = "toguz-data")]
     pub data_dir: PathBuf,
@@ -43,6 +48,10 @@ pub enum Colour {
 fn parse_level(s: &str) -> Result<Level, String> {
     s.parse()
         .map_err(|e: crate::engine::EngineError| e.to_string())
+}
+
+fn parse_clock(s: &str) -> Result<TimeControl, String> {
+    TimeControl::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_lang(s: &str) -> Result<Lang, String> {
@@ -82,6 +91,7 @@ async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         }),
         variant: args.variant.unwrap_or_default(),
         lang,
+        time: args.clock,
     };
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let console = Console::new(manager.clone(), settings, std::io::stdout());

@@ -254,6 +254,7 @@ mod tests {
                 action: Action::Challenge {
                     opponent: None,
                     variant: crate::rules::Variant::STANDARD,
+                    time: None,
                 },
             };
             let refused = manager.act(request).await;

@@ -117,7 +117,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "white" | "black" if key == "manager-games-line" => {
             text(&["Асель".into(), words::level_name(lang, Level::Easy)])
         }
+        "white" | "black" if key == "manager-clock" => text(&["2:41".into(), "0:07.3".into()]),
         "white" | "black" => numbers(&[0, 10, 81, 84]),
+        "time" => text(&["21:47:05".into()]),
+        "when" => text(&["<t:1764539225:R>".into()]),
+        "control" => text(&["3+2".into(), "0.5+2".into()]),
+        "text" => text(&["abc".into(), "1000+0".into()]),
         "balls" => text(&[
             words::balls(lang, 10),
             words::balls(lang, 1),

@@ -10,16 +10,29 @@ pub(super) enum Answer {
     Cancel,
 }
 
+/// What a challenge proposes.
+pub(super) struct Terms {
+    pub variant: Variant,
+    pub time: TimeControl,
+    /// The challenger's colour, when fixed (a rematch).
+    pub challenger_side: Option<Side>,
+    pub rematch_of: Option<GameId>,
+}
+
 impl Manager {
     pub(super) async fn challenge(
         &self,
         actor: UserRef,
         chat: ChatRef,
         opponent: Option<UserRef>,
-        variant: Variant,
-        challenger_side: Option<Side>,
-        rematch_of: Option<GameId>,
+        terms: Terms,
     ) -> Result<Reply, ActionError> {
+        let Terms {
+            variant,
+            time,
+            challenger_side,
+            rematch_of,
+        } = terms;
         if let Some(o) = &opponent {
             if *o == actor {
                 return Err(ActionError::ChallengeSelf);
@@ -41,6 +54,7 @@ impl Manager {
             challenger_side,
             rematch_of,
             messages: Vec::new(),
+            time_control: time,
         };
         // Locked and in the map before the index makes its id findable (see `slots`).
         let id = rec.id.clone();
@@ -138,7 +152,7 @@ impl Manager {
             .create_game(
                 Some(game_id),
                 c.chat.clone(),
-                c.variant,
+                (c.variant, c.time_control),
                 players,
                 Some((&before, c)),
             )

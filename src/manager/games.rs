@@ -29,7 +29,7 @@ impl Manager {
         actor: UserRef,
         chat: ChatRef,
         level: Level,
-        variant: Variant,
+        rules: (Variant, TimeControl),
         colour: Option<Side>,
     ) -> Result<Reply, ActionError> {
         let side = colour.unwrap_or_else(|| Side::BOTH[rand::thread_rng().gen_range(0..2)]);
@@ -38,7 +38,7 @@ impl Manager {
             players.swap(0, 1);
         }
         Ok(Reply::Game(
-            self.create_game(None, chat, variant, players, None).await?,
+            self.create_game(None, chat, rules, players, None).await?,
         ))
     }
 
@@ -154,7 +154,7 @@ impl Manager {
 
     pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let mut view = slot.enter().await?.view(self.timeout_secs());
+        let mut view = self.view_of(&*slot.enter().await?);
         view.bot_busy = self.bot_busy(id);
         Ok(Reply::Game(view))
     }
@@ -164,7 +164,7 @@ impl Manager {
         let mut views = Vec::with_capacity(ids.len());
         for id in ids {
             let slot = self.game_slot(&id).await?;
-            let view = slot.enter().await?.view(self.timeout_secs());
+            let view = self.view_of(&*slot.enter().await?);
             views.push(view);
         }
         Ok(Reply::Games(views))
@@ -199,21 +199,17 @@ impl Manager {
         } else {
             chat
         };
+        let rules = (game.rec.variant, game.rec.time_control);
         let reply = match game.player(side.other()).user().cloned() {
-            None => Reply::Game(
-                self.create_game(None, chat, game.rec.variant, swapped, None)
-                    .await?,
-            ),
+            None => Reply::Game(self.create_game(None, chat, rules, swapped, None).await?),
             Some(opponent) => {
-                self.challenge(
-                    actor,
-                    chat,
-                    Some(opponent),
-                    game.rec.variant,
-                    Some(side.other()),
-                    Some(game.id().clone()),
-                )
-                .await?
+                let terms = challenges::Terms {
+                    variant: rules.0,
+                    time: rules.1,
+                    challenger_side: Some(side.other()),
+                    rematch_of: Some(game.id().clone()),
+                };
+                self.challenge(actor, chat, Some(opponent), terms).await?
             }
         };
         let new_id = match &reply {

@@ -177,6 +177,8 @@ mod tests {
             messages: vec![],
             seed: 0,
             rematch: None,
+            time_control: Default::default(),
+            clock: None,
         })
     }
 
@@ -193,6 +195,7 @@ mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            time_control: Default::default(),
         }
     }
 

@@ -62,24 +62,27 @@ mod clock;
 mod games;
 mod secrets;
 mod slots;
+mod timers;
 mod users;
 
 pub use clock::Clock;
-pub use config::{BotConfig, LimitsConfig, ManagerConfig};
+pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
+pub use timers::HEARTBEAT_KEY;
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };
 pub use view::{
-    Actions, ChallengeActions, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView,
-    PitAction,
+    Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
+    GameView, PitAction,
 };
 
 use crate::engine::{EnginePool, Level};
 use crate::i18n::Lang;
 use crate::rules::{Side, Variant};
 use crate::store::{Store, Tree};
+use crate::timecontrol::TimeControl;
 use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;
@@ -123,6 +126,8 @@ struct Inner {
     bots: Arc<bots::BotQueue>,
     /// Bot searches started so far.
     searches: std::sync::atomic::AtomicU64,
+    /// The flag timer of each ongoing timed game.
+    timers: Mutex<HashMap<GameId, tokio::task::AbortHandle>>,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -168,10 +173,12 @@ impl Manager {
                 bot_users: Mutex::new(HashSet::new()),
                 bots: bots::BotQueue::new(slots),
                 searches: Default::default(),
+                timers: Mutex::new(HashMap::new()),
             }),
         };
         manager.recover().await?;
         manager.spawn_sweeper();
+        manager.spawn_heartbeat();
         Ok(manager)
     }
 
@@ -199,7 +206,9 @@ impl Manager {
                 lock(&self.inner.challenges).insert(rec.id.clone(), Arc::new(AsyncMutex::new(rec)));
             }
         }
-        // Bots first: the sweep then finds their searches queued and starts none again.
+        // Clocks first: a flag that fell before the stop ends its game before a bot thinks.
+        self.resume_clocks().await;
+        // Bots next: the sweep then finds their searches queued and starts none again.
         let ongoing = lock(&self.inner.index).ongoing_games();
         for id in ongoing {
             let slot = lock(&self.inner.games).get(&id).cloned();
@@ -226,6 +235,24 @@ impl Manager {
 
     fn now(&self) -> u64 {
         self.inner.clock.now()
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.inner.clock.now_ms()
+    }
+
+    /// A game as a view shows it now.
+    fn view_of(&self, game: &Game) -> GameView {
+        game.view(
+            self.timeout_secs(),
+            self.now_ms(),
+            self.inner.config.clock.first_move_ms(),
+        )
+    }
+
+    /// The time control a new game in `chat` gets when its players named none.
+    fn time_control(&self, chat: &ChatRef, named: Option<TimeControl>) -> TimeControl {
+        named.unwrap_or_else(|| self.inner.config.clock.default_for(&chat.key()))
     }
 
     fn timeout_secs(&self) -> u64 {
@@ -289,9 +316,19 @@ impl Manager {
         } = req;
         tracing::debug!(actor = actor.key(), chat = chat.key(), ?action, "action");
         let result = match action {
-            Action::Challenge { opponent, variant } => {
-                self.challenge(actor, chat, opponent, variant, None, None)
-                    .await
+            Action::Challenge {
+                opponent,
+                variant,
+                time,
+            } => {
+                let time = self.time_control(&chat, time);
+                let rules = challenges::Terms {
+                    variant,
+                    time,
+                    challenger_side: None,
+                    rematch_of: None,
+                };
+                self.challenge(actor, chat, opponent, rules).await
             }
             Action::AcceptChallenge { challenge } => {
                 self.answer(&actor, &challenge, Answer::Accept).await
@@ -306,7 +343,12 @@ impl Manager {
                 level,
                 variant,
                 colour,
-            } => self.play_bot(actor, chat, level, variant, colour).await,
+                time,
+            } => {
+                let time = self.time_control(&chat, time);
+                self.play_bot(actor, chat, level, (variant, time), colour)
+                    .await
+            }
             Action::Move { game, ply, pit } => self.play_move(&actor, &game, ply, pit).await,
             Action::Resign { game, ply } => {
                 let id = self.resolve_game(&actor, &chat, game, false)?;

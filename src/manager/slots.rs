@@ -11,6 +11,7 @@
 
 use super::*;
 use crate::store::{Batch, CLOSED_CHALLENGE_TTL_SECS};
+use crate::timecontrol::GameClock;
 use std::ops::Deref;
 
 pub(super) type Slot<T> = Arc<AsyncMutex<T>>;
@@ -304,26 +305,86 @@ impl Manager {
         id: &str,
         change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
+        self.update_game_charged(id, 0, change).await
+    }
+
+    /// `update_game` where a move is charged at least `min_used_ms` on the mover's clock
+    /// (the bot's measured search: on a manual clock no time passes otherwise).
+    ///
+    /// In a timed game the press counts from when it reached the manager, before any wait
+    /// for the game's lock. A clock that ran out by then ends the game first (and is
+    /// published); the change then finds the game over. Whichever of a press and the flag
+    /// timer takes the lock first wins, and only one of them.
+    pub(super) async fn update_game_charged<T>(
+        &self,
+        id: &str,
+        min_used_ms: u64,
+        change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
+    ) -> Result<(T, GameView), ActionError> {
+        let arrived_ms = self.now_ms();
         let slot = self.game_slot(id).await?;
         let mut game = slot.enter().await?;
+        self.apply_due_clock(&mut game, arrived_ms).await?;
         let before = game.clone();
-        let out = change(&mut game, self.now())?;
+        let out = change(&mut game, arrived_ms / 1000)?;
+        if game.ply() != before.ply() {
+            let used = game.rec.clock.as_ref().map_or(0, |c| c.elapsed(arrived_ms));
+            game.charge_clock(before.ply(), used.max(min_used_ms));
+            if let Some(clock) = game.rec.clock.as_mut() {
+                // Stored as the opponent's start; moved to the durable moment below.
+                clock.start_turn(arrived_ms);
+            }
+        }
         if game.rec != before.rec {
             if let Err(error) = self.write_game(&before.rec, &game.rec).await {
                 *game = before;
                 return Err(error);
             }
-            self.after_change(&before, &game);
+            self.after_change(&before, &mut game);
         }
-        Ok((out, game.view(self.timeout_secs())))
+        Ok((out, self.view_of(&game)))
     }
 
-    pub(super) fn after_change(&self, before: &Game, game: &Game) {
+    /// Ends a timed game whose clock says so at `now_ms` (a flag, or a first move not made
+    /// in time), durably, and tells subscribers. Nothing happens when nothing is due.
+    pub(super) async fn apply_due_clock(
+        &self,
+        game: &mut Game,
+        now_ms: u64,
+    ) -> Result<(), ActionError> {
+        let first_move_ms = self.inner.config.clock.first_move_ms();
+        let Some(event) = game.clock_due(first_move_ms, now_ms) else {
+            return Ok(());
+        };
+        let before = game.clone();
+        game.apply_clock(event);
+        if let Err(error) = self.write_game(&before.rec, &game.rec).await {
+            *game = before;
+            return Err(error);
+        }
+        self.after_change(&before, game);
+        tracing::info!(game = game.id(), ?event, "the clock ended the game");
+        self.publish(Event::Game(self.view_of(game)));
+        Ok(())
+    }
+
+    /// After a durable change: the index forgets a game that ended; in a timed game the
+    /// side to move's time starts now (the move is durable) and its flag timer is set; the
+    /// bot starts thinking when it is to move.
+    pub(super) fn after_change(&self, before: &Game, game: &mut Game) {
         if game.is_over() && !before.is_over() {
             lock(&self.inner.index).remove_game(game);
+            self.cancel_clock(game.id());
         }
-        if game.ply() != before.ply() && game.bot_to_move().is_some() {
-            self.spawn_bot(game.id().clone());
+        if game.ply() != before.ply() {
+            let over = game.is_over();
+            if let Some(clock) = game.rec.clock.as_mut().filter(|_| !over) {
+                clock.start_turn(self.now_ms());
+            }
+            self.schedule_clock(game);
+            if game.bot_to_move().is_some() {
+                self.spawn_bot(game.id().clone());
+            }
         }
     }
 
@@ -334,11 +395,12 @@ impl Manager {
         &self,
         id: Option<GameId>,
         chat: ChatRef,
-        variant: Variant,
+        (variant, time_control): (Variant, TimeControl),
         players: [Player; 2],
         accepted: Option<(&ChallengeRecord, &ChallengeRecord)>,
     ) -> Result<GameView, ActionError> {
-        let now = self.now();
+        let now_ms = self.now_ms();
+        let now = now_ms / 1000;
         let id = match id {
             Some(id) => id,
             None => self.unused_id(Tree::Games)?,
@@ -356,10 +418,18 @@ impl Manager {
             messages: Vec::new(),
             seed: rand::thread_rng().gen(),
             rematch: None,
+            time_control,
+            clock: match time_control {
+                TimeControl::Fischer {
+                    base_ms,
+                    increment_ms,
+                } => Some(GameClock::new(base_ms, increment_ms, now_ms)),
+                TimeControl::Correspondence => None,
+            },
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));
-        let game = slot.lock().await;
+        let mut game = slot.lock().await;
         slot.publish();
         if let Err(error) = self.index_new_game(&game) {
             slot.forget();
@@ -370,10 +440,14 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
+        if let Some(clock) = game.rec.clock.as_mut() {
+            clock.start_turn(self.now_ms());
+        }
+        self.schedule_clock(&game);
         if game.bot_to_move().is_some() {
             self.spawn_bot(id);
         }
-        Ok(game.view(self.timeout_secs()))
+        Ok(self.view_of(&game))
     }
 
     /// Checks the limits for a new game and makes it findable through the index.

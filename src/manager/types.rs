@@ -3,6 +3,7 @@
 
 use crate::engine::Level;
 use crate::rules::{Side, Variant};
+use crate::timecontrol::TimeControl;
 use serde::{Deserialize, Serialize};
 
 /// A chat service (or the local console).
@@ -136,6 +137,8 @@ pub enum Action {
     Challenge {
         opponent: Option<UserRef>,
         variant: Variant,
+        /// `None`: the chat's default (`[clock]` in the config).
+        time: Option<TimeControl>,
     },
     AcceptChallenge {
         challenge: ChallengeId,
@@ -151,6 +154,8 @@ pub enum Action {
         level: Level,
         variant: Variant,
         colour: Option<Side>,
+        /// `None`: the chat's default (`[clock]` in the config).
+        time: Option<TimeControl>,
     },
     /// `ply` is the ply the board was shown at (from button data), `None` from a typed
     /// command.

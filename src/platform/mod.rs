@@ -4,4 +4,5 @@
 pub mod console;
 pub mod discord;
 pub mod present;
+pub mod present_clock;
 pub mod telegram;

@@ -15,6 +15,8 @@ use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
 
+pub use super::present_clock::{clock_lines, time_control_error, time_control_text, ClockStyle};
+
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:
 /// Telegram puts three in a row, and a longer label is cut on a phone. Every language's
 /// catalog is held to it by a test.
@@ -93,7 +95,9 @@ pub fn result_headline(view: &GameView, lang: Lang) -> Option<String> {
         return None;
     };
     Some(match (winner, reason) {
-        (_, FinishReason::Aborted) => t!(lang, "manager-result-aborted"),
+        (_, FinishReason::Aborted | FinishReason::FirstMoveMissed(_)) => {
+            t!(lang, "manager-result-aborted")
+        }
         // The side is a selector: each language words "White wins" its own way.
         (Some(side), _) => t!(
             lang,
@@ -123,14 +127,27 @@ pub fn result_reason(view: &GameView, lang: Lang) -> Option<String> {
             Some(t!(lang, "manager-reason-resigned", name = name(side)))
         }
         FinishReason::Agreed => Some(t!(lang, "manager-reason-agreed")),
+        // A timed game's flag fell; a correspondence game's move time ran out.
+        FinishReason::TimedOut(side) if view.clock.is_some() => {
+            Some(t!(lang, "manager-reason-flag", name = name(side)))
+        }
         FinishReason::TimedOut(side) => Some(t!(lang, "manager-reason-timeout", name = name(side))),
+        FinishReason::FirstMoveMissed(side) => {
+            Some(t!(lang, "manager-reason-first-move", name = name(side)))
+        }
         FinishReason::Aborted => None,
     }
 }
 
 /// The lines under a board: the game, the score, the last move, then whose turn (with the
-/// deadline and any draw offer) or the result.
+/// deadline and any draw offer) or the result. A timed game's clocks are written with the
+/// time of day the flag falls (Telegram, the console).
 pub fn caption(view: &GameView, lang: Lang) -> String {
+    caption_with(view, lang, ClockStyle::TimeOfDay)
+}
+
+/// `caption` with the clocks written in `style` (Discord: a live countdown).
+pub fn caption_with(view: &GameView, lang: Lang, style: ClockStyle) -> String {
     let mut lines = vec![
         t!(lang, "manager-game-title", id = view.id.as_str()),
         t!(
@@ -146,7 +163,9 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
     if let Some(previous) = &view.previous_move {
         lines.push(move_line(view, previous, lang, true));
     }
+    let clocks = clock_lines(view, lang, style);
     if let Some(result) = result_text(view, lang) {
+        lines.extend(clocks);
         lines.push(result);
         return lines.join("\n");
     }
@@ -158,6 +177,7 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
         name = player_name(view.player(side), lang)
     ));
     lines.extend(deadline_text(view, lang));
+    lines.extend(clocks);
     if let Some(offerer) = view.draw_offer {
         lines.push(t!(
             lang,
@@ -202,7 +222,11 @@ pub fn deadline_text(view: &GameView, lang: Lang) -> Option<String> {
 pub fn challenge_text(view: &ChallengeView, lang: Lang) -> String {
     let challenger = view.challenger.name.as_str();
     let opponent = view.opponent.as_ref().map(|o| o.name.as_str());
-    let variant = variant_text(view.variant, lang);
+    let mut variant = variant_text(view.variant, lang);
+    let time = time_control_text(view.time_control, lang);
+    if !time.is_empty() {
+        variant = format!("{variant}, {time}");
+    }
     match &view.status {
         ChallengeStatus::Open => {
             let invite = match (opponent, &view.rematch_of) {
@@ -482,6 +506,7 @@ mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            time_control: Default::default(),
         };
         // A manual clock far from the system's: the text follows it.
         let text = challenge_text(&rec.view(1_000), Lang::En);

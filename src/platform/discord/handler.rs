@@ -198,6 +198,7 @@ impl Bot {
                 let action = Action::Challenge {
                     opponent: Some(opponent),
                     variant,
+                    time: None,
                 };
                 let reply = self.act(&user, &chat, action).await;
                 if reply.is_ok() {
@@ -220,6 +221,7 @@ impl Bot {
                     level,
                     variant,
                     colour: None,
+                    time: None,
                 };
                 self.act(&user, &chat, action).await
             }

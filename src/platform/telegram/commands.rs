@@ -223,6 +223,7 @@ impl Cmd<'_> {
                     level,
                     variant: Variant::default(),
                     colour: None,
+                    time: None,
                 };
                 self.act(action, false).await;
             }
@@ -254,6 +255,7 @@ impl Cmd<'_> {
         let action = Action::Challenge {
             opponent,
             variant: Variant::default(),
+            time: None,
         };
         self.act(action, false).await;
     }
