@@ -12,5 +12,6 @@ pub mod manager;
 pub mod platform;
 pub mod render;
 pub mod rules;
+pub mod secret;
 pub mod store;
 pub mod timecontrol;

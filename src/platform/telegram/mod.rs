@@ -21,6 +21,7 @@ mod guard;
 mod inline;
 mod markup;
 mod outbox;
+mod placement;
 mod poster;
 mod refs;
 mod turns;
@@ -137,9 +138,7 @@ impl Ctx {
                 chat,
                 message: sent.id.0,
             };
-            if let Err(error) = ctx.manager.attach_message(target, r.to_ref()).await {
-                tracing::warn!(chat, %error, "telegram: message not attached");
-            }
+            crate::platform::present::attach(&ctx.manager, target, r.to_ref()).await;
         };
         self.outbox.push(chat, None, Box::pin(job));
     }
