@@ -12,4 +12,5 @@ pub mod manager;
 pub mod platform;
 pub mod render;
 pub mod rules;
+pub mod secret;
 pub mod store;

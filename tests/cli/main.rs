@@ -4,6 +4,7 @@
 mod engine;
 mod render;
 mod replay;
+mod run;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -4,7 +4,8 @@
 //!
 //! Checked: every press is answered with the new board, every move (the bot's too) reaches
 //! its board, no server but the limited one waits 3 s for a board, and the bot's resident
-//! memory stays flat once warm. `soak_short` runs with `cargo test`; `soak_long` prints the
+//! memory stays flat once warm (every game is resigned at the end of its round, so each
+//! round starts with no ongoing games, as the last one did). `soak_short` runs with `cargo test`; `soak_long` prints the
 //! figures docs/discord.md quotes:
 //! `cargo test --release --test discord soak_long -- --ignored --nocapture`.
 
@@ -169,6 +170,29 @@ impl Table {
         }
         times
     }
+
+    /// Ends the game by resigning, so each round leaves no more ongoing games than the last
+    /// (live games are kept in memory by design; finished ones must leave it).
+    async fn resign(&self) {
+        let board = self.my_turn().await;
+        if over(&board) {
+            return;
+        }
+        let Some(resign) = buttons(&board)
+            .into_iter()
+            .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+            .find(|id| id.starts_with("1r:"))
+        else {
+            panic!("an ongoing game's board has a resign button: {board}");
+        };
+        self.fake.press(self.mover(&board), self.message, &resign);
+        self.fake
+            .wait_for("the resigned board", Duration::from_secs(30), |f| {
+                let m = f.message_view(self.message)?;
+                over(&m).then_some(())
+            })
+            .await;
+    }
 }
 
 /// The message that answers a command, once it has its buttons (a deferred answer gets
@@ -201,6 +225,7 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let opts = Options {
         cooldown_secs: 0,
+        cache_capacity_mb: 8,
         ..Options::default()
     };
     let from = fake.call_count();
@@ -246,6 +271,7 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
                         fake.wait_callback(id).await;
                     }
                     let times = table.play(moves, think, seed).await;
+                    table.resign().await;
                     let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
                     let key = server_of(&table.place);
                     seen.latencies.extend(times.into_iter().map(|t| (key, t)));
@@ -319,20 +345,20 @@ async fn soak_short() {
     );
 }
 
-/// The long version: 100 games in 25 servers, rounds of new games with more moves; prints
-/// the figures.
+/// The long version the issue asks for: 200 games at once in 50 servers, six rounds of new
+/// games with more moves; prints the figures.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a few minutes; run by hand for docs/discord.md"]
 async fn soak_long() {
     let plan = Plan {
-        servers: 25,
+        servers: 50,
         games_per_server: 4,
         moves: 20,
         think: Duration::from_millis(500),
         seed: 11,
     };
     let started = Instant::now();
-    let (seen, rss) = soak(plan, 5).await;
+    let (seen, rss) = soak(plan, 6).await;
     let (p50, p99) = check(&seen, &rss);
     let limited: Vec<Duration> = seen
         .latencies

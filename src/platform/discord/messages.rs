@@ -76,8 +76,7 @@ pub fn human_to_move(view: &GameView) -> Option<&UserRef> {
 pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
     let to_move = human_to_move(view);
     let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
-    // The board is drawn from the side of the player who acts next (or the human in a bot game).
-    let viewer = to_move.or_else(|| humans.first().copied());
+    let viewer = present::viewer(view);
     #[cfg(test)]
     tests::RENDERS.with(|n| n.set(n.get() + 1));
     let png = match crate::render::png(&present::board_view(view, viewer, lang)) {

@@ -148,6 +148,8 @@ pub enum Failure {
     RateLimit { retry_after: f64, global: bool },
     /// A server error status (500, 502, 503, 504).
     Server(u16),
+    /// 403 Missing Access (the bot lost a permission): a refusal, not worth retrying.
+    MissingAccess,
 }
 
 struct Scripted {
@@ -987,6 +989,13 @@ fn failure_reply(failure: &Failure) -> (Reply, Option<f64>) {
             (
                 StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY),
                 json!({ "message": format!("{status}: Server Error"), "code": 0 }),
+            ),
+            None,
+        ),
+        Failure::MissingAccess => (
+            (
+                StatusCode::FORBIDDEN,
+                json!({ "message": "Missing Access", "code": 50001 }),
             ),
             None,
         ),
