@@ -4,7 +4,6 @@
 //! /usr/lib/postgresql/*/bin, or TOGUZ_BENCH_DATABASE_URL; skipped without either).
 //! `cargo bench --bench manager`
 
-#[allow(dead_code)]
 #[path = "../tests/common/pg.rs"]
 mod pg;
 

@@ -352,7 +352,8 @@ mod tests {
             include_str!("../docs/compose-bot1.toml"),
             include_str!("../docs/compose-bot2.toml"),
         ] {
-            let config = Config::parse(text, "compose-bot.toml").unwrap();
+            // The tokens come from the environment there, so only the keys are checked here.
+            let config: Config = toml::from_str(text).unwrap();
             assert_eq!(config.storage.backend, BackendKind::Postgres);
             let env = Some("postgres://toguz:pw@db:5432/toguz".to_string());
             assert!(matches!(

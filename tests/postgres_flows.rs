@@ -183,7 +183,7 @@ async fn a_resign_and_a_move_in_two_processes_do_not_both_apply() {
         "one wins: {moved:?} / {resigned:?}"
     );
     let (x, y) = (show(&one, &a, &v.id).await, show(&two, &a, &v.id).await);
-    assert_eq!((x.ply, x.status.clone()), (y.ply, y.status.clone()));
+    assert_eq!((x.ply, x.status), (y.ply, y.status));
 }
 
 /// `toguz store copy` from sled to PostgreSQL and back: an ongoing game goes on after each
