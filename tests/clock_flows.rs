@@ -2,6 +2,7 @@
 //! falling with nobody pressing, a press racing the flag, the first-move limit, restarts,
 //! and the bot playing on its clock.
 
+#[allow(dead_code)]
 mod common;
 use common::{act, challenge_id, game, reopen, user, T0};
 
@@ -362,6 +363,7 @@ async fn a_flag_that_fell_before_the_stop_is_applied_at_start_up() {
     let store = reopen(dir.path()).await;
     store
         .put(Tree::Meta, HEARTBEAT_KEY, &(deadline + 5_000))
+        .await
         .unwrap();
     store.flush().unwrap();
     drop(store);

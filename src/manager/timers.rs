@@ -59,7 +59,7 @@ impl Manager {
         let Ok(slot) = self.game_slot(id).await else {
             return;
         };
-        let Ok(mut game) = slot.enter().await else {
+        let Ok(mut game) = self.enter(&slot).await else {
             return;
         };
         if let Err(error) = self.apply_due_clock(&mut game, self.now_ms()).await {
@@ -83,7 +83,8 @@ impl Manager {
     pub async fn heartbeat(&self) -> Result<(), ActionError> {
         self.inner
             .store
-            .put(Tree::Meta, HEARTBEAT_KEY, &self.now_ms())?;
+            .put(Tree::Meta, HEARTBEAT_KEY, &self.now_ms())
+            .await?;
         self.inner.store.commit().await?;
         Ok(())
     }
@@ -110,7 +111,7 @@ impl Manager {
     /// heartbeat (stored, so a second restart does not charge the first downtime), ends
     /// those whose time had run out before the stop, and sets the others' timers.
     pub(super) async fn resume_clocks(&self) {
-        let alive: Option<u64> = match self.inner.store.get(Tree::Meta, HEARTBEAT_KEY) {
+        let alive: Option<u64> = match self.inner.store.get(Tree::Meta, HEARTBEAT_KEY).await {
             Ok(alive) => alive,
             Err(error) => {
                 tracing::warn!(%error, "unreadable heartbeat; clocks resume as they were");
@@ -124,7 +125,7 @@ impl Manager {
             let Ok(slot) = self.game_slot(&id).await else {
                 continue;
             };
-            let Ok(mut game) = slot.enter().await else {
+            let Ok(mut game) = self.enter(&slot).await else {
                 continue;
             };
             let before = game.clone();
@@ -132,8 +133,14 @@ impl Manager {
                 continue;
             };
             clock.resume(alive.unwrap_or(0), now_ms);
-            let result = match self.write_game(&before.rec, &game.rec).await {
-                Ok(()) => self.apply_due_clock(&mut game, now_ms).await,
+            let written = self
+                .write_game(&before.rec, &game.rec, before.revision)
+                .await;
+            let result = match written {
+                Ok(()) => {
+                    game.revision += 1;
+                    self.apply_due_clock(&mut game, now_ms).await
+                }
                 Err(error) => Err(error),
             };
             if let Err(error) = result {

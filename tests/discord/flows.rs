@@ -890,6 +890,71 @@ async fn events_piling_up_behind_a_slow_edit_cost_one_edit_of_the_newest_board()
     );
 }
 
+/// An answer Discord refuses as too late ("Unknown interaction": the event reached the bot
+/// after its 3 s) would leave a stored challenge that nobody sees: it is posted in the
+/// channel instead, once, and can be accepted there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_answered_too_late_is_posted_in_the_channel() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let place = guild(fake);
+    fake.fail_next("POST", "/callback", Failure::UnknownInteraction, 1);
+    let options = json!([{ "name": "opponent", "type": 6, "value": bob.id.to_string() }]);
+    let id = fake.slash(
+        &alice,
+        place,
+        "challenge",
+        options,
+        std::slice::from_ref(&bob),
+    );
+    let posted = fake
+        .wait_for(
+            "the challenge posted in the channel",
+            Duration::from_secs(15),
+            |f| {
+                f.channel_messages(place.channel())
+                    .into_iter()
+                    .find(|m| !buttons(m).is_empty())
+            },
+        )
+        .await;
+    assert!(fake.callback(id).is_none(), "Discord took no answer");
+    let text = posted["content"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with(&bob.mention()),
+        "the challenged member is mentioned: {text}"
+    );
+    let accept = buttons(&posted)[0]["custom_id"]
+        .as_str()
+        .expect("a custom_id")
+        .to_string();
+    assert!(accept.starts_with("1ca:"), "{accept}");
+    // Posted once, and it works like any challenge message.
+    let with_buttons = fake
+        .channel_messages(place.channel())
+        .into_iter()
+        .filter(|m| !buttons(m).is_empty())
+        .count();
+    assert_eq!(with_buttons, 1);
+    // Bob's accept comes too late for Discord as well: the game's worker still turns the
+    // challenge message into the board (an edit of the channel message).
+    fake.fail_next("POST", "/callback", Failure::UnknownInteraction, 1);
+    let press = fake.press(&bob, id_of(&posted), &accept);
+    let board = fake
+        .wait_for(
+            "the board on the challenge message",
+            Duration::from_secs(15),
+            |f| {
+                f.message(id_of(&posted))
+                    .filter(|m| !pit_buttons(m).is_empty())
+            },
+        )
+        .await;
+    assert!(fake.callback(press).is_none(), "Discord took no answer");
+    assert!(board["content"].as_str().is_some_and(|c| !c.is_empty()));
+}
+
 /// A board left behind (its edit was refused, so the game's worker let it be) is redrawn
 /// when someone presses a button on it, as Telegram does: the press is refused as stale
 /// and the board catches up.

@@ -85,20 +85,24 @@ impl Table {
         let message = if against_bot {
             let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
             let id = fake.slash(&a, place, "play", options, &[]);
-            fake.wait_callback(id).await;
-            answer_with_buttons(fake, id).await
+            answer_with_buttons(fake, id, place, &a).await
         } else {
             let options = json!([{ "name": "opponent", "type": 6, "value": b.id.to_string() }]);
             let id = fake.slash(&a, place, "challenge", options, std::slice::from_ref(&b));
-            fake.wait_callback(id).await;
-            let message = answer_with_buttons(fake, id).await;
+            let message = answer_with_buttons(fake, id, place, &b).await;
             let accept = buttons(&fake.message_view(message).expect("the challenge"))[0]
                 ["custom_id"]
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            let press = fake.press(&b, message, &accept);
-            fake.wait_callback(press).await;
+            fake.press(&b, message, &accept);
+            // The accept turns the challenge into the board: by its answer, or by the
+            // game's worker when the answer was too late for Discord.
+            fake.wait_for("the accepted game's board", Duration::from_secs(30), |f| {
+                let m = f.message_view(message)?;
+                (over(&m) || ply(&m).is_some()).then_some(())
+            })
+            .await;
             message
         };
         Table {
@@ -196,11 +200,29 @@ impl Table {
 }
 
 /// The message that answers a command, once it has its buttons (a deferred answer gets
-/// them with the edit that follows).
-async fn answer_with_buttons(fake: &FakeDiscord, interaction: u64) -> u64 {
-    fake.wait_for("the answer's buttons", Duration::from_secs(15), |f| {
-        let m = f.original_message(interaction)?;
-        (!buttons(&m).is_empty()).then(|| id_of(&m))
+/// them with the edit that follows; an answer Discord refused as too late is posted in the
+/// channel instead, mentioning `who`).
+async fn answer_with_buttons(
+    fake: &FakeDiscord,
+    interaction: u64,
+    place: Place,
+    who: &User,
+) -> u64 {
+    fake.wait_for("the answer's buttons", Duration::from_secs(30), |f| {
+        if let Some(m) = f.original_message(interaction) {
+            if !buttons(&m).is_empty() {
+                return Some(id_of(&m));
+            }
+        }
+        f.channel_messages(place.channel())
+            .into_iter()
+            .find(|m| {
+                !buttons(m).is_empty()
+                    && m["content"]
+                        .as_str()
+                        .is_some_and(|c| c.contains(&who.mention()))
+            })
+            .map(|m| id_of(&m))
     })
     .await
 }
@@ -264,11 +286,21 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
                 let against_bot = g % 2 == 1 && server != 0;
                 let (fake, seen) = (fake.clone(), seen.clone());
                 let (moves, think, seed) = (plan.moves, plan.think, plan.seed ^ n);
+                // Games start over a few seconds, as people arrive, not in one instant.
+                let arrival = Duration::from_millis(20) * tasks.len() as u32;
                 tasks.push(tokio::spawn(async move {
+                    tokio::time::sleep(arrival).await;
                     let table = Table::open(&fake, place, n, against_bot).await;
                     if server == 0 {
+                        // A second message of the game there (if this answer is lost to
+                        // the random failures, the game simply has one).
                         let id = fake.slash(&table.players[0], place, "board", json!([]), &[]);
-                        fake.wait_callback(id).await;
+                        let _ = tokio::time::timeout(Duration::from_secs(10), async {
+                            while fake.callback(id).is_none() {
+                                tokio::time::sleep(Duration::from_millis(50)).await;
+                            }
+                        })
+                        .await;
                     }
                     let times = table.play(moves, think, seed).await;
                     table.resign().await;

@@ -451,22 +451,28 @@ impl Bot {
         let lang = self.board_lang(view).await;
         let out = messages::game(view, lang, self.settings.mention);
         let ticket = self.begin_draw(message);
-        if !origin.update(out).await {
-            return;
-        }
-        if !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
+        let answered = origin.update(out).await;
+        if answered && !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
             // An edit by the game's worker overlapped this answer: either may have landed
             // last, so the worker looks again.
             super::events::nudge_game(self, http, &view.id);
         }
         let this = message_ref(origin.channel().get(), message);
         if !view.messages.contains(&this) {
+            // Attached even when the answer failed: an accepted challenge's message is the
+            // game's only board, and the worker can draw it only once it knows it.
             self.attach(
                 Target::Game(view.id.clone()),
                 origin.channel().get(),
                 message,
             )
             .await;
+        }
+        if !answered {
+            // Discord took no answer (too late, or failures): the game's worker edits the
+            // message into the board instead.
+            super::events::nudge_game(self, http, &view.id);
+            return;
         }
         if self.settings.mention == MentionStyle::Message {
             if let Some(next) = messages::human_to_move(view).filter(|u| *u != actor) {

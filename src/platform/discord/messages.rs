@@ -16,7 +16,7 @@ use crate::t;
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    EditAttachments, EditInteractionResponse, EditMessage, UserId,
+    CreateMessage, EditAttachments, EditInteractionResponse, EditMessage, UserId,
 };
 
 pub const BOARD_FILE: &str = "board.png";
@@ -277,6 +277,20 @@ impl Outgoing {
     /// an edit of the deferred response).
     pub fn into_full_followup(self) -> CreateInteractionResponseFollowup {
         let mut msg = CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+            .components(self.components)
+            .embeds(self.embed.into_iter().collect());
+        if let Some(png) = &self.png {
+            msg = msg.add_file(attachment(png));
+        }
+        msg
+    }
+
+    /// As a plain channel message (the answer to a command whose interaction Discord no
+    /// longer knows).
+    pub fn into_message(self) -> CreateMessage {
+        let mut msg = CreateMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
