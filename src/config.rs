@@ -4,7 +4,7 @@
 //! and toml's located messages); [`Config::validate`] checks what types cannot.
 
 use crate::engine::EngineConfig;
-use crate::manager::{BotConfig, LimitsConfig, ManagerConfig};
+use crate::manager::{BotConfig, LimitsConfig, ManagerConfig, ReviewConfig};
 use crate::platform::discord::config::DiscordConfig;
 use crate::platform::telegram::config::TelegramConfig;
 use crate::store::StoreOptions;
@@ -18,6 +18,7 @@ pub struct Config {
     pub bot: BotConfig,
     pub limits: LimitsConfig,
     pub engine: EngineConfig,
+    pub review: ReviewConfig,
     pub log: LogConfig,
     pub telegram: TelegramConfig,
     pub discord: DiscordConfig,
@@ -140,6 +141,7 @@ impl Config {
                 self.limits.sweep_interval_secs,
             ),
             ("engine.max_concurrent", self.engine.max_concurrent as u64),
+            ("review.running", self.review.running as u64),
             ("storage.commit_timeout_ms", self.storage.commit_timeout_ms),
             ("storage.cache_capacity_mb", self.storage.cache_capacity_mb),
         ];
@@ -150,6 +152,13 @@ impl Config {
                     message: "must be at least 1".into(),
                 });
             }
+        }
+        let nodes = crate::review::MIN_NODES..=crate::review::MAX_NODES;
+        if !nodes.contains(&self.review.nodes) {
+            return Err(ConfigError::Invalid {
+                key: "review.nodes",
+                message: format!("must be between {} and {}", nodes.start(), nodes.end()),
+            });
         }
         if self.storage.path.as_os_str().is_empty() {
             return Err(ConfigError::Invalid {
@@ -171,6 +180,7 @@ impl Config {
         ManagerConfig {
             bot: self.bot.clone(),
             limits: self.limits.clone(),
+            review: self.review.clone(),
         }
     }
 }

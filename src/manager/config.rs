@@ -58,6 +58,7 @@ impl Default for LimitsConfig {
 pub struct ManagerConfig {
     pub bot: BotConfig,
     pub limits: LimitsConfig,
+    pub review: super::ReviewConfig,
 }
 
 impl LimitsConfig {

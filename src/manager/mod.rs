@@ -60,6 +60,7 @@ mod bots;
 mod challenges;
 mod clock;
 mod games;
+mod reviews;
 mod secrets;
 mod slots;
 mod users;
@@ -68,6 +69,7 @@ pub use clock::Clock;
 pub use config::{BotConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
+pub use reviews::{GameReview, ReviewConfig};
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };
@@ -123,6 +125,8 @@ struct Inner {
     bots: Arc<bots::BotQueue>,
     /// Bot searches started so far.
     searches: std::sync::atomic::AtomicU64,
+    /// Game reviews: their own limits, and the last results.
+    reviews: reviews::Reviews,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -159,7 +163,6 @@ impl Manager {
             inner: Arc::new(Inner {
                 store,
                 engine,
-                config,
                 clock,
                 events,
                 games: Mutex::new(HashMap::new()),
@@ -168,6 +171,8 @@ impl Manager {
                 bot_users: Mutex::new(HashSet::new()),
                 bots: bots::BotQueue::new(slots),
                 searches: Default::default(),
+                reviews: reviews::Reviews::new(config.review.clone()),
+                config,
             }),
         };
         manager.recover().await?;

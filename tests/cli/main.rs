@@ -4,6 +4,7 @@
 mod engine;
 mod render;
 mod replay;
+mod review;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
