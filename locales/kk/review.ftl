@@ -1,7 +1,7 @@
 # Ойынды талдау: қорытынды, бағалау графигі және талдау батырмалары.
 review-title = Ойынды талдау: { $white } – { $black }. { $result }
 review-accuracy = { $side }, { $name }: дәлдік { $accuracy }%
-review-mistake = { $mark }) { $number } { $move }: { $best } жақсырақ еді, шығын — { $cost }
+review-mistake = { $mark }) { $moveno } { $move }: { $best } жақсырақ еді, шығын — { $cost }
 review-no-mistakes = бір құмалақтан қымбат қате жоқ
 review-result-white = Ақтар жеңді
 review-result-black = Қаралар жеңді
@@ -11,4 +11,4 @@ review-graph-title = Ақтар тарапынан позицияның баға
 review-graph-white-better = Ақтардың жағдайы жақсы
 review-graph-black-better = Қаралардың жағдайы жақсы
 review-graph-move = жүріс
-review-board-caption = { $mark }-қатенің алдында: { $number } { $played } жүрілді, ал { $best } жақсырақ еді (тақтада белгіленген).
+review-board-caption = { $mark }-қатенің алдында: { $moveno } { $played } жүрілді, ал { $best } жақсырақ еді (тақтада белгіленген).

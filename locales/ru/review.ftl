@@ -1,7 +1,7 @@
 # Разбор партии: итог, график оценки и кнопки разбора.
 review-title = Разбор партии: { $white } – { $black }. { $result }
 review-accuracy = { $side }, { $name }: точность { $accuracy } %
-review-mistake = { $mark }) { $number } { $move }: лучше было { $best }, потеря — { $cost }
+review-mistake = { $mark }) { $moveno } { $move }: лучше было { $best }, потеря — { $cost }
 review-no-mistakes = ни одной ошибки дороже шара
 review-result-white = Победили белые
 review-result-black = Победили чёрные
@@ -11,4 +11,4 @@ review-graph-title = Оценка позиции за белых, в шарах
 review-graph-white-better = Лучше у белых
 review-graph-black-better = Лучше у чёрных
 review-graph-move = ход
-review-board-caption = Перед ошибкой { $mark }: сыграно { $number } { $played }, а лучше было { $best } (отмечено на доске).
+review-board-caption = Перед ошибкой { $mark }: сыграно { $moveno } { $played }, а лучше было { $best } (отмечено на доске).

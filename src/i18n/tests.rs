@@ -134,7 +134,7 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         }
         "accuracy" => text(&["87.5".into(), "100,0".into(), "–".into()]),
         "mark" => numbers(&[1, 6]),
-        "number" => text(&["12.".into(), "12...".into()]),
+        "moveno" => text(&["12.".into(), "12...".into()]),
         "cost" => text(&[words::balls(lang, 1), words::balls(lang, 21)]),
         "result" => text(&[crate::t!(lang, "review-result-black")]),
         "level" => text(&[words::level_name(lang, Level::Hard), "grandmaster".into()]),

@@ -62,7 +62,7 @@ pub fn mistake_line(lang: Lang, mark: usize, p: &PlyReview) -> String {
         lang,
         "review-mistake",
         mark = mark,
-        number = move_number(p),
+        moveno = move_number(p),
         move = p.played.as_str(),
         best = p.best.as_str(),
         cost = t!(lang, "balls", count = whole_balls(p.loss))
@@ -75,7 +75,7 @@ pub fn mistake_caption(lang: Lang, mark: usize, p: &PlyReview) -> String {
         lang,
         "review-board-caption",
         mark = mark,
-        number = move_number(p),
+        moveno = move_number(p),
         played = p.played.as_str(),
         best = p.best.as_str()
     )
