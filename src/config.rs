@@ -5,10 +5,13 @@
 
 use crate::engine::EngineConfig;
 use crate::manager::{BotConfig, LimitsConfig, ManagerConfig, ReviewConfig};
-use crate::platform::discord::config::DiscordConfig;
-use crate::platform::telegram::config::TelegramConfig;
+use crate::platform::discord::config::{DiscordConfig, DiscordConfigError};
+use crate::platform::telegram::config::{TelegramConfig, TelegramConfigError};
 use crate::store::StoreOptions;
 use std::path::{Path, PathBuf};
+
+/// Where secrets used to live; kept so `crate::config::Secret` still names it.
+pub use crate::secret::Secret;
 
 /// The whole config file.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
@@ -96,6 +99,10 @@ pub enum ConfigError {
     Parse { path: String, message: String },
     #[error("{key}: {message}")]
     Invalid { key: &'static str, message: String },
+    #[error(transparent)]
+    Telegram(#[from] TelegramConfigError),
+    #[error(transparent)]
+    Discord(#[from] DiscordConfigError),
 }
 
 impl Config {
@@ -172,6 +179,26 @@ impl Config {
                 message: e.to_string(),
             });
         }
+        self.validate_platforms(
+            std::env::var("TELEGRAM_TOKEN").ok(),
+            std::env::var("DISCORD_TOKEN").ok(),
+        )
+    }
+
+    /// Checks the sections of the enabled platforms, tokens included (from the file, else
+    /// the environment's values given here). Done with the rest of the config, before the
+    /// store is opened: a bad section fails at start-up without touching the data directory.
+    fn validate_platforms(
+        &self,
+        telegram_token: Option<String>,
+        discord_token: Option<String>,
+    ) -> Result<(), ConfigError> {
+        if self.telegram.enabled {
+            self.telegram.check(telegram_token)?;
+        }
+        if self.discord.enabled {
+            self.discord.resolve(discord_token)?;
+        }
         Ok(())
     }
 
@@ -182,37 +209,6 @@ impl Config {
             limits: self.limits.clone(),
             review: self.review.clone(),
         }
-    }
-}
-
-/// A secret from the config or the environment (a bot token, a webhook secret). Its `Debug`
-/// and `Display` never show the value, so it cannot leak into logs, errors or panics.
-#[derive(Clone, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(transparent)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Secret {
-        Secret(value.into())
-    }
-    /// The value, for the one place that must send it (the platform client).
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.trim().is_empty()
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
-
-impl std::fmt::Display for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("***")
     }
 }
 
@@ -260,6 +256,29 @@ mod tests {
     }
 
     #[test]
+    fn enabled_platform_sections_are_checked_with_the_config() {
+        let parse = |text: &str| toml::from_str::<Config>(text).unwrap();
+        let bad_url =
+            parse("[telegram]\nenabled = true\ntoken = \"1:abc\"\napi_url = \"ftp://x\"\n");
+        let err = bad_url.validate_platforms(None, None).unwrap_err();
+        assert!(err.to_string().contains("telegram.api_url"), "{err}");
+        let no_token = parse("[discord]\nenabled = true\n");
+        let err = no_token.validate_platforms(None, None).unwrap_err();
+        assert!(err.to_string().contains("discord.token"), "{err}");
+        let err = no_token
+            .validate_platforms(None, Some("not a token".into()))
+            .unwrap_err();
+        assert!(err.to_string().contains("discord.token"), "{err}");
+        // The environment's token counts, and a section that is off is not checked.
+        let env_token = parse("[telegram]\nenabled = true\n");
+        assert!(env_token
+            .validate_platforms(Some("123:secret".into()), None)
+            .is_ok());
+        let off = parse("[telegram]\napi_url = \"ftp://x\"\n[discord]\nmax_retries = 11\n");
+        assert!(off.validate_platforms(None, None).is_ok());
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let err = Config::parse("[limits]\ngames_per_usr = 3\n", "x.toml").unwrap_err();
         assert!(err.to_string().contains("games_per_usr"), "{err}");
@@ -270,12 +289,5 @@ mod tests {
         assert!(err.to_string().contains("limits.games_per_user"), "{err}");
         let err = Config::parse("[limits]\nmove_timeout_hours = -1\n", "x.toml").unwrap_err();
         assert!(err.to_string().contains("move_timeout_hours"), "{err}");
-    }
-
-    #[test]
-    fn secrets_never_print() {
-        let s = Secret::new("123456:ABC-token");
-        assert_eq!(format!("{s:?} {s}"), "Secret(***) ***");
-        assert_eq!(s.expose(), "123456:ABC-token");
     }
 }

@@ -13,4 +13,5 @@ pub mod platform;
 pub mod render;
 pub mod review;
 pub mod rules;
+pub mod secret;
 pub mod store;

@@ -4,15 +4,18 @@ tg-start = Hello! I host games of toguzqumalak, the Kazakh game of nine pits.
     In a group: /challenge as a reply to someone's message, /challenge @username, or just /challenge for anyone to accept.
     Press a pit button to sow its balls. /help lists every command.
 tg-help = Commands:
-    /play level: play against the bot
-    /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone)
-    /board: post the board of your current game again
-    /games: your ongoing games
-    /resign: resign your game in this chat
-    /draw: offer a draw
-    /rematch: play again after a game (reply to its board)
-    /lang en, ru or kk: the language I speak to you
-    In any chat, type my name with @ to send a challenge there.
+tg-help-play = /play level: play against the bot
+tg-help-challenge = /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone)
+tg-help-board = /board: post the board of your current game again
+tg-help-games = /games: your ongoing games
+tg-help-resign = /resign: resign your game in this chat
+tg-help-draw = /draw: offer a draw
+tg-help-rematch = /rematch: play again after a game (reply to its board)
+tg-help-lang = /lang en, ru or kk: the language I speak to you
+tg-help-inline = In any chat, type my name with @ to send a challenge there.
+tg-unknown-command = I don't know the command /{ $command }. My commands: { $commands }; /help explains them.
+tg-unknown-lang = I don't speak “{ $given }”. Choose one: /lang en, /lang ru or /lang kk.
+tg-challenge-how = “{ $given }” is not someone I can challenge. Reply to their message with /challenge, write /challenge @username, or send /challenge alone for anyone to accept.
 tg-cmd-play = Play against the bot
 tg-cmd-challenge = Challenge someone in this group
 tg-cmd-board = Show the board of your game again

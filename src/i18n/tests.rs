@@ -141,6 +141,8 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "levels" => text(&[Level::ALL.map(|l| words::level_name(lang, l)).join(", ")]),
         "current" => text(&[words::lang_name(lang)]),
         "command" => text(&["xyz".into()]),
+        "commands" => text(&["/play, /challenge, /board".into()]),
+        "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),
         // A side is a selector (`white`/`black`) or a word to print.
         "side" if selector => text(&["white".into(), "black".into()]),

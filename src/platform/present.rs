@@ -9,7 +9,7 @@ use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
-    Player, UserRef,
+    Manager, MessageRef, Player, Target, UserRef,
 };
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
@@ -26,6 +26,50 @@ pub struct LabeledButton {
     pub button: Button,
     pub label: String,
     pub enabled: bool,
+}
+
+/// Whose side a game's board is drawn from, on every platform: the person to move, else a
+/// person playing (the human of a game against the bot); `None` (White's side) when no
+/// person plays.
+pub fn viewer(view: &GameView) -> Option<&UserRef> {
+    match view.to_move_player() {
+        Some(Player::Human(u)) => Some(u),
+        _ => view.players.iter().find_map(Player::user),
+    }
+}
+
+/// The language a game's board speaks, on every platform: its [`viewer`]'s, as `lang_of`
+/// finds it (the language they chose, else their app's), English when no person plays.
+/// Chats have no language setting of their own, and a board does not change language with
+/// whoever pressed a button last. Answers meant for one person (an error, a list) speak
+/// that person's language instead.
+pub async fn board_lang(view: &GameView, lang_of: impl AsyncFnOnce(&UserRef) -> Lang) -> Lang {
+    match viewer(view) {
+        Some(user) => lang_of(user).await,
+        None => Lang::default(),
+    }
+}
+
+/// Whether a refused press is about the person who pressed (not their turn, not their game,
+/// not their challenge) rather than the game: those are shown so they must be noticed (an
+/// alert on Telegram); the rest pass as a short notice.
+pub fn is_alert(err: &ActionError) -> bool {
+    matches!(
+        err,
+        ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
+    )
+}
+
+/// Remembers that `message` shows `target`. A failure is logged and otherwise let go: the
+/// message is shown already, and only a later edit of it will be missed (`/board` posts a
+/// fresh one).
+pub async fn attach(manager: &Manager, target: Target, message: MessageRef) {
+    if let Err(error) = manager
+        .attach_message(target.clone(), message.clone())
+        .await
+    {
+        tracing::warn!(?target, message = message.id, %error, "message not attached");
+    }
 }
 
 /// The board for `viewer` (their row at the bottom; White's for a spectator).
@@ -468,6 +512,45 @@ mod tests {
             bot_busy: None,
             ..GameView::sample("abc123", chat, players)
         }
+    }
+
+    #[test]
+    fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
+        let lang_of = async |u: &UserRef| if u.id == "a" { Lang::Ru } else { Lang::Kk };
+        let lang = |v: &GameView| futures::executor::block_on(board_lang(v, lang_of));
+        // Against the bot, the person plays whoever is to move (the bot is, after 1. 76).
+        let bot_game = view();
+        assert_eq!(viewer(&bot_game), Some(&user("a")));
+        assert_eq!(lang(&bot_game), Lang::Ru);
+        // Between people, the one to move, whoever pressed last.
+        let chat = ChatRef::new(Platform::Telegram, "c");
+        let mut people = GameView::sample(
+            "p1",
+            chat,
+            [Player::Human(user("a")), Player::Human(user("b"))],
+        );
+        assert_eq!(viewer(&people), Some(&user("a")));
+        assert_eq!(lang(&people), Lang::Ru);
+        people.position.play(1).unwrap();
+        assert_eq!(viewer(&people), Some(&user("b")));
+        assert_eq!(lang(&people), Lang::Kk);
+        // No person plays: White's side, in English.
+        let bots = GameView {
+            players: [Player::Bot(Level::Easy), Player::Bot(Level::Hard)],
+            ..view()
+        };
+        assert_eq!(viewer(&bots), None);
+        assert_eq!(lang(&bots), Lang::En);
+    }
+
+    #[test]
+    fn only_refusals_about_the_presser_are_alerts() {
+        let alerts: Vec<ActionError> = every_error().into_iter().filter(is_alert).collect();
+        assert_eq!(alerts.len(), 3, "{alerts:?}");
+        assert!(alerts.iter().all(|e| matches!(
+            e,
+            ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
+        )));
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod engine;
 mod render;
 mod replay;
 mod review;
+mod run;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

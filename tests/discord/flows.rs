@@ -889,3 +889,130 @@ async fn events_piling_up_behind_a_slow_edit_cost_one_edit_of_the_newest_board()
         fake.describe_calls()
     );
 }
+
+/// An answer Discord refuses as too late ("Unknown interaction": the event reached the bot
+/// after its 3 s) would leave a stored challenge that nobody sees: it is posted in the
+/// channel instead, once, and can be accepted there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_answered_too_late_is_posted_in_the_channel() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let place = guild(fake);
+    fake.fail_next("POST", "/callback", Failure::UnknownInteraction, 1);
+    let options = json!([{ "name": "opponent", "type": 6, "value": bob.id.to_string() }]);
+    let id = fake.slash(
+        &alice,
+        place,
+        "challenge",
+        options,
+        std::slice::from_ref(&bob),
+    );
+    let posted = fake
+        .wait_for(
+            "the challenge posted in the channel",
+            Duration::from_secs(15),
+            |f| {
+                f.channel_messages(place.channel())
+                    .into_iter()
+                    .find(|m| !buttons(m).is_empty())
+            },
+        )
+        .await;
+    assert!(fake.callback(id).is_none(), "Discord took no answer");
+    let text = posted["content"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with(&bob.mention()),
+        "the challenged member is mentioned: {text}"
+    );
+    let accept = buttons(&posted)[0]["custom_id"]
+        .as_str()
+        .expect("a custom_id")
+        .to_string();
+    assert!(accept.starts_with("1ca:"), "{accept}");
+    // Posted once, and it works like any challenge message.
+    let with_buttons = fake
+        .channel_messages(place.channel())
+        .into_iter()
+        .filter(|m| !buttons(m).is_empty())
+        .count();
+    assert_eq!(with_buttons, 1);
+    // Bob's accept comes too late for Discord as well: the game's worker still turns the
+    // challenge message into the board (an edit of the channel message).
+    fake.fail_next("POST", "/callback", Failure::UnknownInteraction, 1);
+    let press = fake.press(&bob, id_of(&posted), &accept);
+    let board = fake
+        .wait_for(
+            "the board on the challenge message",
+            Duration::from_secs(15),
+            |f| {
+                f.message(id_of(&posted))
+                    .filter(|m| !pit_buttons(m).is_empty())
+            },
+        )
+        .await;
+    assert!(fake.callback(press).is_none(), "Discord took no answer");
+    assert!(board["content"].as_str().is_some_and(|c| !c.is_empty()));
+}
+
+/// A board left behind (its edit was refused, so the game's worker let it be) is redrawn
+/// when someone presses a button on it, as Telegram does: the press is refused as stale
+/// and the board catches up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_on_a_lagging_board_is_refused_and_redraws_it() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let alice = User::new(1001, "Alice");
+    let dm = fake.dm_channel(804);
+    let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
+    let (id, _) = slash(fake, &alice, dm, "play", options, &[]).await;
+    let message = id_of(&fake.original_message(id).unwrap());
+    let mine = fake
+        .wait_for("my turn", Duration::from_secs(15), |f| {
+            let m = f.message(message)?;
+            first_enabled_pit(&m).is_some().then_some(m)
+        })
+        .await;
+    let ply = board_ply(&mine).expect("the board's ply");
+    // My move is answered through the interaction; the edit that shows the bot's reply is
+    // refused once (403 is no reason to try again), so the board lags a move behind.
+    let path = format!("/messages/{message}");
+    fake.fail_next("PATCH", &path, Failure::MissingAccess, 1);
+    let (_, custom_id) = first_enabled_pit(&mine).unwrap();
+    let from = fake.call_count();
+    assert_eq!(
+        press(fake, &alice, message, &custom_id)
+            .await
+            .callback_type(),
+        Some(7)
+    );
+    fake.wait_call(from, "the refused edit", |c| {
+        c.method == "PATCH" && c.path.ends_with(&path) && c.status == 403
+    })
+    .await;
+    let lagging = fake.message(message).unwrap();
+    assert!(
+        first_enabled_pit(&lagging).is_none(),
+        "the bot's turn shown: {lagging}"
+    );
+    let action = buttons(&lagging)
+        .into_iter()
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .find(|id| id.starts_with("1r:") || id.starts_with("1d:"))
+        .expect("a resign or draw button on the lagging board");
+
+    let call = press(fake, &alice, message, &action).await;
+    assert!(
+        call.is_ephemeral(),
+        "a stale press is refused: {}",
+        content(&call)
+    );
+    let caught_up = fake
+        .wait_for("the redrawn board", Duration::from_secs(10), |f| {
+            let m = f.message(message)?;
+            (board_ply(&m) == Some(ply + 2)).then_some(m)
+        })
+        .await;
+    assert!(!is_over(&caught_up), "the stale press resigned nothing");
+    check_image(&caught_up);
+}

@@ -153,3 +153,61 @@ fn a_panicking_handler_is_answered_and_the_bot_goes_on() {
     fake.send_text(&chat, &dan, "/help");
     assert!(next_text(&fake, mark, chat.id).contains("/play"));
 }
+
+/// No sendMessage to `chat` since `mark`, after a moment for one to arrive.
+fn silent_since(fake: &FakeTelegram, mark: usize, chat: i64) -> bool {
+    std::thread::sleep(Duration::from_millis(500));
+    !fake.calls()[mark..]
+        .iter()
+        .any(|c| c.method == "sendMessage" && c.i64("chat_id") == Some(chat))
+}
+
+#[test]
+fn malformed_commands_get_a_clear_answer_and_other_bots_commands_none() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let eva = TgUser::new(5501, "Eva", "", "ru");
+    let private = TgChat::private(&eva);
+
+    let mark = fake.mark();
+    fake.send_text(&private, &eva, "/frobnicate");
+    let text = next_text(&fake, mark, private.id);
+    assert!(
+        text.contains("/frobnicate") && text.contains("/play"),
+        "{text}"
+    );
+    let mark = fake.mark();
+    fake.send_text(&private, &eva, "/lang de");
+    let text = next_text(&fake, mark, private.id);
+    assert!(text.contains("«de»") && text.contains("/lang kk"), "{text}");
+    let mark = fake.mark();
+    fake.send_text(&private, &eva, "/play гроссмейстер");
+    let text = next_text(&fake, mark, private.id);
+    assert!(
+        text.contains("гроссмейстер") && text.contains("лёгкий"),
+        "{text}"
+    );
+    // A level named in Russian starts a game.
+    let mark = fake.mark();
+    fake.send_text(&private, &eva, "/play лёгкий");
+    let board = wait_board(&fake, private.id, |_| true);
+    assert!(board.message.message_id > 0);
+    assert!(fake.calls()[mark..].iter().any(|c| c.method == "sendPhoto"));
+
+    // In a group, an unknown command is another bot's unless addressed to this one.
+    let group = TgChat::group(-5501, "Club");
+    let mark = fake.mark();
+    fake.send_text(&group, &eva, "/weather");
+    assert!(silent_since(&fake, mark, group.id));
+    fake.send_text(&group, &eva, "/weather@toguz_test_bot");
+    assert!(next_text(&fake, mark, group.id).contains("/weather"));
+    let mark = fake.mark();
+    fake.send_text(&group, &eva, "/challenge bob");
+    let text = next_text(&fake, mark, group.id);
+    assert!(
+        text.contains("«bob»") && text.contains("/challenge @username"),
+        "{text}"
+    );
+    assert!(no_challenge_since(&fake, mark));
+}

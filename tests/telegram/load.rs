@@ -420,9 +420,11 @@ fn soak_short() {
 }
 
 #[test]
-#[ignore = "long: about three minutes; run with --ignored --nocapture"]
+#[ignore = "long: about four minutes; run with --ignored --nocapture"]
 fn soak_long() {
-    let mut report = soak(10, 15, 6, Duration::from_secs(150));
+    // 200 games at once in 50 chats: 20 private chats against the bot and 30 groups with
+    // six games between people each (plus the chat under constant 429).
+    let mut report = soak(20, 30, 6, Duration::from_secs(180));
     print(&mut report);
     check(&report, Duration::from_secs(8));
 }

@@ -45,6 +45,28 @@ pub(super) enum Deferral {
     Message { ephemeral: bool },
 }
 
+/// How sending an interaction response went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sent {
+    Ok,
+    /// Discord no longer knows the interaction (10062): nothing was taken.
+    Expired,
+    Failed,
+}
+
+/// Whether Discord answered "Unknown interaction": the 3 s for a first answer had passed
+/// (or the interaction never existed) and no answer was taken.
+fn is_unknown_interaction(error: &serenity::Error) -> bool {
+    use serenity::all::HttpError;
+    matches!(
+        error,
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(response))
+            if response.error.code == UNKNOWN_INTERACTION
+    )
+}
+
+const UNKNOWN_INTERACTION: isize = 10062;
+
 /// What an answer is.
 enum Answer {
     Ephemeral(String),
@@ -74,12 +96,37 @@ impl<'a> Origin<'a> {
         }
     }
 
-    async fn send(&self, response: CreateInteractionResponse) -> bool {
+    async fn send(&self, response: CreateInteractionResponse) -> Sent {
         match response.execute(self.http, (self.id, self.token)).await {
-            Ok(()) => true,
+            Ok(()) => Sent::Ok,
             Err(error) => {
                 tracing::warn!(%error, "Discord: interaction answer failed");
-                false
+                if is_unknown_interaction(&error) {
+                    Sent::Expired
+                } else {
+                    Sent::Failed
+                }
+            }
+        }
+    }
+
+    /// A new public message posted in the channel instead of an answer Discord refused as
+    /// too late: the game or challenge exists (it was stored first), and without this
+    /// nobody would see it. Only after "Unknown interaction" (10062), which says no answer
+    /// was taken, so this never posts twice.
+    async fn post_in_channel(&self, out: Outgoing) -> Option<Option<u64>> {
+        match self
+            .channel
+            .send_message(self.http, out.into_message())
+            .await
+        {
+            Ok(message) => {
+                tracing::info!(channel = %self.channel, "Discord: late answer posted in the channel");
+                Some(Some(message.id.get()))
+            }
+            Err(error) => {
+                tracing::warn!(%error, "Discord: cannot post the late answer in the channel");
+                None
             }
         }
     }
@@ -103,7 +150,7 @@ impl Guarded for Origin<'_> {
             ),
         };
         tracing::info!(deferral = ?self.deferral, "Discord: the answer is late; deferred");
-        if self.send(response).await {
+        if self.send(response).await == Sent::Ok {
             *stage = Stage::Deferred(self.deferral);
         }
     }
@@ -139,22 +186,24 @@ impl Origin<'_> {
         let (response, post) = match answer {
             Answer::Ephemeral(text) => (
                 CreateInteractionResponse::Message(messages::text(text).into_response(true)),
-                false,
+                None,
             ),
             Answer::Update(out) => (
                 CreateInteractionResponse::UpdateMessage(out.into_response(false)),
-                false,
+                None,
             ),
             Answer::Post(out) => (
-                CreateInteractionResponse::Message(out.into_response(false)),
-                true,
+                CreateInteractionResponse::Message(out.clone().into_response(false)),
+                Some(out),
             ),
         };
-        if !self.send(response).await {
-            return None;
-        }
-        if !post {
-            return Some(None);
+        let Some(post) = post else {
+            return (self.send(response).await == Sent::Ok).then_some(None);
+        };
+        match self.send(response).await {
+            Sent::Ok => {}
+            Sent::Expired => return self.post_in_channel(post).await,
+            Sent::Failed => return None,
         }
         match self
             .http

@@ -4,7 +4,7 @@
 //! (token taken from `DISCORD_TOKEN` when the file has none, every value checked), with errors
 //! that name the key and never show the token.
 
-use crate::config::Secret;
+use crate::secret::{self, Secret};
 use std::time::Duration;
 
 /// `[discord]` settings as written in the config file.
@@ -135,13 +135,9 @@ impl DiscordConfig {
         &self,
         env_token: Option<String>,
     ) -> Result<DiscordSettings, DiscordConfigError> {
-        let token = self
-            .token
-            .clone()
-            .filter(|t| !t.is_empty())
-            .or_else(|| env_token.map(Secret::new).filter(|t| !t.is_empty()))
+        let token = secret::resolve_token(self.token.as_ref(), env_token)
             .ok_or(DiscordConfigError::MissingToken)?;
-        let token = Secret::new(token.expose().trim().trim_start_matches("Bot ").trim());
+        let token = Secret::new(token.expose().trim_start_matches("Bot ").trim());
         serenity::utils::token::validate(token.expose())
             .map_err(|_| DiscordConfigError::MalformedToken)?;
         if self.application_id == Some(0) {

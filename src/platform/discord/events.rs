@@ -14,8 +14,8 @@ use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeStatus, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Player,
-    Reply, Request, UserRef,
+    Action, ChallengeStatus, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Reply,
+    Request, UserRef,
 };
 use futures::FutureExt as _;
 use serenity::all::{ChannelId, Http, MessageId};
@@ -132,16 +132,6 @@ async fn challenge_worker(
     }
 }
 
-/// The language of the game's first human player who chose one.
-async fn players_lang(bot: &Bot, view: &GameView) -> Lang {
-    for user in view.players.iter().filter_map(Player::user) {
-        if let Some(lang) = bot.manager.user_lang(user).await {
-            return lang;
-        }
-    }
-    Lang::default()
-}
-
 /// Pauses before each new attempt at a board whose edit failed even after the REST retries
 /// (Discord down for a while): the move is stored, only its picture is late.
 const REDRAW_BACKOFF: [Duration; 5] = [
@@ -251,7 +241,7 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
     if stale.is_empty() {
         return (Redraw::UpToDate, Some(view));
     }
-    let lang = players_lang(bot, &view).await;
+    let lang = bot.board_lang(&view).await;
     let out = messages::game(&view, lang, bot.settings.mention);
     let stamp = Drawn::Game(Stamp::of(&view));
     let mut redraw = Redraw::UpToDate;

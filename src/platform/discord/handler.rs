@@ -130,9 +130,11 @@ impl Bot {
 
     /// The language for a user: the one they chose, else their Discord client's.
     async fn lang(&self, user: &UserRef, locale: &str) -> Lang {
+        let client = Lang::from_locale(Some(locale));
+        self.see_locale(user, client);
         match self.manager.user_lang(user).await {
             Some(lang) => lang,
-            None => Lang::from_locale(Some(locale)),
+            None => client,
         }
     }
 
@@ -303,6 +305,7 @@ impl Bot {
         match attach {
             Attach::Game(view) => {
                 let _guard = self.hold(format!("g:{}", view.id)).await;
+                let lang = self.board_lang(&view).await;
                 let out = messages::game(&view, lang, self.settings.mention);
                 let Some(message) = origin.post(out).await else {
                     return;
@@ -327,13 +330,7 @@ impl Bot {
     }
 
     async fn attach(&self, target: Target, channel: u64, message: u64) {
-        if let Err(error) = self
-            .manager
-            .attach_message(target, message_ref(channel, message))
-            .await
-        {
-            tracing::warn!(%error, "Discord: cannot remember the message of a game");
-        }
+        present::attach(&self.manager, target, message_ref(channel, message)).await;
     }
 
     /// Why a bot account cannot be challenged: ours is played with /play; any other bot
@@ -400,8 +397,7 @@ impl Bot {
                 match reply {
                     Ok(Reply::Game(view)) => {
                         // The challenge message becomes the game message.
-                        self.update_game(http, origin, &view, &user, message, lang)
-                            .await;
+                        self.update_game(http, origin, &view, &user, message).await;
                     }
                     Ok(Reply::Challenge(view)) => {
                         if origin.update(messages::challenge(&view, lang)).await {
@@ -422,11 +418,18 @@ impl Bot {
                 let reply = self.act(&user, &chat, button.clone().into_action()).await;
                 match reply {
                     Ok(Reply::Game(view)) => {
-                        self.update_game(http, origin, &view, &user, message, lang)
-                            .await
+                        self.update_game(http, origin, &view, &user, message).await
                     }
                     Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
-                    Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
+                    Err(error) => {
+                        origin.ephemeral(present::error_text(&error, lang)).await;
+                        if matches!(error, ActionError::StaleBoard) {
+                            // The pressed board may lag behind the game (its edit was
+                            // lost): the game's worker redraws whichever of its messages
+                            // does not show it, as Telegram does on a stale press.
+                            super::events::nudge_game(self, http, game);
+                        }
+                    }
                 }
             }
         }
@@ -441,26 +444,33 @@ impl Bot {
         view: &GameView,
         actor: &UserRef,
         message: u64,
-        lang: Lang,
     ) {
+        // The next player is pinged in the board's language too: it is theirs.
+        let lang = self.board_lang(view).await;
         let out = messages::game(view, lang, self.settings.mention);
         let ticket = self.begin_draw(message);
-        if !origin.update(out).await {
-            return;
-        }
-        if !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
+        let answered = origin.update(out).await;
+        if answered && !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
             // An edit by the game's worker overlapped this answer: either may have landed
             // last, so the worker looks again.
             super::events::nudge_game(self, http, &view.id);
         }
         let this = message_ref(origin.channel().get(), message);
         if !view.messages.contains(&this) {
+            // Attached even when the answer failed: an accepted challenge's message is the
+            // game's only board, and the worker can draw it only once it knows it.
             self.attach(
                 Target::Game(view.id.clone()),
                 origin.channel().get(),
                 message,
             )
             .await;
+        }
+        if !answered {
+            // Discord took no answer (too late, or failures): the game's worker edits the
+            // message into the board instead.
+            super::events::nudge_game(self, http, &view.id);
+            return;
         }
         if self.settings.mention == MentionStyle::Message {
             if let Some(next) = messages::human_to_move(view).filter(|u| *u != actor) {

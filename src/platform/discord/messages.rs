@@ -16,7 +16,7 @@ use crate::t;
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    EditAttachments, EditInteractionResponse, EditMessage, UserId,
+    CreateMessage, EditAttachments, EditInteractionResponse, EditMessage, UserId,
 };
 
 pub const BOARD_FILE: &str = "board.png";
@@ -76,8 +76,7 @@ pub fn human_to_move(view: &GameView) -> Option<&UserRef> {
 pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
     let to_move = human_to_move(view);
     let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
-    // The board is drawn from the side of the player who acts next (or the human in a bot game).
-    let viewer = to_move.or_else(|| humans.first().copied());
+    let viewer = present::viewer(view);
     #[cfg(test)]
     tests::RENDERS.with(|n| n.set(n.get() + 1));
     let png = match crate::render::png(&present::board_view(view, viewer, lang)) {
@@ -278,6 +277,20 @@ impl Outgoing {
     /// an edit of the deferred response).
     pub fn into_full_followup(self) -> CreateInteractionResponseFollowup {
         let mut msg = CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .allowed_mentions(allowed(&self.ping))
+            .components(self.components)
+            .embeds(self.embed.into_iter().collect());
+        if let Some(png) = &self.png {
+            msg = msg.add_file(attachment(png));
+        }
+        msg
+    }
+
+    /// As a plain channel message (the answer to a command whose interaction Discord no
+    /// longer knows).
+    pub fn into_message(self) -> CreateMessage {
+        let mut msg = CreateMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)

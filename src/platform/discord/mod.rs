@@ -20,7 +20,8 @@ mod latest;
 mod messages;
 pub mod rest;
 
-use crate::manager::{ChallengeView, Manager, MessageRef, Platform, UserRef};
+use crate::i18n::Lang;
+use crate::manager::{ChallengeView, GameView, Manager, MessageRef, Platform, UserRef};
 use anyhow::Context as _;
 use config::{DiscordConfig, DiscordSettings, Shards};
 use latest::Latest;
@@ -67,6 +68,7 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         games: Latest::default(),
         challenges: Latest::default(),
         commands_registered: AtomicBool::new(false),
+        locales: Mutex::new(HashMap::new()),
     });
     // Interactions need no intents at all; GUILDS is not privileged.
     let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
@@ -152,6 +154,10 @@ pub(crate) struct Bot {
     /// The worker of each closed challenge whose messages are to be edited.
     challenges: Latest<ChallengeView>,
     commands_registered: AtomicBool,
+    /// The Discord client language of each user seen in an interaction, for the boards of
+    /// players who chose no language (`present::board_lang`). A directory, not state:
+    /// cleared when it outgrows [`MAX_LOCALES`].
+    locales: Mutex<HashMap<String, Lang>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,6 +181,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// How long an answer waits for another task that is updating the same game.
 const LOCK_WAIT: Duration = Duration::from_millis(1500);
+/// Past this many entries `locales` is cleared.
+const MAX_LOCALES: usize = 100_000;
 /// Past this many entries `drawn` is cleared (a safety net; entries leave when games end).
 const MAX_DRAWN: usize = 100_000;
 
@@ -202,6 +210,33 @@ fn prune_lock(locks: &Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>, key: 
 }
 
 impl Bot {
+    /// Remembers the language of `user`'s Discord client.
+    fn see_locale(&self, user: &UserRef, lang: Lang) {
+        let mut locales = lock(&self.locales);
+        if locales.len() >= MAX_LOCALES {
+            locales.clear();
+        }
+        locales.insert(user.id.clone(), lang);
+    }
+
+    /// The language to speak to `user`: the one they chose, else their Discord client's as
+    /// last seen, else English.
+    async fn lang_of(&self, user: &UserRef) -> Lang {
+        if let Some(lang) = self.manager.user_lang(user).await {
+            return lang;
+        }
+        lock(&self.locales)
+            .get(&user.id)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The language of a game's board (`present::board_lang`): the same for every redraw,
+    /// whoever pressed.
+    async fn board_lang(&self, view: &GameView) -> Lang {
+        crate::platform::present::board_lang(view, async |u| self.lang_of(u).await).await
+    }
+
     /// Takes the lock of a game or challenge, waiting at most [`LOCK_WAIT`] (after that wait
     /// it goes ahead unlocked: the answer matters more, and a redraw catches up).
     async fn hold(&self, key: String) -> Option<Held<'_>> {
@@ -310,6 +345,7 @@ impl Bot {
             games: Latest::default(),
             challenges: Latest::default(),
             commands_registered: AtomicBool::new(false),
+            locales: Mutex::new(HashMap::new()),
         }
     }
 }

@@ -28,21 +28,10 @@ pub fn html(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Whose eyes a shared board is drawn for: the human to move, else a human player.
-fn viewer(view: &GameView) -> Option<&UserRef> {
-    match view.to_move_player() {
-        Some(Player::Human(u)) => Some(u),
-        _ => view.players.iter().find_map(Player::user),
-    }
-}
-
 impl Ctx {
-    /// The language of a shared board: its viewer's.
+    /// The language of a game's board: its viewer's (`present::board_lang`).
     pub async fn board_lang(&self, view: &GameView) -> Lang {
-        match viewer(view) {
-            Some(u) => self.lang_of(u).await,
-            None => Lang::default(),
-        }
+        present::board_lang(view, async |u| self.lang_of(u).await).await
     }
 
     /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
@@ -50,7 +39,7 @@ impl Ctx {
     pub fn board_content(&self, view: &GameView, lang: Lang, inline: bool) -> Content {
         let keyboard = Some(markup::game_keyboard(view, lang));
         let caption = present::caption(view, lang);
-        let board = present::board_view(view, viewer(view), lang);
+        let board = present::board_view(view, present::viewer(view), lang);
         if !inline {
             match render::png(&board) {
                 Ok(png) => {
@@ -180,13 +169,7 @@ impl Ctx {
             chat,
             message: sent.id.0,
         };
-        if let Err(error) = self
-            .manager
-            .attach_message(Target::Game(view.id.clone()), new.to_ref())
-            .await
-        {
-            tracing::warn!(game = view.id, %error, "board message not attached");
-        }
+        present::attach(&self.manager, Target::Game(view.id.clone()), new.to_ref()).await;
         let mut old: Vec<MsgRef> = Self::live_messages(view)
             .into_iter()
             .filter(|m| m.chat_key() == new.chat_key())

@@ -6,6 +6,7 @@ use super::commands::test_panic;
 use super::dispatch::HandlerResult;
 use super::inline::inline_placeholder_press;
 use super::markup::{self, INLINE_PREFIX};
+use super::placement::{self, Facts, Step};
 use super::refs::MsgRef;
 use super::turns::Change;
 use super::{user_ref, Ctx};
@@ -61,46 +62,38 @@ pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
 
 async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
     let lang = ctx.board_lang(view).await;
-    if let Some(place @ MsgRef::Inline(_)) = &o.place {
-        if !view.messages.contains(&place.to_ref()) {
-            // An inline challenge was accepted: its message becomes the board.
-            let target = Target::Game(view.id.clone());
-            if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
-                tracing::warn!(game = view.id, %error, "inline board not attached");
-            }
-            let content = ctx.board_content(view, lang, true);
-            ctx.poster.edit(place.clone(), content, version(view));
-            ctx.catch_up(view).await;
-            return;
-        }
+    let mut facts = Facts {
+        place: o.place.as_ref(),
+        attached: o
+            .place
+            .as_ref()
+            .is_some_and(|p| view.messages.contains(&p.to_ref())),
+        adopt: o.adopt,
+        attached_now: None,
+        shown: view.messages.iter().any(|m| MsgRef::parse(m).is_some()),
+        // A new game is posted in its own chat (not wherever a button was pressed).
+        home: chat_id(view).or(o.chat),
+        repost: o.repost,
+    };
+    let mut step = placement::decide(&facts);
+    if step == Step::LookAgain {
+        facts.attached_now = Some(attached_now(ctx, view, facts.place).await);
+        step = placement::decide(&facts);
     }
-    if let Some(place @ MsgRef::Chat { chat, .. }) = &o.place {
-        if o.adopt && is_orphan(ctx, view, place, *chat).await {
-            let target = Target::Game(view.id.clone());
-            if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
-                tracing::warn!(game = view.id, %error, "board not adopted");
-            }
-            let content = ctx.board_content(view, lang, false);
+    match (step, &o.place) {
+        (Step::Adopt { inline }, Some(place)) => {
+            present::attach(&ctx.manager, Target::Game(view.id.clone()), place.to_ref()).await;
+            let content = ctx.board_content(view, lang, inline);
             ctx.poster.edit(place.clone(), content, version(view));
             ctx.catch_up(view).await;
-            return;
         }
-        if o.adopt && !view.messages.contains(&place.to_ref()) {
-            // The pressed board is this game's and was attached while this press was
-            // handled (its post was still in the chat's outbox): show the game there.
+        (Step::RefreshNow, _) => {
             if let Some(now) = ctx.current(view).await {
                 ctx.refresh(&now).await;
             }
-            return;
         }
-    }
-    let shown = view.messages.iter().any(|m| MsgRef::parse(m).is_some());
-    // A new game is posted in its own chat (not wherever a button was pressed).
-    match chat_id(view).or(o.chat) {
-        Some(chat) if o.repost || !shown => ctx.post_board(view, chat, o.reply_to, lang),
+        (Step::Post { chat }, _) => ctx.post_board(view, chat, o.reply_to, lang),
         _ => {
-            // The game's worker shows it (the manager's event of this change brings the
-            // same view: it is drawn once).
             let change = Change {
                 view: view.clone(),
                 actor: None,
@@ -111,17 +104,17 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
     }
 }
 
-/// Whether a pressed board of `view` is unknown to the game (the bot stopped between posting
-/// and attaching it), rather than a board being posted and attached right now.
-async fn is_orphan(ctx: &Arc<Ctx>, view: &GameView, place: &MsgRef, chat: i64) -> bool {
-    if view.messages.contains(&place.to_ref()) {
-        return false;
-    }
-    // A post of this game in this chat is attached before its lock is let go.
-    drop(ctx.poster.posted(&view.id, chat).await);
+/// Whether a pressed board of `view` is among the game's messages once any post of this
+/// game in its chat is attached (a post is attached before its lock is let go): false for
+/// a board the bot posted but did not attach before it stopped.
+async fn attached_now(ctx: &Arc<Ctx>, view: &GameView, place: Option<&MsgRef>) -> bool {
+    let Some(place @ MsgRef::Chat { chat, .. }) = place else {
+        return true;
+    };
+    drop(ctx.poster.posted(&view.id, *chat).await);
     ctx.current(view)
         .await
-        .is_some_and(|now| !now.messages.contains(&place.to_ref()))
+        .is_none_or(|now| now.messages.contains(&place.to_ref()))
 }
 
 /// The game or challenge named by the keyboard Telegram reports under the pressed message.
@@ -213,10 +206,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             );
         }
         Err(err) => {
-            let alert = matches!(
-                err,
-                ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
-            );
+            let alert = present::is_alert(&err);
             answer(&ctx, &q, present::error_text(&err, lang), alert).await;
             if let (ActionError::StaleBoard, Some(game)) = (&err, shown_game) {
                 let shown = q

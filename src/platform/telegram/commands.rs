@@ -3,6 +3,7 @@
 
 use super::boards::html;
 use super::callbacks::{show_reply, Origin};
+use super::command::{self, Command, CommandError};
 use super::dispatch::HandlerResult;
 use super::guard::Verdict;
 use super::markup;
@@ -24,20 +25,8 @@ enum NoOpponent {
     Unknown(String),
     /// A bot, a channel or an anonymous admin.
     NotAPerson,
-}
-
-/// `/cmd@bot args` -> (`cmd`, `args`); `None` for plain text or another bot's command.
-fn parse_command<'a>(text: &'a str, username: &str) -> Option<(String, &'a str)> {
-    let rest = text.trim_start().strip_prefix('/')?;
-    let (word, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    let (cmd, to) = match word.split_once('@') {
-        Some((c, to)) => (c, Some(to)),
-        None => (word, None),
-    };
-    if to.is_some_and(|to| !to.eq_ignore_ascii_case(username)) || cmd.is_empty() {
-        return None;
-    }
-    Some((cmd.to_ascii_lowercase(), args.trim()))
+    /// Words that name no one (neither `@username` nor a mention).
+    Nobody(String),
 }
 
 /// One command being answered.
@@ -78,7 +67,7 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
     let Some(from) = msg.from.as_ref() else {
         return Ok(());
     };
-    let command = msg.text().and_then(|t| parse_command(t, &ctx.username));
+    let command = msg.text().and_then(|t| command::parse(t, &ctx.username));
     if let Some(sender) = not_a_person(&msg, from) {
         if command.is_some() && ctx.commands.check(sender) != Verdict::Ignore {
             let lang = Lang::from_locale(from.language_code.as_deref());
@@ -96,7 +85,7 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
             ctx.see(other).await;
         }
     }
-    let Some((cmd, args)) = command else {
+    let Some(command) = command else {
         return Ok(());
     };
     let actor = user_ref(from);
@@ -114,15 +103,33 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
         }
         Verdict::Ignore => return Ok(()),
     }
-    test_panic(&cmd);
     let c = Cmd {
         ctx: &ctx,
         msg: &msg,
         actor,
         lang,
     };
-    tracing::debug!(cmd, chat = msg.chat.id.0, "telegram: command");
-    c.run(&cmd, args).await;
+    test_panic(
+        msg.text()
+            .unwrap_or_default()
+            .trim()
+            .trim_start_matches('/'),
+    );
+    match command {
+        Ok(command) => {
+            tracing::debug!(
+                command = command.word(),
+                chat = msg.chat.id.0,
+                "telegram: command"
+            );
+            c.run(command).await;
+        }
+        Err(err) if err.answer_in_group() || msg.chat.is_private() => {
+            tracing::debug!(%err, chat = msg.chat.id.0, "telegram: malformed command");
+            c.say(err.text(lang));
+        }
+        Err(_) => {}
+    }
     Ok(())
 }
 
@@ -140,33 +147,31 @@ pub async fn reply_internal_error(ctx: &Arc<Ctx>, msg: &Message) {
 }
 
 impl Cmd<'_> {
-    async fn run(&self, cmd: &str, args: &str) {
+    async fn run(&self, command: Command) {
         let lang = self.lang;
-        match cmd {
-            "start" => self.say(t!(lang, "tg-start")),
-            "help" => self.say(t!(lang, "tg-help")),
-            "play" => self.play(args).await,
-            "challenge" => self.challenge(args).await,
-            "board" => self.act(Action::Show { game: None }, true).await,
-            "games" => self.act(Action::ListGames, false).await,
-            "resign" => {
+        match command {
+            Command::Start => self.say(t!(lang, "tg-start")),
+            Command::Help => self.say(command::help(lang)),
+            Command::Play { level } => self.play(level).await,
+            Command::Challenge { named } => self.challenge(named).await,
+            Command::Board => self.act(Action::Show { game: None }, true).await,
+            Command::Games => self.act(Action::ListGames, false).await,
+            Command::Resign => {
                 let action = Action::Resign {
                     game: None,
                     ply: None,
                 };
                 self.act(action, false).await
             }
-            "draw" => {
+            Command::Draw => {
                 let action = Action::OfferDraw {
                     game: None,
                     ply: None,
                 };
                 self.act(action, false).await
             }
-            "rematch" => self.rematch(args).await,
-            "lang" => self.set_lang(args).await,
-            // Another bot's command, or a typo: groups are full of those; stay quiet.
-            _ => {}
+            Command::Rematch { game } => self.rematch(game).await,
+            Command::Lang { lang } => self.set_lang(lang).await,
         }
     }
 }
@@ -209,47 +214,32 @@ impl Cmd<'_> {
         }
     }
 
-    async fn play(&self, args: &str) {
-        let Some(word) = args.split_whitespace().next() else {
+    async fn play(&self, level: Option<Level>) {
+        let Some(level) = level else {
             let keyboard = markup::level_keyboard(self.lang);
             return self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
         };
-        // A level's name may be two words (`/play жаңа бастаушы`); a first word alone
-        // still counts (`/play easy please`).
-        let named = args.trim();
-        match named.parse::<Level>().or_else(|_| word.parse::<Level>()) {
-            Ok(level) => {
-                let action = Action::PlayBot {
-                    level,
-                    variant: Variant::default(),
-                    colour: None,
-                };
-                self.act(action, false).await;
-            }
-            Err(_) => {
-                let levels = Level::ALL
-                    .map(|l| words::level_name(self.lang, l))
-                    .join(", ");
-                self.say(t!(
-                    self.lang,
-                    "tg-unknown-level",
-                    level = named.chars().take(40).collect::<String>(),
-                    levels = levels
-                ))
-            }
-        }
+        let action = Action::PlayBot {
+            level,
+            variant: Variant::default(),
+            colour: None,
+        };
+        self.act(action, false).await;
     }
 
-    async fn challenge(&self, args: &str) {
+    async fn challenge(&self, named: Option<String>) {
         if self.msg.chat.is_private() {
             return self.say(t!(self.lang, "tg-challenge-in-group"));
         }
-        let opponent = match self.opponent(args) {
+        let opponent = match self.opponent(named) {
             Ok(o) => o,
             Err(NoOpponent::Unknown(name)) => {
                 return self.say(t!(self.lang, "tg-unknown-user", username = name))
             }
             Err(NoOpponent::NotAPerson) => return self.say(t!(self.lang, "tg-opponent-bot")),
+            Err(NoOpponent::Nobody(given)) => {
+                return self.say(CommandError::Opponent(given).text(self.lang))
+            }
         };
         let action = Action::Challenge {
             opponent,
@@ -260,7 +250,7 @@ impl Cmd<'_> {
 
     /// Whom `/challenge` names: the author of the message it replies to, a mentioned user,
     /// or nobody (an open challenge). Bots, channels and anonymous admins cannot play.
-    fn opponent(&self, args: &str) -> Result<Option<UserRef>, NoOpponent> {
+    fn opponent(&self, named: Option<String>) -> Result<Option<UserRef>, NoOpponent> {
         if let Some(replied) = self.msg.reply_to_message() {
             if let Some(user) = replied.from.as_ref() {
                 if replied.sender_chat.is_some() || user.is_bot {
@@ -279,9 +269,10 @@ impl Cmd<'_> {
                 _ => {}
             }
         }
-        match args.split_whitespace().next() {
-            Some(word) if word.starts_with('@') => self.by_username(word).map(Some),
-            _ => Ok(None),
+        match named {
+            Some(word) if word.starts_with('@') => self.by_username(&word).map(Some),
+            Some(word) => Err(NoOpponent::Nobody(word)),
+            None => Ok(None),
         }
     }
 
@@ -291,55 +282,27 @@ impl Cmd<'_> {
             .ok_or_else(|| NoOpponent::Unknown(name.to_string()))
     }
 
-    async fn rematch(&self, args: &str) {
+    async fn rematch(&self, named: Option<String>) {
         let from_reply = self
             .msg
             .reply_to_message()
             .and_then(|r| r.reply_markup())
             .and_then(markup::game_of);
-        let game = from_reply.or_else(|| args.split_whitespace().next().map(str::to_string));
+        let game = from_reply.or(named);
         match game {
             Some(game) => self.act(Action::Rematch { game }, false).await,
             None => self.say(t!(self.lang, "tg-rematch-how")),
         }
     }
 
-    async fn set_lang(&self, args: &str) {
-        let Some(word) = args.split_whitespace().next() else {
+    async fn set_lang(&self, lang: Option<Lang>) {
+        let Some(lang) = lang else {
             let current = words::lang_name(self.lang);
             return self.say(t!(self.lang, "tg-lang-usage", current = current));
         };
-        match word.parse::<Lang>() {
-            Ok(lang) => match self.ctx.manager.set_user_lang(&self.actor, lang).await {
-                Ok(()) => self.say(t!(lang, "tg-lang-set")),
-                Err(err) => self.say(present::error_text(&err, self.lang)),
-            },
-            Err(_) => {
-                let current = words::lang_name(self.lang);
-                self.say(t!(self.lang, "tg-lang-usage", current = current))
-            }
+        match self.ctx.manager.set_user_lang(&self.actor, lang).await {
+            Ok(()) => self.say(t!(lang, "tg-lang-set")),
+            Err(err) => self.say(present::error_text(&err, self.lang)),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commands_are_parsed_for_this_bot_only() {
-        let me = "toguz_bot";
-        assert_eq!(
-            parse_command("/play easy", me),
-            Some(("play".into(), "easy"))
-        );
-        assert_eq!(
-            parse_command("/Challenge@Toguz_Bot  @bob ", me),
-            Some(("challenge".into(), "@bob"))
-        );
-        assert_eq!(parse_command("/board@other_bot", me), None);
-        assert_eq!(parse_command("hello /play", me), None);
-        assert_eq!(parse_command("/", me), None);
-        assert_eq!(parse_command("/@toguz_bot", me), None);
     }
 }

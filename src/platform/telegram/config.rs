@@ -1,6 +1,6 @@
 //! `[telegram]` in the config file.
 
-use crate::config::Secret;
+use crate::secret::{self, Secret};
 use std::net::SocketAddr;
 
 /// Telegram's own Bot API server.
@@ -107,16 +107,8 @@ impl TelegramConfig {
     /// Checks every setting; the token comes from the config or, when empty there, from
     /// `env_token` (the TELEGRAM_TOKEN variable).
     pub fn check(&self, env_token: Option<String>) -> Result<Checked, TelegramConfigError> {
-        let token = if self.token.is_empty() {
-            Secret::new(
-                env_token
-                    .filter(|t| !t.trim().is_empty())
-                    .ok_or(TelegramConfigError::MissingToken)?
-                    .trim(),
-            )
-        } else {
-            Secret::new(self.token.expose().trim())
-        };
+        let token = secret::resolve_token(Some(&self.token), env_token)
+            .ok_or(TelegramConfigError::MissingToken)?;
         let well_formed = token.expose().split_once(':').is_some_and(|(id, secret)| {
             !id.is_empty()
                 && id.bytes().all(|b| b.is_ascii_digit())

@@ -125,9 +125,7 @@ async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) ->
     match ctx.manager.act(req).await {
         Ok(Reply::Challenge(cv)) => {
             let target = Target::Challenge(cv.id.clone());
-            if let Err(error) = ctx.manager.attach_message(target, place.to_ref()).await {
-                tracing::warn!(challenge = cv.id, %error, "inline challenge not attached");
-            }
+            present::attach(&ctx.manager, target, place.to_ref()).await;
             ctx.poster.edit(place, ctx.challenge_content(&cv, lang), 0);
             Some(cv.id)
         }

@@ -13,6 +13,7 @@
 
 mod boards;
 mod callbacks;
+mod command;
 mod commands;
 pub mod config;
 mod dispatch;
@@ -20,6 +21,7 @@ mod guard;
 mod inline;
 mod markup;
 mod outbox;
+mod placement;
 mod poster;
 mod refs;
 mod turns;
@@ -28,13 +30,12 @@ pub use config::TelegramConfig;
 
 use crate::i18n::Lang;
 use crate::manager::{Manager, Platform, Target, UserRef};
-use crate::t;
 use anyhow::Context as _;
 use poster::{Content, Limiter, Poster};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, BotCommandScope, User};
+use teloxide::types::{BotCommandScope, User};
 
 /// Everything a handler needs, shared by all of them.
 pub(crate) struct Ctx {
@@ -137,9 +138,7 @@ impl Ctx {
                 chat,
                 message: sent.id.0,
             };
-            if let Err(error) = ctx.manager.attach_message(target, r.to_ref()).await {
-                tracing::warn!(chat, %error, "telegram: message not attached");
-            }
+            crate::platform::present::attach(&ctx.manager, target, r.to_ref()).await;
         };
         self.outbox.push(chat, None, Box::pin(job));
     }
@@ -290,7 +289,7 @@ fn start_error(err: &teloxide::RequestError, token: &str) -> anyhow::Error {
 /// The command menu in each language Telegram shows it in (en default, ru, kk).
 async fn register_commands(bot: &Bot, token: &str) {
     for lang in Lang::ALL {
-        let commands = commands(lang);
+        let commands = command::menu(lang);
         let mut req = bot
             .set_my_commands(commands)
             .scope(BotCommandScope::Default);
@@ -305,47 +304,5 @@ async fn register_commands(bot: &Bot, token: &str) {
                 "telegram: cannot register commands"
             );
         }
-    }
-}
-
-fn commands(lang: Lang) -> Vec<BotCommand> {
-    [
-        ("play", t!(lang, "tg-cmd-play")),
-        ("challenge", t!(lang, "tg-cmd-challenge")),
-        ("board", t!(lang, "tg-cmd-board")),
-        ("games", t!(lang, "tg-cmd-games")),
-        ("resign", t!(lang, "tg-cmd-resign")),
-        ("draw", t!(lang, "tg-cmd-draw")),
-        ("rematch", t!(lang, "tg-cmd-rematch")),
-        ("lang", t!(lang, "tg-cmd-lang")),
-        ("help", t!(lang, "tg-cmd-help")),
-    ]
-    .into_iter()
-    .map(|(name, description)| BotCommand::new(name, description))
-    .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_language_has_the_same_valid_command_menu() {
-        for lang in Lang::ALL {
-            let c = commands(lang);
-            assert_eq!(c.len(), 9);
-            for cmd in &c {
-                assert!(cmd
-                    .command
-                    .chars()
-                    .all(|ch| ch.is_ascii_lowercase() || ch == '_'));
-                let n = cmd.description.chars().count();
-                assert!((3..=256).contains(&n), "{lang}: {}", cmd.description);
-            }
-        }
-        assert_ne!(
-            commands(Lang::Kk)[0].description,
-            commands(Lang::En)[0].description
-        );
     }
 }

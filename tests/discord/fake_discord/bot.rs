@@ -14,6 +14,9 @@ pub struct Options {
     pub shards: String,
     pub token: String,
     pub cooldown_secs: u64,
+    /// `[storage] cache_capacity_mb`: the soak sets it small so the page cache is full
+    /// (and the memory flat) after the first round.
+    pub cache_capacity_mb: u64,
 }
 
 impl Default for Options {
@@ -24,6 +27,7 @@ impl Default for Options {
             shards: "\"auto\"".into(),
             token: TOKEN.into(),
             cooldown_secs: 0,
+            cache_capacity_mb: 64,
         }
     }
 }
@@ -35,6 +39,7 @@ pub fn write_config(fake: &FakeDiscord, dir: &Path, opts: &Options) -> PathBuf {
         r#"
 [storage]
 path = "{data}"
+cache_capacity_mb = {cache}
 
 [limits]
 challenge_expiry_secs = {expiry}
@@ -57,6 +62,7 @@ challenge_cooldown_secs = {cooldown}
         mention = opts.mention,
         shards = opts.shards,
         cooldown = opts.cooldown_secs,
+        cache = opts.cache_capacity_mb,
     );
     let path = dir.join("toguz.toml");
     std::fs::write(&path, text).expect("write the config");

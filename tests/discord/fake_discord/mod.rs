@@ -148,6 +148,11 @@ pub enum Failure {
     RateLimit { retry_after: f64, global: bool },
     /// A server error status (500, 502, 503, 504).
     Server(u16),
+    /// 404 "Unknown interaction" (10062), as Discord answers an interaction response that
+    /// comes after its 3 s (say the event reached the bot late); nothing is taken.
+    UnknownInteraction,
+    /// 403 Missing Access (the bot lost a permission): a refusal, not worth retrying.
+    MissingAccess,
 }
 
 struct Scripted {
@@ -438,6 +443,11 @@ impl FakeDiscord {
     }
 
     /// The successful callback of an interaction.
+    /// The accepted answer to an interaction, if there is one yet.
+    pub fn callback(&self, interaction: u64) -> Option<Call> {
+        self.shared.lock().callbacks.get(&interaction).cloned()
+    }
+
     pub async fn wait_callback(&self, interaction: u64) -> Call {
         self.wait_for(
             &format!("callback of {interaction}"),
@@ -987,6 +997,14 @@ fn failure_reply(failure: &Failure) -> (Reply, Option<f64>) {
             (
                 StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY),
                 json!({ "message": format!("{status}: Server Error"), "code": 0 }),
+            ),
+            None,
+        ),
+        Failure::UnknownInteraction => (error(404, 10062, "Unknown interaction"), None),
+        Failure::MissingAccess => (
+            (
+                StatusCode::FORBIDDEN,
+                json!({ "message": "Missing Access", "code": 50001 }),
             ),
             None,
         ),
