@@ -12,6 +12,7 @@ pub mod render;
 pub mod replay;
 pub mod review;
 pub mod run;
+pub mod store;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -48,6 +49,9 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Run the bot on every platform enabled in the config.
     Run(run::RunArgs),
+    /// Work on the store itself (copy it between sled and PostgreSQL).
+    #[command(subcommand)]
+    Store(store::StoreCommand),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -63,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Play(args) => play::run(args),
         Command::Run(args) => run::run(args),
+        Command::Store(command) => store::run(command),
     };
     match result {
         Ok(code) => code,

@@ -1,13 +1,13 @@
 //! `toguz play`: a game against the bot in the terminal, through the manager and sled.
 
 use crate::cli::run::{init_logging, report_store_failure};
-use crate::config::LogFormat;
+use crate::config::{Config, LogFormat};
 use crate::engine::{EngineConfig, EnginePool, Level};
 use crate::i18n::Lang;
 use crate::manager::{Manager, ManagerConfig};
 use crate::platform::console::{console_user, Console, PlaySettings};
 use crate::rules::{parse_variant, Side, Variant};
-use crate::store::Store;
+use crate::store::{Location, Store, StoreOptions};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,9 +24,13 @@ pub struct PlayArgs {
     /// The variant, as in a record's Variant header (e.g. "5", "3 no-tuzdek").
     #[arg(long, value_parser = parse_variant_arg)]
     pub variant: Option<Variant>,
-    /// Where games are kept.
-    #[arg(long, default_value = "toguz-data")]
-    pub data_dir: PathBuf,
+    /// Where games are kept: a sled directory (default toguz-data, or the config's
+    /// `[storage]` when --config is given).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// A config file whose `[storage]` table names the store (sled or PostgreSQL).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Language: en, ru or kk (default: the one chosen last time, else English).
     #[arg(long, value_parser = parse_lang)]
     pub lang: Option<Lang>,
@@ -63,7 +67,18 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open(&args.data_dir)?;
+    let (location, options) = match (&args.data_dir, &args.config) {
+        (Some(dir), _) => (Location::Sled(dir.clone()), StoreOptions::default()),
+        (None, Some(file)) => {
+            let storage = Config::load(file)?.storage;
+            (storage.location_from_env()?, storage.store_options())
+        }
+        (None, None) => (
+            Location::Sled(PathBuf::from("toguz-data")),
+            StoreOptions::default(),
+        ),
+    };
+    let store = Store::open_at(&location, &options).await?;
     let engine = EnginePool::new(EngineConfig::default());
     let manager = Manager::start(store, engine, ManagerConfig::default()).await?;
     let user = console_user();

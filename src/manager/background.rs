@@ -113,7 +113,10 @@ impl Manager {
             let Ok(slot) = self.challenge_slot(&id).await else {
                 continue;
             };
-            let expired = self.expire_if_due(&mut *slot.lock().await).await;
+            let expired = match self.enter(&slot).await {
+                Ok(mut c) => self.expire_if_due(&mut c).await,
+                Err(error) => Err(error),
+            };
             match expired {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
@@ -145,7 +148,7 @@ impl Manager {
                 Err(error) => tracing::error!(game = id, %error, "cannot apply a time-out"),
             }
         }
-        self.expire_records();
+        self.expire_records().await;
         changed
     }
 

@@ -30,7 +30,7 @@ impl Manager {
         }
         let now = self.now();
         let rec = ChallengeRecord {
-            id: self.unused_id(Tree::Challenges)?,
+            id: self.unused_id(Tree::Challenges).await?,
             challenger: actor,
             opponent,
             variant,
@@ -45,7 +45,7 @@ impl Manager {
         // Locked and in the map before the index makes its id findable (see `slots`).
         let id = rec.id.clone();
         let slot = SlotRef::new(&self.inner.challenges, &id, rec);
-        let rec = slot.lock().await;
+        let mut rec = slot.lock().await;
         slot.publish();
         if let Err(error) = self.index_new_challenge(&rec) {
             slot.forget();
@@ -56,6 +56,7 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
+        rec.revision = 1;
         let view = rec.view(self.now());
         Ok(Reply::Challenge(view))
     }
@@ -91,7 +92,7 @@ impl Manager {
         slot: &SlotRef<'_, ChallengeRecord>,
         answer: Answer,
     ) -> Result<Reply, ActionError> {
-        let mut c = slot.enter().await?;
+        let mut c = self.enter(slot).await?;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
             return Err(ActionError::ChallengeClosed);
@@ -112,7 +113,7 @@ impl Manager {
     pub(super) async fn accept_open(
         &self,
         actor: &UserRef,
-        c: &mut ChallengeRecord,
+        c: &mut Stored<ChallengeRecord>,
     ) -> Result<Reply, ActionError> {
         if c.challenger == *actor {
             return Err(ActionError::ChallengeSelf);
@@ -131,7 +132,7 @@ impl Manager {
             players.swap(0, 1);
         }
         let before = c.clone();
-        let game_id = self.unused_id(Tree::Games)?;
+        let game_id = self.unused_id(Tree::Games).await?;
         c.status = ChallengeStatus::Accepted(game_id.clone());
         c.opponent = Some(actor.clone());
         let created = self
@@ -150,6 +151,7 @@ impl Manager {
                 return Err(error);
             }
         };
+        c.revision += 1;
         lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
@@ -162,7 +164,10 @@ impl Manager {
     }
 
     /// Closes a challenge whose time is up (and tells subscribers); true if it did.
-    pub(super) async fn expire_if_due(&self, c: &mut ChallengeRecord) -> Result<bool, ActionError> {
+    pub(super) async fn expire_if_due(
+        &self,
+        c: &mut Stored<ChallengeRecord>,
+    ) -> Result<bool, ActionError> {
         if !c.is_open() || c.expires_at > self.now() {
             return Ok(false);
         }
@@ -173,7 +178,7 @@ impl Manager {
 
     pub(super) async fn close_challenge(
         &self,
-        c: &mut ChallengeRecord,
+        c: &mut Stored<ChallengeRecord>,
         status: ChallengeStatus,
     ) -> Result<(), ActionError> {
         let before = c.clone();
@@ -182,6 +187,7 @@ impl Manager {
             *c = before;
             return Err(error);
         }
+        c.revision += 1;
         lock(&self.inner.index).remove_challenge(c);
         Ok(())
     }

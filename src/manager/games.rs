@@ -154,7 +154,7 @@ impl Manager {
 
     pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let mut view = slot.enter().await?.view(self.timeout_secs());
+        let mut view = self.enter(&slot).await?.view(self.timeout_secs());
         view.bot_busy = self.bot_busy(id);
         Ok(Reply::Game(view))
     }
@@ -164,7 +164,7 @@ impl Manager {
         let mut views = Vec::with_capacity(ids.len());
         for id in ids {
             let slot = self.game_slot(&id).await?;
-            let view = slot.enter().await?.view(self.timeout_secs());
+            let view = self.enter(&slot).await?.view(self.timeout_secs());
             views.push(view);
         }
         Ok(Reply::Games(views))
@@ -178,7 +178,7 @@ impl Manager {
     ) -> Result<Reply, ActionError> {
         // The slot guard drops a finished game from memory again on every way out.
         let slot = self.game_slot(id).await?;
-        let mut game = slot.enter().await?;
+        let mut game = self.enter(&slot).await?;
         let side = game.side_of(&actor).ok_or(ActionError::NotYourGame)?;
         if !game.is_over() {
             return Err(ActionError::GameNotOver);
@@ -223,10 +223,12 @@ impl Manager {
         };
         let before = game.rec.clone();
         game.rec.rematch = Some(new_id);
-        if let Err(error) = self.write_game(&before, &game.rec).await {
+        if let Err(error) = self.write_game(&before, &game.rec, game.revision).await {
             game.rec = before;
+            self.after_conflict(&slot, &mut game, &error).await;
             return Err(error);
         }
+        game.revision += 1;
         Ok(reply)
     }
 }

@@ -86,7 +86,7 @@ use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;
 use rand::Rng;
-use slots::{Slot, SlotRef};
+use slots::{Slot, SlotRef, Stored};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -185,23 +185,27 @@ impl Manager {
     async fn recover(&self) -> Result<(), ActionError> {
         let store = &self.inner.store;
         let mut resumed = 0;
-        for (key, rec) in store.load_all::<GameRecord>(Tree::Games) {
-            if matches!(rec.status, GameStatus::Finished { .. }) {
+        for (key, found) in store.load_all_versioned::<GameRecord>(Tree::Games).await? {
+            if matches!(found.value.status, GameStatus::Finished { .. }) {
                 continue;
             }
-            match Game::from_record(rec) {
+            match Game::from_record(found.value) {
                 Ok(game) => {
                     lock(&self.inner.index).add_game(&game);
-                    lock(&self.inner.games)
-                        .insert(game.id().clone(), Arc::new(AsyncMutex::new(game)));
+                    let held = Stored::new(game, found.revision);
+                    lock(&self.inner.games).insert(key, Arc::new(AsyncMutex::new(held)));
                 }
                 Err(error) => tracing::error!(key, error, "game record does not replay; skipped"),
             }
         }
-        for (_, rec) in store.load_all::<ChallengeRecord>(Tree::Challenges) {
-            if rec.is_open() {
-                lock(&self.inner.index).add_challenge(&rec);
-                lock(&self.inner.challenges).insert(rec.id.clone(), Arc::new(AsyncMutex::new(rec)));
+        for (key, found) in store
+            .load_all_versioned::<ChallengeRecord>(Tree::Challenges)
+            .await?
+        {
+            if found.value.is_open() {
+                lock(&self.inner.index).add_challenge(&found.value);
+                let held = Stored::new(found.value, found.revision);
+                lock(&self.inner.challenges).insert(key, Arc::new(AsyncMutex::new(held)));
             }
         }
         // Bots first: the sweep then finds their searches queued and starts none again.
@@ -275,7 +279,9 @@ impl Manager {
 
     /// Resolves with the cause once the store has failed (a flush I/O error): every later
     /// change is refused, so the process should exit and be restarted.
-    pub fn store_failed(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+    pub fn store_failed(
+        &self,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = String> + Send + 'static>> {
         self.inner.store.failed()
     }
 
