@@ -4,7 +4,7 @@
 //! and toml's located messages); [`Config::validate`] checks what types cannot.
 
 use crate::engine::EngineConfig;
-use crate::manager::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
+use crate::manager::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig, ReviewConfig};
 use crate::platform::discord::config::{DiscordConfig, DiscordConfigError};
 use crate::platform::telegram::config::{TelegramConfig, TelegramConfigError};
 use crate::store::{Location, PostgresOptions, StoreOptions};
@@ -22,6 +22,7 @@ pub struct Config {
     pub limits: LimitsConfig,
     pub clock: ClockConfig,
     pub engine: EngineConfig,
+    pub review: ReviewConfig,
     pub log: LogConfig,
     pub telegram: TelegramConfig,
     pub discord: DiscordConfig,
@@ -207,6 +208,7 @@ impl Config {
             ),
             ("engine.max_concurrent", self.engine.max_concurrent as u64),
             ("clock.first_move_secs", self.clock.first_move_secs),
+            ("review.running", self.review.running as u64),
             ("storage.commit_timeout_ms", self.storage.commit_timeout_ms),
             ("storage.cache_capacity_mb", self.storage.cache_capacity_mb),
             ("storage.pool_size", self.storage.pool_size as u64),
@@ -227,6 +229,13 @@ impl Config {
             return Err(ConfigError::Invalid {
                 key: "clock",
                 message: e.to_string(),
+            });
+        }
+        let nodes = crate::review::MIN_NODES..=crate::review::MAX_NODES;
+        if !nodes.contains(&self.review.nodes) {
+            return Err(ConfigError::Invalid {
+                key: "review.nodes",
+                message: format!("must be between {} and {}", nodes.start(), nodes.end()),
             });
         }
         if self.storage.path.as_os_str().is_empty() {
@@ -270,6 +279,7 @@ impl Config {
             bot: self.bot.clone(),
             limits: self.limits.clone(),
             clock: self.clock.clone(),
+            review: self.review.clone(),
         }
     }
 }

@@ -79,6 +79,8 @@ manager-error-draw-already-offered = You have already offered a draw.
 manager-error-no-draw-offer = Nobody has offered you a draw.
 manager-error-bot-declines-draw = The bot declines the draw: play on.
 manager-error-rematch-exists = A rematch of this game has already been arranged.
+manager-error-nothing-to-review = No move was played in this game: there is nothing to review.
+manager-error-reviews-busy = The bot is reviewing many games right now. Please ask again in a minute.
 manager-error-storage = Something went wrong on our side and nothing was changed. Please try again.
 manager-bot-busy = The bot is busy with other games{ $ahead ->
     [0] {""}

@@ -73,6 +73,8 @@ manager-error-draw-already-offered = Сіз тең ойын ұсынып қой�
 manager-error-no-draw-offer = Сізге ешкім тең ойын ұсынған жоқ.
 manager-error-bot-declines-draw = Бот тең ойыннан бас тартады: ойын жалғасады.
 manager-error-rematch-exists = Бұл ойыннан кейін қайта ойнау ұсынылып қойған.
+manager-error-nothing-to-review = Бұл ойында бірде-бір жүріс жасалмаған, талдайтын ештеңе жоқ.
+manager-error-reviews-busy = Бот қазір көп ойынды талдап жатыр. Бір минуттан кейін қайта сұраңыз.
 manager-error-storage = Бізде ақау шықты, ештеңе өзгермеді. Қайталап көріңіз.
 manager-bot-busy = Бот қазір басқа ойындармен айналысып жатыр{ $ahead ->
     [0] {""}

@@ -100,6 +100,8 @@ manager-error-draw-already-offered = Вы уже предложили ничью
 manager-error-no-draw-offer = Вам никто не предлагал ничью.
 manager-error-bot-declines-draw = Бот не согласен на ничью: играем дальше.
 manager-error-rematch-exists = Реванш после этой партии уже предложен.
+manager-error-nothing-to-review = В этой партии не сделано ни одного хода — разбирать нечего.
+manager-error-reviews-busy = Бот сейчас разбирает много партий. Попросите ещё раз через минуту.
 manager-error-storage = У нас произошёл сбой, ничего не изменилось. Попробуйте ещё раз.
 manager-bot-busy = Бот сейчас занят другими партиями{ $ahead ->
     [0] {""}

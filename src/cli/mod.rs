@@ -10,6 +10,7 @@ pub mod perft;
 pub mod play;
 pub mod render;
 pub mod replay;
+pub mod review;
 pub mod run;
 pub mod store;
 
@@ -40,6 +41,8 @@ pub enum Command {
     Match(matchup::MatchArgs),
     /// Speak the engine line protocol on stdin/stdout (see docs/engine-protocol.md).
     Engine(engine::EngineArgs),
+    /// Review a finished game: evaluation per half-move, mistakes, accuracy, a graph.
+    Review(review::ReviewArgs),
     /// Draw a position as text or PNG.
     Render(render::RenderArgs),
     /// Play a game against the bot in the terminal.
@@ -60,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => matchup::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Review(args) => review::run(args),
         Command::Render(args) => render::run(args),
         Command::Play(args) => play::run(args),
         Command::Run(args) => run::run(args),

@@ -134,7 +134,14 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "mention" => text(&["<@123456789>".into()]),
         "mentions" => text(&["<@123456789> <@987654321>".into()]),
         "id" | "game" => text(&["ab12cd".into()]),
-        "move" | "notation" => text(&["76".into(), "87(10)".into(), "43X".into()]),
+        "move" | "notation" | "best" | "played" => {
+            text(&["76".into(), "87(10)".into(), "43X".into()])
+        }
+        "accuracy" => text(&["87.5".into(), "100,0".into(), "–".into()]),
+        "mark" => numbers(&[1, 6]),
+        "moveno" => text(&["12.".into(), "12...".into()]),
+        "cost" => text(&[words::balls(lang, 1), words::balls(lang, 21)]),
+        "result" => text(&[crate::t!(lang, "review-result-black")]),
         "level" => text(&[words::level_name(lang, Level::Hard), "grandmaster".into()]),
         "levels" => text(&[Level::ALL.map(|l| words::level_name(lang, l)).join(", ")]),
         "current" => text(&[words::lang_name(lang)]),

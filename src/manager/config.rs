@@ -107,6 +107,7 @@ pub struct ManagerConfig {
     pub bot: BotConfig,
     pub limits: LimitsConfig,
     pub clock: ClockConfig,
+    pub review: super::ReviewConfig,
 }
 
 impl LimitsConfig {

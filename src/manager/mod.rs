@@ -60,6 +60,7 @@ mod bots;
 mod challenges;
 mod clock;
 mod games;
+mod reviews;
 mod secrets;
 mod slots;
 mod timers;
@@ -69,6 +70,7 @@ pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
+pub use reviews::{GameReview, ReviewConfig};
 pub use timers::HEARTBEAT_KEY;
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
@@ -128,6 +130,8 @@ struct Inner {
     searches: std::sync::atomic::AtomicU64,
     /// The flag timer of each ongoing timed game.
     timers: Mutex<HashMap<GameId, tokio::task::AbortHandle>>,
+    /// Game reviews: their own limits, and the last results.
+    reviews: reviews::Reviews,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -164,7 +168,6 @@ impl Manager {
             inner: Arc::new(Inner {
                 store,
                 engine,
-                config,
                 clock,
                 events,
                 games: Mutex::new(HashMap::new()),
@@ -174,6 +177,8 @@ impl Manager {
                 bots: bots::BotQueue::new(slots),
                 searches: Default::default(),
                 timers: Mutex::new(HashMap::new()),
+                reviews: reviews::Reviews::new(config.review.clone()),
+                config,
             }),
         };
         manager.recover().await?;

@@ -350,6 +350,8 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::NoDrawOffer => t!(lang, "manager-error-no-draw-offer"),
         ActionError::BotDeclinesDraw => t!(lang, "manager-error-bot-declines-draw"),
         ActionError::RematchExists => t!(lang, "manager-error-rematch-exists"),
+        ActionError::NothingToReview => t!(lang, "manager-error-nothing-to-review"),
+        ActionError::ReviewsBusy => t!(lang, "manager-error-reviews-busy"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
     }
 }
@@ -715,6 +717,8 @@ mod tests {
             ActionError::NoDrawOffer,
             ActionError::BotDeclinesDraw,
             ActionError::RematchExists,
+            ActionError::NothingToReview,
+            ActionError::ReviewsBusy,
             ActionError::Storage("disk /var/lib/toguz full".into()),
         ]
     }
@@ -753,6 +757,8 @@ mod tests {
             ActionError::NoDrawOffer => "manager-error-no-draw-offer",
             ActionError::BotDeclinesDraw => "manager-error-bot-declines-draw",
             ActionError::RematchExists => "manager-error-rematch-exists",
+            ActionError::NothingToReview => "manager-error-nothing-to-review",
+            ActionError::ReviewsBusy => "manager-error-reviews-busy",
             ActionError::Storage(_) => "manager-error-storage",
         }
     }

@@ -4,6 +4,7 @@
 mod engine;
 mod render;
 mod replay;
+mod review;
 mod run;
 
 use std::io::Write;
