@@ -1,6 +1,11 @@
 //! Durable moves per second through the game manager: many games at once, each move
-//! answered only after its sled flush (group commit shares flushes between games).
+//! answered only after it is durable: sled's flush (group commit shares flushes between
+//! games), and PostgreSQL's commit (a local throwaway cluster with fsync on, started from
+//! /usr/lib/postgresql/*/bin, or TOGUZ_BENCH_DATABASE_URL; skipped without either).
 //! `cargo bench --bench manager`
+
+#[path = "../tests/common/pg.rs"]
+mod pg;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::sync::Arc;
@@ -10,7 +15,7 @@ use toguz::manager::{
     Action, ChatRef, Manager, ManagerConfig, Platform, Player, Reply, Request, UserRef,
 };
 use toguz::rules::Variant;
-use toguz::store::Store;
+use toguz::store::{Location, PostgresOptions, Store, StoreOptions};
 
 /// Games played at once (one task each, moving as both players in turn): one game shows
 /// the cost of a flush per move, many games show what group commit shares.
@@ -30,6 +35,7 @@ async fn new_game(m: &Manager, a: &UserRef, b: &UserRef) -> String {
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
         rated: true,
+        time: None,
     };
     let Ok(Reply::Challenge(c)) = m.act(request(a, challenge)).await else {
         panic!("challenge refused");
@@ -97,16 +103,44 @@ fn bench_moves(c: &mut Criterion) {
         .unwrap();
     // On the real disk (not a tmpfs), so flushes cost what they cost.
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let store = runtime.block_on(async { Store::open(dir.path()).unwrap() });
+    bench_store(c, &runtime, "manager", store);
+
+    // PostgreSQL: a durable local cluster (fsync on), or the given database.
+    let cluster;
+    let url = match std::env::var("TOGUZ_BENCH_DATABASE_URL") {
+        Ok(url) => url,
+        Err(_) => match pg::Cluster::start(true) {
+            Ok(Some(c)) => {
+                cluster = c;
+                cluster.url()
+            }
+            _ => {
+                eprintln!("SKIPPED manager_postgres: no PostgreSQL");
+                return;
+            }
+        },
+    };
+    let mut options = PostgresOptions::new(&url);
+    options.pool_size = 32;
+    let store = runtime.block_on(async {
+        Store::open_at(&Location::Postgres(options), &StoreOptions::default())
+            .await
+            .unwrap()
+    });
+    bench_store(c, &runtime, "manager_postgres", store);
+}
+
+fn bench_store(c: &mut Criterion, runtime: &tokio::runtime::Runtime, name: &str, store: Store) {
     let manager = runtime.block_on(async {
         let mut config = ManagerConfig::default();
         config.limits.games_per_user = usize::MAX;
         config.limits.games_per_chat = usize::MAX;
-        let store = Store::open(dir.path()).unwrap();
         let engine = EnginePool::new(EngineConfig::default());
         Manager::start(store, engine, config).await.unwrap()
     });
     let manager = Arc::new(manager);
-    let mut group = c.benchmark_group("manager");
+    let mut group = c.benchmark_group(name);
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10))

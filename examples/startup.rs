@@ -85,6 +85,8 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         rematch: None,
         rated: false,
         ended: None,
+        time_control: Default::default(),
+        clock: None,
     }
 }
 
@@ -104,7 +106,7 @@ async fn build(dir: &Path, archived: usize, live: usize) -> anyhow::Result<()> {
     for n in 0..archived {
         let rec = record(n, finished[n % finished.len()].clone(), done, now);
         batch.put(Tree::Archive, &rec.id, &rec)?;
-        flush_every(&store, &mut batch)?;
+        flush_every(&store, &mut batch).await?;
     }
     for n in archived..archived + live {
         let rec = record(
@@ -114,7 +116,7 @@ async fn build(dir: &Path, archived: usize, live: usize) -> anyhow::Result<()> {
             now,
         );
         batch.put(Tree::Games, &rec.id, &rec)?;
-        flush_every(&store, &mut batch)?;
+        flush_every(&store, &mut batch).await?;
     }
     for n in 0..CLOSED_CHALLENGES {
         let c = closed_challenge(n, now);
@@ -124,9 +126,9 @@ async fn build(dir: &Path, archived: usize, live: usize) -> anyhow::Result<()> {
             &c.id,
             now + CLOSED_CHALLENGE_TTL_SECS,
         );
-        flush_every(&store, &mut batch)?;
+        flush_every(&store, &mut batch).await?;
     }
-    store.apply(batch)?;
+    store.apply(batch).await?;
     store.commit().await?;
     store.flush()?;
     Ok(())
@@ -147,12 +149,13 @@ fn closed_challenge(n: usize, now: u64) -> ChallengeRecord {
         rematch_of: None,
         messages: vec![],
         rated: true,
+        time_control: Default::default(),
     }
 }
 
-fn flush_every(store: &Store, batch: &mut Batch) -> anyhow::Result<()> {
+async fn flush_every(store: &Store, batch: &mut Batch) -> anyhow::Result<()> {
     if batch.len() >= 1000 {
-        store.apply(std::mem::take(batch))?;
+        store.apply(std::mem::take(batch)).await?;
     }
     Ok(())
 }
@@ -163,20 +166,24 @@ fn measure(dir: &Path) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     let before = rss_kb();
     let started = Instant::now();
-    let (store, open_ms, manager) = runtime.block_on(async {
+    let ((archived, live), open_ms, manager, total_ms, after) = runtime.block_on(async {
         let store = Store::open_with(dir, &StoreOptions::default())?;
         let open_ms = started.elapsed().as_secs_f64() * 1000.0;
         let engine = EnginePool::new(EngineConfig::default());
         let manager = Manager::start(store.clone(), engine, ManagerConfig::default()).await?;
-        anyhow::Ok((store, open_ms, manager))
+        let total_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let after = rss_kb();
+        let counts = (
+            store.count(Tree::Archive).await?,
+            store.count(Tree::Games).await?,
+        );
+        anyhow::Ok((counts, open_ms, manager, total_ms, after))
     })?;
-    let total_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let after = rss_kb();
     println!(
         "{}: {} finished, {} ongoing: Store::open {open_ms:.0} ms, + Manager::start {:.0} ms = {total_ms:.0} ms; RSS {} MB before, {} MB after (+{} MB), loaded {:?}",
         dir.display(),
-        store.count(Tree::Archive),
-        store.count(Tree::Games),
+        archived,
+        live,
         total_ms - open_ms,
         before / 1024,
         after / 1024,

@@ -4,10 +4,10 @@
 //! and toml's located messages); [`Config::validate`] checks what types cannot.
 
 use crate::engine::EngineConfig;
-use crate::manager::{BotConfig, LimitsConfig, ManagerConfig};
+use crate::manager::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig, ReviewConfig};
 use crate::platform::discord::config::{DiscordConfig, DiscordConfigError};
 use crate::platform::telegram::config::{TelegramConfig, TelegramConfigError};
-use crate::store::StoreOptions;
+use crate::store::{Location, PostgresOptions, StoreOptions};
 use std::path::{Path, PathBuf};
 
 /// Where secrets used to live; kept so `crate::config::Secret` still names it.
@@ -20,17 +20,43 @@ pub struct Config {
     pub storage: StorageConfig,
     pub bot: BotConfig,
     pub limits: LimitsConfig,
+    pub clock: ClockConfig,
     pub engine: EngineConfig,
+    pub review: ReviewConfig,
     pub log: LogConfig,
     pub telegram: TelegramConfig,
     pub discord: DiscordConfig,
 }
 
-/// `[storage]`: where sled keeps its files, and how long a write may wait for the disk.
+/// The environment variable that names the PostgreSQL database (it wins over `url`, so the
+/// password need not be written into the config file).
+pub const DATABASE_URL_ENV: &str = "TOGUZ_DATABASE_URL";
+
+/// Which store backend `[storage]` uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    /// Embedded, in `path`: one process.
+    #[default]
+    Sled,
+    /// A PostgreSQL (or compatible) database at `url`: shared by several processes.
+    Postgres,
+}
+
+/// `[storage]`: the backend and where it keeps its data, and how long a write may wait to be
+/// durable.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StorageConfig {
+    pub backend: BackendKind,
+    /// sled's directory.
     pub path: PathBuf,
+    /// PostgreSQL's `postgres://user:password@host:port/database` (or TOGUZ_DATABASE_URL).
+    pub url: Secret,
+    /// PostgreSQL connections at most, per process.
+    pub pool_size: usize,
+    /// PostgreSQL cancels a statement running longer than this, in milliseconds.
+    pub statement_timeout_ms: u64,
     /// The longest an action waits for its write to reach the disk before it is refused
     /// (and undone), in milliseconds.
     pub commit_timeout_ms: u64,
@@ -41,7 +67,11 @@ pub struct StorageConfig {
 impl Default for StorageConfig {
     fn default() -> Self {
         StorageConfig {
+            backend: BackendKind::Sled,
             path: PathBuf::from("toguz-data"),
+            url: Secret::default(),
+            pool_size: 16,
+            statement_timeout_ms: 5000,
             commit_timeout_ms: 5000,
             cache_capacity_mb: 64,
         }
@@ -55,6 +85,36 @@ impl StorageConfig {
             commit_timeout: std::time::Duration::from_millis(self.commit_timeout_ms),
             cache_capacity: self.cache_capacity_mb.saturating_mul(1024 * 1024),
         }
+    }
+
+    /// Where the store is: sled's `path`, or the database named by TOGUZ_DATABASE_URL or
+    /// `url` (`env_url` is the variable's value, passed in so tests need not set it).
+    pub fn location(&self, env_url: Option<String>) -> Result<Location, ConfigError> {
+        match self.backend {
+            BackendKind::Sled => Ok(Location::Sled(self.path.clone())),
+            BackendKind::Postgres => {
+                let url = env_url
+                    .filter(|u| !u.trim().is_empty())
+                    .unwrap_or_else(|| self.url.expose().to_string());
+                if url.trim().is_empty() {
+                    return Err(ConfigError::Invalid {
+                        key: "storage.url",
+                        message: format!(
+                            "backend \"postgres\" needs a database URL here or in {DATABASE_URL_ENV}"
+                        ),
+                    });
+                }
+                let mut pg = PostgresOptions::new(url.trim());
+                pg.pool_size = self.pool_size;
+                pg.statement_timeout = std::time::Duration::from_millis(self.statement_timeout_ms);
+                Ok(Location::Postgres(pg))
+            }
+        }
+    }
+
+    /// `location` with TOGUZ_DATABASE_URL read from the environment.
+    pub fn location_from_env(&self) -> Result<Location, ConfigError> {
+        self.location(std::env::var(DATABASE_URL_ENV).ok())
     }
 }
 
@@ -147,8 +207,15 @@ impl Config {
                 self.limits.sweep_interval_secs,
             ),
             ("engine.max_concurrent", self.engine.max_concurrent as u64),
+            ("clock.first_move_secs", self.clock.first_move_secs),
+            ("review.running", self.review.running as u64),
             ("storage.commit_timeout_ms", self.storage.commit_timeout_ms),
             ("storage.cache_capacity_mb", self.storage.cache_capacity_mb),
+            ("storage.pool_size", self.storage.pool_size as u64),
+            (
+                "storage.statement_timeout_ms",
+                self.storage.statement_timeout_ms,
+            ),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -157,6 +224,19 @@ impl Config {
                     message: "must be at least 1".into(),
                 });
             }
+        }
+        if let Err(e) = self.clock.validate() {
+            return Err(ConfigError::Invalid {
+                key: "clock",
+                message: e.to_string(),
+            });
+        }
+        let nodes = crate::review::MIN_NODES..=crate::review::MAX_NODES;
+        if !nodes.contains(&self.review.nodes) {
+            return Err(ConfigError::Invalid {
+                key: "review.nodes",
+                message: format!("must be between {} and {}", nodes.start(), nodes.end()),
+            });
         }
         if self.storage.path.as_os_str().is_empty() {
             return Err(ConfigError::Invalid {
@@ -198,6 +278,8 @@ impl Config {
         ManagerConfig {
             bot: self.bot.clone(),
             limits: self.limits.clone(),
+            clock: self.clock.clone(),
+            review: self.review.clone(),
         }
     }
 }
@@ -215,6 +297,44 @@ mod tests {
         assert_eq!(config.storage.path, PathBuf::from("toguz-data"));
         assert_eq!(config.storage.commit_timeout_ms, 5000);
         assert_eq!(config.storage.cache_capacity_mb, 64);
+    }
+
+    #[test]
+    fn the_postgres_backend_takes_its_url_from_the_environment_first_and_never_shows_it() {
+        let text =
+            "[storage]\nbackend = \"postgres\"\nurl = \"postgres://toguz:file-pw@db/toguz\"\n\
+                    pool_size = 4\nstatement_timeout_ms = 750\n";
+        let config = Config::parse(text, "x.toml").unwrap();
+        assert!(
+            !format!("{config:?}").contains("file-pw"),
+            "Debug shows no password"
+        );
+        let Location::Postgres(pg) = config.storage.location(None).unwrap() else {
+            panic!("a database");
+        };
+        assert_eq!(pg.url, "postgres://toguz:file-pw@db/toguz");
+        assert_eq!(pg.pool_size, 4);
+        assert_eq!(pg.statement_timeout, std::time::Duration::from_millis(750));
+        assert!(!format!("{pg:?}").contains("file-pw"));
+        let env = Some("postgres://toguz:env-pw@db2/toguz".to_string());
+        let Location::Postgres(pg) = config.storage.location(env).unwrap() else {
+            panic!("a database");
+        };
+        assert_eq!(pg.url, "postgres://toguz:env-pw@db2/toguz");
+        assert_eq!(pg.redacted_url(), "postgres://toguz:***@db2/toguz");
+
+        let bare = Config::parse("[storage]\nbackend = \"postgres\"\n", "x.toml").unwrap();
+        let err = bare.storage.location(None).unwrap_err().to_string();
+        assert!(
+            err.contains("storage.url") && err.contains(DATABASE_URL_ENV),
+            "{err}"
+        );
+        let sled = Config::parse("[storage]\npath = \"here\"\n", "x.toml").unwrap();
+        assert_eq!(
+            sled.storage.location(None).unwrap(),
+            Location::Sled(PathBuf::from("here"))
+        );
+        assert!(Config::parse("[storage]\nbackend = \"mysql\"\n", "x.toml").is_err());
     }
 
     #[test]
@@ -243,6 +363,23 @@ mod tests {
         assert_eq!(config.bot, BotConfig::default());
         assert_eq!(config.limits, LimitsConfig::default());
         assert_eq!(config.storage, StorageConfig::default());
+    }
+
+    #[test]
+    fn the_compose_example_configs_parse_with_the_shared_store() {
+        for text in [
+            include_str!("../docs/compose-bot1.toml"),
+            include_str!("../docs/compose-bot2.toml"),
+        ] {
+            // The tokens come from the environment there, so only the keys are checked here.
+            let config: Config = toml::from_str(text).unwrap();
+            assert_eq!(config.storage.backend, BackendKind::Postgres);
+            let env = Some("postgres://toguz:pw@db:5432/toguz".to_string());
+            assert!(matches!(
+                config.storage.location(env),
+                Ok(Location::Postgres(_))
+            ));
+        }
     }
 
     #[test]

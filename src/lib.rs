@@ -1,6 +1,6 @@
 //! toguz: a chat bot that hosts games of toguzqumalak in Discord and Telegram.
 //!
-//! `rules` is the pure game; `engine` plays it; `store` keeps games in sled; `manager` runs
+//! `rules` is the pure game; `engine` plays it; `review` goes through a finished game with it; `store` keeps games in sled; `manager` runs
 //! games for every platform; `render` draws boards; `platform/*` speak to chat services;
 //! `i18n` holds every word shown to players; `cli` is the command line.
 
@@ -12,6 +12,8 @@ pub mod manager;
 pub mod platform;
 pub mod ratings;
 pub mod render;
+pub mod review;
 pub mod rules;
 pub mod secret;
 pub mod store;
+pub mod timecontrol;

@@ -3,7 +3,7 @@
 //! nothing, history pages, leaderboards by scope, inactivity, records that replay.
 
 mod common;
-use common::{act, challenge_id, chat, game, reopen, user, T0};
+use common::{act, challenge_id, chat, game, reopen, user, Backend, T0};
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
@@ -30,6 +30,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef, rated: bool) -> GameV
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
         rated,
+        time: None,
     };
     let id = challenge_id(act(m, a, action).await);
     game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
@@ -76,12 +77,21 @@ fn chat_scope() -> Scope {
     Scope::Chat(chat())
 }
 
-#[tokio::test]
-async fn a_rated_game_moves_both_ratings_and_shows_everywhere() {
-    let dir = tempfile::tempdir().unwrap();
+on_both_backends! {
+    single: [
+        a_rated_game_moves_both_ratings_and_shows_everywhere,
+        bot_games_are_unrated_and_counted_per_level,
+        an_aborted_game_changes_nothing_and_a_casual_one_no_rating,
+        players_inactive_for_90_days_leave_the_leaderboard,
+        history_pages_run_newest_first,
+    ],
+    multi: [],
+}
+
+async fn a_rated_game_moves_both_ratings_and_shows_everywhere(backend: Backend) {
     let (a, b) = (user("a"), user("b"));
     let id = {
-        let (m, _) = start(reopen(dir.path()).await).await;
+        let (m, _) = start(backend.open().await).await;
         let v = start_game(&m, &a, &b, true).await;
         assert!(v.rated);
         let end = play_and_resign(&m, &v, &b).await.unwrap();
@@ -102,17 +112,17 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere() {
         v.id
     };
     // Everything is durable: read it back after a restart.
-    let (m, _) = start(reopen(dir.path()).await).await;
-    let stats = m.stats(&a).unwrap().unwrap();
+    let (m, _) = start(backend.open().await).await;
+    let stats = m.stats(&a).await.unwrap().unwrap();
     assert_eq!(
         (stats.rated.wins, stats.rated.games(), stats.best_streak),
         (1, 1, 1)
     );
     assert_eq!(stats.rating.rating.round(), 1662.0);
-    let lost = m.stats(&b).unwrap().unwrap();
+    let lost = m.stats(&b).await.unwrap().unwrap();
     assert_eq!((lost.rated.losses, lost.streak), (1, 0));
     for scope in [chat_scope(), Scope::Platform(Platform::Telegram)] {
-        let board = m.leaderboard(scope.clone(), Some(&b)).unwrap();
+        let board = m.leaderboard(scope.clone(), Some(&b)).await.unwrap();
         let names: Vec<&str> = board
             .top
             .iter()
@@ -123,18 +133,20 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere() {
     }
     assert!(m
         .leaderboard(Scope::Platform(Platform::Discord), None)
+        .await
         .unwrap()
         .top
         .is_empty());
     let other_chat = Scope::Chat(toguz::manager::ChatRef::new(Platform::Telegram, "-200"));
     assert!(m
         .leaderboard(other_chat, Some(&a))
+        .await
         .unwrap()
         .caller
         .is_none());
     // History of each player, and a record that replays with its headers.
     for who in [&a, &b] {
-        let page = m.history(who, 0).unwrap();
+        let page = m.history(who, 0).await.unwrap();
         assert_eq!(page.entries.len(), 1);
         assert_eq!(page.entries[0].game, id);
         assert!(page.entries[0].rated && !page.more);
@@ -163,15 +175,15 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere() {
     ));
 }
 
-#[tokio::test]
-async fn bot_games_are_unrated_and_counted_per_level() {
-    let (m, clock) = start(Store::temporary().unwrap()).await;
+async fn bot_games_are_unrated_and_counted_per_level(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
     let a = user("a");
     for level in [Level::Easy, Level::Easy, Level::Hard] {
         let play = Action::PlayBot {
             level,
             variant: Variant::STANDARD,
             colour: Some(Side::White),
+            time: None,
         };
         let v = game(act(&m, &a, play).await);
         assert!(!v.rated);
@@ -186,31 +198,31 @@ async fn bot_games_are_unrated_and_counted_per_level() {
             )
             .await,
         );
-        assert_eq!(end.ratings, [None, None]);
+        assert_eq!(*end.ratings, [None, None]);
         clock.advance(1);
     }
-    let stats = m.stats(&a).unwrap().unwrap();
+    let stats = m.stats(&a).await.unwrap().unwrap();
     assert_eq!(stats.against(Level::Easy).losses, 2);
     assert_eq!(stats.against(Level::Hard).losses, 1);
     assert_eq!((stats.rated.games(), stats.games()), (0, 3));
     assert_eq!(stats.rating, toguz::ratings::Rating::default());
     assert!(m
         .leaderboard(chat_scope(), Some(&a))
+        .await
         .unwrap()
         .top
         .is_empty());
-    assert_eq!(m.history(&a, 0).unwrap().entries.len(), 3);
+    assert_eq!(m.history(&a, 0).await.unwrap().entries.len(), 3);
 }
 
-#[tokio::test]
-async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating() {
-    let (m, _) = start(Store::temporary().unwrap()).await;
+async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating(backend: Backend) {
+    let (m, _) = start(backend.open().await).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b, true).await;
     let end = game(act(&m, &a, Action::Abort { game: v.id.clone() }).await);
-    assert_eq!(end.ratings, [None, None]);
-    assert!(m.stats(&a).unwrap().is_none() && m.stats(&b).unwrap().is_none());
-    let page = m.history(&a, 0).unwrap();
+    assert_eq!(*end.ratings, [None, None]);
+    assert!(m.stats(&a).await.unwrap().is_none() && m.stats(&b).await.unwrap().is_none());
+    let page = m.history(&a, 0).await.unwrap();
     assert!(matches!(
         page.entries[0].status,
         GameStatus::Finished { .. }
@@ -225,11 +237,16 @@ async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating() {
     let casual = start_game(&m, &a, &b, false).await;
     assert!(!casual.rated);
     let end = play_and_resign(&m, &casual, &a).await.unwrap();
-    assert_eq!(end.ratings, [None, None]);
-    let stats = m.stats(&b).unwrap().unwrap();
+    assert_eq!(*end.ratings, [None, None]);
+    let stats = m.stats(&b).await.unwrap().unwrap();
     assert_eq!((stats.casual.wins, stats.rated.games()), (1, 0));
     assert_eq!(stats.rating, toguz::ratings::Rating::default());
-    assert!(m.leaderboard(chat_scope(), None).unwrap().top.is_empty());
+    assert!(m
+        .leaderboard(chat_scope(), None)
+        .await
+        .unwrap()
+        .top
+        .is_empty());
 }
 
 /// A game's end whose write times out is undone whole: the game goes on and no rating
@@ -247,10 +264,10 @@ async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
     disk.set_delay(Duration::from_millis(1000));
     let err = play_and_resign_slow(&m, &v, &b, &disk).await;
     assert!(matches!(err, Err(ActionError::Storage(_))), "{err:?}");
-    assert!(m.stats(&a).unwrap().is_none());
-    assert_eq!(store.count(Tree::Leaderboard), 0);
-    assert_eq!(store.count(Tree::History), 0);
-    assert!(store.contains(Tree::Games, &v.id).unwrap());
+    assert!(m.stats(&a).await.unwrap().is_none());
+    assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 0);
+    assert_eq!(store.count(Tree::History).await.unwrap(), 0);
+    assert!(store.contains(Tree::Games, &v.id).await.unwrap());
     disk.set_delay(Duration::ZERO);
     // Let the slow flush finish before the retry.
     tokio::time::sleep(Duration::from_millis(1200)).await;
@@ -260,11 +277,11 @@ async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
     };
     let end = game(act(&m, &b, resign).await);
     assert!(end.ratings.iter().all(Option::is_some));
-    assert_eq!(m.stats(&a).unwrap().unwrap().rated.games(), 1);
-    assert_eq!(m.stats(&b).unwrap().unwrap().rated.games(), 1);
-    assert_eq!(store.count(Tree::History), 2);
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.games(), 1);
+    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.games(), 1);
+    assert_eq!(store.count(Tree::History).await.unwrap(), 2);
     // One row per player in the chat's board and the platform's.
-    assert_eq!(store.count(Tree::Leaderboard), 4);
+    assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 4);
 }
 
 /// Moves normally, then resigns with the disk slowed down.
@@ -364,13 +381,16 @@ async fn a_crash_during_the_end_write_never_splits_game_and_rating() {
         v.id
     };
     let store = reopen(dir.path()).await;
-    let archived = store.contains(Tree::Archive, &id).unwrap();
-    let counted = store.contains(Tree::Ratings, &a.key()).unwrap();
+    let archived = store.contains(Tree::Archive, &id).await.unwrap();
+    let counted = store.contains(Tree::Ratings, &a.key()).await.unwrap();
     assert_eq!(
         archived, counted,
         "the game's end and its rating land together"
     );
-    assert_eq!(store.count(Tree::History), if archived { 2 } else { 0 });
+    assert_eq!(
+        store.count(Tree::History).await.unwrap(),
+        if archived { 2 } else { 0 }
+    );
     let (m, _) = start(store.clone()).await;
     if !archived {
         let resign = Action::Resign {
@@ -379,26 +399,25 @@ async fn a_crash_during_the_end_write_never_splits_game_and_rating() {
         };
         game(act(&m, &b, resign).await);
     }
-    assert_eq!(m.stats(&a).unwrap().unwrap().rated.wins, 1);
-    assert_eq!(m.stats(&b).unwrap().unwrap().rated.losses, 1);
-    assert_eq!(store.count(Tree::History), 2);
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.wins, 1);
+    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.losses, 1);
+    assert_eq!(store.count(Tree::History).await.unwrap(), 2);
 }
 
-#[tokio::test]
-async fn players_inactive_for_90_days_leave_the_leaderboard() {
-    let (m, clock) = start(Store::temporary().unwrap()).await;
+async fn players_inactive_for_90_days_leave_the_leaderboard(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
     let (a, b, c) = (user("a"), user("b"), user("c"));
     let v = start_game(&m, &a, &b, true).await;
     play_and_resign(&m, &v, &b).await.unwrap();
     clock.advance(INACTIVE_SECS / 2);
     let v = start_game(&m, &c, &b, true).await;
     play_and_resign(&m, &v, &c).await.unwrap();
-    let board = m.leaderboard(chat_scope(), Some(&c)).unwrap();
+    let board = m.leaderboard(chat_scope(), Some(&c)).await.unwrap();
     assert_eq!(board.top.len(), 3);
     assert_eq!(board.caller.as_ref().map(|(p, _)| *p), Some(3));
     // a's last rated game is now 90 days old; b and c played 45 days ago.
     clock.advance(INACTIVE_SECS / 2);
-    let board = m.leaderboard(chat_scope(), Some(&a)).unwrap();
+    let board = m.leaderboard(chat_scope(), Some(&a)).await.unwrap();
     let names: Vec<&str> = board
         .top
         .iter()
@@ -417,19 +436,19 @@ async fn players_inactive_for_90_days_leave_the_leaderboard() {
         toguz::store::KeyRange::prefix(""),
         100,
     )
+    .await
     .unwrap();
     assert!(rows.iter().all(|(_, r)| r.user != a), "{rows:?}");
     // Stats stay.
-    assert_eq!(m.stats(&a).unwrap().unwrap().rated.wins, 1);
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.wins, 1);
 }
 
 fn m_store(m: &Manager) -> Store {
     m.store().clone()
 }
 
-#[tokio::test]
-async fn history_pages_run_newest_first() {
-    let (m, clock) = start(Store::temporary().unwrap()).await;
+async fn history_pages_run_newest_first(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
     let a = user("a");
     let mut ids = Vec::new();
     for _ in 0..11 {
@@ -437,6 +456,7 @@ async fn history_pages_run_newest_first() {
             level: Level::Random,
             variant: Variant::STANDARD,
             colour: Some(Side::White),
+            time: None,
         };
         let v = game(act(&m, &a, play).await);
         game(
@@ -454,8 +474,8 @@ async fn history_pages_run_newest_first() {
         clock.advance(60);
     }
     ids.reverse();
-    let first = m.history(&a, 0).unwrap();
-    let second = m.history(&a, 1).unwrap();
+    let first = m.history(&a, 0).await.unwrap();
+    let second = m.history(&a, 1).await.unwrap();
     assert!(first.more && !second.more);
     let shown: Vec<String> = first
         .entries
@@ -464,8 +484,13 @@ async fn history_pages_run_newest_first() {
         .map(|e| e.game.clone())
         .collect();
     assert_eq!(shown, ids);
-    assert!(m.history(&a, 5).unwrap().entries.is_empty());
-    assert!(m.history(&user("nobody"), 0).unwrap().entries.is_empty());
+    assert!(m.history(&a, 5).await.unwrap().entries.is_empty());
+    assert!(m
+        .history(&user("nobody"), 0)
+        .await
+        .unwrap()
+        .entries
+        .is_empty());
     assert_eq!(
         toguz::manager::history::score_of(&first.entries[0].status, first.entries[0].side),
         Some(Score::Loss)

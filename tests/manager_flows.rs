@@ -1,7 +1,7 @@
 //! The game manager end to end, called directly the way the chat adapters call it.
 
 mod common;
-use common::{act, challenge_id, chat, game, reopen, user, T0};
+use common::{act, challenge_id, chat, game, user, Backend, T0};
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
@@ -23,8 +23,8 @@ async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     (m, clock)
 }
 
-async fn manager() -> (Manager, Clock) {
-    manager_with(Store::temporary().unwrap(), ManagerConfig::default()).await
+async fn manager(backend: &Backend) -> (Manager, Clock) {
+    manager_with(backend.open().await, ManagerConfig::default()).await
 }
 
 /// `who` accepts, declines or cancels the challenge `id`.
@@ -57,6 +57,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
                 rated: true,
+                time: None,
             },
         )
         .await,
@@ -79,9 +80,8 @@ async fn next_event(rx: &mut tokio::sync::broadcast::Receiver<Event>) -> Event {
         .expect("the channel is open")
 }
 
-#[tokio::test]
-async fn a_challenge_is_accepted_and_played_to_the_end() {
-    let (m, _) = manager().await;
+async fn a_challenge_is_accepted_and_played_to_the_end(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let mut v = start_game(&m, &a, &b).await;
     assert_eq!(v.status, GameStatus::Ongoing);
@@ -134,9 +134,8 @@ async fn a_challenge_is_accepted_and_played_to_the_end() {
     assert!(matches!(act(&m, &a, Action::ListGames).await, Ok(Reply::Games(g)) if g.is_empty()));
 }
 
-#[tokio::test]
-async fn wrong_users_are_refused_and_nothing_changes() {
-    let (m, _) = manager().await;
+async fn wrong_users_are_refused_and_nothing_changes(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b, c) = (user("a"), user("b"), user("c"));
     let to_self = act(
         &m,
@@ -145,6 +144,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
             opponent: Some(a.clone()),
             variant: Variant::STANDARD,
             rated: true,
+            time: None,
         },
     )
     .await;
@@ -158,6 +158,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
             opponent: Some(bot),
             variant: Variant::STANDARD,
             rated: true,
+            time: None,
         },
     )
     .await;
@@ -171,6 +172,7 @@ async fn wrong_users_are_refused_and_nothing_changes() {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
                 rated: true,
+                time: None,
             },
         )
         .await,
@@ -240,14 +242,14 @@ async fn wrong_users_are_refused_and_nothing_changes() {
     assert_eq!(after.status, GameStatus::Ongoing);
 }
 
-#[tokio::test]
-async fn challenges_are_declined_cancelled_and_expire() {
-    let (m, clock) = manager().await;
+async fn challenges_are_declined_cancelled_and_expire(backend: Backend) {
+    let (m, clock) = manager(&backend).await;
     let (a, b, c) = (user("a"), user("b"), user("c"));
     let challenge = |opponent: Option<UserRef>| Action::Challenge {
         opponent,
         variant: Variant::STANDARD,
         rated: true,
+        time: None,
     };
     let declined = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
     match decline(&m, &b, &declined).await {
@@ -285,9 +287,8 @@ async fn challenges_are_declined_cancelled_and_expire() {
     assert!(matches!(too_late, Err(ActionError::ChallengeClosed)));
 }
 
-#[tokio::test]
-async fn stale_double_and_forged_presses_change_nothing() {
-    let (m, _) = manager().await;
+async fn stale_double_and_forged_presses_change_nothing(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
     let mover = player_to_move(&v, &a, &b).clone();
@@ -332,9 +333,8 @@ async fn stale_double_and_forged_presses_change_nothing() {
     assert_eq!(now.status, GameStatus::Ongoing);
 }
 
-#[tokio::test]
-async fn resign_draws_and_abort() {
-    let (m, _) = manager().await;
+async fn resign_draws_and_abort(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
 
     // Abort before both sides moved; too late after.
@@ -431,9 +431,8 @@ async fn resign_draws_and_abort() {
     assert!(matches!(none_left, Err(ActionError::NoGameHere)));
 }
 
-#[tokio::test]
-async fn rematch_swaps_colours() {
-    let (m, _) = manager().await;
+async fn rematch_swaps_colours(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
     let early = act(&m, &a, Action::Rematch { game: v.id.clone() }).await;
@@ -464,6 +463,7 @@ async fn rematch_swaps_colours() {
                 level: Level::Random,
                 variant: Variant::STANDARD,
                 colour: Some(Side::White),
+                time: None,
             },
         )
         .await,
@@ -474,17 +474,17 @@ async fn rematch_swaps_colours() {
     assert_eq!(next.players[0], Player::Bot(Level::Random));
 }
 
-#[tokio::test]
-async fn limits_stop_spam() {
+async fn limits_stop_spam(backend: Backend) {
     let mut config = ManagerConfig::default();
     config.limits.games_per_user = 2;
     config.limits.challenges_per_user = 1;
-    let (m, _) = manager_with(Store::temporary().unwrap(), config).await;
+    let (m, _) = manager_with(backend.open().await, config).await;
     let a = user("a");
     let bot_game = || Action::PlayBot {
         level: Level::Random,
         variant: Variant::STANDARD,
         colour: Some(Side::White),
+        time: None,
     };
     game(act(&m, &a, bot_game()).await);
     game(act(&m, &a, bot_game()).await);
@@ -497,6 +497,7 @@ async fn limits_stop_spam() {
         opponent: None,
         variant: Variant::STANDARD,
         rated: true,
+        time: None,
     };
     challenge_id(act(&m, &a, challenge()).await);
     let second = act(&m, &a, challenge()).await;
@@ -509,9 +510,8 @@ async fn limits_stop_spam() {
     assert!(matches!(ambiguous, Err(ActionError::AmbiguousGame)));
 }
 
-#[tokio::test]
-async fn a_lapsed_game_is_lost_on_time_and_both_are_told() {
-    let (m, clock) = manager().await;
+async fn a_lapsed_game_is_lost_on_time_and_both_are_told(backend: Backend) {
+    let (m, clock) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
     let mut events = m.subscribe();
@@ -534,9 +534,8 @@ async fn a_lapsed_game_is_lost_on_time_and_both_are_told() {
     );
 }
 
-#[tokio::test]
-async fn the_bot_replies_off_the_runtime_and_publishes_its_move() {
-    let (m, _) = manager().await;
+async fn the_bot_replies_off_the_runtime_and_publishes_its_move(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let a = user("a");
     let mut events = m.subscribe();
     let v = game(
@@ -547,6 +546,7 @@ async fn the_bot_replies_off_the_runtime_and_publishes_its_move() {
                 level: Level::Easy,
                 variant: Variant::STANDARD,
                 colour: Some(Side::Black),
+                time: None,
             },
         )
         .await,
@@ -579,9 +579,8 @@ async fn the_bot_replies_off_the_runtime_and_publishes_its_move() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hundred_identical_presses_apply_one_move() {
-    let (m, _) = manager().await;
+async fn a_hundred_identical_presses_apply_one_move(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
     let mover = player_to_move(&v, &a, &b).clone();
@@ -617,12 +616,10 @@ async fn a_hundred_identical_presses_apply_one_move() {
     assert!(now.moves.starts_with("1. 5"), "{}", now.moves);
 }
 
-#[tokio::test]
-async fn games_survive_a_restart_and_pending_work_resumes() {
-    let dir = tempfile::tempdir().unwrap();
+async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
     let (a, b) = (user("a"), user("b"));
     let (id, moves) = {
-        let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+        let (m, _) = manager_with(backend.open().await, ManagerConfig::default()).await;
         let v = start_game(&m, &a, &b).await;
         let mover = player_to_move(&v, &a, &b);
         let after = game(
@@ -653,7 +650,7 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
     // Plant what a crash could leave: a bot game with the bot to move, a challenge that
     // expired while we were down, and a record that does not decode.
     {
-        let store = reopen(dir.path()).await;
+        let store = backend.open().await;
         let bot_game = GameRecord {
             id: "botdue".into(),
             chat: chat(),
@@ -669,8 +666,10 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
             rematch: None,
             rated: false,
             ended: None,
+            time_control: Default::default(),
+            clock: None,
         };
-        store.put(Tree::Games, "botdue", &bot_game).unwrap();
+        store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
             id: "oldchl".into(),
             challenger: user("c"),
@@ -684,15 +683,17 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
             rematch_of: None,
             messages: vec![],
             rated: true,
+            time_control: Default::default(),
         };
-        store.put(Tree::Challenges, "oldchl", &stale).unwrap();
+        store.put(Tree::Challenges, "oldchl", &stale).await.unwrap();
         store
             .put_raw(Tree::Games, "broken", b"{\"schema\":1,\"data\":42}")
+            .await
             .unwrap();
         store.commit().await.unwrap();
     }
 
-    let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+    let (m, _) = manager_with(backend.open().await, ManagerConfig::default()).await;
     let v = game(
         act(
             &m,
@@ -749,9 +750,8 @@ async fn games_survive_a_restart_and_pending_work_resumes() {
     assert!(matches!(broken, Err(ActionError::NoSuchGame)));
 }
 
-#[tokio::test]
-async fn finished_games_and_closed_challenges_leave_memory_but_not_the_store() {
-    let (m, _) = manager().await;
+async fn finished_games_and_closed_challenges_leave_memory_but_not_the_store(backend: Backend) {
+    let (m, _) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
     assert_eq!(m.loaded(), (1, 0), "the accepted challenge is released");
@@ -781,11 +781,9 @@ async fn finished_games_and_closed_challenges_leave_memory_but_not_the_store() {
 
 /// A one-time platform event (a Telegram inline message becoming a challenge) is claimed
 /// once, and stays claimed after a restart, when the platform may deliver it again.
-#[tokio::test]
-async fn a_claim_holds_once_and_across_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
+async fn a_claim_holds_once_and_across_a_restart(backend: Backend) {
     {
-        let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+        let (m, _) = manager_with(backend.open().await, ManagerConfig::default()).await;
         assert!(m
             .claim_once(Platform::Telegram, "inline:abc")
             .await
@@ -801,7 +799,7 @@ async fn a_claim_holds_once_and_across_a_restart() {
             .unwrap());
         assert!(m.claim_once(Platform::Discord, "inline:abc").await.unwrap());
     }
-    let (m, _) = manager_with(reopen(dir.path()).await, ManagerConfig::default()).await;
+    let (m, _) = manager_with(backend.open().await, ManagerConfig::default()).await;
     assert!(!m
         .claim_once(Platform::Telegram, "inline:abc")
         .await
@@ -813,14 +811,14 @@ async fn a_claim_holds_once_and_across_a_restart() {
 }
 
 /// A manager whose bot searches one game at a time, `hard` for `hard_ms`.
-async fn one_slot_manager(hard_ms: u64) -> Manager {
+async fn one_slot_manager(backend: &Backend, hard_ms: u64) -> Manager {
     let engine = EnginePool::new(EngineConfig {
         hard_ms,
         max_ms: hard_ms,
         max_concurrent: 1,
     });
     Manager::start_with_clock(
-        Store::temporary().unwrap(),
+        backend.open().await,
         engine,
         ManagerConfig::default(),
         Clock::manual(T0),
@@ -850,16 +848,16 @@ async fn bot_moves_first(m: &Manager, who: &UserRef, level: Level) -> String {
             level,
             variant: Variant::STANDARD,
             colour: Some(Side::Black),
+            time: None,
         },
     )
     .await;
     game(reply).id
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_users_many_bot_games_do_not_starve_another_users_game() {
+async fn one_users_many_bot_games_do_not_starve_another_users_game(backend: Backend) {
     // Long enough that Alice's first search is still running when her other games queue.
-    let m = one_slot_manager(400).await;
+    let m = one_slot_manager(&backend, 400).await;
     let mut rx = m.subscribe();
     let (alice, bob) = (user("alice"), user("bob"));
     let mut alices = Vec::new();
@@ -884,11 +882,10 @@ async fn one_users_many_bot_games_do_not_starve_another_users_game() {
     assert_eq!(m.bot_load(), (0, 0));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_waiting_for_a_busy_bot_is_told() {
+async fn a_player_waiting_for_a_busy_bot_is_told(backend: Backend) {
     // `hard` may stop well before its budget (it starts no iteration it cannot finish), so
     // the budget is long enough that Alice's search surely outlasts the 1 s notice delay.
-    let m = one_slot_manager(3000).await;
+    let m = one_slot_manager(&backend, 3000).await;
     let mut rx = m.subscribe();
     let (alice, bob) = (user("alice"), user("bob"));
     bot_moves_first(&m, &alice, Level::Hard).await;
@@ -925,11 +922,9 @@ async fn a_player_waiting_for_a_busy_bot_is_told() {
     assert_eq!((moved.ply, moved.bot_busy), (1, None));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep() {
-    let dir = tempfile::tempdir().unwrap();
+async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Backend) {
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = backend.open().await;
         let late = GameRecord {
             id: "late01".into(),
             chat: chat(),
@@ -946,11 +941,13 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep() {
             rematch: None,
             rated: false,
             ended: None,
+            time_control: Default::default(),
+            clock: None,
         };
-        store.put(Tree::Games, "late01", &late).unwrap();
+        store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();
     }
-    let store = reopen(dir.path()).await;
+    let store = backend.open().await;
     let engine = EnginePool::new(EngineConfig {
         hard_ms: 400,
         ..EngineConfig::default()
@@ -970,4 +967,27 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep() {
     }
     m.sweep().await;
     assert_eq!(m.bot_searches(), 1);
+}
+
+on_both_backends! {
+    single: [
+        a_challenge_is_accepted_and_played_to_the_end,
+        wrong_users_are_refused_and_nothing_changes,
+        challenges_are_declined_cancelled_and_expire,
+        stale_double_and_forged_presses_change_nothing,
+        resign_draws_and_abort,
+        rematch_swaps_colours,
+        limits_stop_spam,
+        a_lapsed_game_is_lost_on_time_and_both_are_told,
+        the_bot_replies_off_the_runtime_and_publishes_its_move,
+        games_survive_a_restart_and_pending_work_resumes,
+        finished_games_and_closed_challenges_leave_memory_but_not_the_store,
+        a_claim_holds_once_and_across_a_restart,
+    ],
+    multi: [
+        a_hundred_identical_presses_apply_one_move,
+        one_users_many_bot_games_do_not_starve_another_users_game,
+        a_player_waiting_for_a_busy_bot_is_told,
+        a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep,
+    ],
 }

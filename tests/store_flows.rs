@@ -3,7 +3,7 @@
 //! layout-1 data directory.
 
 mod common;
-use common::{act, challenge_id, chat, game, reopen, user, T0};
+use common::{act, challenge_id, chat, game, reopen, user, Backend, T0};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -43,6 +43,7 @@ async fn challenge(m: &Manager, a: &UserRef, b: &UserRef) -> String {
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
         rated: true,
+        time: None,
     };
     challenge_id(act(m, a, action).await)
 }
@@ -86,9 +87,8 @@ async fn show(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionError
 
 /// Item 5: a refused action on a finished game (a stranger's Rematch, a move) must not leave
 /// the game loaded.
-#[tokio::test]
-async fn refused_actions_on_a_finished_game_leave_it_unloaded() {
-    let (m, _) = start(Store::temporary().unwrap(), T0).await;
+async fn refused_actions_on_a_finished_game_leave_it_unloaded(backend: Backend) {
+    let (m, _) = start(backend.open().await, T0).await;
     let (a, b, c) = (user("a"), user("b"), user("c"));
     let finished = start_game(&m, &a, &b).await;
     let live = start_game(&m, &a, &b).await;
@@ -130,7 +130,7 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
     let (a, b, c, d) = (user("a"), user("b"), user("c"), user("d"));
     let v = start_game(&m, &a, &b).await;
     let other = start_game(&m, &c, &d).await;
-    let before: GameRecord = store.get(Tree::Games, &v.id).unwrap().unwrap();
+    let before: GameRecord = store.get(Tree::Games, &v.id).await.unwrap().unwrap();
 
     disk.set_delay(Duration::from_millis(3000));
     let started = Instant::now();
@@ -151,7 +151,7 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
     let now = game(show(&m, &a, &v.id).await);
     assert!(started.elapsed() < Duration::from_millis(200));
     assert_eq!(now.ply, 0);
-    let stored: GameRecord = store.get(Tree::Games, &v.id).unwrap().unwrap();
+    let stored: GameRecord = store.get(Tree::Games, &v.id).await.unwrap().unwrap();
     assert_eq!(stored, before, "the store holds the game as it was");
 
     // Once the disk is fast again the same move is accepted.
@@ -159,7 +159,7 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
     tokio::time::sleep(Duration::from_millis(3200)).await;
     let after = game(play(&m, &v, mover(&v, &a, &b), 9).await);
     assert_eq!(after.ply, 1);
-    let stored: GameRecord = store.get(Tree::Games, &v.id).unwrap().unwrap();
+    let stored: GameRecord = store.get(Tree::Games, &v.id).await.unwrap().unwrap();
     assert_eq!(stored.moves, vec![9]);
 }
 
@@ -189,7 +189,7 @@ async fn a_failed_flush_refuses_every_later_action_and_is_announced() {
     assert!(matches!(again, Err(ActionError::Storage(_))), "{again:?}");
     assert!(started.elapsed() < Duration::from_millis(200), "fails fast");
     assert_eq!(game(show(&m, &a, &v.id).await).ply, 0);
-    let stored: GameRecord = store.get(Tree::Games, &v.id).unwrap().unwrap();
+    let stored: GameRecord = store.get(Tree::Games, &v.id).await.unwrap().unwrap();
     assert!(stored.moves.is_empty());
 }
 
@@ -232,8 +232,8 @@ async fn a_resign_racing_the_creation_acts_on_the_one_copy() {
         panic!("the game shows as {:?}", shown.status);
     };
     assert!(matches!(reason, FinishReason::Resigned(_)), "{reason:?}");
-    assert!(!store.contains(Tree::Games, &created.id).unwrap());
-    assert!(store.contains(Tree::Archive, &created.id).unwrap());
+    assert!(!store.contains(Tree::Games, &created.id).await.unwrap());
+    assert!(store.contains(Tree::Archive, &created.id).await.unwrap());
     assert_eq!(m.loaded(), (0, 0));
 }
 
@@ -267,9 +267,13 @@ async fn a_failed_creation_leaves_no_copy_and_the_challenge_open() {
         matches!(accepted, Err(ActionError::Storage(_))),
         "{accepted:?}"
     );
-    assert_eq!(store.count(Tree::Games), 0, "no game in the store");
-    assert_eq!(store.count(Tree::ClosedChallenges), 0);
-    let open: ChallengeRecord = store.get(Tree::Challenges, &id).unwrap().unwrap();
+    assert_eq!(
+        store.count(Tree::Games).await.unwrap(),
+        0,
+        "no game in the store"
+    );
+    assert_eq!(store.count(Tree::ClosedChallenges).await.unwrap(), 0);
+    let open: ChallengeRecord = store.get(Tree::Challenges, &id).await.unwrap().unwrap();
     assert!(open.is_open());
     assert_eq!(m.loaded(), (0, 1));
     disk.set_delay(Duration::ZERO);
@@ -279,31 +283,29 @@ async fn a_failed_creation_leaves_no_copy_and_the_challenge_open() {
 
 /// Item 4: a finished game moves from the live tree to the archive, an accepted challenge to
 /// the closed tree; start-up reads only the live trees and the rest is found on demand.
-#[tokio::test]
-async fn finished_games_are_archived_and_read_back_on_demand() {
-    let dir = tempfile::tempdir().unwrap();
+async fn finished_games_are_archived_and_read_back_on_demand(backend: Backend) {
     let (a, b) = (user("a"), user("b"));
     let (done, live, chl) = {
-        let store = reopen(dir.path()).await;
+        let store = backend.open().await;
         let (m, _) = start(store.clone(), T0).await;
         let id = challenge(&m, &a, &b).await;
         let done = game(accept(&m, &b, &id).await);
-        assert!(!store.contains(Tree::Challenges, &id).unwrap());
-        assert!(store.contains(Tree::ClosedChallenges, &id).unwrap());
-        assert!(store.contains(Tree::Games, &done.id).unwrap());
+        assert!(!store.contains(Tree::Challenges, &id).await.unwrap());
+        assert!(store.contains(Tree::ClosedChallenges, &id).await.unwrap());
+        assert!(store.contains(Tree::Games, &done.id).await.unwrap());
         let resign = Action::Resign {
             game: Some(done.id.clone()),
             ply: None,
         };
         game(act(&m, &a, resign).await);
-        assert!(!store.contains(Tree::Games, &done.id).unwrap());
-        assert!(store.contains(Tree::Archive, &done.id).unwrap());
+        assert!(!store.contains(Tree::Games, &done.id).await.unwrap());
+        assert!(store.contains(Tree::Archive, &done.id).await.unwrap());
         (done, start_game(&m, &a, &b).await, id)
     };
-    let store = reopen(dir.path()).await;
+    let store = backend.open().await;
     let (m, _) = start(store.clone(), T0).await;
     assert_eq!(m.loaded(), (1, 0), "start-up loads the live game only");
-    assert_eq!(store.count(Tree::Games), 1);
+    assert_eq!(store.count(Tree::Games).await.unwrap(), 1);
     assert!(game(show(&m, &b, &done.id).await).is_over());
     let rematch = act(&m, &b, Action::Rematch { game: done.id }).await;
     assert!(matches!(rematch, Ok(Reply::Challenge(_))), "{rematch:?}");
@@ -316,9 +318,8 @@ async fn finished_games_are_archived_and_read_back_on_demand() {
 }
 
 /// Item 4: closed challenges and claims expire through the sweeper (7 and 2 days).
-#[tokio::test]
-async fn closed_challenges_and_claims_expire() {
-    let (m, clock) = start(Store::temporary().unwrap(), T0).await;
+async fn closed_challenges_and_claims_expire(backend: Backend) {
+    let (m, clock) = start(backend.open().await, T0).await;
     let (a, b) = (user("a"), user("b"));
     let id = challenge(&m, &a, &b).await;
     let declined = act(
@@ -382,6 +383,8 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         rematch: None,
         rated: false,
         ended: None,
+        time_control: Default::default(),
+        clock: None,
     }
 }
 
@@ -399,6 +402,7 @@ fn challenge_record(id: &str, status: ChallengeStatus, now: u64) -> ChallengeRec
         rematch_of: None,
         messages: vec![],
         rated: true,
+        time_control: Default::default(),
     }
 }
 
@@ -441,20 +445,20 @@ async fn a_layout_1_directory_is_upgraded_with_everything_in_it() {
         .as_secs();
     write_layout_1(dir.path(), now);
     let store = reopen(dir.path()).await;
-    assert_eq!(store.count(Tree::Games), 1);
-    assert_eq!(store.count(Tree::Archive), 1);
-    assert_eq!(store.count(Tree::Challenges), 1);
-    assert_eq!(store.count(Tree::ClosedChallenges), 1);
-    assert_eq!(store.count(Tree::Settings), 1);
-    assert_eq!(store.count(Tree::Handles), 1);
-    assert_eq!(store.count(Tree::Claims), 1);
+    assert_eq!(store.count(Tree::Games).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::Archive).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::Challenges).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::ClosedChallenges).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::Settings).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::Handles).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::Claims).await.unwrap(), 1);
 
     let (m, _) = start(store, now).await;
     let (a, b) = (user("a"), user("b"));
     assert_eq!(m.loaded(), (1, 1), "the live game and the open challenge");
     assert_eq!(m.user_lang(&a).await, Some(toguz::i18n::Lang::Kk));
     assert_eq!(
-        m.user_by_handle(Platform::Telegram, "@Bob"),
+        m.user_by_handle(Platform::Telegram, "@Bob").await,
         Some(b.clone())
     );
     assert!(!m
@@ -478,8 +482,17 @@ async fn a_layout_1_directory_is_upgraded_with_everything_in_it() {
     // The upgrade is recorded: a second start finds the same records and does not redo it.
     drop(m);
     let store = reopen(dir.path()).await;
-    assert_eq!(store.count(Tree::Archive), 1);
-    assert_eq!(store.count(Tree::Games), 2);
-    let stored: GameRecord = store.get(Tree::Games, "live01").unwrap().unwrap();
+    assert_eq!(store.count(Tree::Archive).await.unwrap(), 1);
+    assert_eq!(store.count(Tree::Games).await.unwrap(), 2);
+    let stored: GameRecord = store.get(Tree::Games, "live01").await.unwrap().unwrap();
     assert_eq!(stored.moves, vec![7, 5]);
+}
+
+on_both_backends! {
+    single: [
+        refused_actions_on_a_finished_game_leave_it_unloaded,
+        finished_games_are_archived_and_read_back_on_demand,
+        closed_challenges_and_claims_expire,
+    ],
+    multi: [],
 }

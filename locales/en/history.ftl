@@ -2,14 +2,14 @@
 history-none = { $name } has no finished games yet.
 history-title = Games of { $name }, page { $page }:
 history-won = won
-history-drawn = draw
+history-drawn = drawn
 history-lost = lost
 history-aborted = aborted
 stats-rating = { $name }: rating { $rating }, deviation { $deviation }
 stats-provisional = The rating is provisional (?) until more rated games are played.
 stats-rated = Rated games: { $count } (wins/draws/losses: { $results })
 stats-casual = Unrated games: { $count } (wins/draws/losses: { $results })
-stats-bot = Against the bot, { $level }: { $results }
+stats-bot = Against the bot ({ $level }): { $results }
 stats-streak = Longest winning streak: { $count }
 leaderboard-global = Leaderboard: everyone on { $platform }
 leaderboard-chat = Leaderboard of this chat

@@ -30,4 +30,4 @@ console-you-win = Сіз жеңдіңіз.
 console-you-resigned = Сіз берілдіңіз.
 console-you-timed-out = Жүріс уақытыңыз бітті.
 console-you-offer-draw = Сіз тең ойын ұсындыңыз.
-console-new-local-game = { $id } ойыны басталды: { $white } ақтармен, { $black } қаралармен ойнайды. Ойын рейтингтік.
+console-new-local-game = { $id } ойыны басталды: ақтармен { $white }, қаралармен { $black } ойнайды. Ойын рейтингке есептеледі.

@@ -73,6 +73,8 @@ manager-error-draw-already-offered = Сіз тең ойын ұсынып қой�
 manager-error-no-draw-offer = Сізге ешкім тең ойын ұсынған жоқ.
 manager-error-bot-declines-draw = Бот тең ойыннан бас тартады: ойын жалғасады.
 manager-error-rematch-exists = Бұл ойыннан кейін қайта ойнау ұсынылып қойған.
+manager-error-nothing-to-review = Бұл ойында бірде-бір жүріс жасалмаған, талдайтын ештеңе жоқ.
+manager-error-reviews-busy = Бот қазір көп ойынды талдап жатыр. Бір минуттан кейін қайта сұраңыз.
 manager-error-storage = Бізде ақау шықты, ештеңе өзгермеді. Қайталап көріңіз.
 manager-bot-busy = Бот қазір басқа ойындармен айналысып жатыр{ $ahead ->
     [0] {""}
@@ -80,3 +82,22 @@ manager-bot-busy = Бот қазір басқа ойындармен айнал�
 }, көп ұзамай жүреді.
 manager-ratings = Рейтинг: { $changes }
 manager-challenge-unrated = Рейтингсіз ойын: рейтинг өзгермейді.
+manager-clock = Сағат { $control }: { $white } : { $black }
+manager-clock-runs-out = { $side ->
+    [white] Ақтардың
+   *[black] Қаралардың
+} уақыты бітетін сәт: { $time } (UTC).
+manager-clock-runs-out-live = { $side ->
+    [white] Ақтардың
+   *[black] Қаралардың
+} уақыты бітеді: { $when }.
+manager-first-move-by = { $name }: алғашқы жүрістің соңғы мерзімі — { $time } (UTC), әйтпесе ойын тоқтатылады.
+manager-first-move-by-live = { $name }: алғашқы жүрісті жасаңыз, әйтпесе ойын тоқтатылады ({ $when }).
+manager-reason-flag = { $name }: сағаттағы уақыты бітті.
+manager-reason-first-move = { $name }: алғашқы жүріс уақытында жасалмады.
+manager-time-blitz = блиц { $control }
+manager-time-rapid = рапид { $control }
+manager-time-error-format = «{ $text }» уақыт бақылауы емес. Әр ойыншыға берілетін минутты және әр жүрістен кейін қосылатын секундты жазыңыз, мысалы 3+2, 5+0, 10+5 немесе 0.5+2, не «сырттай» деп жазыңыз.
+manager-time-error-too-short = { $text }: уақыт тым аз. Ең азы — 0.1 минут (6 секунд), мысалы 0.1+0 немесе 0.5+2.
+manager-time-error-too-long = { $text }: уақыт тым көп. Әр ойыншыға 180 минуттан аспауы керек, мысалы 60+30; ұзағырақ ойын үшін «сырттай» деп жазыңыз.
+manager-time-error-increment = { $text }: бір жүрістен кейін 60 секундтан артық қосуға болмайды, мысалы 3+2 немесе 10+5.

@@ -100,6 +100,8 @@ manager-error-draw-already-offered = Вы уже предложили ничью
 manager-error-no-draw-offer = Вам никто не предлагал ничью.
 manager-error-bot-declines-draw = Бот не согласен на ничью: играем дальше.
 manager-error-rematch-exists = Реванш после этой партии уже предложен.
+manager-error-nothing-to-review = В этой партии не сделано ни одного хода — разбирать нечего.
+manager-error-reviews-busy = Бот сейчас разбирает много партий. Попросите ещё раз через минуту.
 manager-error-storage = У нас произошёл сбой, ничего не изменилось. Попробуйте ещё раз.
 manager-bot-busy = Бот сейчас занят другими партиями{ $ahead ->
     [0] {""}
@@ -107,3 +109,22 @@ manager-bot-busy = Бот сейчас занят другими партиям�
 } и скоро сделает ход.
 manager-ratings = Рейтинг: { $changes }
 manager-challenge-unrated = Партия без рейтинга: рейтинг не изменится.
+manager-clock = Часы { $control }: { $white } : { $black }
+manager-clock-runs-out = Время { $side ->
+    [white] белых
+   *[black] чёрных
+} истечёт в { $time } (UTC).
+manager-clock-runs-out-live = Время { $side ->
+    [white] белых
+   *[black] чёрных
+} истечёт { $when }.
+manager-first-move-by = { $name }: сделайте первый ход до { $time } (UTC), иначе партия будет прервана.
+manager-first-move-by-live = { $name }: сделайте первый ход, иначе партия будет прервана { $when }.
+manager-reason-flag = { $name }: время на часах истекло.
+manager-reason-first-move = { $name }: первый ход не сделан вовремя.
+manager-time-blitz = блиц { $control }
+manager-time-rapid = рапид { $control }
+manager-time-error-format = «{ $text }» — это не контроль времени. Укажите минуты на каждого игрока и секунды, добавляемые за ход, например 3+2, 5+0, 10+5 или 0.5+2, либо напишите «заочная».
+manager-time-error-too-short = { $text }: слишком мало времени. Минимум — 0.1 минуты (6 секунд), например 0.1+0 или 0.5+2.
+manager-time-error-too-long = { $text }: слишком много времени. Не больше 180 минут на игрока, например 60+30; для более долгой партии напишите «заочная».
+manager-time-error-increment = { $text }: за ход можно добавлять не больше 60 секунд, например 3+2 или 10+5.

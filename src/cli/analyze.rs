@@ -1,4 +1,4 @@
-//! `toguz analyze [--moves TEXT | --position STR] [--movetime MS | --depth N] [--json]`:
+//! `toguz analyze [--moves TEXT | --position STR] [--movetime MS | --depth N | --nodes N] [--json]`:
 //! one line per finished iteration, then the best move, score, depth, nodes, nodes per
 //! second and principal variation. With `--json` the last line is one JSON object with keys
 //! `bestmove`, `score`, `depth`, `nodes`, `nps`, `pv` (and `mate`, `bestmove_text`, `time_ms`,
@@ -22,12 +22,16 @@ pub struct AnalyzeArgs {
     /// The variant the moves start from, e.g. `5 no-tuzdek` (default: standard).
     #[arg(long, conflicts_with = "position")]
     pub variant: Option<String>,
-    /// Think this long (milliseconds). The default is 1000 unless --depth is given.
+    /// Think this long (milliseconds). The default is 1000 unless --depth or --nodes is given.
     #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: Option<u64>,
     /// Search exactly this deep (plies).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
+    /// Stop after about this many nodes (no clock: the same answer on every machine, as
+    /// `toguz review` searches each position).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
@@ -43,12 +47,12 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     }
     let limits = Limits {
         depth: args.depth,
-        movetime: match (args.movetime, args.depth) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
-            (None, Some(_)) => None,
-            (None, None) => Some(Duration::from_millis(1000)),
+        movetime: match args.movetime {
+            Some(ms) => Some(Duration::from_millis(ms)),
+            None if args.depth.is_some() || args.nodes.is_some() => None,
+            None => Some(Duration::from_millis(1000)),
         },
-        nodes: None,
+        nodes: args.nodes,
     };
     let mut searcher = Searcher::new(args.hash as usize);
     let cpu_before = thread_cpu_time();

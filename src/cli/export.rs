@@ -4,7 +4,7 @@
 use crate::manager::record::record_text;
 use crate::manager::{GameRecord, GameStatus};
 use crate::ratings::dates::parse_date;
-use crate::store::{Store, Tree};
+use crate::store::{Location, Store, StoreOptions, Tree};
 use anyhow::{bail, Context};
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,27 +23,29 @@ pub struct StoreArgs {
 }
 
 impl StoreArgs {
-    /// Opens the store (in a tokio runtime: its flusher is a task). A store in use by a
-    /// running bot is locked, and says so.
-    pub fn open(&self) -> anyhow::Result<Store> {
-        let (path, options) = match &self.data_dir {
-            Some(dir) => (dir.clone(), Default::default()),
+    /// Opens the store: a sled directory, or the config's `[storage]` (sled or PostgreSQL).
+    /// A sled store in use by a running bot is locked, and says so.
+    pub async fn open(&self) -> anyhow::Result<Store> {
+        let (location, options) = match &self.data_dir {
+            Some(dir) => (Location::Sled(dir.clone()), StoreOptions::default()),
             None => {
                 let config = super::run::load_config(self.config.as_deref())?;
                 let options = config.storage.store_options();
-                (config.storage.path, options)
+                (config.storage.location_from_env()?, options)
             }
         };
-        if !path.is_dir() {
-            bail!(
-                "no store at {} (give --data-dir or --config)",
-                path.display()
-            );
+        if let Location::Sled(path) = &location {
+            if !path.is_dir() {
+                bail!(
+                    "no store at {} (give --data-dir or --config)",
+                    path.display()
+                );
+            }
         }
-        Store::open_with(&path, &options).with_context(|| {
+        Store::open_at(&location, &options).await.with_context(|| {
             format!(
                 "cannot open the store at {} (is the bot running on it?)",
-                path.display()
+                location.describe()
             )
         })
     }
@@ -67,8 +69,11 @@ fn parse_since(text: &str) -> Result<u64, String> {
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let _guard = runtime.enter();
-    let store = args.store.open()?;
+    runtime.block_on(run_async(args))
+}
+
+async fn run_async(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let store = args.store.open().await?;
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -76,7 +81,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let (written, skipped) = export(&store, args.since, &mut out)?;
+    let (written, skipped) = export(&store, args.since, &mut out).await?;
     out.flush().context("cannot write the records")?;
     eprintln!("toguz: exported {written} games ({skipped} skipped)");
     Ok(ExitCode::SUCCESS)
@@ -89,13 +94,14 @@ fn ended_at(rec: &GameRecord) -> u64 {
 
 /// Writes every archived game that ended at or after `since`, oldest first; returns how
 /// many were written and how many were skipped (a record that does not replay is logged).
-pub fn export(
+pub async fn export(
     store: &Store,
     since: Option<u64>,
     out: &mut dyn Write,
 ) -> anyhow::Result<(usize, usize)> {
     let mut games: Vec<GameRecord> = store
         .load_all::<GameRecord>(Tree::Archive)
+        .await?
         .into_iter()
         .map(|(_, rec)| rec)
         .filter(|rec| matches!(rec.status, GameStatus::Finished { .. }))

@@ -61,8 +61,11 @@ pub struct Row {
 
 pub fn run(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let _guard = runtime.enter();
-    let store = args.store.open()?;
+    runtime.block_on(run_async(args))
+}
+
+async fn run_async(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
+    let store = args.store.open().await?;
     let platform = Platform::from(args.platform);
     let scope = match args.chat {
         Some(chat) => Scope::Chat(ChatRef::new(platform, chat)),
@@ -71,7 +74,7 @@ pub fn run(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let board = leaderboard(&store, scope, None, now, args.top.max(1))?;
+    let board = leaderboard(&store, scope, None, now, args.top.max(1)).await?;
     let rows: Vec<Row> = board
         .top
         .iter()

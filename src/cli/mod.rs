@@ -12,7 +12,9 @@ pub mod perft;
 pub mod play;
 pub mod render;
 pub mod replay;
+pub mod review;
 pub mod run;
+pub mod store;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -41,6 +43,8 @@ pub enum Command {
     Match(matchup::MatchArgs),
     /// Speak the engine line protocol on stdin/stdout (see docs/engine-protocol.md).
     Engine(engine::EngineArgs),
+    /// Review a finished game: evaluation per half-move, mistakes, accuracy, a graph.
+    Review(review::ReviewArgs),
     /// Draw a position as text or PNG.
     Render(render::RenderArgs),
     /// Play a game against the bot in the terminal.
@@ -51,6 +55,9 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Print a leaderboard from the store.
     Leaderboard(leaderboard::LeaderboardArgs),
+    /// Work on the store itself (copy it between sled and PostgreSQL).
+    #[command(subcommand)]
+    Store(store::StoreCommand),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -62,11 +69,13 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => matchup::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Review(args) => review::run(args),
         Command::Render(args) => render::run(args),
         Command::Play(args) => play::run(args),
         Command::Run(args) => run::run(args),
         Command::Export(args) => export::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
+        Command::Store(command) => store::run(command),
     };
     match result {
         Ok(code) => code,

@@ -1,13 +1,14 @@
 //! `toguz play`: a game against the bot in the terminal, through the manager and sled.
 
 use crate::cli::run::{init_logging, report_store_failure};
-use crate::config::LogFormat;
+use crate::config::{Config, LogFormat};
 use crate::engine::{EngineConfig, EnginePool, Level};
 use crate::i18n::Lang;
 use crate::manager::{Manager, ManagerConfig};
 use crate::platform::console::{console_user, local_player, Console, PlaySettings};
 use crate::rules::{parse_variant, Side, Variant};
-use crate::store::Store;
+use crate::store::{Location, Store, StoreOptions};
+use crate::timecontrol::TimeControl;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,9 +32,17 @@ pub struct PlayArgs {
     /// Hot seat: the name of the player of Black (with --white).
     #[arg(long, requires = "white", value_parser = parse_name)]
     pub black: Option<String>,
-    /// Where games are kept.
-    #[arg(long, default_value = "toguz-data")]
-    pub data_dir: PathBuf,
+    /// Play on a clock: Fischer `M+S` (minutes per side + seconds added per move, e.g.
+    /// 3+2, 0.5+2) or `correspondence` (the default).
+    #[arg(long, value_parser = parse_clock)]
+    pub clock: Option<TimeControl>,
+    /// Where games are kept: a sled directory (default toguz-data, or the config's
+    /// `[storage]` when --config is given).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// A config file whose `[storage]` table names the store (sled or PostgreSQL).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Language: en, ru or kk (default: the one chosen last time, else English).
     #[arg(long, value_parser = parse_lang)]
     pub lang: Option<Lang>,
@@ -50,6 +59,10 @@ pub enum Colour {
 fn parse_level(s: &str) -> Result<Level, String> {
     s.parse()
         .map_err(|e: crate::engine::EngineError| e.to_string())
+}
+
+fn parse_clock(s: &str) -> Result<TimeControl, String> {
+    TimeControl::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_lang(s: &str) -> Result<Lang, String> {
@@ -78,7 +91,18 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open(&args.data_dir)?;
+    let (location, options) = match (&args.data_dir, &args.config) {
+        (Some(dir), _) => (Location::Sled(dir.clone()), StoreOptions::default()),
+        (None, Some(file)) => {
+            let storage = Config::load(file)?.storage;
+            (storage.location_from_env()?, storage.store_options())
+        }
+        (None, None) => (
+            Location::Sled(PathBuf::from("toguz-data")),
+            StoreOptions::default(),
+        ),
+    };
+    let store = Store::open_at(&location, &options).await?;
     let engine = EnginePool::new(EngineConfig::default());
     let manager = Manager::start(store, engine, ManagerConfig::default()).await?;
     let user = console_user();
@@ -104,6 +128,7 @@ async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             (Some(w), Some(b)) => Some([local_player(w), local_player(b)]),
             _ => None,
         },
+        time: args.clock,
     };
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let console = Console::new(manager.clone(), settings, std::io::stdout());

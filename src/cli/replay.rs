@@ -5,6 +5,7 @@ use crate::rules::{
     parse_record, parse_records, replay, Disagreement, Position, Record, RecordResult, ReplayedPly,
     Side,
 };
+use crate::timecontrol::pgn_clock;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::process::ExitCode;
@@ -41,7 +42,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         for (i, ply) in plies.iter().enumerate() {
-            println!("{}", serde_json::to_string(&PlyJson::new(i + 1, ply))?);
+            let mut json = PlyJson::new(i + 1, ply);
+            json.clock = record.moves.get(i).and_then(|m| m.clock_ms).map(pgn_clock);
+            println!("{}", serde_json::to_string(&json)?);
         }
     } else {
         print_final(&record, start, &plies);
@@ -68,6 +71,32 @@ fn print_final(record: &Record, start: Position, plies: &[ReplayedPly]) {
         None => record.written_result().unwrap_or(RecordResult::Unknown),
     };
     println!("{} half-moves, result {}", plies.len(), result.as_str());
+    print_clocks(record);
+}
+
+/// The time control and each side's last `%clk`, for a record of a game on a clock.
+fn print_clocks(record: &Record) {
+    if let Some(control) = record.time_control().filter(|c| c.is_timed()) {
+        println!("time control {control} ({})", control.category().name());
+    }
+    let last = |side: usize| {
+        record
+            .moves
+            .iter()
+            .skip(side)
+            .step_by(2)
+            .filter_map(|m| m.clock_ms)
+            .next_back()
+    };
+    let (white, black) = (last(0), last(1));
+    if white.is_some() || black.is_some() {
+        let shown = |ms: Option<u64>| ms.map_or_else(|| "-".to_string(), pgn_clock);
+        println!(
+            "clocks after the last moves: White {}, Black {}",
+            shown(white),
+            shown(black)
+        );
+    }
 }
 
 /// One half-move in the format of tests/data/README.md.
@@ -81,6 +110,9 @@ pub struct PlyJson {
     pub tuzdeks: [Option<u8>; 2],
     pub to_move: Side,
     pub result: Option<&'static str>,
+    /// The mover's time left after the move, from the record's `%clk` comment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 impl PlyJson {
@@ -98,6 +130,7 @@ impl PlyJson {
                 Some(Side::Black) => "black",
                 None => "draw",
             }),
+            clock: None,
         }
     }
 }

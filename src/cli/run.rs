@@ -83,7 +83,8 @@ pub fn enabled_platforms(config: &Config) -> Vec<Service> {
 pub type Tasks = JoinSet<(Service, anyhow::Result<()>)>;
 
 async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCode> {
-    let store = Store::open_with(&config.storage.path, &config.storage.store_options())?;
+    let location = config.storage.location_from_env()?;
+    let store = Store::open_at(&location, &config.storage.store_options()).await?;
     let engine = EnginePool::new(config.engine.clone());
     let manager = Manager::start(store, engine, config.manager_config()).await?;
     let config = Arc::new(config);
@@ -255,6 +256,7 @@ mod tests {
                     opponent: None,
                     variant: crate::rules::Variant::STANDARD,
                     rated: true,
+                    time: None,
                 },
             };
             let refused = manager.act(request).await;

@@ -100,6 +100,33 @@ pub fn level_move(
     }
 }
 
+/// A level's move for `pos` within `think` (a clock's allowance): `hard` and `max` think for
+/// the lesser of `budget` and `think`; the depth-limited levels search their depth but stop
+/// at `think` and then play from the last depth they finished (the strength their time
+/// allows).
+pub fn level_move_within(
+    pos: &Position,
+    level: Level,
+    budget: Option<Duration>,
+    think: Duration,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<u8> {
+    let Some(style) = level.style() else {
+        let budget = budget.map_or(think, |b| b.min(think));
+        return level_move(pos, level, Some(budget), seed, stop);
+    };
+    let moves: Vec<u8> = pos.legal_moves().iter().collect();
+    if moves.len() <= 1 {
+        return moves.first().copied();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut searcher = Searcher::new(level.table_megabytes());
+    searcher.set_stop_flag(stop.unwrap_or_default());
+    let scored = searcher.score_moves_within(pos, style.depth, Some(think));
+    Some(human_choice(&scored, style, &mut rng))
+}
+
 thread_local! {
     /// The time-limited levels keep their tables between moves on each thread: the last
     /// move's search is most of the next one's, and a big table is not reallocated per move.

@@ -12,7 +12,7 @@ mod search;
 mod tt;
 mod zobrist;
 
-pub use levels::{level_move, Style};
+pub use levels::{level_move, level_move_within, Style};
 pub use score::{is_loss, is_win, plies_to_end, BALL, MAX_PLY, WIN};
 pub use search::{Limits, SearchInfo, SearchResult, Searcher};
 
@@ -155,6 +155,18 @@ impl EnginePool {
         level: Level,
         seed: u64,
     ) -> Result<u8, EngineError> {
+        self.choose_move_within(pos, level, seed, None).await
+    }
+
+    /// `choose_move` on a clock: the search answers within `think` (at the level's strength
+    /// when that leaves it time, see `level_move_within`); `None` thinks as the level does.
+    pub async fn choose_move_within(
+        &self,
+        pos: Position,
+        level: Level,
+        seed: u64,
+        think: Option<std::time::Duration>,
+    ) -> Result<u8, EngineError> {
         if pos.legal_moves().is_empty() {
             return Err(EngineError::NoMove);
         }
@@ -166,9 +178,11 @@ impl EnginePool {
         let budget = level.budget(&self.config);
         let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
         let flag = stop.0.clone();
-        let chosen =
-            tokio::task::spawn_blocking(move || level_move(&pos, level, budget, seed, Some(flag)))
-                .await;
+        let chosen = tokio::task::spawn_blocking(move || match think {
+            Some(think) => level_move_within(&pos, level, budget, think, seed, Some(flag)),
+            None => level_move(&pos, level, budget, seed, Some(flag)),
+        })
+        .await;
         drop(stop);
         chosen
             .map_err(|_| EngineError::TaskFailed)?

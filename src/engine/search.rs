@@ -205,9 +205,27 @@ impl Searcher {
     /// Exact scores of every legal move at `depth` (each searched with a full window), best
     /// first. Used by the human-like levels, which need to know how much worse a move is.
     pub fn score_moves(&mut self, pos: &Position, depth: u32) -> Vec<(u8, i32)> {
-        self.begin(pos, &Limits::default());
-        let mut scored: Vec<(u8, i32)> = pos.legal_moves().iter().map(|m| (m, 0)).collect();
+        self.score_moves_within(pos, depth, None)
+    }
+
+    /// `score_moves` that stops at `movetime` (or the stop flag) and then answers with the
+    /// scores of the last depth it finished (all equal when not even depth 1 finished).
+    pub fn score_moves_within(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        movetime: Option<Duration>,
+    ) -> Vec<(u8, i32)> {
+        self.begin(
+            pos,
+            &Limits {
+                movetime,
+                ..Limits::default()
+            },
+        );
+        let mut finished: Vec<(u8, i32)> = pos.legal_moves().iter().map(|m| (m, 0)).collect();
         for d in 1..=depth.max(1) as i32 {
+            let mut scored = finished.clone();
             for entry in scored.iter_mut() {
                 let mut child = *pos;
                 if child.play(entry.0).is_err() {
@@ -215,9 +233,13 @@ impl Searcher {
                 }
                 entry.1 = -self.negamax(&child, d - 1, -INF, INF, 1);
             }
+            if self.stopped {
+                break;
+            }
             scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            finished = scored;
         }
-        scored
+        finished
     }
 
     fn should_stop_deepening(&self, limits: &Limits, score: i32, depth: u32) -> bool {

@@ -82,8 +82,11 @@ impl Table {
         self.generation = (self.generation + 1) & 3;
     }
 
+    /// Empties the table; a cleared table then fills exactly as a new one would (the
+    /// generation restarts too), which reproducible searches rely on.
     pub fn clear(&mut self) {
         self.slots.fill(0);
+        self.generation = 0;
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -115,6 +115,10 @@ macro_rules! catalog_files {
                 "discord",
                 include_str!(concat!("../../locales/", $lang, "/discord.ftl")),
             ),
+            (
+                "review",
+                include_str!(concat!("../../locales/", $lang, "/review.ftl")),
+            ),
         ]
     };
 }

@@ -118,7 +118,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "white" | "black" if key == "manager-games-line" || key == "console-new-local-game" => {
             text(&["Асель".into(), words::level_name(lang, Level::Easy)])
         }
+        "white" | "black" if key == "manager-clock" => text(&["2:41".into(), "0:07.3".into()]),
         "white" | "black" => numbers(&[0, 10, 81, 84]),
+        "time" => text(&["21:47:05".into()]),
+        "when" => text(&["<t:1764539225:R>".into()]),
+        "control" => text(&["3+2".into(), "0.5+2".into()]),
+        "text" => text(&["abc".into(), "1000+0".into()]),
         "balls" => text(&[
             words::balls(lang, 10),
             words::balls(lang, 1),
@@ -130,7 +135,14 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "mention" => text(&["<@123456789>".into()]),
         "mentions" => text(&["<@123456789> <@987654321>".into()]),
         "id" | "game" => text(&["ab12cd".into()]),
-        "move" | "notation" => text(&["76".into(), "87(10)".into(), "43X".into()]),
+        "move" | "notation" | "best" | "played" => {
+            text(&["76".into(), "87(10)".into(), "43X".into()])
+        }
+        "accuracy" => text(&["87.5".into(), "100,0".into(), "–".into()]),
+        "mark" => numbers(&[1, 6]),
+        "moveno" => text(&["12.".into(), "12...".into()]),
+        "cost" => text(&[words::balls(lang, 1), words::balls(lang, 21)]),
+        "result" => text(&[crate::t!(lang, "review-result-black")]),
         "level" => text(&[words::level_name(lang, Level::Hard), "grandmaster".into()]),
         "levels" => text(&[Level::ALL.map(|l| words::level_name(lang, l)).join(", ")]),
         "current" => text(&[words::lang_name(lang)]),

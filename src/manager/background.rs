@@ -38,22 +38,31 @@ impl Manager {
             self.wait_for_slot(id, &slot, &mut ticket).await?;
         }
         self.inner.searches.fetch_add(1, AtomicOrdering::Relaxed);
-        let (position, level, seed) = {
+        let (position, level, seed, think) = {
             let game = slot.lock().await;
             let Some(level) = game.bot_to_move() else {
                 return Ok(());
             };
-            (game.position, level, game.rec.seed ^ u64::from(game.ply()))
+            let think = self.bot_think_time(&game);
+            (
+                game.position,
+                level,
+                game.rec.seed ^ u64::from(game.ply()),
+                think,
+            )
         };
         drop(slot);
+        let started = std::time::Instant::now();
         let pit = self
             .inner
             .engine
-            .choose_move(position, level, seed)
+            .choose_move_within(position, level, seed, think)
             .await
             .map_err(|e| ActionError::Storage(format!("engine: {e}")))?;
+        // Charged at least what the search took, so a manual clock in tests charges it too.
+        let searched_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let (played, view) = self
-            .update_game(id, |game, now| {
+            .update_game_charged(id, searched_ms, |game, now| {
                 if game.position != position || game.bot_to_move().is_none() {
                     return Ok(false);
                 }
@@ -67,6 +76,20 @@ impl Manager {
             self.publish(Event::Game(view));
         }
         Ok(())
+    }
+
+    /// How long the bot may think in a timed game: from its clock (`timecontrol::think_time`),
+    /// and within the first-move limit on its first move. `None`: no clock, the level's own
+    /// time.
+    fn bot_think_time(&self, game: &Game) -> Option<std::time::Duration> {
+        let clock = game.rec.clock.as_ref()?;
+        let side = game.position.to_move();
+        let left = clock.left(side, side, game.ply(), self.now_ms());
+        let mut think = crate::timecontrol::think_time(left, clock.increment_ms);
+        if game.ply() < 2 {
+            think = think.min(self.inner.config.clock.first_move_ms() / 4);
+        }
+        Some(std::time::Duration::from_millis(think))
     }
 
     /// Searches ahead of the bot's move in game `id`, once it has waited for a slot longer
@@ -92,7 +115,7 @@ impl Manager {
                 let ahead = u32::try_from(ticket.ahead()).unwrap_or(u32::MAX);
                 let view = {
                     let game = slot.lock().await;
-                    (game.bot_to_move().is_some()).then(|| game.view(self.timeout_secs()))
+                    (game.bot_to_move().is_some()).then(|| self.view_of(&game))
                 };
                 if let Some(mut view) = view {
                     tracing::info!(game = id, ahead, "the bot is busy; game queued");
@@ -113,7 +136,10 @@ impl Manager {
             let Ok(slot) = self.challenge_slot(&id).await else {
                 continue;
             };
-            let expired = self.expire_if_due(&mut *slot.lock().await).await;
+            let expired = match self.enter(&slot).await {
+                Ok(mut c) => self.expire_if_due(&mut c).await,
+                Err(error) => Err(error),
+            };
             match expired {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
@@ -145,7 +171,7 @@ impl Manager {
                 Err(error) => tracing::error!(game = id, %error, "cannot apply a time-out"),
             }
         }
-        self.expire_records();
+        self.expire_records().await;
         changed
     }
 

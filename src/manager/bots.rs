@@ -5,6 +5,10 @@
 //! cannot starve another user's `easy` game: each user with something waiting gets the next
 //! free slot in turn. A game is in the queue (or searching) at most once, so a sweep or a
 //! restart that asks again for a search already under way changes nothing.
+//!
+//! Game reviews use the same slots, one position (a short search) per slot, and only when no
+//! bot move is waiting: `review_slot` queues behind every bot move, so a burst of reviews
+//! delays a bot move by at most one position's search.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -91,6 +95,8 @@ struct State {
     waiting: HashMap<String, VecDeque<Waiting>>,
     /// Users with waiting games, in the order they are served.
     turn: VecDeque<String>,
+    /// Reviews waiting for a slot, served once no game waits.
+    reviews: VecDeque<oneshot::Sender<Permit>>,
 }
 
 pub(super) struct BotQueue {
@@ -148,6 +154,24 @@ impl BotQueue {
         }
     }
 
+    /// A slot for one position of a review: at once if one is free and nothing waits,
+    /// else after every bot move queued meanwhile. `None` if the queue was torn down.
+    pub(super) async fn review_slot(self: &Arc<Self>) -> Option<Permit> {
+        let rx = {
+            let mut state = self.state();
+            if state.running < self.slots && state.turn.is_empty() && state.reviews.is_empty() {
+                state.running += 1;
+                return Some(Permit {
+                    queue: self.clone(),
+                });
+            }
+            let (tx, rx) = oneshot::channel();
+            state.reviews.push_back(tx);
+            rx
+        };
+        rx.await.ok()
+    }
+
     /// Whether `game` is queued or searching.
     pub(super) fn is_active(&self, game: &str) -> bool {
         self.state().active.contains(game)
@@ -198,22 +222,32 @@ impl BotQueue {
             .sum()
     }
 
-    /// A slot came free: hand it to the next user in turn, or keep it free.
+    /// A slot came free: hand it to the next user in turn, else to the next review, or keep
+    /// it free.
     fn release(self: &Arc<Self>) {
         let mut state = self.state();
         state.running = state.running.saturating_sub(1);
-        while let Some(user) = state.turn.pop_front() {
-            let Some(queue) = state.waiting.get_mut(&user) else {
-                continue;
-            };
-            let next = queue.pop_front();
-            if queue.is_empty() {
-                state.waiting.remove(&user);
-            } else {
-                state.turn.push_back(user);
-            }
-            let Some(Waiting { grant: tx, .. }) = next else {
-                continue;
+        loop {
+            let tx = match state.turn.pop_front() {
+                Some(user) => {
+                    let Some(queue) = state.waiting.get_mut(&user) else {
+                        continue;
+                    };
+                    let next = queue.pop_front();
+                    if queue.is_empty() {
+                        state.waiting.remove(&user);
+                    } else {
+                        state.turn.push_back(user);
+                    }
+                    let Some(Waiting { grant, .. }) = next else {
+                        continue;
+                    };
+                    grant
+                }
+                None => match state.reviews.pop_front() {
+                    Some(grant) => grant,
+                    None => return,
+                },
             };
             state.running += 1;
             let permit = Permit {
@@ -221,14 +255,11 @@ impl BotQueue {
             };
             // A waiter that gave up hands the permit back through its drop, under a lock
             // we must not hold then.
-            match tx.send(permit) {
-                Ok(()) => return,
-                Err(permit) => {
-                    drop(state);
-                    drop(permit);
-                    return;
-                }
+            if let Err(permit) = tx.send(permit) {
+                drop(state);
+                drop(permit);
             }
+            return;
         }
     }
 
@@ -298,6 +329,33 @@ mod tests {
         bob.wait().await.unwrap();
         assert!(bob.granted());
         assert_eq!(q.load(), (1, 4));
+    }
+
+    #[tokio::test]
+    async fn reviews_wait_behind_every_bot_move() {
+        let q = BotQueue::new(1);
+        let first = ticket(&q, "g1", "a");
+        // A review asks while the slot is taken, then a bot move asks too.
+        let waiting_review = tokio::spawn({
+            let q = q.clone();
+            async move { q.review_slot().await.map(drop) }
+        });
+        while q.state().reviews.is_empty() {
+            tokio::task::yield_now().await;
+        }
+        let mut bot = ticket(&q, "g2", "b");
+        drop(first);
+        // The bot move gets the slot although the review asked first.
+        bot.wait().await.unwrap();
+        assert!(bot.granted());
+        assert!(!waiting_review.is_finished());
+        drop(bot);
+        assert_eq!(waiting_review.await.unwrap(), Some(()));
+        assert_eq!(q.load(), (0, 0));
+        // With nothing waiting, a review takes a free slot at once.
+        let permit = q.review_slot().await.unwrap();
+        assert_eq!(q.load(), (1, 0));
+        drop(permit);
     }
 
     #[tokio::test]

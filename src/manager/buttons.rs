@@ -177,6 +177,7 @@ impl Button {
                 level,
                 variant: crate::rules::Variant::STANDARD,
                 colour: None,
+                time: None,
             },
         }
     }

@@ -10,6 +10,17 @@ pub(super) enum Answer {
     Cancel,
 }
 
+/// What a challenge proposes.
+pub(super) struct Terms {
+    pub variant: Variant,
+    pub time: TimeControl,
+    /// The game will be rated (only games between people are).
+    pub rated: bool,
+    /// The challenger's colour, when fixed (a rematch).
+    pub challenger_side: Option<Side>,
+    pub rematch_of: Option<GameId>,
+}
+
 impl Manager {
     /// `rematch`: the challenger's colour and the game this is a rematch of.
     pub(super) async fn challenge(
@@ -17,10 +28,15 @@ impl Manager {
         actor: UserRef,
         chat: ChatRef,
         opponent: Option<UserRef>,
-        (variant, rated): (Variant, bool),
-        rematch: Option<(Side, GameId)>,
+        terms: Terms,
     ) -> Result<Reply, ActionError> {
-        let (challenger_side, rematch_of) = rematch.unzip();
+        let Terms {
+            variant,
+            time,
+            rated,
+            challenger_side,
+            rematch_of,
+        } = terms;
         if let Some(o) = &opponent {
             if *o == actor {
                 return Err(ActionError::ChallengeSelf);
@@ -31,7 +47,7 @@ impl Manager {
         }
         let now = self.now();
         let rec = ChallengeRecord {
-            id: self.unused_id(Tree::Challenges)?,
+            id: self.unused_id(Tree::Challenges).await?,
             challenger: actor,
             opponent,
             variant,
@@ -43,11 +59,12 @@ impl Manager {
             rematch_of,
             messages: Vec::new(),
             rated,
+            time_control: time,
         };
         // Locked and in the map before the index makes its id findable (see `slots`).
         let id = rec.id.clone();
         let slot = SlotRef::new(&self.inner.challenges, &id, rec);
-        let rec = slot.lock().await;
+        let mut rec = slot.lock().await;
         slot.publish();
         if let Err(error) = self.index_new_challenge(&rec) {
             slot.forget();
@@ -58,6 +75,7 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
+        rec.revision = 1;
         let view = rec.view(self.now());
         Ok(Reply::Challenge(view))
     }
@@ -93,7 +111,7 @@ impl Manager {
         slot: &SlotRef<'_, ChallengeRecord>,
         answer: Answer,
     ) -> Result<Reply, ActionError> {
-        let mut c = slot.enter().await?;
+        let mut c = self.enter(slot).await?;
         self.expire_if_due(&mut c).await?;
         if !c.is_open() {
             return Err(ActionError::ChallengeClosed);
@@ -114,7 +132,7 @@ impl Manager {
     pub(super) async fn accept_open(
         &self,
         actor: &UserRef,
-        c: &mut ChallengeRecord,
+        c: &mut Stored<ChallengeRecord>,
     ) -> Result<Reply, ActionError> {
         if c.challenger == *actor {
             return Err(ActionError::ChallengeSelf);
@@ -133,14 +151,14 @@ impl Manager {
             players.swap(0, 1);
         }
         let before = c.clone();
-        let game_id = self.unused_id(Tree::Games)?;
+        let game_id = self.unused_id(Tree::Games).await?;
         c.status = ChallengeStatus::Accepted(game_id.clone());
         c.opponent = Some(actor.clone());
         let created = self
             .create_game(
                 Some(game_id),
                 c.chat.clone(),
-                c.variant,
+                (c.variant, c.time_control),
                 players,
                 c.rated,
                 Some((&before, c)),
@@ -153,6 +171,7 @@ impl Manager {
                 return Err(error);
             }
         };
+        c.revision += 1;
         lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
@@ -165,7 +184,10 @@ impl Manager {
     }
 
     /// Closes a challenge whose time is up (and tells subscribers); true if it did.
-    pub(super) async fn expire_if_due(&self, c: &mut ChallengeRecord) -> Result<bool, ActionError> {
+    pub(super) async fn expire_if_due(
+        &self,
+        c: &mut Stored<ChallengeRecord>,
+    ) -> Result<bool, ActionError> {
         if !c.is_open() || c.expires_at > self.now() {
             return Ok(false);
         }
@@ -176,7 +198,7 @@ impl Manager {
 
     pub(super) async fn close_challenge(
         &self,
-        c: &mut ChallengeRecord,
+        c: &mut Stored<ChallengeRecord>,
         status: ChallengeStatus,
     ) -> Result<(), ActionError> {
         let before = c.clone();
@@ -185,6 +207,7 @@ impl Manager {
             *c = before;
             return Err(error);
         }
+        c.revision += 1;
         lock(&self.inner.index).remove_challenge(c);
         Ok(())
     }

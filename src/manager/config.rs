@@ -1,7 +1,9 @@
 //! `[bot]` and `[limits]` in the config file: what the manager enforces.
 
 use crate::engine::Level;
+use crate::timecontrol::{TimeControl, TimeControlError};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// `[bot]` settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,11 +55,59 @@ impl Default for LimitsConfig {
     }
 }
 
+/// `[clock]` settings: the time control of a game when the players name none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockConfig {
+    /// `correspondence` or Fischer `M+S` (`3+2`, `0.5+2`).
+    pub default: String,
+    /// Per chat: `"telegram:<chat id>"` or `"discord:<server id>"` = a time control, used
+    /// there instead of `default`.
+    pub chats: BTreeMap<String, String>,
+    /// In a timed game each side's first move must come within this many seconds, or the
+    /// game is aborted without result.
+    pub first_move_secs: u64,
+}
+
+impl Default for ClockConfig {
+    fn default() -> Self {
+        ClockConfig {
+            default: "correspondence".into(),
+            chats: BTreeMap::new(),
+            first_move_secs: 30,
+        }
+    }
+}
+
+impl ClockConfig {
+    /// Checks every time control in the section.
+    pub fn validate(&self) -> Result<(), TimeControlError> {
+        TimeControl::parse(&self.default)?;
+        for text in self.chats.values() {
+            TimeControl::parse(text)?;
+        }
+        Ok(())
+    }
+
+    /// The default time control in the chat `chat_key` (`ChatRef::key`).
+    pub fn default_for(&self, chat_key: &str) -> TimeControl {
+        let text = self.chats.get(chat_key).unwrap_or(&self.default);
+        // Checked when the config was loaded; a bad value falls back to correspondence.
+        TimeControl::parse(text).unwrap_or_default()
+    }
+
+    pub fn first_move_ms(&self) -> u64 {
+        self.first_move_secs.saturating_mul(1000)
+    }
+}
+
 /// Everything the manager is configured with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ManagerConfig {
     pub bot: BotConfig,
     pub limits: LimitsConfig,
+    pub clock: ClockConfig,
+    pub review: super::ReviewConfig,
 }
 
 impl LimitsConfig {

@@ -58,6 +58,10 @@ pub enum ActionError {
     BotDeclinesDraw,
     #[error("this game already has a rematch")]
     RematchExists,
+    #[error("the game has no move to review")]
+    NothingToReview,
+    #[error("too many reviews are asked for at once")]
+    ReviewsBusy,
     #[error("storage failed: {0}")]
     Storage(String),
 }

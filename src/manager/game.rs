@@ -2,8 +2,9 @@
 
 use super::history::Ended;
 use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
-use super::view::{ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView};
+use super::view::{ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus, GameView};
 use crate::rules::{move_text, MoveError, MoveReport, Position, Side, Variant};
+use crate::timecontrol::{ClockEvent, GameClock, TimeControl};
 use serde::{Deserialize, Serialize};
 
 /// A game as stored in sled (inside the store's schema envelope).
@@ -33,6 +34,12 @@ pub struct GameRecord {
     /// Set when the game ends: when, and the players' rating changes.
     #[serde(default)]
     pub ended: Option<Ended>,
+    /// Correspondence for games stored before clocks existed.
+    #[serde(default)]
+    pub time_control: TimeControl,
+    /// Both sides' clocks, for a timed game.
+    #[serde(default)]
+    pub clock: Option<GameClock>,
 }
 
 /// A game in memory: the record plus the position and move reports derived from it.
@@ -122,18 +129,45 @@ impl Game {
         Ok(report)
     }
 
+    /// What the clock of a timed, ongoing game does at `now_ms` if no move comes first
+    /// (each side's first move may take `first_move_ms`).
+    pub fn clock_due(&self, first_move_ms: u64, now_ms: u64) -> Option<ClockEvent> {
+        let clock = self.rec.clock.as_ref().filter(|_| !self.is_over())?;
+        clock.due(self.position.to_move(), self.ply(), first_move_ms, now_ms)
+    }
+
+    /// Ends the game as the clock says: a loss on time, or no result for a missed first
+    /// move.
+    pub fn apply_clock(&mut self, event: ClockEvent) {
+        match event {
+            ClockEvent::Flag(side) => self.finish(Some(side.other()), FinishReason::TimedOut(side)),
+            ClockEvent::Abort(side) => self.finish(None, FinishReason::FirstMoveMissed(side)),
+        }
+    }
+
+    /// Charges the move just played (the game went from ply `ply` to `ply + 1`) to the
+    /// mover's clock: `used_ms` from its turn's start to the press.
+    pub fn charge_clock(&mut self, ply: u16, used_ms: u64) {
+        let mover = self.position.to_move().other();
+        if let Some(clock) = self.rec.clock.as_mut() {
+            clock.charge(mover, ply, used_ms);
+        }
+    }
+
     pub fn finish(&mut self, winner: Option<Side>, reason: FinishReason) {
         self.rec.status = GameStatus::Finished { winner, reason };
         self.rec.draw_offer = None;
     }
 
     /// When the side to move loses on time, for an ongoing game with a person to move.
+    /// Correspondence games only: a timed game's clock decides instead.
     pub fn timeout_at(&self, timeout_secs: u64) -> Option<u64> {
-        (!self.is_over() && self.bot_to_move().is_none())
+        (!self.is_over() && self.bot_to_move().is_none() && self.rec.clock.is_none())
             .then(|| self.rec.last_move_at.saturating_add(timeout_secs))
     }
 
-    pub fn view(&self, timeout_secs: u64) -> GameView {
+    /// The view at the manager's time `now_ms` (for the clocks' readings).
+    pub fn view(&self, timeout_secs: u64, now_ms: u64, first_move_ms: u64) -> GameView {
         GameView {
             id: self.rec.id.clone(),
             chat: self.rec.chat.clone(),
@@ -151,8 +185,27 @@ impl Game {
             timeout_at: self.timeout_at(timeout_secs),
             bot_busy: None,
             rated: self.rec.rated,
-            ratings: self.rec.ended.map_or([None, None], |e| e.ratings),
+            ratings: Box::new(self.rec.ended.map_or([None, None], |e| e.ratings)),
+            clock: self.clock_view(now_ms, first_move_ms),
         }
+    }
+}
+
+impl Game {
+    /// Both clocks as a board shows them at `now_ms`.
+    fn clock_view(&self, now_ms: u64, first_move_ms: u64) -> Option<ClockView> {
+        let clock = self.rec.clock.as_ref()?;
+        let to_move = self.position.to_move();
+        let ply = self.ply();
+        let running = (!self.is_over()).then(|| clock.deadline(to_move, ply, first_move_ms));
+        Some(ClockView {
+            control: self.rec.time_control,
+            left_ms: Side::BOTH.map(|s| clock.left(s, to_move, ply, now_ms)),
+            at_last_move_ms: clock.remaining_ms,
+            deadline: running,
+            shown_at_ms: now_ms,
+            after_move_ms: clock.after_move_ms.clone(),
+        })
     }
 }
 
@@ -173,6 +226,8 @@ pub struct ChallengeRecord {
     /// The game will be rated (challenges before ratings existed read as rated).
     #[serde(default = "rated_by_default")]
     pub rated: bool,
+    #[serde(default)]
+    pub time_control: TimeControl,
 }
 
 fn rated_by_default() -> bool {
@@ -199,6 +254,7 @@ impl ChallengeRecord {
             rematch_of: self.rematch_of.clone(),
             messages: self.messages.clone(),
             rated: self.rated,
+            time_control: self.time_control,
         }
     }
 }
@@ -247,6 +303,8 @@ mod tests {
             rematch: None,
             rated: false,
             ended: None,
+            time_control: TimeControl::Correspondence,
+            clock: None,
         }
     }
 
@@ -258,7 +316,7 @@ mod tests {
         assert_eq!(g.rec.moves, vec![7, 9]);
         let again = Game::from_record(g.rec.clone()).unwrap();
         assert_eq!(again.position, g.position);
-        assert_eq!(again.view(100).moves, "1. 76 98");
+        assert_eq!(again.view(100, 0, 0).moves, "1. 76 98");
         assert_eq!(g.rec.last_move_at, 11);
     }
 

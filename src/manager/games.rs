@@ -29,7 +29,7 @@ impl Manager {
         actor: UserRef,
         chat: ChatRef,
         level: Level,
-        variant: Variant,
+        rules: (Variant, TimeControl),
         colour: Option<Side>,
     ) -> Result<Reply, ActionError> {
         let side = colour.unwrap_or_else(|| Side::BOTH[rand::thread_rng().gen_range(0..2)]);
@@ -38,7 +38,7 @@ impl Manager {
             players.swap(0, 1);
         }
         Ok(Reply::Game(
-            self.create_game(None, chat, variant, players, false, None)
+            self.create_game(None, chat, rules, players, false, None)
                 .await?,
         ))
     }
@@ -55,7 +55,8 @@ impl Manager {
             return Err(ActionError::ChallengeSelf);
         }
         let players = [Player::Human(white), Player::Human(black)];
-        self.create_game(None, chat, variant, players, true, None)
+        let rules = (variant, TimeControl::Correspondence);
+        self.create_game(None, chat, rules, players, true, None)
             .await
     }
 
@@ -171,7 +172,7 @@ impl Manager {
 
     pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
         let slot = self.game_slot(id).await?;
-        let mut view = slot.enter().await?.view(self.timeout_secs());
+        let mut view = self.view_of(&*self.enter(&slot).await?);
         view.bot_busy = self.bot_busy(id);
         Ok(Reply::Game(view))
     }
@@ -181,7 +182,7 @@ impl Manager {
         let mut views = Vec::with_capacity(ids.len());
         for id in ids {
             let slot = self.game_slot(&id).await?;
-            let view = slot.enter().await?.view(self.timeout_secs());
+            let view = self.view_of(&*self.enter(&slot).await?);
             views.push(view);
         }
         Ok(Reply::Games(views))
@@ -195,7 +196,7 @@ impl Manager {
     ) -> Result<Reply, ActionError> {
         // The slot guard drops a finished game from memory again on every way out.
         let slot = self.game_slot(id).await?;
-        let mut game = slot.enter().await?;
+        let mut game = self.enter(&slot).await?;
         let side = game.side_of(&actor).ok_or(ActionError::NotYourGame)?;
         if !game.is_over() {
             return Err(ActionError::GameNotOver);
@@ -216,20 +217,21 @@ impl Manager {
         } else {
             chat
         };
+        let rules = (game.rec.variant, game.rec.time_control);
         let reply = match game.player(side.other()).user().cloned() {
             None => Reply::Game(
-                self.create_game(None, chat, game.rec.variant, swapped, false, None)
+                self.create_game(None, chat, rules, swapped, false, None)
                     .await?,
             ),
             Some(opponent) => {
-                self.challenge(
-                    actor,
-                    chat,
-                    Some(opponent),
-                    (game.rec.variant, game.rec.rated),
-                    Some((side.other(), game.id().clone())),
-                )
-                .await?
+                let terms = challenges::Terms {
+                    variant: rules.0,
+                    time: rules.1,
+                    rated: game.rec.rated,
+                    challenger_side: Some(side.other()),
+                    rematch_of: Some(game.id().clone()),
+                };
+                self.challenge(actor, chat, Some(opponent), terms).await?
             }
         };
         let new_id = match &reply {
@@ -239,10 +241,13 @@ impl Manager {
         };
         let before = game.rec.clone();
         game.rec.rematch = Some(new_id);
-        if let Err(error) = self.write_game(&before, &mut game.rec).await {
+        let revision = game.revision;
+        if let Err(error) = self.write_game(&before, &mut game.rec, revision).await {
             game.rec = before;
+            self.after_conflict(&slot, &mut game, &error).await;
             return Err(error);
         }
+        game.revision += 1;
         Ok(reply)
     }
 }

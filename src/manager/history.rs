@@ -12,7 +12,7 @@
 use super::*;
 use crate::ratings::keys::{board_key, board_prefix, history_key, history_prefix, Scope};
 use crate::ratings::{after_game, GameResult, LeaderRow, PlayerStats, RatingChange, Score};
-use crate::store::{Batch, KeyRange, StoreError};
+use crate::store::{Batch, Expect, KeyRange, StoreError};
 use serde::{Deserialize, Serialize};
 
 /// A player whose last rated game is older than this leaves the leaderboards.
@@ -99,6 +99,8 @@ fn scopes_of(chat: &ChatRef) -> [String; 2] {
 struct Counted {
     user: UserRef,
     side: Side,
+    /// What the stats' compare-and-set expects to find stored.
+    expect: Expect,
     before: Option<PlayerStats>,
     after: Option<PlayerStats>,
 }
@@ -119,18 +121,31 @@ impl Manager {
             .filter_map(|s| after.players[s.index()].user().map(|u| (s, u.clone())))
             .collect();
         let guards = self.lock_stripes(humans.iter().map(|(_, u)| u)).await;
-        let mut counted: Vec<Counted> = humans
-            .into_iter()
-            .map(|(side, user)| {
-                let before = self.load::<PlayerStats>(Tree::Ratings, &user.key());
-                Counted {
-                    user,
-                    side,
-                    before,
-                    after: None,
+        let mut counted = Vec::with_capacity(humans.len());
+        for (side, user) in humans {
+            let read = self
+                .inner
+                .store
+                .get_versioned::<PlayerStats>(Tree::Ratings, &user.key())
+                .await;
+            let (before, expect) = match read {
+                Ok(Some(found)) => (Some(found.value), Expect::Revision(found.revision)),
+                Ok(None) => (None, Expect::Absent),
+                Err(error @ StoreError::Decode { .. }) => {
+                    // A corrupt record must not keep the game from ending: start afresh.
+                    tracing::error!(user = user.key(), %error, "unreadable player stats");
+                    (None, Expect::Any)
                 }
-            })
-            .collect();
+                Err(error) => return Err(error.into()),
+            };
+            counted.push(Counted {
+                user,
+                side,
+                expect,
+                before,
+                after: None,
+            });
+        }
         let mut ended = Ended {
             at: now,
             ratings: [None, None],
@@ -195,7 +210,11 @@ impl Manager {
                     rewrite_rows(c.before.as_ref(), stats, &after.chat, batch, undo)?;
                 }
                 let key = c.user.key();
-                batch.put(Tree::Ratings, &key, &*stats)?;
+                let next = match c.expect {
+                    Expect::Revision(r) => r + 1,
+                    Expect::Absent | Expect::Any => 1,
+                };
+                batch.put_checked(Tree::Ratings, &key, &*stats, c.expect, next)?;
                 match &c.before {
                     Some(old) => undo.put(Tree::Ratings, &key, old)?,
                     None => undo.delete(Tree::Ratings, &key),
@@ -273,14 +292,20 @@ fn rewrite_rows(
 }
 
 /// One page of `user_key`'s history, newest first (an ordered read of the `History` index).
-pub fn history_page(store: &Store, user_key: &str, page: usize) -> Result<HistoryPage, StoreError> {
+pub async fn history_page(
+    store: &Store,
+    user_key: &str,
+    page: usize,
+) -> Result<HistoryPage, StoreError> {
     let prefix = history_prefix(user_key);
     let skip = page.saturating_mul(HISTORY_PAGE);
-    let rows: Vec<(String, HistoryEntry)> = store.scan(
-        Tree::History,
-        KeyRange::prefix(&prefix),
-        skip + HISTORY_PAGE + 1,
-    )?;
+    let rows: Vec<(String, HistoryEntry)> = store
+        .scan(
+            Tree::History,
+            KeyRange::prefix(&prefix),
+            skip + HISTORY_PAGE + 1,
+        )
+        .await?;
     let more = rows.len() > skip + HISTORY_PAGE;
     let entries = rows
         .into_iter()
@@ -297,7 +322,7 @@ pub fn history_page(store: &Store, user_key: &str, page: usize) -> Result<Histor
 
 /// A scope's leaderboard at `now`: the top `LEADERBOARD_TOP` active players and the
 /// caller's place. Reads the `Leaderboard` index in order, never the players' records.
-pub fn leaderboard(
+pub async fn leaderboard(
     store: &Store,
     scope: Scope,
     caller: Option<&UserRef>,
@@ -316,7 +341,7 @@ pub fn leaderboard(
             after: after.as_deref(),
             before: None,
         };
-        let chunk: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, top * 2)?;
+        let chunk: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, top * 2).await?;
         let Some((last, _)) = chunk.last() else { break };
         after = Some(last.clone());
         let done = chunk.len() < top * 2;
@@ -332,7 +357,7 @@ pub fn leaderboard(
         .map(|(i, (_, r))| (i + 1, r))
         .collect();
     let caller = match caller {
-        Some(user) => caller_place(store, &scope_key, user, now, &top_rows)?,
+        Some(user) => caller_place(store, &scope_key, user, now, &top_rows).await?,
         None => None,
     };
     Ok(Leaderboard {
@@ -343,7 +368,7 @@ pub fn leaderboard(
 }
 
 /// The caller's place in a scope: their row, and how many active rows come before it.
-fn caller_place(
+async fn caller_place(
     store: &Store,
     scope_key: &str,
     user: &UserRef,
@@ -353,7 +378,7 @@ fn caller_place(
     if let Some(found) = top.iter().find(|(_, r)| r.user == *user) {
         return Ok(Some(found.clone()));
     }
-    let Some(stats) = store.get::<PlayerStats>(Tree::Ratings, &user.key())? else {
+    let Some(stats) = store.get::<PlayerStats>(Tree::Ratings, &user.key()).await? else {
         return Ok(None);
     };
     let active = |row: &LeaderRow| row.last_rated.saturating_add(INACTIVE_SECS) > now;
@@ -367,7 +392,7 @@ fn caller_place(
         after: None,
         before: Some(&key),
     };
-    let ahead: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, usize::MAX)?;
+    let ahead: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, usize::MAX).await?;
     let place = ahead.iter().filter(|(_, r)| active(r)).count() + 1;
     Ok(Some((place, stats.row())))
 }
@@ -384,20 +409,21 @@ pub struct RecordFile {
 impl Manager {
     /// One page (0-based) of a player's finished games, newest first. Public: anyone may
     /// look at anyone's history.
-    pub fn history(&self, user: &UserRef, page: usize) -> Result<HistoryPage, ActionError> {
-        Ok(history_page(&self.inner.store, &user.key(), page)?)
+    pub async fn history(&self, user: &UserRef, page: usize) -> Result<HistoryPage, ActionError> {
+        Ok(history_page(&self.inner.store, &user.key(), page).await?)
     }
 
     /// A player's rating and results; `None` for someone who has finished no game.
-    pub fn stats(&self, user: &UserRef) -> Result<Option<PlayerStats>, ActionError> {
+    pub async fn stats(&self, user: &UserRef) -> Result<Option<PlayerStats>, ActionError> {
         Ok(self
             .inner
             .store
-            .get::<PlayerStats>(Tree::Ratings, &user.key())?)
+            .get::<PlayerStats>(Tree::Ratings, &user.key())
+            .await?)
     }
 
     /// The leaderboard of `scope` with `caller`'s place.
-    pub fn leaderboard(
+    pub async fn leaderboard(
         &self,
         scope: Scope,
         caller: Option<&UserRef>,
@@ -408,7 +434,8 @@ impl Manager {
             caller,
             self.now(),
             LEADERBOARD_TOP,
-        )?)
+        )
+        .await?)
     }
 
     /// The record of a game, finished or not (public, like the game itself).
@@ -423,7 +450,7 @@ impl Manager {
             game: game.id().clone(),
             file_name: format!("toguz-{}.pgn", game.id()),
             text,
-            moves: game.view(self.timeout_secs()).moves,
+            moves: self.view_of(&game).moves,
         })
     }
 }

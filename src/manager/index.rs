@@ -179,6 +179,8 @@ mod tests {
             rematch: None,
             rated: false,
             ended: None,
+            time_control: Default::default(),
+            clock: None,
         })
     }
 
@@ -196,6 +198,7 @@ mod tests {
             rematch_of: None,
             messages: vec![],
             rated: true,
+            time_control: Default::default(),
         }
     }
 

@@ -62,32 +62,37 @@ mod bots;
 mod challenges;
 mod clock;
 mod games;
+mod reviews;
 mod secrets;
 mod slots;
+mod timers;
 mod users;
 
 pub use clock::Clock;
-pub use config::{BotConfig, LimitsConfig, ManagerConfig};
+pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
 pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
+pub use reviews::{GameReview, ReviewConfig};
+pub use timers::HEARTBEAT_KEY;
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };
 pub use view::{
-    Actions, ChallengeActions, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView,
-    PitAction,
+    Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
+    GameView, PitAction,
 };
 
 use crate::engine::{EnginePool, Level};
 use crate::i18n::Lang;
 use crate::rules::{Side, Variant};
 use crate::store::{Store, Tree};
+use crate::timecontrol::TimeControl;
 use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;
 use rand::Rng;
-use slots::{Slot, SlotRef};
+use slots::{Slot, SlotRef, Stored};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -128,6 +133,10 @@ struct Inner {
     searches: std::sync::atomic::AtomicU64,
     /// Players' stats are rewritten under these (`history::count_end`).
     rating_locks: Vec<AsyncMutex<()>>,
+    /// The flag timer of each ongoing timed game.
+    timers: Mutex<HashMap<GameId, tokio::task::AbortHandle>>,
+    /// Game reviews: their own limits, and the last results.
+    reviews: reviews::Reviews,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -164,7 +173,6 @@ impl Manager {
             inner: Arc::new(Inner {
                 store,
                 engine,
-                config,
                 clock,
                 events,
                 games: Mutex::new(HashMap::new()),
@@ -176,10 +184,14 @@ impl Manager {
                 rating_locks: (0..history::RATING_STRIPES)
                     .map(|_| AsyncMutex::new(()))
                     .collect(),
+                timers: Mutex::new(HashMap::new()),
+                reviews: reviews::Reviews::new(config.review.clone()),
+                config,
             }),
         };
         manager.recover().await?;
         manager.spawn_sweeper();
+        manager.spawn_heartbeat();
         Ok(manager)
     }
 
@@ -188,26 +200,32 @@ impl Manager {
     async fn recover(&self) -> Result<(), ActionError> {
         let store = &self.inner.store;
         let mut resumed = 0;
-        for (key, rec) in store.load_all::<GameRecord>(Tree::Games) {
-            if matches!(rec.status, GameStatus::Finished { .. }) {
+        for (key, found) in store.load_all_versioned::<GameRecord>(Tree::Games).await? {
+            if matches!(found.value.status, GameStatus::Finished { .. }) {
                 continue;
             }
-            match Game::from_record(rec) {
+            match Game::from_record(found.value) {
                 Ok(game) => {
                     lock(&self.inner.index).add_game(&game);
-                    lock(&self.inner.games)
-                        .insert(game.id().clone(), Arc::new(AsyncMutex::new(game)));
+                    let held = Stored::new(game, found.revision);
+                    lock(&self.inner.games).insert(key, Arc::new(AsyncMutex::new(held)));
                 }
                 Err(error) => tracing::error!(key, error, "game record does not replay; skipped"),
             }
         }
-        for (_, rec) in store.load_all::<ChallengeRecord>(Tree::Challenges) {
-            if rec.is_open() {
-                lock(&self.inner.index).add_challenge(&rec);
-                lock(&self.inner.challenges).insert(rec.id.clone(), Arc::new(AsyncMutex::new(rec)));
+        for (key, found) in store
+            .load_all_versioned::<ChallengeRecord>(Tree::Challenges)
+            .await?
+        {
+            if found.value.is_open() {
+                lock(&self.inner.index).add_challenge(&found.value);
+                let held = Stored::new(found.value, found.revision);
+                lock(&self.inner.challenges).insert(key, Arc::new(AsyncMutex::new(held)));
             }
         }
-        // Bots first: the sweep then finds their searches queued and starts none again.
+        // Clocks first: a flag that fell before the stop ends its game before a bot thinks.
+        self.resume_clocks().await;
+        // Bots next: the sweep then finds their searches queued and starts none again.
         let ongoing = lock(&self.inner.index).ongoing_games();
         for id in ongoing {
             let slot = lock(&self.inner.games).get(&id).cloned();
@@ -239,6 +257,24 @@ impl Manager {
 
     fn now(&self) -> u64 {
         self.inner.clock.now()
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.inner.clock.now_ms()
+    }
+
+    /// A game as a view shows it now.
+    fn view_of(&self, game: &Game) -> GameView {
+        game.view(
+            self.timeout_secs(),
+            self.now_ms(),
+            self.inner.config.clock.first_move_ms(),
+        )
+    }
+
+    /// The time control a new game in `chat` gets when its players named none.
+    fn time_control(&self, chat: &ChatRef, named: Option<TimeControl>) -> TimeControl {
+        named.unwrap_or_else(|| self.inner.config.clock.default_for(&chat.key()))
     }
 
     fn timeout_secs(&self) -> u64 {
@@ -283,7 +319,9 @@ impl Manager {
 
     /// Resolves with the cause once the store has failed (a flush I/O error): every later
     /// change is refused, so the process should exit and be restarted.
-    pub fn store_failed(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+    pub fn store_failed(
+        &self,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = String> + Send + 'static>> {
         self.inner.store.failed()
     }
 
@@ -306,9 +344,17 @@ impl Manager {
                 opponent,
                 variant,
                 rated,
+                time,
             } => {
-                self.challenge(actor, chat, opponent, (variant, rated), None)
-                    .await
+                let time = self.time_control(&chat, time);
+                let rules = challenges::Terms {
+                    variant,
+                    time,
+                    rated,
+                    challenger_side: None,
+                    rematch_of: None,
+                };
+                self.challenge(actor, chat, opponent, rules).await
             }
             Action::AcceptChallenge { challenge } => {
                 self.answer(&actor, &challenge, Answer::Accept).await
@@ -323,7 +369,12 @@ impl Manager {
                 level,
                 variant,
                 colour,
-            } => self.play_bot(actor, chat, level, variant, colour).await,
+                time,
+            } => {
+                let time = self.time_control(&chat, time);
+                self.play_bot(actor, chat, level, (variant, time), colour)
+                    .await
+            }
             Action::Move { game, ply, pit } => self.play_move(&actor, &game, ply, pit).await,
             Action::Resign { game, ply } => {
                 let id = self.resolve_game(&actor, &chat, game, false)?;

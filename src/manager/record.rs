@@ -17,6 +17,7 @@ pub fn termination(status: &GameStatus) -> &'static str {
             FinishReason::Resigned(_) => "resignation",
             FinishReason::Agreed => "agreement",
             FinishReason::TimedOut(_) => "time forfeit",
+            FinishReason::FirstMoveMissed(_) => "abandoned",
             FinishReason::Aborted => "aborted",
         },
     }
@@ -130,6 +131,8 @@ mod tests {
             messages: vec![],
             seed: 1,
             rematch: None,
+            time_control: Default::default(),
+            clock: None,
             rated: true,
             ended: Some(Ended {
                 at: 1_796_083_300,

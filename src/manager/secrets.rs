@@ -13,13 +13,19 @@ impl Manager {
     ) -> Result<[u8; 32], ActionError> {
         let key = format!("secret:{}:{name}", platform.name());
         let fresh: [u8; 32] = rand::random();
-        if self.inner.store.put_new(Tree::Meta, &key, &fresh, None)? {
+        if self
+            .inner
+            .store
+            .put_new(Tree::Meta, &key, &fresh, None)
+            .await?
+        {
             self.inner.store.commit().await?;
             return Ok(fresh);
         }
         self.inner
             .store
-            .get::<[u8; 32]>(Tree::Meta, &key)?
+            .get::<[u8; 32]>(Tree::Meta, &key)
+            .await?
             .ok_or_else(|| ActionError::Storage(format!("secret {key} not readable")))
     }
 }

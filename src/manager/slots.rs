@@ -8,13 +8,48 @@
 //!   (`SlotRef::enter`);
 //! - a write that does not reach the disk is undone in the store as well as in memory
 //!   (`Store::write_or_undo`), so the two never disagree.
+//!
+//! Each one is held with the revision of the stored record it matches ([`Stored`]), and
+//! every write is a compare-and-set on that revision. With a shared store (PostgreSQL,
+//! several processes), what memory holds is checked against the stored revision whenever a
+//! slot is entered ([`Manager::enter`]) and read again if another process changed it; a
+//! write that loses a race (`StoreError::Conflict`) is refused as stale and the record read
+//! again, so a change is never applied twice nor lost.
 
 use super::*;
-use crate::store::{Batch, CLOSED_CHALLENGE_TTL_SECS};
-use std::ops::Deref;
+use crate::store::{Batch, Expect, StoreError, CLOSED_CHALLENGE_TTL_SECS};
+use crate::timecontrol::GameClock;
+use std::ops::{Deref, DerefMut};
 
-pub(super) type Slot<T> = Arc<AsyncMutex<T>>;
+pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
 type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
+
+/// A game or challenge in memory and the revision of the stored record it matches (0 for a
+/// record not written yet, and always on sled, which keeps no revisions).
+#[derive(Clone, Debug)]
+pub(super) struct Stored<T> {
+    pub(super) value: T,
+    pub(super) revision: u64,
+}
+
+impl<T> Stored<T> {
+    pub(super) fn new(value: T, revision: u64) -> Stored<T> {
+        Stored { value, revision }
+    }
+}
+
+impl<T> Deref for Stored<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> DerefMut for Stored<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
 
 /// A fresh short id: 6 characters `[a-z0-9]`.
 pub(super) fn new_id() -> String {
@@ -26,28 +61,72 @@ pub(super) fn new_id() -> String {
 }
 
 /// What the slot map needs to know of a game or challenge.
-pub(super) trait Held {
+pub(super) trait Held: Sized {
+    /// What the store keeps.
+    type Record: serde::de::DeserializeOwned;
+    /// Where the store keeps it: while live, and once done.
+    const TREES: (Tree, Tree);
     /// Finished or closed: kept in memory only while someone uses it.
     fn done(&self) -> bool;
     /// The error for an id that does not (or no longer) exist.
     fn missing() -> ActionError;
+    /// The in-memory form of a stored record.
+    fn from_record(id: &str, rec: Self::Record) -> Result<Self, ActionError>;
+    /// Drops it from the index of what is live (it became done in another process).
+    fn unindex(&self, index: &mut Index);
+    /// Enters it into the index (read from the store: another process may have made it).
+    fn index(&self, index: &mut Index);
+
+    /// The tree its record is in now.
+    fn tree(&self) -> Tree {
+        if self.done() {
+            Self::TREES.1
+        } else {
+            Self::TREES.0
+        }
+    }
 }
 
 impl Held for Game {
+    type Record = GameRecord;
+    const TREES: (Tree, Tree) = (Tree::Games, Tree::Archive);
     fn done(&self) -> bool {
         self.is_over()
     }
     fn missing() -> ActionError {
         ActionError::NoSuchGame
     }
+    fn from_record(id: &str, rec: GameRecord) -> Result<Game, ActionError> {
+        Game::from_record(rec).map_err(|error| {
+            tracing::error!(key = id, error, "game record does not replay");
+            ActionError::NoSuchGame
+        })
+    }
+    fn unindex(&self, index: &mut Index) {
+        index.remove_game(self);
+    }
+    fn index(&self, index: &mut Index) {
+        index.add_game(self);
+    }
 }
 
 impl Held for ChallengeRecord {
+    type Record = ChallengeRecord;
+    const TREES: (Tree, Tree) = (Tree::Challenges, Tree::ClosedChallenges);
     fn done(&self) -> bool {
         !self.is_open()
     }
     fn missing() -> ActionError {
         ActionError::NoSuchChallenge
+    }
+    fn from_record(_: &str, rec: ChallengeRecord) -> Result<ChallengeRecord, ActionError> {
+        Ok(rec)
+    }
+    fn unindex(&self, index: &mut Index) {
+        index.remove_challenge(self);
+    }
+    fn index(&self, index: &mut Index) {
+        index.add_challenge(self);
     }
 }
 
@@ -75,8 +154,12 @@ impl<'m, T: Held> SlotRef<'m, T> {
         SlotRef {
             map,
             id: id.to_string(),
-            slot: Some(Arc::new(AsyncMutex::new(value))),
+            slot: Some(Arc::new(AsyncMutex::new(Stored::new(value, 0)))),
         }
+    }
+
+    pub(super) fn id(&self) -> &str {
+        &self.id
     }
 
     /// Puts the slot into the map, where others find it (and wait on its lock).
@@ -95,7 +178,9 @@ impl<'m, T: Held> SlotRef<'m, T> {
 
     /// Locks the slot; `missing` if it left the map meanwhile (its creation failed), so a
     /// waiter never acts on a copy nobody else can see.
-    pub(super) async fn enter(&self) -> Result<tokio::sync::MutexGuard<'_, T>, ActionError> {
+    pub(super) async fn enter(
+        &self,
+    ) -> Result<tokio::sync::MutexGuard<'_, Stored<T>>, ActionError> {
         let guard = self.lock().await;
         let current = lock(self.map)
             .get(&self.id)
@@ -141,21 +226,28 @@ fn challenge_tree(c: &ChallengeRecord) -> Tree {
     }
 }
 
-/// Adds to `batch` what turns the stored `from` into `to` (either may be absent), moving the
-/// record between trees when `tree` says it changed.
+/// Adds to `batch` what turns the stored `from` (at `revision`) into `to` (either may be
+/// absent), moving the record between trees when `tree` says it changed. Every write is
+/// conditional on what was read: the record at `revision`, or no record for a new one; the
+/// result is at `revision + 1` (1 for a new one).
 fn change<T: serde::Serialize>(
     batch: &mut Batch,
     key: &str,
     from: Option<(Tree, &T)>,
     to: Option<(Tree, &T)>,
+    revision: u64,
 ) -> Result<(), ActionError> {
+    let next = if from.is_some() { revision + 1 } else { 1 };
+    let mut expect = Expect::Absent;
     if let Some((old, _)) = from {
+        expect = Expect::Revision(revision);
         if to.is_none_or(|(new, _)| new != old) {
-            batch.delete(old, key);
+            batch.delete_checked(old, key, expect);
+            expect = Expect::Absent;
         }
     }
     if let Some((new, value)) = to {
-        batch.put(new, key, value)?;
+        batch.put_checked(new, key, value, expect, next)?;
     }
     Ok(())
 }
@@ -170,9 +262,15 @@ impl Manager {
             }
             Target::Challenge(id) => {
                 let slot = self.challenge_slot(&id).await?;
-                let mut c = slot.lock().await;
+                let mut c = self.enter(&slot).await?;
+                let before = c.clone();
                 if add_message(&mut c.messages, msg) {
-                    self.save_challenge(&c).await?;
+                    if let Err(error) = self.write_challenge(Some(&before), Some(&c)).await {
+                        *c = before;
+                        self.after_conflict(&slot, &mut c, &error).await;
+                        return Err(error);
+                    }
+                    c.revision += 1;
                 }
             }
         }
@@ -183,16 +281,8 @@ impl Manager {
 
     /// The lock slot of a game, loading a finished game from the archive on demand.
     pub(super) async fn game_slot(&self, id: &str) -> Result<SlotRef<'_, Game>, ActionError> {
-        cached_slot(&self.inner.games, id, || {
-            let rec = self
-                .load::<GameRecord>(Tree::Games, id)
-                .or_else(|| self.load(Tree::Archive, id))
-                .ok_or(ActionError::NoSuchGame)?;
-            Game::from_record(rec).map_err(|error| {
-                tracing::error!(key = id, error, "game record does not replay");
-                ActionError::NoSuchGame
-            })
-        })
+        let slot = cached_slot(&self.inner.games, id, self.load_held::<Game>(id)).await?;
+        Ok(slot)
     }
 
     /// The lock slot of a challenge, loading a closed one from the store on demand.
@@ -200,38 +290,94 @@ impl Manager {
         &self,
         id: &str,
     ) -> Result<SlotRef<'_, ChallengeRecord>, ActionError> {
-        cached_slot(&self.inner.challenges, id, || {
-            self.load(Tree::Challenges, id)
-                .or_else(|| self.load(Tree::ClosedChallenges, id))
-                .ok_or(ActionError::NoSuchChallenge)
-        })
+        cached_slot(&self.inner.challenges, id, self.load_held(id)).await
     }
 
-    /// One record from the store; `None` when it is absent or cannot be decoded (a corrupt
-    /// record is logged and treated as gone, never a panic).
-    pub(super) fn load<T: serde::de::DeserializeOwned>(&self, tree: Tree, id: &str) -> Option<T> {
-        match self.inner.store.get::<T>(tree, id) {
-            Ok(rec) => rec,
-            Err(error) => {
-                tracing::error!(key = id, ?tree, %error, "undecodable record");
-                None
+    /// A game or challenge from the store, live or done, with its revision. A live one is
+    /// entered into the index (another process may have created it). A record that does not
+    /// decode is logged and treated as gone, never a panic.
+    async fn load_held<T: Held>(&self, id: &str) -> Result<Stored<T>, ActionError> {
+        let (live, done) = T::TREES;
+        for tree in [live, done] {
+            match self.inner.store.get_versioned::<T::Record>(tree, id).await {
+                Ok(Some(found)) => {
+                    let value = T::from_record(id, found.value)?;
+                    if !value.done() {
+                        value.index(&mut lock(&self.inner.index));
+                    }
+                    return Ok(Stored::new(value, found.revision));
+                }
+                Ok(None) => {}
+                Err(error @ StoreError::Decode { .. }) => {
+                    tracing::error!(key = id, ?tree, %error, "undecodable record");
+                    return Err(T::missing());
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Err(T::missing())
+    }
+
+    /// Locks a slot and, with a shared store, brings what it holds up to the stored
+    /// revision first (another process may have changed it meanwhile).
+    pub(super) async fn enter<'s, T: Held>(
+        &self,
+        slot: &'s SlotRef<'_, T>,
+    ) -> Result<tokio::sync::MutexGuard<'s, Stored<T>>, ActionError> {
+        let mut held = slot.enter().await?;
+        self.refresh(slot.id(), &mut held).await?;
+        Ok(held)
+    }
+
+    /// Reads a record again if its stored revision is not the one memory holds (shared
+    /// stores only: sled has one writer, this process).
+    async fn refresh<T: Held>(&self, id: &str, held: &mut Stored<T>) -> Result<(), ActionError> {
+        let store = &self.inner.store;
+        if !store.is_shared() || store.revision(held.tree(), id).await? == Some(held.revision) {
+            return Ok(());
+        }
+        let fresh = self.load_held::<T>(id).await?;
+        if fresh.done() && !held.done() {
+            held.unindex(&mut lock(&self.inner.index));
+        }
+        tracing::debug!(
+            key = id,
+            from = held.revision,
+            to = fresh.revision,
+            "changed elsewhere"
+        );
+        *held = fresh;
+        Ok(())
+    }
+
+    /// After a write that failed: when it lost a race with another process, read the
+    /// record again so the next action (and the board redrawn now) sees what is stored.
+    pub(super) async fn after_conflict<T: Held>(
+        &self,
+        slot: &SlotRef<'_, T>,
+        held: &mut Stored<T>,
+        error: &ActionError,
+    ) {
+        if matches!(error, ActionError::StaleBoard) {
+            if let Err(error) = self.refresh(slot.id(), held).await {
+                tracing::warn!(key = slot.id(), %error, "cannot read a changed record again");
             }
         }
     }
 
     /// An id no game (`Tree::Games`) or no challenge (any other tree) has, live or not.
-    pub(super) fn unused_id(&self, tree: Tree) -> Result<String, ActionError> {
+    pub(super) async fn unused_id(&self, tree: Tree) -> Result<String, ActionError> {
         let store = &self.inner.store;
         loop {
             let id = new_id();
             let taken = if tree == Tree::Games {
                 lock(&self.inner.games).contains_key(&id)
-                    || store.contains(Tree::Games, &id)?
-                    || store.contains(Tree::Archive, &id)?
+                    || store.contains(Tree::Games, &id).await?
+                    || store.contains(Tree::Archive, &id).await?
             } else {
                 lock(&self.inner.challenges).contains_key(&id)
-                    || store.contains(Tree::Challenges, &id)?
-                    || store.contains(Tree::ClosedChallenges, &id)?
+                    || store.contains(Tree::Challenges, &id).await?
+                    || store.contains(Tree::ClosedChallenges, &id).await?
             };
             if !taken {
                 return Ok(id);
@@ -241,13 +387,6 @@ impl Manager {
 
     // ----- writing -----
 
-    /// Writes a challenge where its state says it belongs (no change of tree or expiry).
-    pub(super) async fn save_challenge(&self, c: &ChallengeRecord) -> Result<(), ActionError> {
-        self.inner.store.put(challenge_tree(c), &c.id, c)?;
-        self.inner.store.commit().await?;
-        Ok(())
-    }
-
     /// Adds the change of a challenge from `before` (`None`: new) to `after` to `batch`; a
     /// challenge that closes moves to the closed tree and gets its expiry.
     pub(super) fn challenge_change(
@@ -255,11 +394,12 @@ impl Manager {
         batch: &mut Batch,
         before: Option<&ChallengeRecord>,
         after: Option<&ChallengeRecord>,
+        revision: u64,
     ) -> Result<(), ActionError> {
         let from = before.map(|c| (challenge_tree(c), c));
         let to = after.map(|c| (challenge_tree(c), c));
         let key = before.or(after).map_or("", |c| c.id.as_str());
-        change(batch, key, from, to)?;
+        change(batch, key, from, to, revision)?;
         let closes = before.is_none_or(|c| c.is_open()) && after.is_some_and(|c| !c.is_open());
         if closes {
             let at = self.now().saturating_add(CLOSED_CHALLENGE_TTL_SECS);
@@ -268,41 +408,62 @@ impl Manager {
         Ok(())
     }
 
-    /// Writes the change of a challenge durably, or leaves the store as it was.
+    /// Writes the change of a challenge durably, or leaves the store as it was; `before` is
+    /// what memory held (at its revision), `None` for a new challenge. The caller counts the
+    /// revision up on success.
     pub(super) async fn write_challenge(
         &self,
-        before: Option<&ChallengeRecord>,
+        before: Option<&Stored<ChallengeRecord>>,
         after: Option<&ChallengeRecord>,
     ) -> Result<(), ActionError> {
+        let revision = before.map_or(0, |b| b.revision);
         let (mut batch, mut undo) = (Batch::new(), Batch::new());
-        self.challenge_change(&mut batch, before, after)?;
-        self.challenge_change(&mut undo, after, before)?;
-        self.inner.store.write_or_undo(batch, undo).await?;
-        Ok(())
+        let was = before.map(|b| &b.value);
+        self.challenge_change(&mut batch, was, after, revision)?;
+        self.challenge_change(&mut undo, after, was, revision + 1)?;
+        self.write(batch, undo).await
     }
 
     /// Writes the change of a game durably, or leaves the store as it was. A game that
     /// finishes moves to the archive in the same write, together with its players' new
     /// stats, ratings, history lines and leaderboard rows (`history::count_end`, which also
-    /// records the end in `after`).
+    /// records the end in `after`). The caller counts the revision up on success.
     pub(super) async fn write_game(
         &self,
         before: &GameRecord,
         after: &mut GameRecord,
+        revision: u64,
     ) -> Result<(), ActionError> {
-        let (mut batch, mut undo) = (Batch::new(), Batch::new());
-        // Held until the write is durable or undone: see `history`.
-        let _stats_locks = if history::ends(before, after) {
-            self.count_end(after, &mut batch, &mut undo).await?
-        } else {
-            Vec::new()
-        };
-        let after = &*after;
-        let (from, to) = ((game_tree(before), before), (game_tree(after), after));
-        change(&mut batch, &after.id, Some(from), Some(to))?;
-        change(&mut undo, &after.id, Some(to), Some(from))?;
-        self.inner.store.write_or_undo(batch, undo).await?;
-        Ok(())
+        // A player's stats are written compare-and-set: another process may have counted
+        // another game of theirs meanwhile; then read them again and count this one on top.
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let (mut batch, mut undo) = (Batch::new(), Batch::new());
+            // Held until the write is durable or undone: see `history`.
+            let _stats_locks = if history::ends(before, after) {
+                self.count_end(after, &mut batch, &mut undo).await?
+            } else {
+                Vec::new()
+            };
+            let after = &*after;
+            let (from, to) = ((game_tree(before), before), (game_tree(after), after));
+            change(&mut batch, &after.id, Some(from), Some(to), revision)?;
+            change(&mut undo, &after.id, Some(to), Some(from), revision + 1)?;
+            match self.inner.store.write_or_undo(batch, undo).await {
+                Err(StoreError::Conflict { tree, key })
+                    if tree == Tree::Ratings.name() && attempt < STATS_ATTEMPTS =>
+                {
+                    tracing::info!(key, attempt, "a player's stats changed meanwhile; again");
+                }
+                result => return written(result),
+            }
+        }
+    }
+
+    /// A durable write; a compare-and-set that lost a race is refused as a stale board.
+    async fn write(&self, batch: Batch, undo: Batch) -> Result<(), ActionError> {
+        written(self.inner.store.write_or_undo(batch, undo).await)
     }
 
     /// Locks a game, applies `change`, and makes the result durable; on a storage failure
@@ -313,26 +474,95 @@ impl Manager {
         id: &str,
         change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
-        let slot = self.game_slot(id).await?;
-        let mut game = slot.enter().await?;
-        let before = game.clone();
-        let out = change(&mut game, self.now())?;
-        if game.rec != before.rec {
-            if let Err(error) = self.write_game(&before.rec, &mut game.rec).await {
-                *game = before;
-                return Err(error);
-            }
-            self.after_change(&before, &game);
-        }
-        Ok((out, game.view(self.timeout_secs())))
+        self.update_game_charged(id, 0, change).await
     }
 
-    pub(super) fn after_change(&self, before: &Game, game: &Game) {
+    /// `update_game` where a move is charged at least `min_used_ms` on the mover's clock
+    /// (the bot's measured search: on a manual clock no time passes otherwise).
+    ///
+    /// In a timed game the press counts from when it reached the manager, before any wait
+    /// for the game's lock. A clock that ran out by then ends the game first (and is
+    /// published); the change then finds the game over. Whichever of a press and the flag
+    /// timer takes the lock first wins, and only one of them.
+    pub(super) async fn update_game_charged<T>(
+        &self,
+        id: &str,
+        min_used_ms: u64,
+        change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
+    ) -> Result<(T, GameView), ActionError> {
+        let arrived_ms = self.now_ms();
+        let slot = self.game_slot(id).await?;
+        let mut game = self.enter(&slot).await?;
+        self.apply_due_clock(&mut game, arrived_ms).await?;
+        let before = game.clone();
+        let out = change(&mut game, arrived_ms / 1000)?;
+        if game.ply() != before.ply() {
+            let used = game.rec.clock.as_ref().map_or(0, |c| c.elapsed(arrived_ms));
+            game.charge_clock(before.ply(), used.max(min_used_ms));
+            if let Some(clock) = game.rec.clock.as_mut() {
+                // Stored as the opponent's start; moved to the durable moment below.
+                clock.start_turn(arrived_ms);
+            }
+        }
+        if game.rec != before.rec {
+            if let Err(error) = self
+                .write_game(&before.rec, &mut game.rec, before.revision)
+                .await
+            {
+                *game = before;
+                self.after_conflict(&slot, &mut game, &error).await;
+                return Err(error);
+            }
+            game.revision += 1;
+            self.after_change(&before, &mut game);
+        }
+        Ok((out, self.view_of(&game)))
+    }
+
+    /// Ends a timed game whose clock says so at `now_ms` (a flag, or a first move not made
+    /// in time), durably, and tells subscribers. Nothing happens when nothing is due.
+    pub(super) async fn apply_due_clock(
+        &self,
+        game: &mut Stored<Game>,
+        now_ms: u64,
+    ) -> Result<(), ActionError> {
+        let first_move_ms = self.inner.config.clock.first_move_ms();
+        let Some(event) = game.clock_due(first_move_ms, now_ms) else {
+            return Ok(());
+        };
+        let before = game.clone();
+        game.apply_clock(event);
+        if let Err(error) = self
+            .write_game(&before.rec, &mut game.rec, before.revision)
+            .await
+        {
+            *game = before;
+            return Err(error);
+        }
+        game.revision += 1;
+        self.after_change(&before, game);
+        tracing::info!(game = game.id(), ?event, "the clock ended the game");
+        self.publish(Event::Game(self.view_of(game)));
+        Ok(())
+    }
+
+    /// After a durable change: the index forgets a game that ended; in a timed game the
+    /// side to move's time starts now (the move is durable) and its flag timer is set; the
+    /// bot starts thinking when it is to move.
+    pub(super) fn after_change(&self, before: &Game, game: &mut Game) {
         if game.is_over() && !before.is_over() {
             lock(&self.inner.index).remove_game(game);
+            self.cancel_clock(game.id());
         }
-        if game.ply() != before.ply() && game.bot_to_move().is_some() {
-            self.spawn_bot(game.id().clone());
+        if game.ply() != before.ply() {
+            let over = game.is_over();
+            if let Some(clock) = game.rec.clock.as_mut().filter(|_| !over) {
+                clock.start_turn(self.now_ms());
+            }
+            self.schedule_clock(game);
+            if game.bot_to_move().is_some() {
+                self.spawn_bot(game.id().clone());
+            }
         }
     }
 
@@ -343,15 +573,16 @@ impl Manager {
         &self,
         id: Option<GameId>,
         chat: ChatRef,
-        variant: Variant,
+        (variant, time_control): (Variant, TimeControl),
         players: [Player; 2],
         rated: bool,
-        accepted: Option<(&ChallengeRecord, &ChallengeRecord)>,
+        accepted: Option<(&Stored<ChallengeRecord>, &ChallengeRecord)>,
     ) -> Result<GameView, ActionError> {
-        let now = self.now();
+        let now_ms = self.now_ms();
+        let now = now_ms / 1000;
         let id = match id {
             Some(id) => id,
-            None => self.unused_id(Tree::Games)?,
+            None => self.unused_id(Tree::Games).await?,
         };
         // Only games between people are rated.
         let rated = rated && players.iter().all(|p| !p.is_bot());
@@ -370,10 +601,18 @@ impl Manager {
             rematch: None,
             rated,
             ended: None,
+            time_control,
+            clock: match time_control {
+                TimeControl::Fischer {
+                    base_ms,
+                    increment_ms,
+                } => Some(GameClock::new(base_ms, increment_ms, now_ms)),
+                TimeControl::Correspondence => None,
+            },
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));
-        let game = slot.lock().await;
+        let mut game = slot.lock().await;
         slot.publish();
         if let Err(error) = self.index_new_game(&game) {
             slot.forget();
@@ -384,10 +623,15 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
+        game.revision = 1;
+        if let Some(clock) = game.rec.clock.as_mut() {
+            clock.start_turn(self.now_ms());
+        }
+        self.schedule_clock(&game);
         if game.bot_to_move().is_some() {
             self.spawn_bot(id);
         }
-        Ok(game.view(self.timeout_secs()))
+        Ok(self.view_of(&game))
     }
 
     /// Checks the limits for a new game and makes it findable through the index.
@@ -402,23 +646,23 @@ impl Manager {
     async fn store_new_game(
         &self,
         rec: &GameRecord,
-        accepted: Option<(&ChallengeRecord, &ChallengeRecord)>,
+        accepted: Option<(&Stored<ChallengeRecord>, &ChallengeRecord)>,
     ) -> Result<(), ActionError> {
         let (mut batch, mut undo) = (Batch::new(), Batch::new());
-        batch.put(Tree::Games, &rec.id, rec)?;
+        batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent, 1)?;
         undo.delete(Tree::Games, &rec.id);
         if let Some((before, after)) = accepted {
-            self.challenge_change(&mut batch, Some(before), Some(after))?;
-            self.challenge_change(&mut undo, Some(after), Some(before))?;
+            let revision = before.revision;
+            self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
+            self.challenge_change(&mut undo, Some(after), Some(before), revision + 1)?;
         }
-        self.inner.store.write_or_undo(batch, undo).await?;
-        Ok(())
+        self.write(batch, undo).await
     }
 
     /// Deletes closed challenges and claims whose time is up (a range scan of the expiry
     /// index); returns how many.
-    pub(super) fn expire_records(&self) -> usize {
-        match self.inner.store.expire_due(self.now(), 10_000) {
+    pub(super) async fn expire_records(&self) -> usize {
+        match self.inner.store.expire_due(self.now(), 10_000).await {
             Ok(0) => 0,
             Ok(n) => {
                 tracing::info!(records = n, "expired records deleted");
@@ -432,18 +676,19 @@ impl Manager {
     }
 }
 
-/// The slot of `id` in `map`, or a new one holding what `load` reads from the store. Two
-/// racing loads of the same id end up sharing the first slot inserted.
-fn cached_slot<'m, T: Held>(
+/// The slot of `id` in `map`, or a new one holding what `load` reads from the store (`load`
+/// is only awaited on a miss). Two racing loads of the same id end up sharing the first slot
+/// inserted.
+async fn cached_slot<'m, T: Held>(
     map: &'m SlotMap<T>,
     id: &str,
-    load: impl FnOnce() -> Result<T, ActionError>,
+    load: impl std::future::Future<Output = Result<Stored<T>, ActionError>>,
 ) -> Result<SlotRef<'m, T>, ActionError> {
     let cached = lock(map).get(id).cloned();
     let slot = match cached {
         Some(slot) => slot,
         None => {
-            let value = load()?;
+            let value = load.await?;
             lock(map)
                 .entry(id.to_string())
                 .or_insert_with(|| Arc::new(AsyncMutex::new(value)))
@@ -455,4 +700,20 @@ fn cached_slot<'m, T: Held>(
         id: id.to_string(),
         slot: Some(slot),
     })
+}
+
+/// How many times a game's end is counted again when a player's stats changed meanwhile.
+const STATS_ATTEMPTS: u32 = 5;
+
+/// A durable write's result for the caller: a compare-and-set that lost a race is refused
+/// as a stale board.
+fn written(result: Result<(), StoreError>) -> Result<(), ActionError> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(StoreError::Conflict { tree, key }) => {
+            tracing::info!(tree, key, "changed by another process; refused as stale");
+            Err(ActionError::StaleBoard)
+        }
+        Err(error) => Err(error.into()),
+    }
 }

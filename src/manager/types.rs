@@ -3,6 +3,7 @@
 
 use crate::engine::Level;
 use crate::rules::{Side, Variant};
+use crate::timecontrol::TimeControl;
 use serde::{Deserialize, Serialize};
 
 /// A chat service (or the local console).
@@ -138,6 +139,8 @@ pub enum Action {
         opponent: Option<UserRef>,
         variant: Variant,
         rated: bool,
+        /// `None`: the chat's default (`[clock]` in the config).
+        time: Option<TimeControl>,
     },
     AcceptChallenge {
         challenge: ChallengeId,
@@ -153,6 +156,8 @@ pub enum Action {
         level: Level,
         variant: Variant,
         colour: Option<Side>,
+        /// `None`: the chat's default (`[clock]` in the config).
+        time: Option<TimeControl>,
     },
     /// `ply` is the ply the board was shown at (from button data), `None` from a typed
     /// command.

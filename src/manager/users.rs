@@ -22,6 +22,7 @@ impl Manager {
             .inner
             .store
             .get::<UserSettings>(Tree::Settings, &user.key())
+            .await
         {
             Ok(settings) => settings.and_then(|s| s.lang),
             Err(error) => {
@@ -38,11 +39,15 @@ impl Manager {
             .inner
             .store
             .get::<UserSettings>(Tree::Settings, &key)
+            .await
             .ok()
             .flatten()
             .unwrap_or_default();
         settings.lang = Some(lang);
-        self.inner.store.put(Tree::Settings, &key, &settings)?;
+        self.inner
+            .store
+            .put(Tree::Settings, &key, &settings)
+            .await?;
         self.inner.store.commit().await?;
         Ok(())
     }
@@ -56,12 +61,13 @@ impl Manager {
             .inner
             .store
             .get::<UserRef>(Tree::Handles, &key)
+            .await
             .ok()
             .flatten();
         if known.is_some_and(|k| k == *user && k.name == user.name) {
             return Ok(());
         }
-        self.inner.store.put(Tree::Handles, &key, user)?;
+        self.inner.store.put(Tree::Handles, &key, user).await?;
         self.inner.store.commit().await?;
         Ok(())
     }
@@ -76,7 +82,8 @@ impl Manager {
         let first = self
             .inner
             .store
-            .put_new(Tree::Claims, &key, &true, Some(expires))?;
+            .put_new(Tree::Claims, &key, &true, Some(expires))
+            .await?;
         if first {
             self.inner.store.commit().await?;
         }
@@ -84,9 +91,9 @@ impl Manager {
     }
 
     /// The user last seen with `handle` (case-insensitive, with or without `@`).
-    pub fn user_by_handle(&self, platform: Platform, handle: &str) -> Option<UserRef> {
+    pub async fn user_by_handle(&self, platform: Platform, handle: &str) -> Option<UserRef> {
         let key = handle_key(platform, handle);
-        match self.inner.store.get::<UserRef>(Tree::Handles, &key) {
+        match self.inner.store.get::<UserRef>(Tree::Handles, &key).await {
             Ok(user) => user,
             Err(error) => {
                 tracing::warn!(key, %error, "unreadable user handle");

@@ -4,6 +4,7 @@
 use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
 use crate::ratings::RatingChange;
 use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
+use crate::timecontrol::{Deadline, TimeControl};
 use serde::{Deserialize, Serialize};
 
 /// How a finished game ended.
@@ -16,10 +17,14 @@ pub enum FinishReason {
     Resigned(Side),
     /// A draw offer was accepted.
     Agreed,
-    /// This side let the move time run out.
+    /// This side let its time run out: the correspondence move time, or its clock (the
+    /// flag fell; `GameView::clock` is then set).
     TimedOut(Side),
     /// Ended before both sides moved; no result.
     Aborted,
+    /// This side did not make its first move within the first-move limit of a timed game:
+    /// ended without result.
+    FirstMoveMissed(Side),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,7 +68,27 @@ pub struct GameView {
     /// A rated game between people.
     pub rated: bool,
     /// White's and Black's rating change, once a rated game has ended.
-    pub ratings: [Option<RatingChange>; 2],
+    /// Boxed: most views have none, and a view travels in enums by value.
+    pub ratings: Box<[Option<RatingChange>; 2]>,
+    /// Both clocks, in a timed game.
+    pub clock: Option<ClockView>,
+}
+
+/// The clocks of a timed game as one view shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockView {
+    pub control: TimeControl,
+    /// Time left (White, Black) when the view was made; the side to move's is running.
+    pub left_ms: [u64; 2],
+    /// Time left (White, Black) at the last move (or the start).
+    pub at_last_move_ms: [u64; 2],
+    /// When the side to move flags (or, on a first move, the game is aborted), while the
+    /// game goes on (unix milliseconds).
+    pub deadline: Option<Deadline>,
+    /// The manager's clock when the view was made (unix milliseconds).
+    pub shown_at_ms: u64,
+    /// The mover's time left after each move (for `%clk` in records).
+    pub after_move_ms: Vec<u64>,
 }
 
 /// One pit button.
@@ -176,6 +201,8 @@ pub struct ChallengeView {
     /// The game will be rated.
     pub rated: bool,
     pub messages: Vec<MessageRef>,
+    /// The time control the game will be played at.
+    pub time_control: TimeControl,
 }
 
 /// What a viewer may do with a challenge now.
@@ -230,7 +257,8 @@ impl GameView {
             timeout_at: None,
             bot_busy: None,
             rated: false,
-            ratings: [None, None],
+            ratings: Box::new([None, None]),
+            clock: None,
         }
     }
 }
@@ -292,6 +320,7 @@ mod tests {
             rematch_of: None,
             messages: vec![],
             rated: true,
+            time_control: TimeControl::Correspondence,
         };
         assert!(c.actions_for(Some(&user("b"))).accept);
         assert!(!c.actions_for(Some(&user("x"))).accept);

@@ -14,8 +14,9 @@ use crate::manager::{
 };
 use crate::platform::{history_text, present};
 use crate::render::{self, Charset};
-use crate::rules::{RecordResult, Side, Variant};
+use crate::rules::{annotate_clocks, RecordResult, Side, Variant};
 use crate::t;
+use crate::timecontrol::TimeControl;
 use std::io::Write;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::sync::broadcast::{self, error::RecvError};
@@ -30,6 +31,8 @@ pub struct PlaySettings {
     pub lang: Lang,
     /// Hot seat: two people at one keyboard, White and Black, instead of the bot.
     pub players: Option<[UserRef; 2]>,
+    /// The time control of a new game; `None`: correspondence (the config's default).
+    pub time: Option<TimeControl>,
 }
 
 /// A player at this keyboard known by a name (hot seat): the name is the identity, so the
@@ -153,9 +156,21 @@ impl<W: Write> Console<W> {
     pub async fn run<R: AsyncBufRead + Unpin>(mut self, input: R) -> anyhow::Result<()> {
         self.start().await?;
         let mut lines = input.lines();
-        while let Some(line) = lines.next_line().await? {
-            if !self.command(parse_command(&line)).await? {
-                break;
+        loop {
+            // A timed game's flag falls while the player thinks: say so without waiting for
+            // the next line.
+            let clock_runs = self
+                .game
+                .as_ref()
+                .is_some_and(|g| !g.is_over() && g.clock.is_some());
+            tokio::select! {
+                line = lines.next_line() => {
+                    let Some(line) = line? else { break };
+                    if !self.command(parse_command(&line)).await? {
+                        break;
+                    }
+                }
+                event = self.events.recv(), if clock_runs => self.clock_event(event)?,
             }
         }
         let bye = t!(self.lang(), "console-saved");
@@ -191,6 +206,7 @@ impl<W: Write> Console<W> {
             level: self.settings.level,
             variant: self.settings.variant,
             colour: self.settings.colour,
+            time: self.settings.time,
         };
         match self.act(action).await {
             Ok(Reply::Game(view)) => {
@@ -270,7 +286,7 @@ impl<W: Write> Console<W> {
             }
             Command::History(name) => {
                 let (user, name) = self.named(name);
-                let text = match self.manager.history(&user, 0) {
+                let text = match self.manager.history(&user, 0).await {
                     Ok(page) => history_text::history_text(name.as_deref(), &page, lang),
                     Err(e) => present::error_text(&e, lang),
                 };
@@ -278,7 +294,7 @@ impl<W: Write> Console<W> {
             }
             Command::Stats(name) => {
                 let (user, name) = self.named(name);
-                let text = match self.manager.stats(&user) {
+                let text = match self.manager.stats(&user).await {
                     Ok(stats) => history_text::stats_text(name.as_deref(), stats.as_ref(), lang),
                     Err(e) => present::error_text(&e, lang),
                 };
@@ -360,6 +376,20 @@ impl<W: Write> Console<W> {
         }
     }
 
+    /// Shows the game once the clock ended it (the flag, or a first move not made in time).
+    fn clock_event(&mut self, event: Result<Event, RecvError>) -> anyhow::Result<()> {
+        let Some(current) = &self.game else {
+            return Ok(());
+        };
+        if let Ok(Event::Game(view)) = event {
+            if view.id == current.id && view.is_over() {
+                self.show(&view)?;
+                self.game = Some(view);
+            }
+        }
+        Ok(())
+    }
+
     fn bot_moved(&mut self, view: GameView) -> anyhow::Result<()> {
         if let Some(last) = view.last_move {
             let name = present::player_name(view.player(last.side), self.lang());
@@ -396,6 +426,9 @@ impl<W: Write> Console<W> {
         board.result_line = self.result_text(view);
         let text = render::text(&board, Charset::Unicode);
         self.say(&text)?;
+        for line in present::clock_lines(view, lang, present::ClockStyle::TimeOfDay) {
+            self.say(&line)?;
+        }
         if let Some(offerer) = view.draw_offer {
             let offer = if Some(offerer) == me {
                 t!(lang, "console-you-offer-draw")
@@ -425,16 +458,26 @@ impl<W: Write> Console<W> {
 /// The move text of a game, with its result once it is over (`1-0`, `0-1`, `1/2-1/2`; `*`
 /// for an aborted game), as records write it.
 fn record_line(view: &GameView) -> String {
-    let GameStatus::Finished { winner, reason } = view.status else {
-        return view.moves.clone();
+    let result = match view.status {
+        GameStatus::Ongoing => None,
+        GameStatus::Finished {
+            reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_),
+            ..
+        } => Some(RecordResult::Unknown),
+        GameStatus::Finished { winner, .. } => Some(RecordResult::from_winner(winner)),
     };
-    let result = match reason {
-        FinishReason::Aborted => RecordResult::Unknown,
-        _ => RecordResult::from_winner(winner),
-    };
-    format!("{} {}", view.moves, result.as_str())
-        .trim_start()
-        .to_string()
+    let result = result.map_or("", RecordResult::as_str);
+    let line = format!("{} {result}", view.moves).trim().to_string();
+    match &view.clock {
+        None => line,
+        // A timed game: its control and category as headers, the clocks after each move.
+        Some(clock) => format!(
+            "[TimeControl \"{}\"]\n[TimeCategory \"{}\"]\n\n{}",
+            clock.control.pgn(0),
+            clock.control.category().name(),
+            annotate_clocks(&line, &clock.after_move_ms)
+        ),
+    }
 }
 
 impl<W: Write> Console<W> {
@@ -493,7 +536,7 @@ impl<W: Write> Console<W> {
         };
         let me = view.side_of(&self.user);
         let headline = match (winner, reason) {
-            (Some(side), r) if Some(side) == me && !matches!(r, FinishReason::Aborted) => {
+            (Some(side), _) if Some(side) == me => {
                 t!(lang, "console-you-win")
             }
             _ => present::result_headline(view, lang)?,

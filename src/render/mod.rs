@@ -6,6 +6,7 @@
 //! image with fonts embedded in the binary, so the bytes are the same on every machine.
 
 mod font;
+mod graph;
 pub mod layout;
 mod png;
 mod quantize;
@@ -15,6 +16,7 @@ use crate::i18n::Lang;
 use crate::rules::{EndReason, MoveReport, Position, Side};
 use crate::t;
 
+pub use graph::{GraphView, GRAPH_HEIGHT, GRAPH_WIDTH, RANGE_BALLS};
 pub use png::{LANDED_COLOR, PLAYED_COLOR, TUZDEK_COLOR};
 
 /// Everything needed to draw a board for one viewer.
@@ -60,6 +62,11 @@ pub fn text(view: &BoardView, charset: Charset) -> String {
 /// The board as a PNG image of `layout::WIDTH` x `layout::HEIGHT` pixels.
 pub fn png(view: &BoardView) -> Result<Vec<u8>, RenderError> {
     png::render(view)
+}
+
+/// A review's evaluation graph as a PNG image of `GRAPH_WIDTH` x `GRAPH_HEIGHT` pixels.
+pub fn review_graph(view: &GraphView) -> Result<Vec<u8>, RenderError> {
+    graph::render(view)
 }
 
 /// The stages of `png`, timed separately by `benches/render.rs`. Not an API.

@@ -29,21 +29,21 @@ pub const LANDED_COLOR: [u8; 3] = [0xff, 0xb4, 0x1f];
 /// Fill of a tuzdek pit.
 pub const TUZDEK_COLOR: [u8; 3] = [0xb3, 0x26, 0x2e];
 
-const BACKGROUND: [u8; 3] = [0x1f, 0x1b, 0x18];
-const TEXT: [u8; 3] = [0xf3, 0xec, 0xe2];
-const MUTED: [u8; 3] = [0xb5, 0xa8, 0x98];
+pub(super) const BACKGROUND: [u8; 3] = [0x1f, 0x1b, 0x18];
+pub(super) const TEXT: [u8; 3] = [0xf3, 0xec, 0xe2];
+pub(super) const MUTED: [u8; 3] = [0xb5, 0xa8, 0x98];
 const WOOD_TOP: [u8; 3] = [0xcf, 0x97, 0x5c];
 const WOOD_BOTTOM: [u8; 3] = [0xb2, 0x76, 0x3e];
 const WOOD_EDGE: [u8; 3] = [0x6e, 0x40, 0x1d];
-const HOLE_TOP: [u8; 3] = [0x3c, 0x21, 0x0f];
+pub(super) const HOLE_TOP: [u8; 3] = [0x3c, 0x21, 0x0f];
 const HOLE_BOTTOM: [u8; 3] = [0x6a, 0x3f, 0x20];
 const HOLE_EDGE: [u8; 3] = [0x4a, 0x2a, 0x12];
 const INK: [u8; 3] = [0x3a, 0x1f, 0x0c];
-const INK_LIGHT: [u8; 3] = [0x7e, 0x52, 0x2e];
+pub(super) const INK_LIGHT: [u8; 3] = [0x7e, 0x52, 0x2e];
 const TURN_CHIP: [u8; 3] = [0x3e, 0x9b, 0x4f];
-const WINNER_CHIP: [u8; 3] = [0xe2, 0xb1, 0x3c];
-const WHITE_STONE: [u8; 3] = [0xf4, 0xf1, 0xea];
-const BLACK_STONE: [u8; 3] = [0x1a, 0x1a, 0x1a];
+pub(super) const WINNER_CHIP: [u8; 3] = [0xe2, 0xb1, 0x3c];
+pub(super) const WHITE_STONE: [u8; 3] = [0xf4, 0xf1, 0xea];
+pub(super) const BLACK_STONE: [u8; 3] = [0x1a, 0x1a, 0x1a];
 
 /// Balls drawn one by one in a pit; more are drawn as a full pile with the count on it.
 pub const MAX_DRAWN_BALLS: u8 = 18;
@@ -507,7 +507,7 @@ fn chip(
 }
 
 /// A player's colour: a white or black stone with an outline.
-fn stone(canvas: &mut Pixmap, side: Side, cx: f32, cy: f32, r: f32) {
+pub(super) fn stone(canvas: &mut Pixmap, side: Side, cx: f32, cy: f32, r: f32) {
     let (fill, edge) = match side {
         Side::White => (WHITE_STONE, [0x9a, 0x8f, 0x80]),
         Side::Black => (BLACK_STONE, [0xd8, 0xcf, 0xc4]),
@@ -592,11 +592,11 @@ fn rgb(r: u8, g: u8, b: u8) -> [u8; 3] {
     [r, g, b]
 }
 
-fn color(c: [u8; 3]) -> Color {
+pub(super) fn color(c: [u8; 3]) -> Color {
     Color::from_rgba8(c[0], c[1], c[2], 255)
 }
 
-fn solid(c: [u8; 3]) -> Paint<'static> {
+pub(super) fn solid(c: [u8; 3]) -> Paint<'static> {
     let mut paint = Paint::default();
     paint.set_color(color(c));
     paint.anti_alias = true;
@@ -622,7 +622,7 @@ fn vertical_gradient(r: Rect, top: [u8; 3], bottom: [u8; 3]) -> Paint<'static> {
     }
 }
 
-fn stroke(canvas: &mut Pixmap, path: &Path, rgb: [u8; 3], width: f32) {
+pub(super) fn stroke(canvas: &mut Pixmap, path: &Path, rgb: [u8; 3], width: f32) {
     let style = Stroke {
         width,
         ..Stroke::default()
@@ -631,7 +631,7 @@ fn stroke(canvas: &mut Pixmap, path: &Path, rgb: [u8; 3], width: f32) {
 }
 
 /// A rectangle with corners of radius `r` (a stadium when `r` is half the short side).
-fn rounded_rect(rect: Rect, r: f32) -> Option<Path> {
+pub(super) fn rounded_rect(rect: Rect, r: f32) -> Option<Path> {
     let r = r.min(rect.w / 2.0).min(rect.h / 2.0);
     // Control-point distance that makes a cubic Bezier a quarter circle.
     let k = r * 0.552_284_8;
@@ -697,6 +697,25 @@ pub(super) fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
     let palette = PALETTE
         .as_ref()
         .ok_or_else(|| RenderError::Encode("no palette".into()))?;
+    encode_with(canvas, palette, flate2::Compression::fast())
+}
+
+/// Encodes a picture that is not a board (the review's graph) with a palette learnt from the
+/// picture itself: its colours are few, and learning is deterministic. Such pictures are
+/// rare, so zlib takes its time to make them small.
+pub(super) fn encode_own_palette(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
+    encode_with(
+        canvas,
+        &Palette::learn(&[canvas.data()]),
+        flate2::Compression::best(),
+    )
+}
+
+fn encode_with(
+    canvas: &Pixmap,
+    palette: &Palette,
+    level: flate2::Compression,
+) -> Result<Vec<u8>, RenderError> {
     let pixels = palette.apply(canvas.data());
     let width = canvas.width() as usize;
     let mut raw = Vec::with_capacity(pixels.len() + canvas.height() as usize);
@@ -704,7 +723,7 @@ pub(super) fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
         raw.push(0); // filter type None
         raw.extend_from_slice(row);
     }
-    let mut zlib = ZlibEncoder::new(Vec::with_capacity(64 * 1024), flate2::Compression::fast());
+    let mut zlib = ZlibEncoder::new(Vec::with_capacity(64 * 1024), level);
     let io = |e: std::io::Error| RenderError::Encode(e.to_string());
     zlib.write_all(&raw).map_err(io)?;
     let idat = zlib.finish().map_err(io)?;

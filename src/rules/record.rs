@@ -14,6 +14,7 @@ use super::{
     parse_move_token, EndReason, MoveError, MoveReport, MoveToken, Position, Side, TuzdekRule,
     Variant,
 };
+use crate::timecontrol::{parse_pgn_clock, pgn_clock, TimeControl};
 use std::fmt::{self, Write};
 
 /// The result written in a record.
@@ -61,6 +62,8 @@ pub struct WrittenMove {
     pub token: MoveToken,
     pub text: String,
     pub line: usize,
+    /// The mover's time left after the move, from a `{[%clk 0:02:41]}` comment (ms).
+    pub clock_ms: Option<u64>,
 }
 
 /// A parsed game record.
@@ -87,6 +90,11 @@ impl Record {
     pub fn written_result(&self) -> Option<RecordResult> {
         self.result
             .or_else(|| self.header("Result").and_then(RecordResult::parse))
+    }
+
+    /// The `TimeControl` header (`180+2`, `1/259200`), if present and readable.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.header("TimeControl").and_then(TimeControl::from_pgn)
     }
 
     /// A short description for error messages: `White - Black (Date)`.
@@ -236,8 +244,17 @@ fn parse_chunk(lines: &[(usize, &str)]) -> Result<Record, RecordError> {
 }
 
 fn finish_comment(record: &mut Record, comment: &str) {
-    if comment.trim_matches(|c| c == '{' || c == '}').trim() == "zero" {
+    let inner = comment.trim_matches(|c| c == '{' || c == '}').trim();
+    if inner == "zero" {
         record.zero = true;
+    }
+    // `[%clk 0:02:41]`: the time left of the move just written.
+    let clock = inner
+        .strip_prefix("[%clk")
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(time, _)| parse_pgn_clock(time));
+    if let (Some(ms), Some(last)) = (clock, record.moves.last_mut()) {
+        last.clock_ms = Some(ms);
     }
 }
 
@@ -288,6 +305,7 @@ fn parse_word(record: &mut Record, line: usize, word: &str) -> Result<(), Record
         token,
         text: word.to_string(),
         line,
+        clock_ms: None,
     });
     Ok(())
 }
@@ -469,6 +487,20 @@ pub fn write_record(
     result: Option<RecordResult>,
     playok: bool,
 ) -> String {
+    write_timed_record(headers, start, moves, &[], result, playok)
+}
+
+/// `write_record` for a game on a clock: `clocks[i]`, the mover's time left after move `i`
+/// (ms), is written after it as `{[%clk 0:02:41]}` (put a `TimeControl` header in
+/// `headers`).
+pub fn write_timed_record(
+    headers: &[(String, String)],
+    start: Position,
+    moves: &[MoveReport],
+    clocks: &[u64],
+    result: Option<RecordResult>,
+    playok: bool,
+) -> String {
     let mut out = String::new();
     for (name, value) in headers {
         let _ = writeln!(out, "[{name} \"{}\"]", value.replace('"', "'"));
@@ -482,7 +514,12 @@ pub fn write_record(
     if !out.is_empty() {
         out.push('\n');
     }
-    out.push_str(&move_text(start, moves, playok));
+    if clocks.is_empty() {
+        out.push_str(&move_text(start, moves, playok));
+    } else {
+        let text = move_text(start, moves, playok);
+        out.push_str(&annotate_clocks(&text, clocks));
+    }
     let result = result.or_else(|| {
         moves
             .last()
@@ -503,6 +540,25 @@ pub fn write_record(
         }
     }
     out.push('\n');
+    out
+}
+
+/// Puts `{[%clk h:mm:ss]}` after each move of move text `text` (`1. 76 98`; numbers like
+/// `12.` are not moves): `clocks[i]` is the mover's time left after move `i`, in ms.
+pub fn annotate_clocks(text: &str, clocks: &[u64]) -> String {
+    let mut out = String::new();
+    let mut next = clocks.iter();
+    for word in text.split(' ') {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if !word.ends_with('.') {
+            if let Some(&ms) = next.next() {
+                let _ = write!(out, " {{[%clk {}]}}", pgn_clock(ms));
+            }
+        }
+    }
     out
 }
 

@@ -170,14 +170,6 @@ fn covered(state: &Durable, target: u64) -> Result<bool, StoreError> {
     Ok(state.seq >= target)
 }
 
-impl super::Store {
-    /// Waits until every write made so far is on disk (group commit), at most the configured
-    /// commit timeout. Fails at once if an earlier flush failed.
-    pub async fn commit(&self) -> Result<(), StoreError> {
-        self.committer.commit().await
-    }
-}
-
 /// The group-commit loop: each wake-up flushes everything written so far and tells the
 /// waiters. Ends when the store is dropped, or after the first failed flush (the store is
 /// then failed for good).

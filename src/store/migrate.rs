@@ -8,7 +8,9 @@
 //! drops the old trees: a crash part-way leaves the old trees whole and the upgrade runs again.
 //! It knows the shapes of layout 1's records, which are history and no longer change.
 
-use super::{Batch, Store, StoreError, Tree, CLAIM_TTL_SECS, CLOSED_CHALLENGE_TTL_SECS};
+use super::batch::{Batch, Expect};
+use super::sled_store::SledStore;
+use super::{StoreError, Tree, CLAIM_TTL_SECS, CLOSED_CHALLENGE_TTL_SECS};
 use serde::Deserialize;
 
 const LAYOUT_KEY: &str = "layout";
@@ -21,7 +23,7 @@ const CHUNK: usize = 1000;
 
 /// Brings the database to the current layout; `now` (unix seconds) starts the expiry clocks
 /// of closed challenges and claims found in layout 1.
-pub(super) fn upgrade(store: &Store, now: u64) -> Result<(), StoreError> {
+pub(super) fn upgrade(store: &SledStore, now: u64) -> Result<(), StoreError> {
     let names = store.db.tree_names();
     let legacy: Vec<&str> = LEGACY
         .into_iter()
@@ -39,7 +41,9 @@ pub(super) fn upgrade(store: &Store, now: u64) -> Result<(), StoreError> {
             if !legacy.is_empty() {
                 copy_layout1(store, &legacy, now)?;
             }
-            store.put(Tree::Meta, LAYOUT_KEY, &LAYOUT)?;
+            let mut batch = Batch::new();
+            batch.put(Tree::Meta, LAYOUT_KEY, &LAYOUT)?;
+            store.apply(batch)?;
             store.flush()?;
         }
     }
@@ -50,14 +54,15 @@ pub(super) fn upgrade(store: &Store, now: u64) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn copy_layout1(store: &Store, legacy: &[&str], now: u64) -> Result<(), StoreError> {
+fn copy_layout1(store: &SledStore, legacy: &[&str], now: u64) -> Result<(), StoreError> {
     let started = std::time::Instant::now();
     let mut copied = 0usize;
     for &name in legacy {
         let mut batch = Batch::new();
         for item in store.db.open_tree(name)?.iter() {
             let (key, bytes) = item?;
-            place(&mut batch, name, key.to_vec(), bytes.to_vec(), now);
+            let key = String::from_utf8_lossy(&key).into_owned();
+            place(&mut batch, name, &key, bytes.to_vec(), now);
             copied += 1;
             if batch.len() >= CHUNK {
                 store.apply(std::mem::take(&mut batch))?;
@@ -76,28 +81,32 @@ fn copy_layout1(store: &Store, legacy: &[&str], now: u64) -> Result<(), StoreErr
 }
 
 /// Where a layout-1 record goes in layout 2.
-fn place(batch: &mut Batch, legacy: &str, key: Vec<u8>, bytes: Vec<u8>, now: u64) {
+fn place(batch: &mut Batch, legacy: &str, key: &str, bytes: Vec<u8>, now: u64) {
+    let put = |batch: &mut Batch, tree: Tree, key: &str, bytes: Vec<u8>| {
+        batch.put_bytes(tree, key, bytes, Expect::Any, None);
+    };
     match legacy {
         // An undecodable record stays with the live ones, where start-up logs and skips it
         // as it always did.
         "games" if status(&bytes).is_none_or(|s| s == "ongoing") => {
-            batch.put_bytes(Tree::Games, key, bytes)
+            put(batch, Tree::Games, key, bytes)
         }
-        "games" => batch.put_bytes(Tree::Archive, key, bytes),
+        "games" => put(batch, Tree::Archive, key, bytes),
         "challenges" if status(&bytes).is_none_or(|s| s == "open") => {
-            batch.put_bytes(Tree::Challenges, key, bytes)
+            put(batch, Tree::Challenges, key, bytes)
         }
         "challenges" => {
-            batch.put_bytes(Tree::ClosedChallenges, key.clone(), bytes);
-            batch.expire_raw(Tree::ClosedChallenges, key, now + CLOSED_CHALLENGE_TTL_SECS);
+            put(batch, Tree::ClosedChallenges, key, bytes);
+            batch.expire_at(Tree::ClosedChallenges, key, now + CLOSED_CHALLENGE_TTL_SECS);
         }
-        _ if key.starts_with(b"@") => batch.put_bytes(Tree::Handles, key[1..].to_vec(), bytes),
-        _ if key.starts_with(b"claim:") => {
-            let key = key[6..].to_vec();
-            batch.put_bytes(Tree::Claims, key.clone(), bytes);
-            batch.expire_raw(Tree::Claims, key, now + CLAIM_TTL_SECS);
-        }
-        _ => batch.put_bytes(Tree::Settings, key, bytes),
+        _ => match (key.strip_prefix('@'), key.strip_prefix("claim:")) {
+            (Some(handle), _) => put(batch, Tree::Handles, handle, bytes),
+            (_, Some(claim)) => {
+                put(batch, Tree::Claims, claim, bytes);
+                batch.expire_at(Tree::Claims, claim, now + CLAIM_TTL_SECS);
+            }
+            _ => put(batch, Tree::Settings, key, bytes),
+        },
     }
 }
 

@@ -1,37 +1,42 @@
 //! Durable storage of games, challenges and players (issue 4; layout 2 from "Hold up under
-//! real load"). The one backend today is sled; the API is in backend-neutral terms (get, put,
-//! delete, an atomic batch across trees, time-ordered expiry) so a second backend can follow.
+//! real load"; PostgreSQL from issue 15). Two backends behind one API:
 //!
-//! The store knows nothing about games: it keeps serde records in named trees, each wrapped
-//! in an envelope with a schema version (`{"schema":1,"data":{...}}`), and makes writes
-//! durable with a group commit:
+//! - **sled** (the default): embedded, one process (its file lock), no setup. Writes land in
+//!   memory and are made durable by a group commit (`commit.rs`):
+//!   ```text
+//!   apply(batch) -> every put/delete/expiry of the batch, atomically across trees, in memory
+//!   commit()     -> wakes the flusher and waits (at most commit_timeout) until a flush that
+//!                   started after the write has finished; one flush covers every write made
+//!                   before it, across all games
+//!   ```
+//!   A flush that fails makes the store *failed* for good ([`Store::failed`]).
+//! - **PostgreSQL** (`postgres.rs`), shared by several processes: one table keyed by (tree,
+//!   key) with the record's bytes, revision and expiry time, so a new [`Tree`] needs no
+//!   schema change. `apply` is one SQL transaction, committed (durable) before it returns;
+//!   `commit` has nothing left to do. Conditional writes ([`Expect`]) are compare-and-sets on
+//!   the revision, and a lost race fails the batch with [`StoreError::Conflict`].
 //!
-//! ```text
-//! apply(batch) -> every put/delete/expiry of the batch, atomically across trees, in memory
-//! commit()     -> wakes the flusher and waits (at most commit_timeout) until a flush that
-//!                 started after the write has finished; one flush covers every write made
-//!                 before it, across all games
-//! ```
-//!
-//! A caller answers a user only after `commit` returns `Ok`, so nothing acknowledged can be
-//! lost, while many games share each fsync. A flush that fails makes the store *failed*:
-//! sled keeps such an error forever, so every later commit fails at once and
-//! [`Store::failed`] resolves, for the process to exit and be restarted.
-//!
-//! A record that fails to decode (corrupt bytes, an unknown schema) is logged with its key and
-//! skipped by `load_all`; it never takes the other records down. docs/store.md describes the
-//! layout, the migration from layout 1, durability and expiry.
+//! Both keep serde records in named trees, each wrapped in an envelope with a schema version
+//! (`{"schema":1,"data":{...}}`). A caller answers a user only after `commit` returns `Ok`.
+//! A record that fails to decode is logged with its key and skipped by `load_all`; it never
+//! takes the other records down. docs/store.md describes both backends, the layout, the
+//! migration from layout 1, durability and expiry.
 
 mod batch;
 mod commit;
+mod copy;
 mod migrate;
+mod postgres;
+mod sled_store;
 
-pub use batch::Batch;
+pub use batch::{Batch, Expect};
 pub use commit::{FaultyFlusher, Flusher};
+pub use copy::{copy_all, Copied};
+pub use postgres::PostgresOptions;
 
-use commit::Committer;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
-use std::path::Path;
+use sled_store::SledStore;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -44,7 +49,8 @@ pub const CLOSED_CHALLENGE_TTL_SECS: u64 = 7 * 24 * 3600;
 /// How long a one-time claim is kept: Telegram redelivers an update for at most 24 hours.
 pub const CLAIM_TTL_SECS: u64 = 2 * 24 * 3600;
 
-/// The trees of the database.
+/// The trees of the database. A new tree needs a variant here, its name and its place in
+/// `ALL`; PostgreSQL keeps every tree in one table, so it needs nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tree {
     /// Ongoing games, keyed by game id: read whole at start-up.
@@ -74,8 +80,9 @@ pub enum Tree {
 }
 
 impl Tree {
-    /// New trees go at the end: a tree's position is its tag in the expiry index on disk.
-    const ALL: [Tree; 11] = [
+    /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
+    /// new trees go at the end).
+    pub const ALL: [Tree; 11] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -89,7 +96,8 @@ impl Tree {
         Tree::Leaderboard,
     ];
 
-    fn name(self) -> &'static str {
+    /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
+    pub fn name(self) -> &'static str {
         match self {
             Tree::Games => "games.live",
             Tree::Archive => "games.archive",
@@ -135,22 +143,52 @@ impl<'a> KeyRange<'a> {
             && self.after.is_none_or(|a| key > a.as_bytes())
             && self.before.is_none_or(|b| key < b.as_bytes())
     }
-}
 
-/// The two trees behind expiry: `EXPIRY` is time-ordered (big-endian seconds, tree tag, key),
-/// `EXPIRY_KEYS` maps (tree tag, key) to its current time so a new expiry replaces the old.
-const EXPIRY: usize = Tree::ALL.len();
-const EXPIRY_KEYS: usize = EXPIRY + 1;
-const EXPIRY_NAMES: [&str; 2] = ["expiry", "expiry.keys"];
+    /// The first key the range may hold, and whether it is excluded itself.
+    fn lower(&self) -> (&'a str, bool) {
+        match self.after {
+            Some(after) if after >= self.prefix => (after, true),
+            _ => (self.prefix, false),
+        }
+    }
+
+    /// The smallest string above every key that starts with `prefix` (its last code point
+    /// raised by one: UTF-8 byte order is code point order), or None for an empty prefix.
+    fn prefix_end(&self) -> Option<String> {
+        let mut chars: Vec<char> = self.prefix.chars().collect();
+        while let Some(last) = chars.pop() {
+            let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
+            if let Some(next) = next {
+                chars.push(next);
+                return Some(chars.into_iter().collect());
+            }
+        }
+        None
+    }
+
+    /// The exclusive upper bound: the lower of `before` and the end of the prefix.
+    fn upper(&self) -> Option<String> {
+        match (self.before, self.prefix_end()) {
+            (Some(b), Some(end)) => Some(if b < end.as_str() { b.to_string() } else { end }),
+            (Some(b), None) => Some(b.to_string()),
+            (None, end) => end,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("cannot open the store at {path}: {source}")]
-    Open { path: String, source: sled::Error },
+    #[error("cannot open the store at {path}: {reason}")]
+    Open { path: String, reason: String },
     #[error("storage error: {0}")]
     Sled(#[from] sled::Error),
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
+    /// A database error; the text never holds the connection's password.
+    #[error("database error: {0}")]
+    Database(String),
+    #[error("cannot migrate the database schema: {0}")]
+    Migrate(String),
     #[error("cannot encode a {tree} record: {source}")]
     Encode {
         tree: &'static str,
@@ -162,6 +200,10 @@ pub enum StoreError {
         key: String,
         reason: String,
     },
+    /// A conditional write found another revision (or a record where none was expected):
+    /// another process changed the record since it was read. Nothing of the batch applied.
+    #[error("record {key:?} in {tree} changed meanwhile")]
+    Conflict { tree: &'static str, key: String },
     #[error("the store has layout {found}, newer than this program knows ({known})")]
     Layout { found: u32, known: u32 },
     #[error("the write did not reach the disk within {ms} ms")]
@@ -175,7 +217,8 @@ pub enum StoreError {
 /// How the store is opened (`[storage]` in the config).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoreOptions {
-    /// The longest `commit` waits for its flush before it gives up with `CommitTimeout`.
+    /// The longest a write waits to be durable (sled: its flush; PostgreSQL: its
+    /// transaction, retries included) before it gives up.
     pub commit_timeout: Duration,
     /// sled's page cache, in bytes.
     pub cache_capacity: u64,
@@ -188,6 +231,52 @@ impl Default for StoreOptions {
             cache_capacity: 64 * 1024 * 1024,
         }
     }
+}
+
+/// Where the store lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A sled directory.
+    Sled(PathBuf),
+    /// A PostgreSQL (or compatible) database.
+    Postgres(PostgresOptions),
+}
+
+impl Location {
+    /// `postgres://` or `postgresql://` is a database, anything else a sled directory (for
+    /// `toguz store copy`).
+    pub fn parse(text: &str) -> Location {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Location::Postgres(PostgresOptions::new(text))
+        } else {
+            Location::Sled(PathBuf::from(text))
+        }
+    }
+
+    /// For logs and errors: a database URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Location::Sled(dir) => dir.display().to_string(),
+            Location::Postgres(pg) => pg.redacted_url(),
+        }
+    }
+}
+
+/// One record as stored, for copying between backends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawRecord {
+    pub key: String,
+    /// The envelope's bytes.
+    pub value: Vec<u8>,
+    pub revision: u64,
+    pub expires_at: Option<u64>,
+}
+
+/// A record and the revision it was read at (always 0 on sled, see `sled_store`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Versioned<T> {
+    pub value: T,
+    pub revision: u64,
 }
 
 #[derive(Serialize)]
@@ -206,84 +295,83 @@ struct Owned<T> {
     data: T,
 }
 
-/// The database. Cheap to clone; all clones share one sled instance and one flusher.
+#[derive(Clone)]
+enum Backend {
+    Sled(SledStore),
+    Postgres(postgres::PgStore),
+}
+
+/// The database. Cheap to clone; all clones share one backend (one sled instance and
+/// flusher, or one connection pool).
 #[derive(Clone)]
 pub struct Store {
-    db: sled::Db,
-    /// The public trees in `Tree::ALL` order, then the two expiry trees.
-    trees: Arc<[sled::Tree]>,
-    committer: Arc<Committer>,
+    backend: Backend,
 }
 
 impl Store {
-    /// Opens (or creates) the database in `dir` with default options and starts its flusher
-    /// task. Must be called inside a tokio runtime.
+    /// Opens (or creates) a sled database in `dir` with default options and starts its
+    /// flusher task. Must be called inside a tokio runtime.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         Store::open_with(dir, &StoreOptions::default())
     }
 
-    /// Opens (or creates) the database in `dir`, migrating an older layout first.
+    /// Opens (or creates) a sled database in `dir`, migrating an older layout first.
     pub fn open_with(dir: &Path, options: &StoreOptions) -> Result<Store, StoreError> {
-        Store::build(Some(dir), options, |f| f)
+        Store::with_flusher(Some(dir), options, |f| f)
     }
 
-    /// A store in a temporary directory that sled deletes on drop (for tests and benches).
+    /// A sled store in a temporary directory that sled deletes on drop (for tests and
+    /// benches).
     pub fn temporary() -> Result<Store, StoreError> {
-        Store::build(None, &StoreOptions::default(), |f| f)
+        Store::with_flusher(None, &StoreOptions::default(), |f| f)
     }
 
-    /// A store whose group-commit flushes go through `wrap(sled's flusher)`: tests use it to
-    /// make flushes slow or fail. `dir` `None` is a temporary store.
+    /// Opens the store at `location`: a sled directory, or a PostgreSQL database (connected,
+    /// and its schema migrated to the current version).
+    pub async fn open_at(location: &Location, options: &StoreOptions) -> Result<Store, StoreError> {
+        match location {
+            Location::Sled(dir) => Store::open_with(dir, options),
+            Location::Postgres(pg) => Ok(Store {
+                backend: Backend::Postgres(postgres::PgStore::connect(pg, options).await?),
+            }),
+        }
+    }
+
+    /// A sled store whose group-commit flushes go through `wrap(sled's flusher)`: tests use
+    /// it to make flushes slow or fail. `dir` `None` is a temporary store.
     #[doc(hidden)]
     pub fn with_flusher(
         dir: Option<&Path>,
         options: &StoreOptions,
         wrap: impl FnOnce(Arc<dyn Flusher>) -> Arc<dyn Flusher>,
     ) -> Result<Store, StoreError> {
-        Store::build(dir, options, wrap)
+        Ok(Store {
+            backend: Backend::Sled(SledStore::open(dir, options, wrap)?),
+        })
     }
 
-    fn build(
-        dir: Option<&Path>,
-        options: &StoreOptions,
-        wrap: impl FnOnce(Arc<dyn Flusher>) -> Arc<dyn Flusher>,
-    ) -> Result<Store, StoreError> {
-        let config = sled::Config::new().cache_capacity(options.cache_capacity);
-        let db = match dir {
-            Some(dir) => config.path(dir).open().map_err(|source| StoreError::Open {
-                path: dir.display().to_string(),
-                source,
-            })?,
-            None => config.temporary(true).open()?,
-        };
-        let mut trees = Vec::with_capacity(EXPIRY_KEYS + 1);
-        for name in Tree::ALL.iter().map(|t| t.name()).chain(EXPIRY_NAMES) {
-            trees.push(db.open_tree(name)?);
-        }
-        let flusher = wrap(commit::sled_flusher(db.clone()));
-        let store = Store {
-            db,
-            trees: trees.into(),
-            committer: Committer::start(flusher, options.commit_timeout),
-        };
-        migrate::upgrade(&store, unix_now())?;
-        Ok(store)
+    /// Whether other processes may write to the same records (PostgreSQL): the manager then
+    /// checks what it holds in memory against the stored revision before acting on it.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
     }
 
-    fn tree(&self, tree: Tree) -> &sled::Tree {
-        &self.trees[tree as usize]
-    }
-
-    /// Writes one record (not yet durable: call `commit`).
-    pub fn put<T: Serialize>(&self, tree: Tree, key: &str, value: &T) -> Result<(), StoreError> {
+    /// Writes one record (sled: not yet durable, call `commit`).
+    pub async fn put<T: Serialize>(
+        &self,
+        tree: Tree,
+        key: &str,
+        value: &T,
+    ) -> Result<(), StoreError> {
         let mut batch = Batch::new();
         batch.put(tree, key, value)?;
-        self.apply(batch)
+        self.apply(batch).await
     }
 
     /// Writes a record only if its key is absent, with an optional expiry time (unix
-    /// seconds), atomically; true if this call wrote it. Not yet durable: call `commit`.
-    pub fn put_new<T: Serialize>(
+    /// seconds), atomically; true if this call wrote it. Sled: not yet durable, call
+    /// `commit`.
+    pub async fn put_new<T: Serialize>(
         &self,
         tree: Tree,
         key: &str,
@@ -291,78 +379,148 @@ impl Store {
         expires_at: Option<u64>,
     ) -> Result<bool, StoreError> {
         let mut batch = Batch::new();
-        batch.put(tree, key, value)?;
-        if let Some(at) = expires_at {
-            batch.expire_at(tree, key, at);
+        match &self.backend {
+            Backend::Sled(s) => {
+                batch.put(tree, key, value)?;
+                if let Some(at) = expires_at {
+                    batch.expire_at(tree, key, at);
+                }
+                s.apply_if_absent(tree, key, batch)
+            }
+            Backend::Postgres(pg) => {
+                batch.put_checked(tree, key, value, Expect::Absent, 1)?;
+                if let Some(at) = expires_at {
+                    batch.expire_at(tree, key, at);
+                }
+                match pg.apply(batch).await {
+                    Ok(()) => Ok(true),
+                    Err(StoreError::Conflict { .. }) => Ok(false),
+                    Err(error) => Err(error),
+                }
+            }
         }
-        let wrote = self.apply_if_absent(tree, key, batch)?;
-        Ok(wrote)
     }
 
     /// Reads one record; `Ok(None)` if absent, an error if it does not decode.
-    pub fn get<T: DeserializeOwned>(&self, tree: Tree, key: &str) -> Result<Option<T>, StoreError> {
-        match self.tree(tree).get(key.as_bytes())? {
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+        key: &str,
+    ) -> Result<Option<T>, StoreError> {
+        Ok(self.get_versioned(tree, key).await?.map(|v| v.value))
+    }
+
+    /// Reads one record with its revision.
+    pub async fn get_versioned<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+        key: &str,
+    ) -> Result<Option<Versioned<T>>, StoreError> {
+        let found = match &self.backend {
+            Backend::Sled(s) => s.get_bytes(tree, key)?.map(|b| (b, 0)),
+            Backend::Postgres(pg) => pg.get(tree, key).await?,
+        };
+        match found {
             None => Ok(None),
-            Some(bytes) => decode(tree, key, &bytes).map(Some),
+            Some((bytes, revision)) => Ok(Some(Versioned {
+                value: decode(tree, key, &bytes)?,
+                revision,
+            })),
         }
     }
 
-    pub fn contains(&self, tree: Tree, key: &str) -> Result<bool, StoreError> {
-        Ok(self.tree(tree).contains_key(key.as_bytes())?)
+    /// The revision a record is stored at, `None` if absent (sled: 0 for any record).
+    pub async fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => Ok(s.contains(tree, key)?.then_some(0)),
+            Backend::Postgres(pg) => pg.revision(tree, key).await,
+        }
+    }
+
+    pub async fn contains(&self, tree: Tree, key: &str) -> Result<bool, StoreError> {
+        Ok(self.revision(tree, key).await?.is_some())
     }
 
     /// How many records a tree holds (walks the tree: for tests and tools, not hot paths).
-    pub fn count(&self, tree: Tree) -> usize {
-        self.tree(tree).len()
+    pub async fn count(&self, tree: Tree) -> Result<usize, StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => Ok(s.count(tree)),
+            Backend::Postgres(pg) => pg.count(tree).await,
+        }
     }
 
-    /// Every record of a tree that decodes; the others are logged with their key and skipped.
-    pub fn load_all<T: DeserializeOwned>(&self, tree: Tree) -> Vec<(String, T)> {
-        let mut out = Vec::new();
-        for item in self.tree(tree).iter() {
-            let (key, bytes) = match item {
-                Ok(kv) => kv,
-                Err(error) => {
-                    tracing::error!(tree = tree.name(), %error, "cannot read a record; skipped");
-                    continue;
-                }
-            };
-            let key = String::from_utf8_lossy(&key).into_owned();
+    /// Every record of a tree that decodes; the others are logged with their key and
+    /// skipped.
+    pub async fn load_all<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+    ) -> Result<Vec<(String, T)>, StoreError> {
+        let all = self.load_all_versioned(tree).await?;
+        Ok(all.into_iter().map(|(k, v)| (k, v.value)).collect())
+    }
+
+    /// Every record of a tree that decodes, with its revision.
+    pub async fn load_all_versioned<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+    ) -> Result<Vec<(String, Versioned<T>)>, StoreError> {
+        let raw = match &self.backend {
+            Backend::Sled(s) => s
+                .scan(tree)
+                .into_iter()
+                .map(|(key, value)| (key, value, 0))
+                .collect(),
+            Backend::Postgres(pg) => pg.scan(tree).await?,
+        };
+        let mut out = Vec::with_capacity(raw.len());
+        for (key, bytes, revision) in raw {
             match decode(tree, &key, &bytes) {
-                Ok(value) => out.push((key, value)),
+                Ok(value) => out.push((key, Versioned { value, revision })),
                 Err(error) => {
                     tracing::error!(tree = tree.name(), key, %error, "undecodable record skipped")
                 }
             }
         }
-        out
+        Ok(out)
+    }
+
+    /// Every record of a tree as stored, with its revision and expiry (`toguz store copy`).
+    pub async fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => s.export(tree),
+            Backend::Postgres(pg) => pg.export(tree).await,
+        }
+    }
+
+    /// Writes records as they are (bytes, revision, expiry), replacing what is there.
+    pub async fn import(&self, tree: Tree, records: &[RawRecord]) -> Result<(), StoreError> {
+        let mut batch = Batch::new();
+        for r in records {
+            batch.put_bytes(tree, &r.key, r.value.clone(), Expect::Any, Some(r.revision));
+            if let Some(at) = r.expires_at {
+                batch.expire_at(tree, &r.key, at);
+            }
+        }
+        self.apply(batch).await?;
+        self.commit().await
     }
 
     /// At most `limit` records of `range`, in ascending key order: an ordered range read of an
     /// index tree (`History`, `Leaderboard`), never a walk of the whole tree. A record that
     /// does not decode is logged with its key and skipped; it still counts toward `limit`, so
     /// a page never reads more than `limit` records.
-    pub fn scan<T: DeserializeOwned>(
+    pub async fn scan<T: DeserializeOwned>(
         &self,
         tree: Tree,
         range: KeyRange<'_>,
         limit: usize,
     ) -> Result<Vec<(String, T)>, StoreError> {
-        use std::ops::Bound;
-        let start = match range.after {
-            Some(after) if after.as_bytes() >= range.prefix.as_bytes() => {
-                Bound::Excluded(after.as_bytes().to_vec())
-            }
-            _ => Bound::Included(range.prefix.as_bytes().to_vec()),
+        let raw = match &self.backend {
+            Backend::Sled(s) => s.range(tree, &range, limit)?,
+            Backend::Postgres(pg) => pg.range(tree, &range, limit).await?,
         };
-        let mut out = Vec::new();
-        let items = self.tree(tree).range((start, Bound::Unbounded));
-        for item in items.take(limit) {
-            let (key, bytes) = item?;
-            if !range.admits(&key) {
-                break;
-            }
-            let key = String::from_utf8_lossy(&key).into_owned();
+        let mut out = Vec::with_capacity(raw.len());
+        for (key, bytes) in raw {
             match decode(tree, &key, &bytes) {
                 Ok(value) => out.push((key, value)),
                 Err(error) => {
@@ -374,58 +532,83 @@ impl Store {
     }
 
     /// Writes raw bytes (tests use it to plant corrupt records).
-    pub fn put_raw(&self, tree: Tree, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        self.tree(tree).insert(key.as_bytes(), bytes)?;
-        Ok(())
+    pub async fn put_raw(&self, tree: Tree, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => s.put_raw(tree, key, bytes),
+            Backend::Postgres(_) => {
+                let mut batch = Batch::new();
+                batch.put_bytes(tree, key, bytes.to_vec(), Expect::Any, None);
+                self.apply(batch).await
+            }
+        }
+    }
+
+    /// Applies every change of `batch` at once (all or nothing, across trees). Sled: in
+    /// memory, call `commit`; PostgreSQL: committed when it returns, or
+    /// `StoreError::Conflict` when a conditional write lost a race (nothing applied).
+    pub async fn apply(&self, batch: Batch) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => s.apply(batch),
+            Backend::Postgres(pg) => pg.apply(batch).await,
+        }
+    }
+
+    /// Waits until every write made so far is durable, at most the configured commit
+    /// timeout (sled's group commit; PostgreSQL's writes are committed already).
+    pub async fn commit(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => s.committer.commit().await,
+            Backend::Postgres(_) => Ok(()),
+        }
     }
 
     /// Applies `batch` and waits until it is durable; if the commit fails or times out,
     /// applies `undo` (which should put back what `batch` replaced) so the store holds what
-    /// it held before, and returns the commit's error.
+    /// it held before, and returns the commit's error. PostgreSQL needs no undo: a batch
+    /// that did not commit changed nothing.
     pub async fn write_or_undo(&self, batch: Batch, undo: Batch) -> Result<(), StoreError> {
-        self.apply(batch)?;
-        let committed = self.commit().await;
+        let s = match &self.backend {
+            Backend::Sled(s) => s,
+            Backend::Postgres(pg) => return pg.apply(batch).await,
+        };
+        s.apply(batch)?;
+        let committed = s.committer.commit().await;
         if let Err(error) = &committed {
             tracing::warn!(%error, "write not durable; undoing it");
-            if let Err(undo_error) = self.apply(undo) {
+            if let Err(undo_error) = s.apply(undo) {
                 tracing::error!(error = %undo_error, "cannot undo a write that failed");
             }
         }
         committed
     }
 
-    /// Resolves with the cause once a flush has failed; the store then refuses every write
-    /// and the process should exit so a supervisor restarts it.
-    pub fn failed(&self) -> impl std::future::Future<Output = String> + Send + 'static {
-        self.committer.failed()
+    /// Resolves with the cause once a sled flush has failed; the store then refuses every
+    /// write and the process should exit so a supervisor restarts it. PostgreSQL never
+    /// fails for good: a database that is away refuses writes until it is back.
+    pub fn failed(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = String> + Send>> {
+        match &self.backend {
+            Backend::Sled(s) => Box::pin(s.committer.failed()),
+            Backend::Postgres(_) => Box::pin(std::future::pending()),
+        }
     }
 
     /// Flushes synchronously (at shutdown).
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
-        Ok(())
+        match &self.backend {
+            Backend::Sled(s) => s.flush(),
+            Backend::Postgres(_) => Ok(()),
+        }
     }
 
-    /// Deletes records whose expiry time is at or before `now`, at most `max` of them, with a
-    /// range scan of the time-ordered index (never a walk of the record trees). Returns how
-    /// many it deleted; not yet durable (a later flush carries it, and redoing it is harmless).
-    pub fn expire_due(&self, now: u64, max: usize) -> Result<usize, StoreError> {
-        let upto = now.saturating_add(1).to_be_bytes();
-        let mut batch = Batch::new();
-        let mut due = 0;
-        for item in self.trees[EXPIRY].range(..upto.as_slice()).take(max) {
-            let (key, _) = item?;
-            match batch::parse_expiry_key(&key) {
-                Some((tree, record)) => {
-                    batch.delete_raw(tree, record.to_vec());
-                }
-                None => tracing::error!(key = ?key, "malformed expiry entry; dropped"),
-            }
-            batch.drop_expiry_entry(key.to_vec());
-            due += 1;
+    /// Deletes records whose expiry time is at or before `now`, at most `max` of them (sled:
+    /// a range scan of its time-ordered index; PostgreSQL: an indexed delete, which several
+    /// processes may run at once). Returns how many it deleted; sled: not yet durable (a
+    /// later flush carries it, and redoing it is harmless).
+    pub async fn expire_due(&self, now: u64, max: usize) -> Result<usize, StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => s.expire_due(now, max),
+            Backend::Postgres(pg) => pg.expire_due(now, max).await,
         }
-        self.apply(batch)?;
-        Ok(due)
     }
 }
 

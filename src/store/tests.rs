@@ -27,7 +27,7 @@ async fn records_survive_a_reopen() {
     let dir = tempfile::tempdir().unwrap();
     {
         let store = Store::open(dir.path()).unwrap();
-        store.put(Tree::Games, "abc", &thing("a", 7)).unwrap();
+        store.put(Tree::Games, "abc", &thing("a", 7)).await.unwrap();
         store.commit().await.unwrap();
     }
     // sled holds a file lock until every handle is gone; the flusher lets go within 1 s.
@@ -37,25 +37,34 @@ async fn records_survive_a_reopen() {
             Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     };
-    let got: Option<Thing> = store.get(Tree::Games, "abc").unwrap();
+    let got: Option<Thing> = store.get(Tree::Games, "abc").await.unwrap();
     assert_eq!(got, Some(thing("a", 7)));
-    assert!(store.get::<Thing>(Tree::Games, "zzz").unwrap().is_none());
+    assert!(store
+        .get::<Thing>(Tree::Games, "zzz")
+        .await
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test]
 async fn bad_records_are_skipped_with_their_key() {
     let store = Store::temporary().unwrap();
-    store.put(Tree::Games, "good", &thing("g", 1)).unwrap();
+    store
+        .put(Tree::Games, "good", &thing("g", 1))
+        .await
+        .unwrap();
     store
         .put_raw(Tree::Games, "garbage", b"\xff{not json")
+        .await
         .unwrap();
     store
         .put_raw(Tree::Games, "future", br#"{"schema":99,"data":{}}"#)
+        .await
         .unwrap();
-    let all: Vec<(String, Thing)> = store.load_all(Tree::Games);
+    let all: Vec<(String, Thing)> = store.load_all(Tree::Games).await.unwrap();
     assert_eq!(all.len(), 1);
     assert_eq!(all[0].0, "good");
-    let err = store.get::<Thing>(Tree::Games, "future").unwrap_err();
+    let err = store.get::<Thing>(Tree::Games, "future").await.unwrap_err();
     assert!(err.to_string().contains("future"), "{err}");
     assert!(err.to_string().contains("schema"), "{err}");
 }
@@ -68,28 +77,37 @@ async fn concurrent_commits_all_complete() {
         let store = store.clone();
         tasks.push(tokio::spawn(async move {
             let key = format!("k{i}");
-            store.put(Tree::Settings, &key, &thing(&key, i)).unwrap();
+            store
+                .put(Tree::Settings, &key, &thing(&key, i))
+                .await
+                .unwrap();
             store.commit().await.unwrap();
         }));
     }
     for t in tasks {
         t.await.unwrap();
     }
-    assert_eq!(store.load_all::<Thing>(Tree::Settings).len(), 50);
+    assert_eq!(
+        store.load_all::<Thing>(Tree::Settings).await.unwrap().len(),
+        50
+    );
 }
 
 #[tokio::test]
 async fn a_batch_moves_a_record_between_trees_in_one_write() {
     let store = Store::temporary().unwrap();
-    store.put(Tree::Games, "g1", &thing("live", 1)).unwrap();
+    store
+        .put(Tree::Games, "g1", &thing("live", 1))
+        .await
+        .unwrap();
     let mut batch = Batch::new();
     batch.delete(Tree::Games, "g1");
     batch.put(Tree::Archive, "g1", &thing("done", 2)).unwrap();
-    store.apply(batch).unwrap();
+    store.apply(batch).await.unwrap();
     store.commit().await.unwrap();
-    assert!(!store.contains(Tree::Games, "g1").unwrap());
+    assert!(!store.contains(Tree::Games, "g1").await.unwrap());
     assert_eq!(
-        store.get::<Thing>(Tree::Archive, "g1").unwrap(),
+        store.get::<Thing>(Tree::Archive, "g1").await.unwrap(),
         Some(thing("done", 2))
     );
 }
@@ -105,38 +123,44 @@ async fn expiry_deletes_what_is_due_and_nothing_else() {
     // A record that never expires, and one whose expiry is moved later.
     batch.put(Tree::Claims, "forever", &true).unwrap();
     batch.expire_at(Tree::Claims, "b", 1000);
-    store.apply(batch).unwrap();
-    assert_eq!(store.expire_due(99, 100).unwrap(), 0);
-    assert_eq!(store.expire_due(250, 100).unwrap(), 1);
-    assert!(!store.contains(Tree::Claims, "a").unwrap());
+    store.apply(batch).await.unwrap();
+    assert_eq!(store.expire_due(99, 100).await.unwrap(), 0);
+    assert_eq!(store.expire_due(250, 100).await.unwrap(), 1);
+    assert!(!store.contains(Tree::Claims, "a").await.unwrap());
     assert!(
-        store.contains(Tree::Claims, "b").unwrap(),
+        store.contains(Tree::Claims, "b").await.unwrap(),
         "b's expiry moved"
     );
-    assert_eq!(store.expire_due(999, 100).unwrap(), 1);
-    assert!(!store.contains(Tree::Claims, "c").unwrap());
+    assert_eq!(store.expire_due(999, 100).await.unwrap(), 1);
+    assert!(!store.contains(Tree::Claims, "c").await.unwrap());
     // Deleting a record drops its expiry: nothing is left to sweep for it.
     let mut batch = Batch::new();
     batch.delete(Tree::Claims, "b");
-    store.apply(batch).unwrap();
-    assert_eq!(store.expire_due(u64::MAX - 1, 100).unwrap(), 0);
-    assert!(store.contains(Tree::Claims, "forever").unwrap());
+    store.apply(batch).await.unwrap();
+    assert_eq!(store.expire_due(u64::MAX - 1, 100).await.unwrap(), 0);
+    assert!(store.contains(Tree::Claims, "forever").await.unwrap());
 }
 
 #[tokio::test]
 async fn put_new_writes_once_with_its_expiry() {
     let store = Store::temporary().unwrap();
-    assert!(store.put_new(Tree::Claims, "k", &true, Some(50)).unwrap());
-    assert!(!store.put_new(Tree::Claims, "k", &true, Some(90)).unwrap());
-    assert_eq!(store.expire_due(60, 10).unwrap(), 1);
-    assert!(store.put_new(Tree::Claims, "k", &true, None).unwrap());
+    assert!(store
+        .put_new(Tree::Claims, "k", &true, Some(50))
+        .await
+        .unwrap());
+    assert!(!store
+        .put_new(Tree::Claims, "k", &true, Some(90))
+        .await
+        .unwrap());
+    assert_eq!(store.expire_due(60, 10).await.unwrap(), 1);
+    assert!(store.put_new(Tree::Claims, "k", &true, None).await.unwrap());
 }
 
 #[tokio::test]
 async fn a_slow_flush_times_out_the_commit_within_its_bound() {
     let (store, flusher) = store_with_test_flusher(200);
     flusher.set_delay(Duration::from_millis(1500));
-    store.put(Tree::Games, "g", &thing("x", 1)).unwrap();
+    store.put(Tree::Games, "g", &thing("x", 1)).await.unwrap();
     let started = Instant::now();
     let err = store.commit().await.unwrap_err();
     let took = started.elapsed();
@@ -148,7 +172,7 @@ async fn a_slow_flush_times_out_the_commit_within_its_bound() {
     // A timed-out commit does not fail the store: once the disk is fast again, it commits.
     flusher.set_delay(Duration::ZERO);
     tokio::time::sleep(Duration::from_millis(1600)).await;
-    store.put(Tree::Games, "h", &thing("y", 2)).unwrap();
+    store.put(Tree::Games, "h", &thing("y", 2)).await.unwrap();
     store.commit().await.unwrap();
 }
 
@@ -156,11 +180,11 @@ async fn a_slow_flush_times_out_the_commit_within_its_bound() {
 async fn a_failed_flush_fails_the_store_for_good() {
     let (store, flusher) = store_with_test_flusher(5000);
     let failed = tokio::spawn(store.failed());
-    store.put(Tree::Games, "g", &thing("x", 1)).unwrap();
+    store.put(Tree::Games, "g", &thing("x", 1)).await.unwrap();
     store.commit().await.unwrap();
     assert!(!failed.is_finished());
     flusher.set_failing(true);
-    store.put(Tree::Games, "h", &thing("y", 2)).unwrap();
+    store.put(Tree::Games, "h", &thing("y", 2)).await.unwrap();
     let err = store.commit().await.unwrap_err();
     assert!(err.to_string().contains("no space left"), "{err}");
     let cause = tokio::time::timeout(Duration::from_secs(5), failed)
@@ -170,7 +194,7 @@ async fn a_failed_flush_fails_the_store_for_good() {
     assert!(cause.contains("no space left"), "{cause}");
     // Even with the disk healthy again, every later commit fails at once.
     flusher.set_failing(false);
-    store.put(Tree::Games, "i", &thing("z", 3)).unwrap();
+    store.put(Tree::Games, "i", &thing("z", 3)).await.unwrap();
     let started = Instant::now();
     let err = store.commit().await.unwrap_err();
     assert!(matches!(err, StoreError::Failed { .. }), "{err}");
@@ -180,7 +204,10 @@ async fn a_failed_flush_fails_the_store_for_good() {
 #[tokio::test]
 async fn write_or_undo_puts_back_what_a_timed_out_write_replaced() {
     let (store, flusher) = store_with_test_flusher(100);
-    store.put(Tree::Games, "g", &thing("before", 1)).unwrap();
+    store
+        .put(Tree::Games, "g", &thing("before", 1))
+        .await
+        .unwrap();
     store.commit().await.unwrap();
     flusher.set_delay(Duration::from_millis(1000));
     let mut batch = Batch::new();
@@ -192,51 +219,55 @@ async fn write_or_undo_puts_back_what_a_timed_out_write_replaced() {
     let err = store.write_or_undo(batch, undo).await.unwrap_err();
     assert!(matches!(err, StoreError::CommitTimeout { .. }), "{err}");
     assert_eq!(
-        store.get::<Thing>(Tree::Games, "g").unwrap(),
+        store.get::<Thing>(Tree::Games, "g").await.unwrap(),
         Some(thing("before", 1))
     );
-    assert!(!store.contains(Tree::Archive, "g").unwrap());
+    assert!(!store.contains(Tree::Archive, "g").await.unwrap());
 }
 
 #[tokio::test]
 async fn scan_reads_a_prefix_in_key_order_from_a_point() {
     let store = Store::temporary().unwrap();
     for key in ["a|3", "a|1", "a|2", "b|0", "a", "a|4x"] {
-        store.put(Tree::History, key, &thing(key, 0)).unwrap();
+        store.put(Tree::History, key, &thing(key, 0)).await.unwrap();
     }
-    store.put_raw(Tree::History, "a|25", b"garbage").unwrap();
-    let keys = |range: KeyRange<'_>, limit: usize| -> Vec<String> {
-        let rows: Vec<(String, Thing)> = store.scan(Tree::History, range, limit).unwrap();
+    store
+        .put_raw(Tree::History, "a|25", b"garbage")
+        .await
+        .unwrap();
+    let keys = async |range: KeyRange<'_>, limit: usize| -> Vec<String> {
+        let rows: Vec<(String, Thing)> = store.scan(Tree::History, range, limit).await.unwrap();
         rows.into_iter().map(|(k, _)| k).collect()
     };
     // The undecodable record is skipped (it counts toward the limit).
     assert_eq!(
-        keys(KeyRange::prefix("a|"), 10),
+        keys(KeyRange::prefix("a|"), 10).await,
         ["a|1", "a|2", "a|3", "a|4x"]
     );
-    assert_eq!(keys(KeyRange::prefix("a|"), 2), ["a|1", "a|2"]);
+    assert_eq!(keys(KeyRange::prefix("a|"), 2).await, ["a|1", "a|2"]);
     let after = KeyRange {
         prefix: "a|",
         after: Some("a|2"),
         before: None,
     };
-    assert_eq!(keys(after, 10), ["a|3", "a|4x"]);
+    assert_eq!(keys(after, 10).await, ["a|3", "a|4x"]);
     let below = KeyRange {
         prefix: "a|",
         after: None,
         before: Some("a|3"),
     };
-    assert_eq!(keys(below, 10), ["a|1", "a|2"]);
+    assert_eq!(keys(below, 10).await, ["a|1", "a|2"]);
     // An `after` before the prefix starts at the prefix; other trees are untouched.
     let early = KeyRange {
         prefix: "b|",
         after: Some("a"),
         before: None,
     };
-    assert_eq!(keys(early, 10), ["b|0"]);
-    assert!(keys(KeyRange::prefix("c"), 10).is_empty());
+    assert_eq!(keys(early, 10).await, ["b|0"]);
+    assert!(keys(KeyRange::prefix("c"), 10).await.is_empty());
     let other: Vec<(String, Thing)> = store
         .scan(Tree::Leaderboard, KeyRange::prefix(""), 10)
+        .await
         .unwrap();
     assert!(other.is_empty());
 }

@@ -40,6 +40,7 @@ fn build_store(dir: &std::path::Path) {
                 opponent: Some(loser.clone()),
                 variant: Variant::STANDARD,
                 rated: true,
+                time: None,
             };
             let id = game_id(act(&m, winner, challenge).await);
             let id = game_id(act(&m, loser, Action::AcceptChallenge { challenge: id }).await);
@@ -82,6 +83,7 @@ fn build_store(dir: &std::path::Path) {
             level: Level::Easy,
             variant: Variant::STANDARD,
             colour: Some(Side::White),
+            time: None,
         };
         let id = game_id(act(&m, &a, bot).await);
         act(
@@ -97,6 +99,7 @@ fn build_store(dir: &std::path::Path) {
             opponent: Some(c.clone()),
             variant: Variant::STANDARD,
             rated: true,
+            time: None,
         };
         let id = game_id(act(&m, &a, challenge).await);
         let id = game_id(act(&m, &c, Action::AcceptChallenge { challenge: id }).await);

@@ -5,6 +5,7 @@ mod engine;
 mod history;
 mod render;
 mod replay;
+mod review;
 mod run;
 
 use std::io::Write;

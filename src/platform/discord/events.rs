@@ -351,6 +351,7 @@ mod tests {
                 level: Level::Random,
                 variant: Variant::STANDARD,
                 colour: Some(Side::White),
+                time: None,
             },
         };
         let Ok(Reply::Game(view)) = bot.manager.act(request).await else {

@@ -201,6 +201,7 @@ impl Bot {
                     opponent: Some(opponent),
                     variant,
                     rated: true,
+                    time: None,
                 };
                 let reply = self.act(&user, &chat, action).await;
                 if reply.is_ok() {
@@ -223,6 +224,7 @@ impl Bot {
                     level,
                     variant,
                     colour: None,
+                    time: None,
                 };
                 self.act(&user, &chat, action).await
             }

@@ -87,7 +87,7 @@ pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
         }
     };
     let mut embed = CreateEmbed::new()
-        .description(present::caption(view, lang))
+        .description(present::caption_with(view, lang, present::ClockStyle::Live))
         .field(
             present::side_name(Side::White, lang),
             present::player_name(view.player(Side::White), lang),
@@ -435,6 +435,7 @@ pub(super) mod tests {
             rematch_of: None,
             messages: vec![],
             rated: true,
+            time_control: Default::default(),
         };
         let out = challenge(&c, Lang::En);
         assert!(out.content.starts_with("<@22> "));

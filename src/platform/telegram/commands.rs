@@ -223,6 +223,7 @@ impl Cmd<'_> {
             level,
             variant: Variant::default(),
             colour: None,
+            time: None,
         };
         self.act(action, false).await;
     }
@@ -231,7 +232,7 @@ impl Cmd<'_> {
         if self.msg.chat.is_private() {
             return self.say(t!(self.lang, "tg-challenge-in-group"));
         }
-        let opponent = match self.opponent(named) {
+        let opponent = match self.opponent(named).await {
             Ok(o) => o,
             Err(NoOpponent::Unknown(name)) => {
                 return self.say(t!(self.lang, "tg-unknown-user", username = name))
@@ -245,13 +246,14 @@ impl Cmd<'_> {
             opponent,
             variant: Variant::default(),
             rated: true,
+            time: None,
         };
         self.act(action, false).await;
     }
 
     /// Whom `/challenge` names: the author of the message it replies to, a mentioned user,
     /// or nobody (an open challenge). Bots, channels and anonymous admins cannot play.
-    fn opponent(&self, named: Option<String>) -> Result<Option<UserRef>, NoOpponent> {
+    async fn opponent(&self, named: Option<String>) -> Result<Option<UserRef>, NoOpponent> {
         if let Some(replied) = self.msg.reply_to_message() {
             if let Some(user) = replied.from.as_ref() {
                 if replied.sender_chat.is_some() || user.is_bot {
@@ -266,20 +268,23 @@ impl Cmd<'_> {
                     return Err(NoOpponent::NotAPerson)
                 }
                 MessageEntityKind::TextMention { user } => return Ok(Some(user_ref(user))),
-                MessageEntityKind::Mention => return self.by_username(entity.text()).map(Some),
+                MessageEntityKind::Mention => {
+                    return self.by_username(entity.text()).await.map(Some)
+                }
                 _ => {}
             }
         }
         match named {
-            Some(word) if word.starts_with('@') => self.by_username(&word).map(Some),
+            Some(word) if word.starts_with('@') => self.by_username(&word).await.map(Some),
             Some(word) => Err(NoOpponent::Nobody(word)),
             None => Ok(None),
         }
     }
 
-    fn by_username(&self, name: &str) -> Result<UserRef, NoOpponent> {
+    async fn by_username(&self, name: &str) -> Result<UserRef, NoOpponent> {
         self.ctx
             .by_username(name)
+            .await
             .ok_or_else(|| NoOpponent::Unknown(name.to_string()))
     }
 

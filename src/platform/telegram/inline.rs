@@ -121,6 +121,7 @@ async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) ->
             opponent: None,
             variant: Variant::default(),
             rated: true,
+            time: None,
         },
     };
     match ctx.manager.act(req).await {

@@ -160,8 +160,10 @@ impl Ctx {
     }
 
     /// The user last seen with `@username`.
-    pub fn by_username(&self, username: &str) -> Option<UserRef> {
-        self.manager.user_by_handle(Platform::Telegram, username)
+    pub async fn by_username(&self, username: &str) -> Option<UserRef> {
+        self.manager
+            .user_by_handle(Platform::Telegram, username)
+            .await
     }
 
     /// Claims an inline message for a new challenge: false if it already has one. Its first

@@ -1,0 +1,14 @@
+# Game review: the summary, the evaluation graph and the review's buttons.
+review-title = Game review: { $white } – { $black }. { $result }
+review-accuracy = { $side }, { $name }: accuracy { $accuracy }%
+review-mistake = { $mark }) { $moveno } { $move }: { $best } was better, cost { $cost }
+review-no-mistakes = no mistake cost a ball or more
+review-result-white = White won
+review-result-black = Black won
+review-result-draw = Draw
+review-result-unknown = Result unknown
+review-graph-title = Evaluation from White's side, in balls
+review-graph-white-better = White is better
+review-graph-black-better = Black is better
+review-graph-move = move
+review-board-caption = Before mistake { $mark }: { $moveno } { $played } was played, { $best } (marked) was better.

@@ -1,0 +1,14 @@
+# Разбор партии: итог, график оценки и кнопки разбора.
+review-title = Разбор партии: { $white } – { $black }. { $result }
+review-accuracy = { $side }, { $name }: точность { $accuracy } %
+review-mistake = { $mark }) { $moveno } { $move }: лучше было { $best }, потеря — { $cost }
+review-no-mistakes = ни одной ошибки дороже шара
+review-result-white = Победили белые
+review-result-black = Победили чёрные
+review-result-draw = Ничья
+review-result-unknown = Результат неизвестен
+review-graph-title = Оценка позиции за белых, в шарах
+review-graph-white-better = Лучше у белых
+review-graph-black-better = Лучше у чёрных
+review-graph-move = ход
+review-board-caption = Перед ошибкой { $mark }: сыграно { $moveno } { $played }, а лучше было { $best } (отмечено на доске).

@@ -1,0 +1,157 @@
+//! Clocks of timed games: a flag timer per game, the heartbeat that says how long the
+//! process was alive, and resuming clocks after a restart.
+//!
+//! Each ongoing timed game has one timer task sleeping until its deadline (the flag, or the
+//! end of a first move's limit); a move replaces it. When it wakes it ends the game through
+//! the same path as a press (`apply_due_clock`), so the board is updated and both players
+//! are told even if nobody presses anything.
+//!
+//! Restarts: while timed games are going on, the manager writes the time every second
+//! (`heartbeat`). At start-up each clock resumes where it stood at the last heartbeat: the
+//! downtime is not charged, and a game whose time had run out before the stop ends at once.
+
+use super::*;
+
+/// The key in the meta tree of the last time the manager was known alive (unix ms).
+pub const HEARTBEAT_KEY: &str = "alive-ms";
+/// How often the heartbeat is written while timed games are going on.
+const HEARTBEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Manager {
+    /// (Re)sets the flag timer of a timed game for its current deadline; an ended game's
+    /// timer is cancelled.
+    pub(super) fn schedule_clock(&self, game: &Game) {
+        let Some(clock) = game.rec.clock.as_ref().filter(|_| !game.is_over()) else {
+            self.cancel_clock(game.id());
+            return;
+        };
+        let first_move_ms = self.inner.config.clock.first_move_ms();
+        let deadline = clock.deadline(game.position.to_move(), game.ply(), first_move_ms);
+        let weak: Weak<Inner> = Arc::downgrade(&self.inner);
+        let time = self.inner.clock.clone();
+        let id = game.id().clone();
+        let task = tokio::spawn({
+            let id = id.clone();
+            async move {
+                time.sleep_until_ms(deadline.at_ms).await;
+                let Some(inner) = weak.upgrade() else { return };
+                Manager { inner }.clock_ran_out(&id).await;
+            }
+        });
+        if let Some(old) = lock(&self.inner.timers).insert(id, task.abort_handle()) {
+            old.abort();
+        }
+    }
+
+    pub(super) fn cancel_clock(&self, id: &str) {
+        let handle = lock(&self.inner.timers).remove(id);
+        if let Some(handle) = handle {
+            // The timer itself ends the game through here: it must not cancel itself.
+            if tokio::task::try_id() != Some(handle.id()) {
+                handle.abort();
+            }
+        }
+    }
+
+    /// A game's timer woke: end the game if its clock ran out, else (a restart moved the
+    /// deadline) wait again.
+    async fn clock_ran_out(&self, id: &str) {
+        let Ok(slot) = self.game_slot(id).await else {
+            return;
+        };
+        let Ok(mut game) = self.enter(&slot).await else {
+            return;
+        };
+        if let Err(error) = self.apply_due_clock(&mut game, self.now_ms()).await {
+            // The store refused; a press or the next start-up will try again.
+            tracing::error!(game = id, %error, "cannot end the game on time");
+            return;
+        }
+        if !game.is_over() {
+            self.schedule_clock(&game);
+        }
+    }
+
+    /// How many timed games have a running flag timer.
+    pub fn running_clocks(&self) -> usize {
+        lock(&self.inner.timers).len()
+    }
+
+    /// Writes the manager's time as its last sign of life (durable before it returns), so a
+    /// restart knows how long timed games' clocks had run. Runs every second while timed
+    /// games are going on; tests call it.
+    pub async fn heartbeat(&self) -> Result<(), ActionError> {
+        self.inner
+            .store
+            .put(Tree::Meta, HEARTBEAT_KEY, &self.now_ms())
+            .await?;
+        self.inner.store.commit().await?;
+        Ok(())
+    }
+
+    pub(super) fn spawn_heartbeat(&self) {
+        let weak: Weak<Inner> = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(HEARTBEAT_EVERY);
+            loop {
+                ticks.tick().await;
+                let Some(inner) = weak.upgrade() else { return };
+                let manager = Manager { inner };
+                if manager.running_clocks() == 0 {
+                    continue;
+                }
+                if let Err(error) = manager.heartbeat().await {
+                    tracing::warn!(%error, "cannot write the heartbeat");
+                }
+            }
+        });
+    }
+
+    /// At start-up: resumes every ongoing timed game's clock where it stood at the last
+    /// heartbeat (stored, so a second restart does not charge the first downtime), ends
+    /// those whose time had run out before the stop, and sets the others' timers.
+    pub(super) async fn resume_clocks(&self) {
+        let alive: Option<u64> = match self.inner.store.get(Tree::Meta, HEARTBEAT_KEY).await {
+            Ok(alive) => alive,
+            Err(error) => {
+                tracing::warn!(%error, "unreadable heartbeat; clocks resume as they were");
+                None
+            }
+        };
+        let now_ms = self.now_ms();
+        let ongoing = lock(&self.inner.index).ongoing_games();
+        let mut resumed = 0;
+        for id in ongoing {
+            let Ok(slot) = self.game_slot(&id).await else {
+                continue;
+            };
+            let Ok(mut game) = self.enter(&slot).await else {
+                continue;
+            };
+            let before = game.clone();
+            let Some(clock) = game.rec.clock.as_mut() else {
+                continue;
+            };
+            clock.resume(alive.unwrap_or(0), now_ms);
+            let written = self
+                .write_game(&before.rec, &mut game.rec, before.revision)
+                .await;
+            let result = match written {
+                Ok(()) => {
+                    game.revision += 1;
+                    self.apply_due_clock(&mut game, now_ms).await
+                }
+                Err(error) => Err(error),
+            };
+            if let Err(error) = result {
+                tracing::error!(game = id, %error, "cannot resume the clock");
+                *game = before;
+            }
+            self.schedule_clock(&game);
+            resumed += 1;
+        }
+        if resumed > 0 {
+            tracing::info!(resumed, ?alive, "clocks resumed");
+        }
+    }
+}

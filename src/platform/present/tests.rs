@@ -1,0 +1,310 @@
+//! Tests of the shared presentation policy.
+use super::*;
+use crate::engine::Level;
+use crate::manager::{ChatRef, Platform};
+use crate::rules::Position;
+
+fn user(id: &str) -> UserRef {
+    UserRef::new(Platform::Telegram, id, id.to_uppercase())
+}
+
+fn view() -> GameView {
+    let mut position = Position::default();
+    let report = position.play(7).ok();
+    let players = [Player::Human(user("a")), Player::Bot(Level::Easy)];
+    let chat = ChatRef::new(Platform::Telegram, "c");
+    GameView {
+        position,
+        ply: 1,
+        last_move: report,
+        moves: "1. 76".into(),
+        timeout_at: Some(72 * 3600),
+        bot_busy: None,
+        ..GameView::sample("abc123", chat, players)
+    }
+}
+
+#[test]
+fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
+    let lang_of = async |u: &UserRef| if u.id == "a" { Lang::Ru } else { Lang::Kk };
+    let lang = |v: &GameView| futures::executor::block_on(board_lang(v, lang_of));
+    // Against the bot, the person plays whoever is to move (the bot is, after 1. 76).
+    let bot_game = view();
+    assert_eq!(viewer(&bot_game), Some(&user("a")));
+    assert_eq!(lang(&bot_game), Lang::Ru);
+    // Between people, the one to move, whoever pressed last.
+    let chat = ChatRef::new(Platform::Telegram, "c");
+    let mut people = GameView::sample(
+        "p1",
+        chat,
+        [Player::Human(user("a")), Player::Human(user("b"))],
+    );
+    assert_eq!(viewer(&people), Some(&user("a")));
+    assert_eq!(lang(&people), Lang::Ru);
+    people.position.play(1).unwrap();
+    assert_eq!(viewer(&people), Some(&user("b")));
+    assert_eq!(lang(&people), Lang::Kk);
+    // No person plays: White's side, in English.
+    let bots = GameView {
+        players: [Player::Bot(Level::Easy), Player::Bot(Level::Hard)],
+        ..view()
+    };
+    assert_eq!(viewer(&bots), None);
+    assert_eq!(lang(&bots), Lang::En);
+}
+
+#[test]
+fn only_refusals_about_the_presser_are_alerts() {
+    let alerts: Vec<ActionError> = every_error().into_iter().filter(is_alert).collect();
+    assert_eq!(alerts.len(), 3, "{alerts:?}");
+    assert!(alerts.iter().all(|e| matches!(
+        e,
+        ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
+    )));
+}
+
+#[test]
+fn a_challenge_counts_its_time_left_on_the_managers_clock() {
+    let rec = crate::manager::ChallengeRecord {
+        id: "ch0001".into(),
+        challenger: user("a"),
+        opponent: None,
+        variant: Variant::STANDARD,
+        chat: ChatRef::new(Platform::Telegram, "-1"),
+        created_at: 1_000,
+        expires_at: 1_600,
+        status: ChallengeStatus::Open,
+        challenger_side: None,
+        rematch_of: None,
+        messages: vec![],
+        rated: true,
+        time_control: Default::default(),
+    };
+    // A manual clock far from the system's: the text follows it.
+    let text = challenge_text(&rec.view(1_000), Lang::En);
+    assert!(text.contains("Open for 10 minutes"), "{text}");
+    let text = challenge_text(&rec.view(1_590), Lang::En);
+    assert!(text.contains("Open for 1 minute"), "{text}");
+    assert!(!challenge_text(&rec.view(1_600), Lang::En).contains("Open for"));
+}
+
+#[test]
+fn a_game_between_people_shows_its_move_deadline() {
+    let mut v = view();
+    assert!(
+        !caption(&v, Lang::En).contains("hours"),
+        "not against the bot"
+    );
+    v.players[1] = Player::Human(user("b"));
+    v.last_move_at = 0;
+    let en = caption(&v, Lang::En);
+    assert!(en.contains("Move within 72 hours"), "{en}");
+    let ru = caption(&v, Lang::Ru);
+    assert!(ru.contains("72 часов"), "{ru}");
+}
+
+#[test]
+fn a_busy_bot_is_announced_in_each_language() {
+    let mut v = view();
+    assert!(!caption(&v, Lang::En).contains("busy"));
+    v.bot_busy = Some(3);
+    let en = caption(&v, Lang::En);
+    assert!(
+        en.ends_with("busy with other games (3 are ahead of yours); it will move shortly."),
+        "{en}"
+    );
+    v.bot_busy = Some(0);
+    let en = caption(&v, Lang::En);
+    assert!(
+        en.ends_with("busy with other games; it will move shortly."),
+        "{en}"
+    );
+    v.bot_busy = Some(2);
+    let ru = caption(&v, Lang::Ru);
+    assert!(
+        ru.contains("занят другими партиями (в очереди перед вашей ещё 2) и скоро"),
+        "{ru}"
+    );
+    let kk = caption(&v, Lang::Kk);
+    assert!(kk.contains("тағы 2 ойын бар), көп ұзамай жүреді."), "{kk}");
+}
+
+#[test]
+fn captions_name_the_turn_and_the_last_move_in_each_language() {
+    let v = view();
+    let en = caption(&v, Lang::En);
+    assert!(en.contains("Black to move: Bot (easy)"), "{en}");
+    assert!(en.contains("Last move: A, 76"), "{en}");
+    let ru = caption(&v, Lang::Ru);
+    assert!(ru.contains("\nХод чёрных: Бот (лёгкий)"), "{ru}");
+    let kk = caption(&v, Lang::Kk);
+    assert!(kk.contains("\nҚаралардың жүрісі: Бот (жеңіл)"), "{kk}");
+    assert!(kk.contains("Қазандар"), "{kk}");
+}
+
+#[test]
+fn results_say_who_won_and_why() {
+    let mut v = view();
+    v.status = GameStatus::Finished {
+        winner: Some(Side::Black),
+        reason: FinishReason::Resigned(Side::White),
+    };
+    let text = result_text(&v, Lang::En).unwrap();
+    assert_eq!(text, "Black wins: Bot (easy). A resigned.");
+    assert!(caption(&v, Lang::Ru).contains("Победили чёрные: Бот (лёгкий). A сдаётся."));
+    assert_eq!(
+        result_text(&v, Lang::Kk).unwrap(),
+        "Қаралар жеңді: Бот (жеңіл). A жеңілгенін мойындады."
+    );
+    v.status = GameStatus::Finished {
+        winner: Some(Side::White),
+        reason: FinishReason::TimedOut(Side::Black),
+    };
+    assert_eq!(
+        result_text(&v, Lang::Ru).unwrap(),
+        "Победили белые: A. Бот (лёгкий): время на ход истекло."
+    );
+    v.status = GameStatus::Finished {
+        winner: None,
+        reason: FinishReason::Board(EndReason::EqualKazans),
+    };
+    assert_eq!(
+        result_text(&v, Lang::Ru).unwrap(),
+        "Партия закончилась вничью. В каждом казане — 81 шар."
+    );
+    assert!(board_view(&v, None, Lang::En).result_line.is_some());
+}
+
+/// One refusal of every kind the manager gives (each nested rule and limit too).
+fn every_error() -> Vec<ActionError> {
+    vec![
+        ActionError::NotYourTurn,
+        ActionError::NotYourGame,
+        ActionError::NotForYou,
+        ActionError::StaleBoard,
+        ActionError::Illegal(MoveError::NoSuchPit(10)),
+        ActionError::Illegal(MoveError::EmptyPit(3)),
+        ActionError::Illegal(MoveError::TuzdekPit(7)),
+        ActionError::Illegal(MoveError::GameOver),
+        ActionError::NoSuchGame,
+        ActionError::NoSuchChallenge,
+        ActionError::ChallengeClosed,
+        ActionError::ChallengeSelf,
+        ActionError::ChallengeBot,
+        ActionError::Limit(LimitKind::UserChallenges(3)),
+        ActionError::Limit(LimitKind::ChatChallenges(21)),
+        ActionError::Limit(LimitKind::UserGames(5)),
+        ActionError::Limit(LimitKind::ChatGames(2)),
+        ActionError::GameOver,
+        ActionError::GameNotOver,
+        ActionError::NoGameHere,
+        ActionError::AmbiguousGame,
+        ActionError::TooLateToAbort,
+        ActionError::DrawAlreadyOffered,
+        ActionError::NoDrawOffer,
+        ActionError::BotDeclinesDraw,
+        ActionError::RematchExists,
+        ActionError::NothingToReview,
+        ActionError::ReviewsBusy,
+        ActionError::Storage("disk /var/lib/toguz full".into()),
+    ]
+}
+
+/// The catalog key of each kind of refusal. No wildcard: a new variant breaks the build
+/// here, and `every_error_has_text_in_every_language` then wants it in `every_error`.
+fn error_key(err: &ActionError) -> &'static str {
+    match err {
+        ActionError::NotYourTurn => "manager-error-not-your-turn",
+        ActionError::NotYourGame => "manager-error-not-your-game",
+        ActionError::NotForYou => "manager-error-not-for-you",
+        ActionError::StaleBoard => "manager-error-stale",
+        ActionError::Illegal(m) => match m {
+            MoveError::NoSuchPit(_) => "manager-error-no-such-pit",
+            MoveError::EmptyPit(_) => "manager-error-empty-pit",
+            MoveError::TuzdekPit(_) => "manager-error-tuzdek-pit",
+            MoveError::GameOver => "manager-error-game-over",
+        },
+        ActionError::NoSuchGame => "manager-error-no-such-game",
+        ActionError::NoSuchChallenge => "manager-error-no-such-challenge",
+        ActionError::ChallengeClosed => "manager-error-challenge-closed",
+        ActionError::ChallengeSelf => "manager-error-challenge-self",
+        ActionError::ChallengeBot => "manager-error-challenge-bot",
+        ActionError::Limit(l) => match l {
+            LimitKind::UserChallenges(_) => "manager-error-limit-user-challenges",
+            LimitKind::ChatChallenges(_) => "manager-error-limit-chat-challenges",
+            LimitKind::UserGames(_) => "manager-error-limit-user-games",
+            LimitKind::ChatGames(_) => "manager-error-limit-chat-games",
+        },
+        ActionError::GameOver => "manager-error-game-over",
+        ActionError::GameNotOver => "manager-error-game-not-over",
+        ActionError::NoGameHere => "manager-error-no-game-here",
+        ActionError::AmbiguousGame => "manager-error-ambiguous",
+        ActionError::TooLateToAbort => "manager-error-too-late-to-abort",
+        ActionError::DrawAlreadyOffered => "manager-error-draw-already-offered",
+        ActionError::NoDrawOffer => "manager-error-no-draw-offer",
+        ActionError::BotDeclinesDraw => "manager-error-bot-declines-draw",
+        ActionError::RematchExists => "manager-error-rematch-exists",
+        ActionError::NothingToReview => "manager-error-nothing-to-review",
+        ActionError::ReviewsBusy => "manager-error-reviews-busy",
+        ActionError::Storage(_) => "manager-error-storage",
+    }
+}
+
+#[test]
+fn every_error_has_text_in_every_language() {
+    let errors = every_error();
+    // Every kind is listed: the keys reached are every refusal key of the catalog.
+    let reached: std::collections::BTreeSet<&str> = errors.iter().map(error_key).collect();
+    let catalog: std::collections::BTreeSet<&str> = include_str!("../../../locales/en/manager.ftl")
+        .lines()
+        .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+        .filter(|k| k.starts_with("manager-error-"))
+        .collect();
+    assert_eq!(reached, catalog, "every_error() misses a kind of refusal");
+    for e in &errors {
+        let english = error_text(e, Lang::En);
+        for lang in Lang::ALL {
+            let text = error_text(e, lang);
+            let key = error_key(e);
+            assert!(!text.trim().is_empty(), "{lang}: {key} is empty");
+            assert_ne!(text, key, "{lang}: {key} has no text");
+            assert!(!text.contains("manager-"), "{lang}: {text}");
+            assert!(!text.contains("disk"), "internal detail leaked: {text}");
+            assert!(!text.contains(['{', '}', '$']), "{lang}: {key}: {text}");
+            if lang != Lang::En {
+                assert_ne!(text, english, "{lang}: {key} is not translated");
+            }
+        }
+    }
+    assert_eq!(
+        error_text(&ActionError::Limit(LimitKind::UserGames(5)), Lang::Ru),
+        "Вы уже играете 5 партий одновременно. Сначала закончите одну из них."
+    );
+    assert_eq!(
+        error_text(&ActionError::Limit(LimitKind::ChatChallenges(21)), Lang::Ru),
+        "В этом чате уже 21 открытый вызов. Попробуйте позже."
+    );
+    assert_eq!(
+        error_text(&ActionError::Illegal(MoveError::EmptyPit(3)), Lang::Kk),
+        "3-отау бос."
+    );
+}
+
+#[test]
+fn buttons_carry_game_and_ply() {
+    let v = view();
+    let pits = pit_buttons(&v, None);
+    assert_eq!(pits.len(), 9);
+    assert!(pits.iter().all(|b| !b.enabled), "a spectator cannot move");
+    let mine = action_buttons(&v, Some(&user("a")), Lang::En);
+    assert!(mine.iter().any(|b| b.button
+        == Button::Resign {
+            game: "abc123".into(),
+            ply: 1
+        }));
+    assert_eq!(pit_label(7, 12), "7 · 12");
+    assert_eq!(
+        variant_text(Variant::new(5, TuzdekRule::Off).unwrap(), Lang::En),
+        "5 per pit, no tuzdeks"
+    );
+}

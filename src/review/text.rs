@@ -1,0 +1,118 @@
+//! A review in words, in the reader's language: the short text a chat gets with the graph.
+
+use super::{PlyReview, Review};
+use crate::i18n::{words::side_name, Lang};
+use crate::rules::{RecordResult, Side};
+use crate::t;
+use std::fmt::Write;
+
+/// "White won", "Draw", ... for a result as records write it.
+pub fn result_words(lang: Lang, result: RecordResult) -> String {
+    match result {
+        RecordResult::WhiteWins => t!(lang, "review-result-white"),
+        RecordResult::BlackWins => t!(lang, "review-result-black"),
+        RecordResult::Draw => t!(lang, "review-result-draw"),
+        RecordResult::Unknown => t!(lang, "review-result-unknown"),
+    }
+}
+
+/// The summary: a title, then per player the accuracy and the largest mistakes, each with
+/// its mark on the graph. `names` are White's and Black's.
+pub fn summary_text(review: &Review, names: &[String; 2], result: &str, lang: Lang) -> String {
+    let mut out = t!(
+        lang,
+        "review-title",
+        white = names[0].as_str(),
+        black = names[1].as_str(),
+        result = result
+    );
+    out.push('\n');
+    let marks = review.marked_mistakes();
+    for side in Side::BOTH {
+        let accuracy = review
+            .accuracy(side)
+            .map_or_else(|| "–".to_string(), |a| decimal(lang, a));
+        out.push('\n');
+        out.push_str(&t!(
+            lang,
+            "review-accuracy",
+            side = side_name(lang, side),
+            name = names[side.index()].as_str(),
+            accuracy = accuracy
+        ));
+        out.push('\n');
+        let mistakes = review.largest_mistakes(side);
+        if mistakes.is_empty() {
+            let _ = writeln!(out, "  {}", t!(lang, "review-no-mistakes"));
+        }
+        for p in mistakes {
+            let mark = marks
+                .iter()
+                .find(|m| m.index + 1 == p.ply)
+                .map_or(0, |m| m.mark);
+            let _ = writeln!(out, "  {}", mistake_line(lang, mark, p));
+        }
+    }
+    out
+}
+
+/// "2) 14... 66: 98 was better, cost 20 balls".
+pub fn mistake_line(lang: Lang, mark: usize, p: &PlyReview) -> String {
+    t!(
+        lang,
+        "review-mistake",
+        mark = mark,
+        moveno = move_number(p),
+        move = p.played.as_str(),
+        best = p.best.as_str(),
+        cost = t!(lang, "balls", count = whole_balls(p.loss))
+    )
+}
+
+/// The caption of the board before a marked mistake.
+pub fn mistake_caption(lang: Lang, mark: usize, p: &PlyReview) -> String {
+    t!(
+        lang,
+        "review-board-caption",
+        mark = mark,
+        moveno = move_number(p),
+        played = p.played.as_str(),
+        best = p.best.as_str()
+    )
+}
+
+/// `14.` for White's half of move 14, `14...` for Black's, as records number them.
+pub fn move_number(p: &PlyReview) -> String {
+    match p.side() {
+        Side::White => format!("{}.", p.move_number),
+        Side::Black => format!("{}...", p.move_number),
+    }
+}
+
+/// A loss in whole balls, at least one (a mistake costs at least a ball).
+fn whole_balls(loss: i32) -> i64 {
+    ((loss as i64 + 50) / 100).max(1)
+}
+
+/// One decimal, with the language's decimal sign (`87.5`, `87,5`).
+fn decimal(lang: Lang, value: f64) -> String {
+    let text = format!("{value:.1}");
+    match lang {
+        Lang::En => text,
+        Lang::Ru | Lang::Kk => text.replace('.', ","),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_follow_the_language() {
+        assert_eq!(decimal(Lang::En, 87.54), "87.5");
+        assert_eq!(decimal(Lang::Ru, 87.54), "87,5");
+        assert_eq!(decimal(Lang::Kk, 100.0), "100,0");
+        assert_eq!(whole_balls(149), 1);
+        assert_eq!(whole_balls(2050), 21);
+    }
+}

@@ -1,0 +1,656 @@
+//! The shared backend: PostgreSQL, or a database that speaks its protocol and SQL
+//! (CockroachDB, YugabyteDB), used by several bot processes at once.
+//!
+//! Every tree lives in one table, `toguz_records (tree, key, value, revision, expires_at)`,
+//! created and migrated at start by refinery's versioned migrations embedded in the binary
+//! (`migrations/postgres/`). A batch is one SQL transaction (one statement commits by
+//! itself), so it is durable when `apply` returns. Conditional writes are compare-and-sets
+//! on `revision` (`UPDATE ... WHERE tree = $1 AND key = $2 AND revision = $5`); one that
+//! finds another revision rolls the batch back and answers `StoreError::Conflict`.
+//!
+//! No call waits unboundedly: the pool hands out at most `pool_size` connections and waits
+//! for one at most the commit timeout; the server cancels a statement after
+//! `statement_timeout`; and each read or write, retries included, is cut off after the
+//! commit timeout. Serialization failures (SQLSTATE 40001), deadlocks and lost connections
+//! are retried a bounded number of times. A retry after a lost connection may find its own
+//! earlier attempt committed (the connection dropped after COMMIT): a conditional write then
+//! sees its own revision and value, and counts as done rather than as a conflict.
+//!
+//! No advisory locks, no LISTEN/NOTIFY: nothing here relies on what CockroachDB lacks.
+
+use super::batch::{Batch, Expect, Op};
+use super::{KeyRange, RawRecord, StoreError, StoreOptions, Tree};
+use deadpool_postgres::{GenericClient, Pool, PoolError, Runtime};
+use std::fmt;
+use std::future::Future;
+use std::time::Duration;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row};
+
+mod embedded {
+    refinery::embed_migrations!("migrations/postgres");
+}
+
+/// Attempts of one read or write before it gives up (within the commit timeout).
+const ATTEMPTS: u32 = 6;
+/// Attempts of the schema migration: two processes starting at once may both try the first
+/// migration; the loser's transaction fails and its next attempt finds it done.
+const MIGRATE_ATTEMPTS: u32 = 8;
+
+/// `[storage]` for PostgreSQL. Its `Debug` never shows the password.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PostgresOptions {
+    /// `postgres://user:password@host:port/database` (or a key=value connection string).
+    pub url: String,
+    /// Connections at most, shared by every game of the process.
+    pub pool_size: usize,
+    /// The server cancels a statement running longer than this.
+    pub statement_timeout: Duration,
+    /// The longest a new connection may take.
+    pub connect_timeout: Duration,
+}
+
+impl PostgresOptions {
+    /// Defaults for everything but the URL.
+    pub fn new(url: &str) -> PostgresOptions {
+        PostgresOptions {
+            url: url.to_string(),
+            pool_size: 16,
+            statement_timeout: Duration::from_millis(5000),
+            connect_timeout: Duration::from_millis(5000),
+        }
+    }
+
+    /// The URL with its password replaced by `***`, for logs and errors.
+    pub fn redacted_url(&self) -> String {
+        redact(&self.url)
+    }
+}
+
+impl fmt::Debug for PostgresOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostgresOptions")
+            .field("url", &self.redacted_url())
+            .field("pool_size", &self.pool_size)
+            .field("statement_timeout", &self.statement_timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .finish()
+    }
+}
+
+/// `url` without its password: a URL's `user:password@`, a connection string's
+/// `password=...`.
+pub(crate) fn redact(url: &str) -> String {
+    if let Ok(mut parsed) = url::Url::parse(url) {
+        if parsed.password().is_some() && parsed.set_password(Some("***")).is_err() {
+            return "(a database URL)".into();
+        }
+        let pairs: Vec<(String, String)> = parsed
+            .query_pairs()
+            .map(|(k, v)| {
+                let v = if k == "password" { "***".into() } else { v };
+                (k.into_owned(), v.into_owned())
+            })
+            .collect();
+        if !pairs.is_empty() {
+            parsed.query_pairs_mut().clear().extend_pairs(pairs);
+        }
+        return parsed.to_string();
+    }
+    url.split_whitespace()
+        .map(|part| match part.split_once('=') {
+            Some((key, _)) if key.eq_ignore_ascii_case("password") => "password=***".into(),
+            _ => part.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Why one attempt failed: worth another try (a lost connection, a serialization failure)
+/// or final.
+enum Fail {
+    Retry(String),
+    Final(StoreError),
+}
+
+fn fail(error: tokio_postgres::Error) -> Fail {
+    let retry = [
+        SqlState::T_R_SERIALIZATION_FAILURE,
+        SqlState::T_R_DEADLOCK_DETECTED,
+        SqlState::ADMIN_SHUTDOWN,
+        SqlState::CRASH_SHUTDOWN,
+        SqlState::CANNOT_CONNECT_NOW,
+        SqlState::CONNECTION_FAILURE,
+    ];
+    match error.code() {
+        Some(code) if retry.contains(code) => Fail::Retry(error.to_string()),
+        // No SQLSTATE: the connection broke (I/O, closed).
+        None => Fail::Retry(error.to_string()),
+        Some(_) => Fail::Final(StoreError::Database(error.to_string())),
+    }
+}
+
+fn pool_fail(error: PoolError) -> Fail {
+    match error {
+        PoolError::Backend(e) => fail(e),
+        PoolError::Timeout(_) => Fail::Retry("no free database connection".into()),
+        other => Fail::Final(StoreError::Database(other.to_string())),
+    }
+}
+
+fn conflict(tree: Tree, key: &str) -> Fail {
+    Fail::Final(StoreError::Conflict {
+        tree: tree.name(),
+        key: key.to_string(),
+    })
+}
+
+/// The range read's statement: `$1` tree, `$2` lower bound, `$3` limit, `$4` upper bound.
+/// Static texts, so that each is prepared once per connection.
+fn range_sql(excluded: bool, bounded: bool) -> &'static str {
+    match (excluded, bounded) {
+        (false, false) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
+             ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+        (true, false) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
+             ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+        (false, true) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
+             AND key COLLATE \"C\" < $4 ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+        (true, true) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
+             AND key COLLATE \"C\" < $4 ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+    }
+}
+
+fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn uint(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// A connection pool on one database. Cheap to clone.
+#[derive(Clone)]
+pub(super) struct PgStore {
+    pool: Pool,
+    /// The bound on every read and write, retries included (`commit_timeout_ms`).
+    timeout: Duration,
+}
+
+impl PgStore {
+    /// Connects and brings the schema to the current version.
+    pub(super) async fn connect(
+        options: &PostgresOptions,
+        store: &StoreOptions,
+    ) -> Result<PgStore, StoreError> {
+        let open_error = |reason: String| StoreError::Open {
+            path: options.redacted_url(),
+            reason,
+        };
+        let mut config: tokio_postgres::Config = options
+            .url
+            .parse()
+            .map_err(|e: tokio_postgres::Error| open_error(redact(&e.to_string())))?;
+        let ms = options.statement_timeout.as_millis();
+        let extra = format!("-c statement_timeout={ms}");
+        let joined = match config.get_options() {
+            Some(given) if !given.is_empty() => format!("{given} {extra}"),
+            _ => extra,
+        };
+        config
+            .options(&joined)
+            .connect_timeout(options.connect_timeout)
+            .application_name("toguz");
+        let manager = deadpool_postgres::Manager::from_config(
+            config,
+            NoTls,
+            deadpool_postgres::ManagerConfig {
+                recycling_method: deadpool_postgres::RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(options.pool_size.max(1))
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(store.commit_timeout))
+            .create_timeout(Some(options.connect_timeout))
+            .recycle_timeout(Some(options.connect_timeout))
+            .build()
+            .map_err(|e| open_error(e.to_string()))?;
+        let store = PgStore {
+            pool,
+            timeout: store.commit_timeout,
+        };
+        store
+            .migrate()
+            .await
+            .map_err(|e| open_error(e.to_string()))?;
+        tracing::info!(database = %options.redacted_url(), "PostgreSQL store open");
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let outcome = match self.pool.get().await {
+                Ok(mut client) => embedded::migrations::runner()
+                    .run_async(&mut **client)
+                    .await
+                    .map(|report| report.applied_migrations().len())
+                    .map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            match outcome {
+                Ok(applied) => {
+                    if applied > 0 {
+                        tracing::info!(applied, "database schema migrated");
+                    }
+                    return Ok(());
+                }
+                Err(reason) if attempt < MIGRATE_ATTEMPTS => {
+                    tracing::warn!(
+                        attempt,
+                        reason = redact(&reason),
+                        "migration failed; retrying"
+                    );
+                    backoff(attempt).await;
+                }
+                Err(reason) => return Err(StoreError::Migrate(redact(&reason))),
+            }
+        }
+    }
+
+    /// Runs `attempt` until it succeeds, fails for good, or has failed `ATTEMPTS` times;
+    /// all of it within the commit timeout.
+    async fn retrying<T, F, Fut>(&self, mut attempt: F) -> Result<T, StoreError>
+    where
+        F: FnMut(bool) -> Fut,
+        Fut: Future<Output = Result<T, Fail>>,
+    {
+        let work = async {
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                match attempt(tries > 1).await {
+                    Ok(value) => return Ok(value),
+                    Err(Fail::Final(error)) => return Err(error),
+                    Err(Fail::Retry(reason)) if tries < ATTEMPTS => {
+                        tracing::warn!(tries, reason, "database call failed; retrying");
+                        backoff(tries).await;
+                    }
+                    Err(Fail::Retry(reason)) => {
+                        return Err(StoreError::Database(format!(
+                            "gave up after {tries} attempts: {reason}"
+                        )))
+                    }
+                }
+            }
+        };
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(result) => result,
+            Err(_) => {
+                let ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+                tracing::warn!(timeout_ms = ms, "database call timed out");
+                Err(StoreError::CommitTimeout { ms })
+            }
+        }
+    }
+
+    async fn query(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        self.retrying(|_| async {
+            let client = self.pool.get().await.map_err(pool_fail)?;
+            let statement = client.prepare_cached(sql).await.map_err(fail)?;
+            client.query(&statement, params).await.map_err(fail)
+        })
+        .await
+    }
+
+    pub(super) async fn get(
+        &self,
+        tree: Tree,
+        key: &str,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT value, revision FROM toguz_records WHERE tree = $1 AND key = $2",
+                &[&tree.name(), &key],
+            )
+            .await?;
+        Ok(rows
+            .first()
+            .map(|row| (row.get::<_, Vec<u8>>(0), uint(row.get(1)))))
+    }
+
+    pub(super) async fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT revision FROM toguz_records WHERE tree = $1 AND key = $2",
+                &[&tree.name(), &key],
+            )
+            .await?;
+        Ok(rows.first().map(|row| uint(row.get(0))))
+    }
+
+    pub(super) async fn count(&self, tree: Tree) -> Result<usize, StoreError> {
+        let rows = self
+            .query(
+                "SELECT count(*) FROM toguz_records WHERE tree = $1",
+                &[&tree.name()],
+            )
+            .await?;
+        let n: i64 = rows.first().map_or(0, |row| row.get(0));
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    pub(super) async fn scan(&self, tree: Tree) -> Result<Vec<(String, Vec<u8>, u64)>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT key, value, revision FROM toguz_records WHERE tree = $1 ORDER BY key",
+                &[&tree.name()],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get(0), row.get(1), uint(row.get(2))))
+            .collect())
+    }
+
+    /// At most `limit` records of `range`, ordered by the key's bytes: `COLLATE "C"` matches
+    /// the `toguz_records_key_bytes` index (V2), whatever the database's own collation.
+    pub(super) async fn range(
+        &self,
+        tree: Tree,
+        range: &KeyRange<'_>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let (lower, excluded) = range.lower();
+        let upper = range.upper();
+        let limit = int(limit as u64);
+        let name = tree.name();
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&name, &lower, &limit];
+        if let Some(upper) = &upper {
+            params.push(upper);
+        }
+        let rows = self
+            .query(range_sql(excluded, upper.is_some()), &params)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get::<_, String>(0), row.get::<_, Vec<u8>>(1)))
+            .filter(|(key, _)| range.admits(key.as_bytes()))
+            .collect())
+    }
+
+    pub(super) async fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT key, value, revision, expires_at FROM toguz_records WHERE tree = $1 \
+                 ORDER BY key",
+                &[&tree.name()],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| RawRecord {
+                key: row.get(0),
+                value: row.get(1),
+                revision: uint(row.get(2)),
+                expires_at: row.get::<_, Option<i64>>(3).map(uint),
+            })
+            .collect())
+    }
+
+    /// Deletes what is due; several processes may run it at once, each deleting what the
+    /// others have not (a row deleted twice is simply not there the second time).
+    pub(super) async fn expire_due(&self, now: u64, max: usize) -> Result<usize, StoreError> {
+        let (now, max) = (int(now), int(max as u64));
+        let rows = self
+            .query(
+                "DELETE FROM toguz_records WHERE (tree, key) IN (SELECT tree, key FROM \
+                 toguz_records WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) \
+                 RETURNING key",
+                &[&now, &max],
+            )
+            .await?;
+        Ok(rows.len())
+    }
+
+    /// Applies `batch` in one transaction (see the module's documentation).
+    pub(super) async fn apply(&self, batch: Batch) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let batch = &batch;
+        self.retrying(|again| async move {
+            match self.try_batch(batch).await {
+                Err(Fail::Final(StoreError::Conflict { tree, key })) if again => {
+                    if self.landed(batch).await? {
+                        tracing::info!(tree, key, "an earlier attempt had committed the write");
+                        Ok(())
+                    } else {
+                        Err(Fail::Final(StoreError::Conflict { tree, key }))
+                    }
+                }
+                other => other,
+            }
+        })
+        .await
+    }
+
+    async fn try_batch(&self, batch: &Batch) -> Result<(), Fail> {
+        let mut client = self.pool.get().await.map_err(pool_fail)?;
+        if let [op] = batch.ops.as_slice() {
+            // One statement commits by itself: no BEGIN/COMMIT round trips for a move.
+            return run_op(&client, op).await;
+        }
+        let tx = client.transaction().await.map_err(fail)?;
+        for op in &batch.ops {
+            // An error drops `tx`, which rolls the transaction back.
+            run_op(&tx, op).await?;
+        }
+        tx.commit().await.map_err(fail)
+    }
+
+    /// Whether every conditional write of `batch` is stored as the batch would leave it
+    /// (its revision and bytes; a checked delete: gone), i.e. an earlier attempt committed.
+    async fn landed(&self, batch: &Batch) -> Result<bool, Fail> {
+        let client = self.pool.get().await.map_err(pool_fail)?;
+        let sql = "SELECT value, revision FROM toguz_records WHERE tree = $1 AND key = $2";
+        let statement = client.prepare_cached(sql).await.map_err(fail)?;
+        for op in &batch.ops {
+            let (tree, key, wanted) = match op {
+                Op::Put {
+                    tree,
+                    key,
+                    value,
+                    expect,
+                    revision: Some(revision),
+                } if *expect != Expect::Any => (tree, key, Some((value, *revision))),
+                Op::Delete { tree, key, expect } if *expect != Expect::Any => (tree, key, None),
+                _ => continue,
+            };
+            let row = client
+                .query_opt(&statement, &[&tree.name(), key])
+                .await
+                .map_err(fail)?;
+            let stored = row.map(|r| (r.get::<_, Vec<u8>>(0), uint(r.get(1))));
+            let same = match (&stored, wanted) {
+                (None, None) => true,
+                (Some((bytes, rev)), Some((value, revision))) => bytes == value && *rev == revision,
+                _ => false,
+            };
+            if !same {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// One change of a batch, on a connection or inside a transaction.
+async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<(), Fail> {
+    let (sql, must_change): (&str, bool) = match op {
+        Op::Put {
+            expect, revision, ..
+        } => match (expect, revision) {
+            (Expect::Any, None) => (
+                "INSERT INTO toguz_records (tree, key, value, revision) VALUES ($1, $2, $3, 1) \
+                 ON CONFLICT (tree, key) DO UPDATE SET value = excluded.value, \
+                 revision = toguz_records.revision + 1",
+                false,
+            ),
+            (Expect::Any, Some(_)) => (
+                "INSERT INTO toguz_records (tree, key, value, revision) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (tree, key) DO UPDATE SET value = excluded.value, \
+                 revision = excluded.revision",
+                false,
+            ),
+            (Expect::Absent, _) => (
+                "INSERT INTO toguz_records (tree, key, value, revision) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (tree, key) DO NOTHING",
+                true,
+            ),
+            (Expect::Revision(_), _) => (
+                "UPDATE toguz_records SET value = $3, revision = $4 \
+                 WHERE tree = $1 AND key = $2 AND revision = $5",
+                true,
+            ),
+        },
+        Op::Delete { expect, .. } => match expect {
+            Expect::Revision(_) => (
+                "DELETE FROM toguz_records WHERE tree = $1 AND key = $2 AND revision = $3",
+                true,
+            ),
+            Expect::Any | Expect::Absent => (
+                "DELETE FROM toguz_records WHERE tree = $1 AND key = $2",
+                false,
+            ),
+        },
+        Op::Expire { .. } => (
+            "UPDATE toguz_records SET expires_at = $3 WHERE tree = $1 AND key = $2",
+            false,
+        ),
+        // sled's own index bookkeeping: PostgreSQL's expiry is a column.
+        Op::DropExpiryEntry(_) => return Ok(()),
+    };
+    let statement = client.prepare_cached(sql).await.map_err(fail)?;
+    let changed = match op {
+        Op::Put {
+            tree,
+            key,
+            value,
+            expect,
+            revision,
+        } => {
+            let rev = int(revision.unwrap_or(1));
+            let name = tree.name();
+            match expect {
+                Expect::Revision(was) => {
+                    let was = int(*was);
+                    let params: [&(dyn ToSql + Sync); 5] = [&name, key, value, &rev, &was];
+                    client.execute(&statement, &params).await
+                }
+                _ if revision.is_none() => {
+                    let params: [&(dyn ToSql + Sync); 3] = [&name, key, value];
+                    client.execute(&statement, &params).await
+                }
+                _ => {
+                    let params: [&(dyn ToSql + Sync); 4] = [&name, key, value, &rev];
+                    client.execute(&statement, &params).await
+                }
+            }
+        }
+        Op::Delete { tree, key, expect } => {
+            let name = tree.name();
+            match expect {
+                Expect::Revision(was) => {
+                    let was = int(*was);
+                    client.execute(&statement, &[&name, key, &was]).await
+                }
+                Expect::Absent => {
+                    let n = client.execute(&statement, &[&name, key]).await;
+                    return match n {
+                        Ok(0) => Ok(()),
+                        Ok(_) => Err(conflict(*tree, key)),
+                        Err(e) => Err(fail(e)),
+                    };
+                }
+                Expect::Any => client.execute(&statement, &[&name, key]).await,
+            }
+        }
+        Op::Expire { tree, key, at } => {
+            let at = int(*at);
+            client.execute(&statement, &[&tree.name(), key, &at]).await
+        }
+        Op::DropExpiryEntry(_) => Ok(1),
+    }
+    .map_err(fail)?;
+    if must_change && changed == 0 {
+        let (tree, key) = match op {
+            Op::Put { tree, key, .. } | Op::Delete { tree, key, .. } => (*tree, key.as_str()),
+            _ => (Tree::Meta, ""),
+        };
+        return Err(conflict(tree, key));
+    }
+    Ok(())
+}
+
+/// A short, growing, jittered pause between attempts (20 ms, 40 ms, ... at most 640 ms).
+async fn backoff(attempt: u32) {
+    let base = 20u64 << attempt.min(5);
+    let jitter = rand::random::<u64>() % (base / 2 + 1);
+    tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_redacted() {
+        let url = "postgres://toguz:s3cr3t-pw@db.example:5432/toguz?sslmode=disable";
+        let shown = redact(url);
+        assert!(!shown.contains("s3cr3t-pw"), "{shown}");
+        assert!(shown.contains("toguz:***@db.example"), "{shown}");
+        let query = redact("postgres://db/toguz?user=a&password=s3cr3t-pw");
+        assert!(!query.contains("s3cr3t-pw"), "{query}");
+        let conninfo = redact("host=db user=toguz password=s3cr3t-pw dbname=toguz");
+        assert_eq!(conninfo, "host=db user=toguz password=*** dbname=toguz");
+        let options = PostgresOptions::new(url);
+        assert!(!format!("{options:?}").contains("s3cr3t-pw"));
+    }
+
+    #[tokio::test]
+    async fn a_failed_connection_does_not_show_the_password() {
+        // A port nobody listens on: the connection is refused at once.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        let port = listener.local_addr().expect("an address").port();
+        drop(listener);
+        let mut options = PostgresOptions::new(&format!(
+            "postgres://toguz:s3cr3t-pw@127.0.0.1:{port}/toguz"
+        ));
+        options.connect_timeout = Duration::from_millis(500);
+        let store = StoreOptions {
+            commit_timeout: Duration::from_millis(1000),
+            ..StoreOptions::default()
+        };
+        let error = match PgStore::connect(&options, &store).await {
+            Ok(_) => panic!("nothing listens on port {port}"),
+            Err(error) => format!("{error} {error:?}"),
+        };
+        assert!(!error.contains("s3cr3t-pw"), "{error}");
+        assert!(error.contains("127.0.0.1"), "{error}");
+    }
+}

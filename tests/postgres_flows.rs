@@ -1,0 +1,407 @@
+//! PostgreSQL as the shared store: compare-and-set between processes (two managers on one
+//! database stand for two `toguz run` processes: nothing is shared between them but the
+//! database), `toguz store copy` between sled and PostgreSQL, and the database restarting
+//! mid-game. Each test is skipped, saying so, without PostgreSQL (see tests/common/pg.rs).
+
+mod common;
+use common::{act, challenge_id, game, pg, user, Backend, T0};
+
+use std::time::Duration;
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::buttons::{self, Button};
+use toguz::manager::{
+    Action, ActionError, Clock, GameView, Manager, ManagerConfig, Platform, Player, UserRef,
+};
+use toguz::rules::Variant;
+use toguz::store::{copy_all, Batch, Expect, KeyRange, Store, StoreError, StoreOptions, Tree};
+
+async fn start(store: Store) -> Manager {
+    let engine = EnginePool::new(EngineConfig::default());
+    Manager::start_with_clock(store, engine, ManagerConfig::default(), Clock::manual(T0))
+        .await
+        .unwrap()
+}
+
+async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
+    let challenge = Action::Challenge {
+        opponent: Some(b.clone()),
+        variant: Variant::STANDARD,
+        rated: true,
+        time: None,
+    };
+    let id = challenge_id(act(m, a, challenge).await);
+    game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
+}
+
+fn mover<'a>(v: &GameView, a: &'a UserRef, b: &'a UserRef) -> &'a UserRef {
+    match v.to_move_player() {
+        Some(Player::Human(u)) if u == a => a,
+        _ => b,
+    }
+}
+
+fn press(v: &GameView, pit: u8) -> Action {
+    let data = buttons::encode(&Button::Move {
+        game: v.id.clone(),
+        ply: v.ply,
+        pit,
+    });
+    buttons::decode(&data).unwrap().into_action()
+}
+
+async fn show(m: &Manager, who: &UserRef, id: &str) -> GameView {
+    game(
+        act(
+            m,
+            who,
+            Action::Show {
+                game: Some(id.to_string()),
+            },
+        )
+        .await,
+    )
+}
+
+#[tokio::test]
+async fn a_conditional_write_that_lost_the_race_changes_nothing() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let store = backend.open().await;
+    let mut create = Batch::new();
+    create
+        .put_checked(Tree::Games, "g1", &1u32, Expect::Absent, 1)
+        .unwrap();
+    store.apply(create.clone()).await.unwrap();
+    let again = store.apply(create).await;
+    assert!(
+        matches!(again, Err(StoreError::Conflict { .. })),
+        "{again:?}"
+    );
+
+    let mut first = Batch::new();
+    first
+        .put_checked(Tree::Games, "g1", &2u32, Expect::Revision(1), 2)
+        .unwrap();
+    let mut late = Batch::new();
+    late.put_checked(Tree::Games, "g1", &3u32, Expect::Revision(1), 2)
+        .unwrap();
+    late.put(Tree::Settings, "side-effect", &true).unwrap();
+    store.apply(first).await.unwrap();
+    let lost = store.apply(late).await;
+    assert!(matches!(lost, Err(StoreError::Conflict { .. })), "{lost:?}");
+    let stored = store.get_versioned::<u32>(Tree::Games, "g1").await.unwrap();
+    assert_eq!(stored.map(|v| (v.value, v.revision)), Some((2, 2)));
+    assert!(
+        !store.contains(Tree::Settings, "side-effect").await.unwrap(),
+        "nothing of a batch that lost applies"
+    );
+
+    // A move to the archive checks the live record's revision.
+    let mut finish = Batch::new();
+    finish.delete_checked(Tree::Games, "g1", Expect::Revision(2));
+    finish
+        .put_checked(Tree::Archive, "g1", &4u32, Expect::Absent, 3)
+        .unwrap();
+    store.apply(finish.clone()).await.unwrap();
+    assert!(matches!(
+        store.apply(finish).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(store.revision(Tree::Archive, "g1").await.unwrap(), Some(3));
+    assert!(!store.contains(Tree::Games, "g1").await.unwrap());
+}
+
+/// Two processes, one game: the same press delivered to both at once is applied once; the
+/// loser is answered as stale; presses delivered alternately to either process all apply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_database_apply_each_press_once() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let (one, two) = (
+        start(backend.open().await).await,
+        start(backend.open().await).await,
+    );
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&one, &a, &b).await;
+    // The other process learns of the game from the database, at the first press.
+    let mut view = v.clone();
+    for ply in 0..6u16 {
+        let who = mover(&view, &a, &b).clone();
+        let (here, there) = if ply % 2 == 0 {
+            (&one, &two)
+        } else {
+            (&two, &one)
+        };
+        let legal = view.position.legal_moves();
+        let pit = (1..=9).find(|&p| legal.contains(p)).unwrap();
+        let action = press(&view, pit);
+        let (x, y) = tokio::join!(act(here, &who, action.clone()), act(there, &who, action));
+        let applied = usize::from(x.is_ok()) + usize::from(y.is_ok());
+        assert_eq!(applied, 1, "exactly one applies: {x:?} / {y:?}");
+        for r in [&x, &y] {
+            if let Err(error) = r {
+                assert!(matches!(error, ActionError::StaleBoard), "{error:?}");
+            }
+        }
+        view = game(if x.is_ok() { x } else { y });
+        assert_eq!(view.ply, ply + 1);
+        // Both processes show the same board afterwards.
+        assert_eq!(show(&one, &a, &v.id).await.ply, ply + 1);
+        assert_eq!(show(&two, &b, &v.id).await.ply, ply + 1);
+    }
+    // A press on a board that is one move old is stale in either process.
+    let who = mover(&view, &a, &b).clone();
+    let mut old = view.clone();
+    old.ply -= 1;
+    let stale = act(&two, &who, press(&old, 1)).await;
+    assert!(matches!(stale, Err(ActionError::StaleBoard)), "{stale:?}");
+}
+
+/// A resign in one process and a move in the other, at once: one of them wins, the game
+/// ends up consistent in both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resign_and_a_move_in_two_processes_do_not_both_apply() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let (one, two) = (
+        start(backend.open().await).await,
+        start(backend.open().await).await,
+    );
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&one, &a, &b).await;
+    let _ = show(&two, &a, &v.id).await;
+    let who = mover(&v, &a, &b).clone();
+    let other = if who == a { b.clone() } else { a.clone() };
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: Some(0),
+    };
+    let (moved, resigned) = tokio::join!(act(&one, &who, press(&v, 1)), act(&two, &other, resign));
+    assert!(
+        moved.is_ok() != resigned.is_ok(),
+        "one wins: {moved:?} / {resigned:?}"
+    );
+    let (x, y) = (show(&one, &a, &v.id).await, show(&two, &a, &v.id).await);
+    assert_eq!((x.ply, x.status), (y.ply, y.status));
+}
+
+/// `toguz store copy` from sled to PostgreSQL and back: an ongoing game goes on after each
+/// switch, its old buttons still act, and the button-signing secret comes along.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deployment_moves_from_sled_to_postgres_and_back() {
+    let Some(pg) = Backend::postgres().await else {
+        return;
+    };
+    let (sled_a, sled_b) = (Backend::sled(), Backend::sled());
+    let (a, b) = (user("a"), user("b"));
+    let (v, secret) = {
+        let m = start(sled_a.open().await).await;
+        m.set_user_lang(&a, toguz::i18n::Lang::Kk).await.unwrap();
+        m.remember_handle("@Bee", &b).await.unwrap();
+        assert!(m.claim_once(Platform::Telegram, "inline:1").await.unwrap());
+        let secret = m.durable_secret(Platform::Telegram, "key").await.unwrap();
+        let v = start_game(&m, &a, &b).await;
+        let who = mover(&v, &a, &b).clone();
+        let v = game(act(&m, &who, press(&v, 3)).await);
+        (v, secret)
+    };
+    let copied = copy_all(&sled_a.open().await, &pg.open().await)
+        .await
+        .unwrap();
+    assert!(copied.total() >= 6, "{copied:?}");
+    let v = {
+        let m = start(pg.open().await).await;
+        assert_eq!(m.user_lang(&a).await, Some(toguz::i18n::Lang::Kk));
+        assert_eq!(
+            m.user_by_handle(Platform::Telegram, "bee").await,
+            Some(b.clone())
+        );
+        assert!(!m.claim_once(Platform::Telegram, "inline:1").await.unwrap());
+        assert_eq!(
+            m.durable_secret(Platform::Telegram, "key").await.unwrap(),
+            secret
+        );
+        // The board sent before the switch: its button still acts.
+        let who = mover(&v, &a, &b).clone();
+        let v = game(act(&m, &who, press(&v, 4)).await);
+        assert_eq!(v.ply, 2);
+        v
+    };
+    copy_all(&pg.open().await, &sled_b.open().await)
+        .await
+        .unwrap();
+    let m = start(sled_b.open().await).await;
+    assert_eq!(
+        m.durable_secret(Platform::Telegram, "key").await.unwrap(),
+        secret
+    );
+    let who = mover(&v, &a, &b).clone();
+    assert_eq!(game(act(&m, &who, press(&v, 5)).await).ply, 3);
+    assert_eq!(m.loaded().0, 1, "the ongoing game was loaded at start");
+}
+
+/// The database stops (as in a crash) mid-game: actions are refused within the bound while
+/// it is away, nothing acknowledged is lost, and the same manager carries on once it is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_restarting_mid_game_loses_no_acknowledged_move() {
+    // Its own cluster: the other tests of this process keep using the shared one.
+    if pg::server().is_none() {
+        return;
+    }
+    let Ok(Some(cluster)) = pg::Cluster::start(false) else {
+        eprintln!("SKIPPED: the restart test needs PostgreSQL's binaries for its own cluster");
+        return;
+    };
+    let backend = Backend::Postgres(toguz::store::PostgresOptions::new(&cluster.url()));
+    let options = StoreOptions {
+        commit_timeout: Duration::from_millis(1500),
+        ..StoreOptions::default()
+    };
+    let m = start(backend.open_with(&options).await).await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let who = mover(&v, &a, &b).clone();
+    let v = game(act(&m, &who, press(&v, 1)).await);
+    cluster.kill().unwrap();
+    let who = mover(&v, &a, &b).clone();
+    let started = std::time::Instant::now();
+    let refused = act(&m, &who, press(&v, 2)).await;
+    assert!(
+        matches!(refused, Err(ActionError::Storage(_))),
+        "{refused:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "refused within the bound"
+    );
+    cluster.restart().unwrap();
+    let mut applied = None;
+    for _ in 0..50 {
+        match act(&m, &who, press(&v, 2)).await {
+            Ok(reply) => {
+                applied = Some(game(Ok(reply)));
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    let v = applied.expect("the move applies once the database is back");
+    assert_eq!(v.ply, 2);
+    let fresh = start(backend.open().await).await;
+    assert_eq!(
+        show(&fresh, &a, &v.id).await.ply,
+        2,
+        "both moves are stored"
+    );
+}
+
+/// Two moves (one each, so the game counts), then `loser` resigns: the action to run.
+async fn ready_to_resign(m: &Manager, v: &GameView, a: &UserRef, b: &UserRef) -> Action {
+    let mut view = v.clone();
+    for _ in 0..2 {
+        let who = mover(&view, a, b).clone();
+        let legal = view.position.legal_moves();
+        let pit = (1..=9).find(|&p| legal.contains(p)).unwrap();
+        view = game(act(m, &who, press(&view, pit)).await);
+    }
+    Action::Resign {
+        game: Some(view.id.clone()),
+        ply: Some(view.ply),
+    }
+}
+
+/// One player's rated games end at the same moment in two processes: each end is counted
+/// on top of the other (the stats are written compare-and-set, and counted again when
+/// another process wrote them first), none is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_players_games_ending_at_once_in_two_processes_both_count() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let (one, two) = (
+        start(backend.open().await).await,
+        start(backend.open().await).await,
+    );
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    const ROUNDS: u32 = 4;
+    for _ in 0..ROUNDS {
+        let (g1, g2) = (
+            start_game(&one, &a, &b).await,
+            start_game(&two, &a, &c).await,
+        );
+        let r1 = ready_to_resign(&one, &g1, &a, &b).await;
+        let r2 = ready_to_resign(&two, &g2, &a, &c).await;
+        let (x, y) = tokio::join!(act(&one, &b, r1), act(&two, &c, r2));
+        assert!(x.is_ok() && y.is_ok(), "{x:?} / {y:?}");
+    }
+    for m in [&one, &two] {
+        let stats = m.stats(&a).await.unwrap().expect("a's stats");
+        assert_eq!(
+            (stats.rated.wins, stats.rated.games()),
+            (2 * ROUNDS, 2 * ROUNDS)
+        );
+        assert_eq!(m.history(&a, 0).await.unwrap().entries.len(), 8);
+    }
+    let board = one
+        .leaderboard(
+            toguz::ratings::keys::Scope::Platform(Platform::Telegram),
+            None,
+        )
+        .await
+        .unwrap();
+    // One row per player, whatever order the ends were counted in.
+    let names: Vec<String> = board.top.iter().map(|(_, r)| r.user.key()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(board.top[0].1.user, a);
+}
+
+/// `Store::scan` on PostgreSQL: a prefix in byte order, from a point, below a key, up to a
+/// limit; a key whose last character is the prefix's separator's successor stays out.
+#[tokio::test]
+async fn scan_reads_a_prefix_in_byte_order() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let store = backend.open().await;
+    let keys = ["a|3", "a|1", "a|Z", "a|é", "a|2", "a}", "b|0", "a", "a|"];
+    for key in keys {
+        store
+            .put(Tree::History, key, &key.to_string())
+            .await
+            .unwrap();
+    }
+    store
+        .put(Tree::Leaderboard, "a|0", &"other tree".to_string())
+        .await
+        .unwrap();
+    let scan = async |range: KeyRange<'_>, limit: usize| -> Vec<String> {
+        let rows: Vec<(String, String)> = store.scan(Tree::History, range, limit).await.unwrap();
+        rows.into_iter()
+            .map(|(k, v)| {
+                assert_eq!(k, v);
+                k
+            })
+            .collect()
+    };
+    // Byte order: digits, then capitals, then two-byte UTF-8.
+    let all = ["a|", "a|1", "a|2", "a|3", "a|Z", "a|é"];
+    assert_eq!(scan(KeyRange::prefix("a|"), 100).await, all);
+    assert_eq!(scan(KeyRange::prefix("a|"), 2).await, ["a|", "a|1"]);
+    let after = KeyRange {
+        prefix: "a|",
+        after: Some("a|2"),
+        before: None,
+    };
+    assert_eq!(scan(after, 100).await, ["a|3", "a|Z", "a|é"]);
+    let below = KeyRange {
+        prefix: "a|",
+        after: Some("a|1"),
+        before: Some("a|Z"),
+    };
+    assert_eq!(scan(below, 100).await, ["a|2", "a|3"]);
+    assert_eq!(scan(KeyRange::prefix("é"), 100).await, Vec::<String>::new());
+    assert_eq!(scan(KeyRange::prefix(""), 3).await, ["a", "a|", "a|1"]);
+}
