@@ -55,7 +55,7 @@ fn the_bot_players_history_is_their_own_and_names_must_differ() {
     assert!(ok, "stderr: {err}");
     assert!(out.contains("У вас пока нет завершённых партий."), "{out}");
     assert!(out.contains("Ваши партии, страница 1:"), "{out}");
-    assert!(out.contains("Против бота, случайный: 0/0/1"), "{out}");
+    assert!(out.contains("Партии с ботом (случайный): 0/0/1"), "{out}");
     let (_, err, ok) = run_play(dir.path(), &["--white", "A", "--black", " A "], "");
     assert!(!ok && err.contains("two different players"), "{err}");
 }
