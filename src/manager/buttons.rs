@@ -11,6 +11,7 @@
 //! | accept / decline a draw | `1da:<game>`, `1dd:<game>` |
 //! | abort | `1x:<game>` |
 //! | rematch | `1rm:<game>` |
+//! | review a finished game | `1rv:<game>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
 //! | play the bot at a level | `1b:<level>` |
 //!
@@ -26,17 +27,47 @@ pub const MAX_LEN: usize = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Button {
-    Move { game: GameId, ply: u16, pit: u8 },
-    Resign { game: GameId, ply: u16 },
-    OfferDraw { game: GameId, ply: u16 },
-    AcceptDraw { game: GameId },
-    DeclineDraw { game: GameId },
-    Abort { game: GameId },
-    Rematch { game: GameId },
-    AcceptChallenge { challenge: ChallengeId },
-    DeclineChallenge { challenge: ChallengeId },
-    CancelChallenge { challenge: ChallengeId },
-    PlayLevel { level: Level },
+    Move {
+        game: GameId,
+        ply: u16,
+        pit: u8,
+    },
+    Resign {
+        game: GameId,
+        ply: u16,
+    },
+    OfferDraw {
+        game: GameId,
+        ply: u16,
+    },
+    AcceptDraw {
+        game: GameId,
+    },
+    DeclineDraw {
+        game: GameId,
+    },
+    Abort {
+        game: GameId,
+    },
+    Rematch {
+        game: GameId,
+    },
+    /// Not an [`Action`]: adapters answer it with `Manager::start_review`.
+    Review {
+        game: GameId,
+    },
+    AcceptChallenge {
+        challenge: ChallengeId,
+    },
+    DeclineChallenge {
+        challenge: ChallengeId,
+    },
+    CancelChallenge {
+        challenge: ChallengeId,
+    },
+    PlayLevel {
+        level: Level,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +92,7 @@ pub fn encode(button: &Button) -> String {
         Button::DeclineDraw { game } => format!("1dd:{game}"),
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
+        Button::Review { game } => format!("1rv:{game}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
@@ -95,13 +127,14 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("dd", [g]) => Button::DeclineDraw { game: id(g)? },
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
+        ("rv", [g]) => Button::Review { game: id(g)? },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
         ("b", [level]) => Button::PlayLevel {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
         },
-        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "ca" | "cd" | "cc" | "b", _) => {
+        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "ca" | "cd" | "cc" | "b", _) => {
             return Err(ButtonError::Malformed)
         }
         _ => return Err(ButtonError::Kind),
@@ -142,7 +175,8 @@ impl Button {
             | Button::AcceptDraw { game }
             | Button::DeclineDraw { game }
             | Button::Abort { game }
-            | Button::Rematch { game } => Some(game),
+            | Button::Rematch { game }
+            | Button::Review { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -151,8 +185,9 @@ impl Button {
     }
 
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
-    pub fn into_action(self) -> Action {
-        match self {
+    /// `None` for `Review`, which is no action on a game (`Manager::start_review`).
+    pub fn into_action(self) -> Option<Action> {
+        Some(match self {
             Button::Move { game, ply, pit } => Action::Move {
                 game,
                 ply: Some(ply),
@@ -170,6 +205,7 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
+            Button::Review { .. } => return None,
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -179,7 +215,7 @@ impl Button {
                 colour: None,
                 time: None,
             },
-        }
+        })
     }
 }
 
@@ -207,6 +243,7 @@ mod tests {
             Button::DeclineDraw { game: g.clone() },
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
+            Button::Review { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
             },
@@ -255,6 +292,8 @@ mod tests {
             "1q:ab12cd",
             "1b:grandmaster",
             "1ca:../../etc",
+            "1rv:ab12cd:3",
+            "1rv:",
             "1m:ab12cd:1:٣",
         ];
         for data in bad {
@@ -268,11 +307,14 @@ mod tests {
         let action = decode("1m:ab12cd:14:7").unwrap().into_action();
         assert_eq!(
             action,
-            Action::Move {
+            Some(Action::Move {
                 game: "ab12cd".into(),
                 ply: Some(14),
                 pit: 7
-            }
+            })
         );
+        let review = decode("1rv:ab12cd").unwrap();
+        assert_eq!(review.game(), Some("ab12cd"));
+        assert_eq!(review.into_action(), None);
     }
 }

@@ -5,5 +5,6 @@ mod fake_discord;
 
 mod fake;
 mod flows;
+mod review;
 mod soak;
 mod startup;

@@ -8,3 +8,4 @@ mod bot_game;
 mod fake;
 mod flows;
 mod load;
+mod review;

@@ -33,6 +33,11 @@ pub enum Command {
     Rematch {
         game: Option<String>,
     },
+    /// `/review [game]`; without a game, the board it replies to, else the game that ended
+    /// last in the chat.
+    Review {
+        game: Option<String>,
+    },
     /// `/lang [en|ru|kk]`: no language shows the current one.
     Lang {
         lang: Option<Lang>,
@@ -52,6 +57,7 @@ impl Command {
             Command::Resign => "resign",
             Command::Draw => "draw",
             Command::Rematch { .. } => "rematch",
+            Command::Review { .. } => "review",
             Command::Lang { .. } => "lang",
         }
     }
@@ -126,7 +132,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 10] = [
+const SPECS: [Spec; 11] = [
     Spec {
         word: "start",
         menu: None,
@@ -183,6 +189,15 @@ const SPECS: [Spec; 10] = [
         parse: |args| {
             let game = first_word(args);
             Ok(Command::Rematch { game })
+        },
+    },
+    Spec {
+        word: "review",
+        menu: Some("tg-cmd-review"),
+        help: Some("tg-help-review"),
+        parse: |args| {
+            let game = first_word(args).map(|g| g.to_ascii_lowercase());
+            Ok(Command::Review { game })
         },
     },
     Spec {
@@ -328,6 +343,13 @@ mod tests {
             }
         );
         assert_eq!(ok("/challenge"), Command::Challenge { named: None });
+        assert_eq!(ok("/review"), Command::Review { game: None });
+        assert_eq!(
+            ok("/review@toguz_bot AB12CD"),
+            Command::Review {
+                game: Some("ab12cd".into())
+            }
+        );
     }
 
     #[test]

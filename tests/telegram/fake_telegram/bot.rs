@@ -147,7 +147,7 @@ impl Board {
                     game = Some(g.to_string());
                     ply = ply.or(p.parse().ok());
                 }
-                ["1rm" | "1da" | "1dd" | "1x", g] => game = Some(g.to_string()),
+                ["1rm" | "1rv" | "1da" | "1dd" | "1x", g] => game = Some(g.to_string()),
                 _ => {}
             }
         }
