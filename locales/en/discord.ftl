@@ -30,6 +30,8 @@ discord-choice-tuzdek-off = no tuzdeks
 discord-choice-tuzdek-ninth = tuzdek allowed on pit 9
 discord-opt-level = level
 discord-opt-level-desc = How strong the bot plays
+discord-opt-time = time
+discord-opt-time-desc = Time control such as 3+2 (minutes per player + seconds added per move) or correspondence
 discord-opt-game = game
 discord-opt-game-desc = The game id, as shown on the board (e.g. ab12cd)
 discord-opt-language = language
@@ -38,6 +40,7 @@ discord-help =
     Welcome to **toguzqumalak**, the Kazakh game of nine pits. Each player owns a row of nine pits with nine balls in each and a kazan (store). On your turn take all the balls from one of your pits and sow them one by one to the right, starting with that pit. If the last ball lands in an opponent's pit and makes the count there even, you win those balls. The first to gather more than 81 balls in the kazan wins.
     `/challenge opponent:@member` challenge someone here; they get Accept and Decline buttons.
     `/play level:` play the bot (also in a DM with me).
+    Add `time:3+2` to either for a game on the clock: 3 minutes each, 2 seconds added per move.
     Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
     `/review` (or the Review button under a finished board): the bot's review of the game, with an evaluation graph, each player's largest mistakes and accuracy.

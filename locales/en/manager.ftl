@@ -98,13 +98,13 @@ manager-clock-runs-out-live = { $side ->
     [white] White's
    *[black] Black's
 } time runs out { $when }.
-manager-first-move-by = { $name }: make a first move by { $time } UTC, or the game is aborted.
-manager-first-move-by-live = { $name }: make a first move, or the game is aborted { $when }.
+manager-first-move-by = { $name }: make your first move by { $time } UTC, or the game will be aborted.
+manager-first-move-by-live = { $name }: make your first move, or the game will be aborted { $when }.
 manager-reason-flag = { $name } ran out of time.
 manager-reason-first-move = { $name } did not make a first move in time.
 manager-time-blitz = blitz { $control }
 manager-time-rapid = rapid { $control }
-manager-time-error-format = “{ $text }” is not a time control. Give the minutes per player and the seconds added per move, such as 3+2, 5+0, 10+5 or 0.5+2, or write correspondence.
+manager-time-error-format = “{ $text }” is not a time control. Give the minutes per player and the seconds added per move, such as 3+2, 5+0, 10+5 or 0.5+2, or write “correspondence”.
 manager-time-error-too-short = { $text }: that is too little time. The shortest is 0.1 minutes (6 seconds), such as 0.1+0 or 0.5+2.
-manager-time-error-too-long = { $text }: that is too long. At most 180 minutes per player, such as 60+30; for a longer game write correspondence.
+manager-time-error-too-long = { $text }: that is too long. At most 180 minutes per player, such as 60+30; for a longer game write “correspondence”.
 manager-time-error-increment = { $text }: at most 60 seconds may be added per move, such as 3+2 or 10+5.

@@ -4,8 +4,8 @@ tg-start = Hello! I host games of toguzqumalak, the Kazakh game of nine pits.
     In a group: /challenge as a reply to someone's message, /challenge @username, or just /challenge for anyone to accept.
     Press a pit button to sow its balls. /help lists every command.
 tg-help = Commands:
-tg-help-play = /play level: play against the bot
-tg-help-challenge = /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone)
+tg-help-play = /play level: play against the bot; add a time control such as 5+3 (minutes per player + seconds added per move) to play on the clock
+tg-help-challenge = /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone); add a time control such as 3+2 to play on the clock
 tg-help-board = /board: post the board of your current game again
 tg-help-games = /games: your ongoing games
 tg-help-resign = /resign: resign your game in this chat

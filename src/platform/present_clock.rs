@@ -168,7 +168,12 @@ mod tests {
         let line = &clock_lines(&first, Lang::En, ClockStyle::Live)[1];
         assert_eq!(
             line,
-            "Aibek: make a first move, or the game is aborted <t:1764539225:R>."
+            "Aibek: make your first move, or the game will be aborted <t:1764539225:R>."
+        );
+        let kk = &clock_lines(&first, Lang::Kk, ClockStyle::TimeOfDay)[1];
+        assert_eq!(
+            kk,
+            "Aibek: алғашқы жүрісті сағат 21:47:05 (UTC) болғанша жасаңыз, әйтпесе ойын тоқтатылады."
         );
     }
 

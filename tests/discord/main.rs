@@ -3,6 +3,7 @@
 
 mod fake_discord;
 
+mod clock;
 mod fake;
 mod flows;
 mod review;

@@ -5,6 +5,7 @@ mod fake_telegram;
 
 mod abuse;
 mod bot_game;
+mod clock;
 mod fake;
 mod flows;
 mod load;

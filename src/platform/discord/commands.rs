@@ -8,6 +8,7 @@ use crate::engine::Level;
 use crate::i18n::{tr, words, Lang};
 use crate::rules::{TuzdekRule, Variant};
 use crate::t;
+use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption, InteractionContext, UserId,
@@ -22,10 +23,12 @@ pub enum Command {
     Challenge {
         opponent: Option<UserId>,
         variant: Result<Variant, BadOption>,
+        time: Option<Result<TimeControl, TimeControlError>>,
     },
     Play {
         level: Option<Result<Level, BadOption>>,
         variant: Result<Variant, BadOption>,
+        time: Option<Result<TimeControl, TimeControlError>>,
     },
     Board {
         game: Option<String>,
@@ -82,6 +85,9 @@ fn game_option() -> CreateCommandOption {
 fn command(name: &'static str, desc: &'static str) -> CreateCommand {
     CreateCommand::new(name).description(tr(Lang::En, desc))
 }
+
+/// The longest `time:` a client may send (`correspondence`, `по переписке`, `0.25+12.5`).
+const TIME_MAX_CHARS: u16 = 20;
 
 const EVERYWHERE: [InteractionContext; 2] = [InteractionContext::Guild, InteractionContext::BotDm];
 
@@ -141,6 +147,13 @@ pub fn definitions() -> Vec<CreateCommand> {
             choice_names(|lang| words::level_name(lang, l)),
         );
     }
+    // Typed, not chosen: any `M+S` is allowed, and a refused one is answered with examples.
+    let time = localized!(
+        option(CommandOptionType::String, "time", "discord-opt-time-desc"),
+        "discord-opt-time",
+        "discord-opt-time-desc"
+    )
+    .max_length(TIME_MAX_CHARS);
     let mut language = localized!(
         option(
             CommandOptionType::String,
@@ -163,7 +176,8 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(vec![InteractionContext::Guild])
         .add_option(opponent)
         .add_option(balls.clone())
-        .add_option(tuzdek.clone()),
+        .add_option(tuzdek.clone())
+        .add_option(time.clone()),
         localized!(
             command("play", "discord-cmd-play-desc"),
             "discord-cmd-play",
@@ -172,7 +186,8 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(EVERYWHERE.to_vec())
         .add_option(level)
         .add_option(balls)
-        .add_option(tuzdek),
+        .add_option(tuzdek)
+        .add_option(time),
         localized!(
             command("board", "discord-cmd-board-desc"),
             "discord-cmd-board",
@@ -270,10 +285,12 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
                     _ => None,
                 }),
             variant: variant(options),
+            time: time(options),
         },
         "play" => Command::Play {
             level: string(options, "level").map(|l| l.parse().map_err(|_| BadOption)),
             variant: variant(options),
+            time: time(options),
         },
         "board" => Command::Board {
             game: game(options),
@@ -296,6 +313,11 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         },
         _ => return None,
     })
+}
+
+/// The `time:` option: `None` when not given (the chat's default applies).
+fn time(options: &[CommandDataOption]) -> Option<Result<TimeControl, TimeControlError>> {
+    string(options, "time").map(TimeControl::parse)
 }
 
 fn variant(options: &[CommandDataOption]) -> Result<Variant, BadOption> {
@@ -372,7 +394,8 @@ mod tests {
             &options(json!([
                 {"name": "opponent", "type": 6, "value": "22"},
                 {"name": "balls", "type": 4, "value": 5},
-                {"name": "tuzdek", "type": 3, "value": "off"}
+                {"name": "tuzdek", "type": 3, "value": "off"},
+                {"name": "time", "type": 3, "value": "3+2"}
             ])),
         );
         assert_eq!(
@@ -380,6 +403,7 @@ mod tests {
             Some(Command::Challenge {
                 opponent: Some(UserId::new(22)),
                 variant: Ok(Variant::new(5, TuzdekRule::Off).unwrap()),
+                time: Some(Ok(TimeControl::fischer(3, 2))),
             })
         );
         let forged = parse(
@@ -403,6 +427,7 @@ mod tests {
             Some(Command::Play {
                 level: Some(Ok(Level::Random)),
                 variant: Ok(Variant::STANDARD),
+                time: None,
             })
         );
         assert_eq!(
@@ -413,8 +438,24 @@ mod tests {
             Some(Command::Play {
                 level: Some(Err(BadOption)),
                 variant: Ok(Variant::STANDARD),
+                time: None,
             })
         );
+        for (typed, expected) in [
+            ("5+3", Ok(TimeControl::fischer(5, 3))),
+            (" заочная ", Ok(TimeControl::Correspondence)),
+            ("abc", Err(TimeControlError::Format("abc".into()))),
+            ("0+0", Err(TimeControlError::TooShort("0+0".into()))),
+        ] {
+            let time = json!([{"name": "time", "type": 3, "value": typed}]);
+            assert!(
+                matches!(
+                    parse("play", &options(time)),
+                    Some(Command::Play { time: Some(t), .. }) if t == expected
+                ),
+                "{typed}"
+            );
+        }
         assert_eq!(
             parse(
                 "help",

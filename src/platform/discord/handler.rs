@@ -21,6 +21,7 @@ use crate::manager::{
 };
 use crate::platform::{present, present_review};
 use crate::t;
+use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
     Interaction, Member, Ready, User,
@@ -175,9 +176,17 @@ impl Bot {
             return origin.ephemeral(t!(lang, "discord-bad-option")).await;
         };
         let answer = match command {
-            Command::Challenge { opponent, variant } => {
+            Command::Challenge {
+                opponent,
+                variant,
+                time,
+            } => {
                 let Ok(variant) = variant else {
                     return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                };
+                let time = match typed_time(time, lang) {
+                    Ok(time) => time,
+                    Err(refusal) => return origin.ephemeral(refusal).await,
                 };
                 if cmd.guild_id.is_none() {
                     return origin.ephemeral(t!(lang, "discord-challenge-in-dm")).await;
@@ -206,7 +215,7 @@ impl Bot {
                 let action = Action::Challenge {
                     opponent: Some(opponent),
                     variant,
-                    time: None,
+                    time,
                 };
                 let reply = self.act(&user, &chat, action).await;
                 if reply.is_ok() {
@@ -214,9 +223,17 @@ impl Bot {
                 }
                 reply
             }
-            Command::Play { level, variant } => {
+            Command::Play {
+                level,
+                variant,
+                time,
+            } => {
                 let Ok(variant) = variant else {
                     return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                };
+                let time = match typed_time(time, lang) {
+                    Ok(time) => time,
+                    Err(refusal) => return origin.ephemeral(refusal).await,
                 };
                 let level = match level {
                     None => self.manager.config().bot.default_level,
@@ -229,7 +246,7 @@ impl Bot {
                     level,
                     variant,
                     colour: None,
-                    time: None,
+                    time,
                 };
                 self.act(&user, &chat, action).await
             }
@@ -532,4 +549,14 @@ impl Bot {
             }
         }
     }
+}
+
+/// A typed `time:` option: the time control (`None`: the chat's default), or the refusal to
+/// show, with valid examples.
+fn typed_time(
+    time: Option<Result<TimeControl, TimeControlError>>,
+    lang: Lang,
+) -> Result<Option<TimeControl>, String> {
+    time.transpose()
+        .map_err(|error| present::time_control_error(&error, lang))
 }

@@ -7,7 +7,9 @@
 
 use crate::engine::Level;
 use crate::i18n::{tr, words, Lang};
+use crate::platform::present;
 use crate::t;
+use crate::timecontrol::{TimeControl, TimeControlError};
 use teloxide::types::BotCommand;
 
 /// A command for this bot, with its arguments parsed.
@@ -16,14 +18,17 @@ pub enum Command {
     /// The greeting of a private chat (`/start`, also sent by deep links with a payload).
     Start,
     Help,
-    /// `/play [level]`: no level asks with buttons.
+    /// `/play [level] [time]`: no level asks with buttons (or, with a time control, plays
+    /// the default level).
     Play {
         level: Option<Level>,
+        time: Option<TimeControl>,
     },
-    /// `/challenge [@username]`; the first word of the arguments, if any. Whom it names is
-    /// settled by the handler, which also sees replies and mention entities.
+    /// `/challenge [@username] [time]`; the first word of the arguments, if any. Whom it
+    /// names is settled by the handler, which also sees replies and mention entities.
     Challenge {
         named: Option<String>,
+        time: Option<TimeControl>,
     },
     Board,
     Games,
@@ -77,6 +82,9 @@ pub enum CommandError {
     /// `/challenge` with words that name nobody (neither `@username` nor a mention).
     #[error("{0:?} names no one to challenge")]
     Opponent(String),
+    /// A last word that looks like a time control (digits, `+`) but is none.
+    #[error(transparent)]
+    Time(TimeControlError),
 }
 
 impl CommandError {
@@ -100,6 +108,7 @@ impl CommandError {
             }
             CommandError::Lang(given) => t!(lang, "tg-unknown-lang", given = clip(given)),
             CommandError::Opponent(given) => t!(lang, "tg-challenge-how", given = clip(given)),
+            CommandError::Time(error) => present::time_control_error(error, lang),
         }
     }
 
@@ -144,8 +153,10 @@ const SPECS: [Spec; 11] = [
         menu: Some("tg-cmd-play"),
         help: Some("tg-help-play"),
         parse: |args| {
+            let (args, time) = split_time(args)?;
             Ok(Command::Play {
-                level: level(args)?,
+                level: level(&args)?,
+                time,
             })
         },
     },
@@ -154,8 +165,9 @@ const SPECS: [Spec; 11] = [
         menu: Some("tg-cmd-challenge"),
         help: Some("tg-help-challenge"),
         parse: |args| {
-            let named = first_word(args);
-            Ok(Command::Challenge { named })
+            let (args, time) = split_time(args)?;
+            let named = first_word(&args);
+            Ok(Command::Challenge { named, time })
         },
     },
     Spec {
@@ -219,6 +231,36 @@ const SPECS: [Spec; 11] = [
         parse: |_| Ok(Command::Help),
     },
 ];
+
+/// Takes a time control off the end of `args` (`easy 5+3`, `@bob 3+2`, `easy 3 + 2`,
+/// `по переписке`). A last word that looks like one (a number, or with `+`) must be one, so a
+/// typo is answered rather than ignored; an `@username` with digits is no time control.
+fn split_time(args: &str) -> Result<(String, Option<TimeControl>), CommandError> {
+    // `3 + 2` is read as `3+2`.
+    let joined = args.split('+').map(str::trim).collect::<Vec<_>>().join("+");
+    let words: Vec<&str> = joined.split_whitespace().collect();
+    // A correspondence word may be two (`по переписке`).
+    if let Some(tail) = words.len().checked_sub(2).map(|at| words.split_at(at)) {
+        if let Ok(time) = TimeControl::parse(&tail.1.join(" ")) {
+            return Ok((tail.0.join(" "), Some(time)));
+        }
+    }
+    let Some((last, rest)) = words.split_last() else {
+        return Ok((String::new(), None));
+    };
+    match TimeControl::parse(last) {
+        Ok(time) => Ok((rest.join(" "), Some(time))),
+        Err(error) if looks_timed(last) => Err(CommandError::Time(error)),
+        Err(_) => Ok((words.join(" "), None)),
+    }
+}
+
+/// Whether a word was meant as a time control: it starts like a number or has a `+`.
+fn looks_timed(word: &str) -> bool {
+    !word.starts_with('@')
+        && (word.contains('+')
+            || word.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '-')))
+}
 
 fn first_word(args: &str) -> Option<String> {
     args.split_whitespace().next().map(str::to_string)
@@ -316,13 +358,15 @@ mod tests {
         assert_eq!(
             ok("/play easy"),
             Command::Play {
-                level: Some(Level::Easy)
+                level: Some(Level::Easy),
+                time: None
             }
         );
         assert_eq!(
             ok("/Challenge@Toguz_Bot  @bob "),
             Command::Challenge {
-                named: Some("@bob".into())
+                named: Some("@bob".into()),
+                time: None
             }
         );
         assert_eq!(parse("/board@other_bot", ME), None);
@@ -342,7 +386,13 @@ mod tests {
                 game: Some("g12".into())
             }
         );
-        assert_eq!(ok("/challenge"), Command::Challenge { named: None });
+        assert_eq!(
+            ok("/challenge"),
+            Command::Challenge {
+                named: None,
+                time: None
+            }
+        );
         assert_eq!(ok("/review"), Command::Review { game: None });
         assert_eq!(
             ok("/review@toguz_bot AB12CD"),
@@ -354,7 +404,13 @@ mod tests {
 
     #[test]
     fn levels_parse_in_every_language_and_in_two_words() {
-        assert_eq!(ok("/play"), Command::Play { level: None });
+        assert_eq!(
+            ok("/play"),
+            Command::Play {
+                level: None,
+                time: None
+            }
+        );
         for (text, level) in [
             ("/play лёгкий", Level::Easy),
             ("/play ЛЁГКИЙ", Level::Easy),
@@ -362,7 +418,14 @@ mod tests {
             ("/play easy please", Level::Easy),
             ("/play max", Level::Max),
         ] {
-            assert_eq!(ok(text), Command::Play { level: Some(level) }, "{text}");
+            assert_eq!(
+                ok(text),
+                Command::Play {
+                    level: Some(level),
+                    time: None
+                },
+                "{text}"
+            );
         }
         assert_eq!(
             err("/play grandmaster now"),
@@ -450,6 +513,89 @@ mod tests {
             let help = help(lang);
             for spec in SPECS.iter().filter(|s| s.help.is_some()) {
                 assert!(help.contains(&format!("/{}", spec.word)), "{lang}: {help}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_time_control_ends_play_and_challenge() {
+        let blitz = Some(TimeControl::fischer(3, 2));
+        assert_eq!(
+            ok("/challenge 3+2"),
+            Command::Challenge {
+                named: None,
+                time: blitz
+            }
+        );
+        assert_eq!(
+            ok("/challenge @bob 3+2"),
+            Command::Challenge {
+                named: Some("@bob".into()),
+                time: blitz
+            }
+        );
+        assert_eq!(
+            ok("/play easy 5+3"),
+            Command::Play {
+                level: Some(Level::Easy),
+                time: Some(TimeControl::fischer(5, 3))
+            }
+        );
+        assert_eq!(
+            ok("/play жаңа бастаушы 0.5+2"),
+            Command::Play {
+                level: Some(Level::Beginner),
+                time: TimeControl::parse("0.5+2").ok()
+            }
+        );
+        assert_eq!(
+            ok("/play easy заочная"),
+            Command::Play {
+                level: Some(Level::Easy),
+                time: Some(TimeControl::Correspondence)
+            }
+        );
+        assert_eq!(
+            ok("/challenge @bob2024 3 + 2"),
+            Command::Challenge {
+                named: Some("@bob2024".into()),
+                time: blitz
+            }
+        );
+        assert_eq!(
+            ok("/challenge @bob2024"),
+            Command::Challenge {
+                named: Some("@bob2024".into()),
+                time: None
+            }
+        );
+        assert_eq!(
+            ok("/play по переписке"),
+            Command::Play {
+                level: None,
+                time: Some(TimeControl::Correspondence)
+            }
+        );
+        assert_eq!(
+            ok("/play 0,5+2"),
+            Command::Play {
+                level: None,
+                time: TimeControl::parse("0.5+2").ok()
+            }
+        );
+        for bad in [
+            "/play easy 1000+0",
+            "/challenge -1+0",
+            "/play 0+0",
+            "/challenge @bob 3+x",
+            "/play easy 5+",
+        ] {
+            let error = err(bad);
+            assert!(matches!(error, CommandError::Time(_)), "{bad}: {error:?}");
+            let typed = bad.rsplit(' ').next().unwrap_or_default();
+            for lang in Lang::ALL {
+                let text = error.text(lang);
+                assert!(text.contains(typed) && text.contains('+'), "{lang}: {text}");
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::manager::{Action, ChatRef, Platform, Request, UserRef};
 use crate::platform::present;
 use crate::rules::Variant;
 use crate::t;
+use crate::timecontrol::TimeControl;
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardMarkup, MessageEntityKind, User};
@@ -153,8 +154,8 @@ impl Cmd<'_> {
         match command {
             Command::Start => self.say(t!(lang, "tg-start")),
             Command::Help => self.say(command::help(lang)),
-            Command::Play { level } => self.play(level).await,
-            Command::Challenge { named } => self.challenge(named).await,
+            Command::Play { level, time } => self.play(level, time).await,
+            Command::Challenge { named, time } => self.challenge(named, time).await,
             Command::Board => self.act(Action::Show { game: None }, true).await,
             Command::Games => self.act(Action::ListGames, false).await,
             Command::Resign => {
@@ -216,7 +217,9 @@ impl Cmd<'_> {
         }
     }
 
-    async fn play(&self, level: Option<Level>) {
+    async fn play(&self, level: Option<Level>, time: Option<TimeControl>) {
+        // A time control without a level plays the default level.
+        let level = level.or(time.map(|_| self.ctx.manager.config().bot.default_level));
         let Some(level) = level else {
             let keyboard = markup::level_keyboard(self.lang);
             return self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
@@ -225,12 +228,12 @@ impl Cmd<'_> {
             level,
             variant: Variant::default(),
             colour: None,
-            time: None,
+            time,
         };
         self.act(action, false).await;
     }
 
-    async fn challenge(&self, named: Option<String>) {
+    async fn challenge(&self, named: Option<String>, time: Option<TimeControl>) {
         if self.msg.chat.is_private() {
             return self.say(t!(self.lang, "tg-challenge-in-group"));
         }
@@ -247,7 +250,7 @@ impl Cmd<'_> {
         let action = Action::Challenge {
             opponent,
             variant: Variant::default(),
-            time: None,
+            time,
         };
         self.act(action, false).await;
     }

@@ -500,6 +500,7 @@ impl FakeDiscord {
         options: Value,
         resolved: &[User],
     ) -> u64 {
+        self.check_invocation(place, name, &options);
         let mut users = Map::new();
         let mut members = Map::new();
         for u in resolved {
@@ -515,6 +516,42 @@ impl FakeDiscord {
             "options": options, "resolved": resolved_json,
         });
         self.interaction(user, place, 2, data, None)
+    }
+
+    /// A real client sends only a registered command with registered options of their
+    /// types, strings within their `max_length`: anything else panics (a test bug). Choices
+    /// are not checked: forged and outdated clients send other values, and the bot must
+    /// refuse them. Skipped while nothing is registered (the fake's own tests).
+    fn check_invocation(&self, place: Place, name: &str, options: &Value) {
+        let state = self.shared.lock();
+        let guild = place.guild().and_then(|g| state.guild_commands.get(&g));
+        let registered: Vec<&Value> = state
+            .global_commands
+            .iter()
+            .chain(guild.into_iter().flatten())
+            .collect();
+        if registered.is_empty() {
+            return;
+        }
+        let command = registered
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("/{name} is not a registered command"));
+        for given in options.as_array().into_iter().flatten() {
+            let defined = command["options"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|d| d["name"] == given["name"])
+                .unwrap_or_else(|| panic!("/{name} has no option {}", given["name"]));
+            assert_eq!(defined["type"], given["type"], "/{name} {given}");
+            if let (Some(max), Some(text)) =
+                (defined["max_length"].as_u64(), given["value"].as_str())
+            {
+                let n = text.chars().count() as u64;
+                assert!(n <= max, "/{name} {given}: longer than max_length {max}");
+            }
+        }
     }
 
     /// Presses a button that is on the message, enabled; panics otherwise (a real client
@@ -1273,6 +1310,19 @@ fn check_option(o: &Value, path: &str) -> Result<(), Reply> {
             "BASE_TYPE_CHOICES",
             "Value must be one of (1..11).",
         ));
+    }
+    // Discord: min_length 0..=6000 and max_length 1..=6000, for string options only.
+    for (key, least) in [("min_length", 0), ("max_length", 1)] {
+        let Some(n) = o.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        if kind != 3 || !n.as_u64().is_some_and(|n| (least..=6000).contains(&n)) {
+            return Err(form_error(
+                &format!("{path}.{key}"),
+                "NUMBER_TYPE_MAX",
+                &format!("{key} must be between {least} and 6000, on a string option."),
+            ));
+        }
     }
     if let Some(choices) = o["choices"].as_array() {
         if choices.len() > 25 {

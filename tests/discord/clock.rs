@@ -1,0 +1,248 @@
+//! Timed games (issue 17) on the real bot against the fake Discord: the `time:` option of
+//! `/challenge` and `/play` (registered, parsed, a refused one answered with examples), and a
+//! `0.1+0` game whose flag falls with nobody pressing.
+
+use crate::fake_discord::bot::{BotProcess, Options};
+use crate::fake_discord::{buttons, id_of, Call, FakeDiscord, Place, User};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const GUILD: u64 = 900_000_000_000_000_100;
+
+/// The real bot against the fake, up once its commands are registered.
+struct Server {
+    // Declared first so the bot is stopped before the fake server.
+    _bot: BotProcess,
+    fake: FakeDiscord,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    async fn start() -> Server {
+        let fake = FakeDiscord::start().await;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let bot = BotProcess::start(&fake, dir.path(), &Options::default());
+        fake.wait_ready(1).await;
+        fake.wait_call(0, "command registration", |c| {
+            c.method == "PUT" && c.path.ends_with("/commands")
+        })
+        .await;
+        Server {
+            _bot: bot,
+            fake,
+            _dir: dir,
+        }
+    }
+
+    fn channel(&self) -> Place {
+        self.fake.guild_channel(GUILD, 710)
+    }
+
+    async fn slash(
+        &self,
+        user: &User,
+        place: Place,
+        name: &str,
+        options: Value,
+        resolved: &[User],
+    ) -> (u64, Call) {
+        let id = self.fake.slash(user, place, name, options, resolved);
+        (id, self.fake.wait_callback(id).await)
+    }
+
+    /// `a` challenges `b` at `time`, `b` accepts: the board message.
+    async fn timed_game(&self, a: &User, b: &User, time: &str) -> u64 {
+        let options = json!([
+            { "name": "opponent", "type": 6, "value": b.id.to_string() },
+            { "name": "time", "type": 3, "value": time },
+        ]);
+        let (id, call) = self
+            .slash(
+                a,
+                self.channel(),
+                "challenge",
+                options,
+                std::slice::from_ref(b),
+            )
+            .await;
+        assert!(!call.is_ephemeral(), "{}", content(&call));
+        assert!(content(&call).contains(time), "{}", content(&call));
+        let message = id_of(&self.fake.original_message(id).expect("the challenge"));
+        let accept = custom_id(&self.fake.message(message).expect("the challenge"), "1ca:");
+        let id = self.fake.press(b, message, &accept);
+        let call = self.fake.wait_callback(id).await;
+        assert_eq!(
+            call.callback_type(),
+            Some(7),
+            "the challenge becomes the board"
+        );
+        message
+    }
+
+    /// The player to move presses the first legal pit (the board mentions whose move it is).
+    async fn first_pit(&self, message: u64, players: [&User; 2]) {
+        let board = self.fake.message(message).expect("the board");
+        let text = board["content"].as_str().unwrap_or_default().to_string();
+        let mover = players
+            .into_iter()
+            .find(|u| text.contains(&u.mention()))
+            .unwrap_or_else(|| panic!("nobody to move in {text:?}"));
+        let pit = buttons(&board)
+            .into_iter()
+            .find(|b| {
+                b["disabled"] != true
+                    && b["custom_id"]
+                        .as_str()
+                        .is_some_and(|c| c.starts_with("1m:"))
+            })
+            .expect("a legal pit");
+        let id = self.fake.press(
+            mover,
+            message,
+            pit["custom_id"].as_str().unwrap_or_default(),
+        );
+        let call = self.fake.wait_callback(id).await;
+        assert_eq!(call.callback_type(), Some(7), "{}", content(&call));
+    }
+}
+
+fn content(call: &Call) -> String {
+    call.message_data()
+        .and_then(|d| d["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn embed(message: &Value) -> String {
+    message["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn custom_id(message: &Value, prefix: &str) -> String {
+    buttons(message)
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str())
+        .find(|c| c.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} button on {message}"))
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_option_is_registered_and_puts_games_on_a_clock() {
+    let s = Server::start().await;
+    for command in s.fake.global_commands() {
+        let name = command["name"].as_str().unwrap_or_default();
+        let time = command["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|o| o["name"] == "time");
+        if matches!(name, "challenge" | "play") {
+            let time = time.unwrap_or_else(|| panic!("/{name} has no time option"));
+            assert_eq!(time["type"], 3, "a string");
+            assert_eq!(time["name_localizations"]["ru"], "время");
+            assert_ne!(time["required"], true);
+        } else {
+            assert!(time.is_none(), "/{name}");
+        }
+    }
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let board = s.timed_game(&alice, &bob, "3+2").await;
+    let text = embed(&s.fake.message(board).expect("the board"));
+    assert!(text.contains("Clock blitz 3+2: 3:00 : 3:00"), "{text}");
+    // The first move's limit counts down in the client: a relative timestamp.
+    assert!(
+        text.contains("make your first move, or the game will be aborted <t:"),
+        "{text}"
+    );
+
+    let dm = s.fake.dm_channel(811);
+    let options = json!([
+        { "name": "level", "type": 3, "value": "easy" },
+        { "name": "time", "type": 3, "value": "5+3" },
+    ]);
+    let (id, call) = s.slash(&alice, dm, "play", options, &[]).await;
+    assert!(!call.is_ephemeral(), "{}", content(&call));
+    let message = id_of(&s.fake.original_message(id).expect("the board"));
+    let text = embed(&s.fake.message(message).expect("the board"));
+    assert!(text.contains("Clock blitz 5+3: 5:00 : 5:00"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_time_option_that_is_no_time_control_is_refused_with_examples() {
+    let s = Server::start().await;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let opponent = json!({ "name": "opponent", "type": 6, "value": bob.id.to_string() });
+    for (name, time, example) in [
+        ("challenge", "abc", "3+2"),
+        ("challenge", "-1+0", "3+2"),
+        ("challenge", "1000+0", "60+30"),
+        ("play", "0+0", "0.1+0"),
+        ("play", "5+61", "10+5"),
+    ] {
+        let mut options = vec![json!({ "name": "time", "type": 3, "value": time })];
+        if name == "challenge" {
+            options.insert(0, opponent.clone());
+        }
+        let (_, call) = s
+            .slash(
+                &alice,
+                s.channel(),
+                name,
+                Value::Array(options),
+                std::slice::from_ref(&bob),
+            )
+            .await;
+        let said = content(&call);
+        assert!(call.is_ephemeral(), "/{name} time:{time}: {said}");
+        assert!(
+            said.contains(time) && said.contains(example),
+            "/{name} time:{time}: {said}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tenth_of_a_minute_game_flags_and_the_board_shows_it() {
+    let s = Server::start().await;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let board = s.timed_game(&alice, &bob, "0.1+0").await;
+    // Both first moves (under their own limit); then White's six seconds run.
+    s.first_pit(board, [&alice, &bob]).await;
+    s.first_pit(board, [&alice, &bob]).await;
+    let before = s.fake.message(board).expect("the board");
+    let text = embed(&before);
+    assert!(
+        text.contains("Clock blitz 0.1+0: 0:06.0 : 0:06.0"),
+        "{text}"
+    );
+    assert!(text.contains("White's time runs out <t:"), "{text}");
+    let to_move = before["content"].as_str().unwrap_or_default();
+    let (flagged, winner) = if to_move.contains(&alice.mention()) {
+        ("Alice", "Bob")
+    } else {
+        ("Bob", "Alice")
+    };
+    // Nobody presses: the flag falls on its own and the board says so, for both to see.
+    let end = s
+        .fake
+        .wait_for("the flag", Duration::from_secs(15), |f| {
+            let m = f.message(board)?;
+            embed(&m).contains("ran out of time").then_some(m)
+        })
+        .await;
+    let text = embed(&end);
+    assert!(
+        text.contains(&format!("{flagged} ran out of time")),
+        "{text}"
+    );
+    assert!(text.contains(winner), "{text}");
+    assert!(
+        buttons(&end).iter().all(|b| b["custom_id"]
+            .as_str()
+            .is_some_and(|c| !c.starts_with("1m:"))),
+        "no pit buttons after the flag: {end}"
+    );
+}

@@ -1,0 +1,200 @@
+//! Timed games (issue 17) on the real bot against the fake Bot API: a time control typed
+//! after `/challenge` and `/play`, a refused one answered with examples, and a `0.1+0` game
+//! whose flag falls with nobody pressing.
+
+use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
+
+const GROUP: i64 = -100_888;
+
+/// The real bot and a group with two players.
+struct Club {
+    // Declared first so the bot is stopped before the fake server.
+    _bot: BotProcess,
+    fake: FakeTelegram,
+    _dir: tempfile::TempDir,
+    group: TgChat,
+    alice: TgUser,
+    bob: TgUser,
+}
+
+impl Club {
+    fn start() -> Club {
+        let fake = FakeTelegram::start(TOKEN);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let bot = BotProcess::start(&fake, dir.path(), "", "");
+        Club {
+            _bot: bot,
+            fake,
+            _dir: dir,
+            group: TgChat::group(GROUP, "Blitz club"),
+            alice: TgUser::new(701, "Alice", "alice_k", "en"),
+            bob: TgUser::new(702, "Bob", "bob_the_player", "en"),
+        }
+    }
+
+    /// The text of the first message the bot sent to `chat` after call `mark`.
+    fn answer_after(&self, mark: usize, chat: i64) -> String {
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(chat)
+            })
+            .expect("the bot answered");
+        call.str("text").unwrap_or_default()
+    }
+
+    /// Alice replies `/challenge <time>` to Bob, Bob accepts: the first board.
+    fn timed_game(&self, time: &str) -> Board {
+        let theirs = self.fake.send_text(&self.group, &self.bob, "Quick game?");
+        let mark = self.fake.mark();
+        let text = format!("/challenge {time}");
+        self.fake
+            .send_reply(&self.group, &self.alice, &text, theirs);
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+            })
+            .expect("challenge posted");
+        let invite = call.str("text").unwrap_or_default();
+        assert!(
+            invite.contains("Alice challenges Bob") && invite.contains(time),
+            "{invite}"
+        );
+        let msg = call.response["result"]["message_id"]
+            .as_i64()
+            .expect("message id");
+        let id = challenge_of(&call).expect("challenge id");
+        let q = self
+            .fake
+            .press(&self.group, msg, &self.bob, &format!("1ca:{id}"));
+        let answer = self.fake.wait_answer(&q, WAIT).expect("accept answered");
+        assert_eq!(answer.str("text"), None, "{answer:#?}");
+        wait_board(&self.fake, GROUP, |b| b.ply == 0 && !b.pits.is_empty())
+    }
+
+    /// The player to move on `board` (named in its caption).
+    fn to_move(&self, board: &Board) -> &TgUser {
+        let caption = board.caption();
+        let line = caption.lines().find(|l| l.contains(" to move: "));
+        let name = line.and_then(|l| l.rsplit(": ").next()).unwrap_or("");
+        [&self.alice, &self.bob]
+            .into_iter()
+            .find(|u| u.first_name == name)
+            .unwrap_or_else(|| panic!("no player to move in {caption:?}"))
+    }
+
+    /// The player to move presses the first pit of `board`: the next board.
+    fn first_pit(&self, board: &Board) -> Board {
+        let (pit, _) = board.pits[0].clone();
+        let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+        let mover = self.to_move(board);
+        let q = self
+            .fake
+            .press(&self.group, board.message.message_id, mover, &data);
+        let answer = self.fake.wait_answer(&q, WAIT).expect("move answered");
+        assert_eq!(answer.str("text"), None, "{answer:#?}");
+        let ply = board.ply + 1;
+        wait_board(&self.fake, GROUP, |b| b.ply == ply && !b.pits.is_empty())
+    }
+}
+
+/// The challenge id on a call's Accept button.
+fn challenge_of(c: &crate::fake_telegram::Call) -> Option<String> {
+    c.buttons()
+        .iter()
+        .find_map(|(_, d)| d.strip_prefix("1ca:").map(str::to_string))
+}
+
+#[test]
+fn a_time_control_after_challenge_and_play_puts_the_game_on_a_clock() {
+    let club = Club::start();
+    let board = club.timed_game("3+2");
+    let caption = board.caption();
+    assert!(
+        caption.contains("Clock blitz 3+2: 3:00 : 3:00"),
+        "{caption}"
+    );
+    // Until White's first move, the board says by when it must come (UTC time of day).
+    let white = club.to_move(&board).first_name.clone();
+    assert!(
+        caption.contains(&format!("{white}: make your first move by ")) && caption.contains("UTC"),
+        "{caption}"
+    );
+
+    // `/play easy 5+3` in a private chat: a game against the bot on the clock.
+    let carol = TgUser::new(703, "Carol", "carol_s", "en");
+    let private = TgChat::private(&carol);
+    club.fake.send_text(&private, &carol, "/play easy 5+3");
+    let board = wait_board(&club.fake, private.id, |b| !b.pits.is_empty());
+    assert!(
+        board.caption().contains("Clock blitz 5+3: 5:00 : 5:00"),
+        "{}",
+        board.caption()
+    );
+}
+
+#[test]
+fn a_time_control_that_is_none_is_answered_with_examples() {
+    let club = Club::start();
+    let carol = TgUser::new(703, "Carol", "carol_s", "ru");
+    let private = TgChat::private(&carol);
+    for (chat, user, text, answer) in [
+        (&club.group, &club.alice, "/challenge 1000+0", "60+30"),
+        (
+            &club.group,
+            &club.alice,
+            "/challenge @bob_the_player 0+0",
+            "0.1+0",
+        ),
+        (&club.group, &club.bob, "/challenge -1+0", "3+2"),
+        (&club.group, &club.bob, "/play easy 3+x", "3+2"),
+        (&club.group, &club.bob, "/play easy 5+90", "10+5"),
+        (&private, &carol, "/play abc+1", "0,5+2"),
+    ] {
+        let mark = club.fake.mark();
+        club.fake.send_text(chat, user, text);
+        let said = club.answer_after(mark, chat.id);
+        let typed = text.rsplit(' ').next().unwrap_or_default();
+        assert!(said.contains(typed), "{text}: {said}");
+        assert!(said.contains(answer), "{text}: {said}");
+    }
+    // Nothing was challenged and no game began.
+    let calls = club.fake.calls();
+    assert!(
+        calls
+            .iter()
+            .all(|c| challenge_of(c).is_none() && c.method != "sendPhoto"),
+        "{calls:#?}"
+    );
+}
+
+#[test]
+fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
+    let club = Club::start();
+    let first = club.timed_game("0.1+0");
+    // First moves are under their own limit; then White's six seconds run.
+    let second = club.first_pit(&first);
+    let third = club.first_pit(&second);
+    let flagged = club.to_move(&third).first_name.clone();
+    let winner = if flagged == "Alice" { "Bob" } else { "Alice" };
+    assert!(
+        third
+            .caption()
+            .contains("Clock blitz 0.1+0: 0:06.0 : 0:06.0"),
+        "{}",
+        third.caption()
+    );
+    // Nobody presses: the flag falls on its own and the board (in the group, for both
+    // players) says so.
+    let end = wait_board(&club.fake, GROUP, Board::is_over);
+    assert_eq!(end.message.message_id, first.message.message_id);
+    let caption = end.caption();
+    assert!(
+        caption.contains(&format!("{flagged} ran out of time")),
+        "{caption}"
+    );
+    assert!(caption.contains(&format!("wins: {winner}.")), "{caption}");
+    assert!(end.pits.is_empty(), "{end:#?}");
+}
