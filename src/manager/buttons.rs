@@ -11,6 +11,7 @@
 //! | accept / decline a draw | `1da:<game>`, `1dd:<game>` |
 //! | abort | `1x:<game>` |
 //! | rematch | `1rm:<game>` |
+//! | review a finished game | `1rv:<game>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //!
@@ -52,6 +53,10 @@ pub enum Button {
     Rematch {
         game: GameId,
     },
+    /// Not an [`Action`]: adapters answer it with `Manager::start_review`.
+    Review {
+        game: GameId,
+    },
     AcceptChallenge {
         challenge: ChallengeId,
     },
@@ -90,6 +95,7 @@ pub fn encode(button: &Button) -> String {
         Button::DeclineDraw { game } => format!("1dd:{game}"),
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
+        Button::Review { game } => format!("1rv:{game}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
@@ -128,6 +134,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("dd", [g]) => Button::DeclineDraw { game: id(g)? },
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
+        ("rv", [g]) => Button::Review { game: id(g)? },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
@@ -139,7 +146,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
-        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "ca" | "cd" | "cc" | "b", _) => {
+        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "ca" | "cd" | "cc" | "b", _) => {
             return Err(ButtonError::Malformed)
         }
         _ => return Err(ButtonError::Kind),
@@ -180,7 +187,8 @@ impl Button {
             | Button::AcceptDraw { game }
             | Button::DeclineDraw { game }
             | Button::Abort { game }
-            | Button::Rematch { game } => Some(game),
+            | Button::Rematch { game }
+            | Button::Review { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -189,8 +197,9 @@ impl Button {
     }
 
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
-    pub fn into_action(self) -> Action {
-        match self {
+    /// `None` for `Review`, which is no action on a game (`Manager::start_review`).
+    pub fn into_action(self) -> Option<Action> {
+        Some(match self {
             Button::Move { game, ply, pit } => Action::Move {
                 game,
                 ply: Some(ply),
@@ -208,6 +217,7 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
+            Button::Review { .. } => return None,
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -217,7 +227,7 @@ impl Button {
                 colour: None,
                 time,
             },
-        }
+        })
     }
 }
 
@@ -245,6 +255,7 @@ mod tests {
             Button::DeclineDraw { game: g.clone() },
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
+            Button::Review { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
             },
@@ -307,6 +318,8 @@ mod tests {
             "1b:easy:3+2:1",
             "1b:easy:",
             "1ca:../../etc",
+            "1rv:ab12cd:3",
+            "1rv:",
             "1m:ab12cd:1:٣",
         ];
         for data in bad {
@@ -320,11 +333,14 @@ mod tests {
         let action = decode("1m:ab12cd:14:7").unwrap().into_action();
         assert_eq!(
             action,
-            Action::Move {
+            Some(Action::Move {
                 game: "ab12cd".into(),
                 ply: Some(14),
                 pit: 7
-            }
+            })
         );
+        let review = decode("1rv:ab12cd").unwrap();
+        assert_eq!(review.game(), Some("ab12cd"));
+        assert_eq!(review.into_action(), None);
     }
 }

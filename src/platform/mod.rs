@@ -5,4 +5,5 @@ pub mod console;
 pub mod discord;
 pub mod present;
 pub mod present_clock;
+pub mod present_review;
 pub mod telegram;

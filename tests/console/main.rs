@@ -4,6 +4,7 @@
 mod crash;
 mod lang;
 mod play;
+mod review;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -9,6 +9,7 @@ use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
 use super::placement::{self, Facts, Step};
 use super::poster::Content;
 use super::refs::MsgRef;
+use super::reviews::{self, ReviewPlace};
 use super::turns::Change;
 use super::{user_ref, Ctx};
 use crate::i18n::Lang;
@@ -181,6 +182,10 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
         return Ok(());
     }
+    if let Button::Review { game } = &button {
+        review_press(&ctx, &q, game, &place, lang).await;
+        return Ok(());
+    }
     let shown_game = button.game().map(str::to_string);
     // Only a board whose own keyboard is this game's may be adopted by it.
     let own_board = shown_game.is_some()
@@ -197,10 +202,14 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         // A board's own buttons (not rematch: that starts a new game).
         adopt: own_board && !matches!(button, Button::Rematch { .. }),
     };
+    let Some(action) = button.into_action() else {
+        answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
+        return Ok(());
+    };
     let req = Request {
         actor: actor.clone(),
         chat: chat.clone(),
-        action: button.into_action(),
+        action,
     };
     match ctx.manager.act(req).await {
         Ok(reply) => {
@@ -273,6 +282,27 @@ async fn time_row_press(
     };
     answer(ctx, q, chosen, false).await;
     Ok(())
+}
+
+/// The Review button: the review is posted in the pressed message's chat by its own task;
+/// the press is answered at once (a refusal such as "busy", or that the review is coming).
+/// An inline message has no chat to post a picture in: the presser is told where to ask.
+async fn review_press(ctx: &Arc<Ctx>, q: &CallbackQuery, game: &str, place: &MsgRef, lang: Lang) {
+    let MsgRef::Chat { chat, message } = place else {
+        let text = t!(lang, "tg-review-inline", id = game);
+        return answer(ctx, q, text, true).await;
+    };
+    let here = chat_ref(place);
+    let review_place = ReviewPlace {
+        chat: *chat,
+        reply_to: Some(*message),
+        lang,
+    };
+    match reviews::request(ctx, &here, Some(game.to_string()), review_place).await {
+        Ok(true) => answer(ctx, q, String::new(), false).await,
+        Ok(false) => answer(ctx, q, t!(lang, "tg-reviewing"), false).await,
+        Err(err) => answer(ctx, q, present::error_text(&err, lang), false).await,
+    }
 }
 
 /// A press on an old board: if the message itself shows an older ply than the game (an edit
