@@ -297,7 +297,7 @@ async fn stale_double_and_forged_presses_change_nothing(backend: Backend) {
         ply: 0,
         pit: 7,
     });
-    let action = buttons::decode(&press).unwrap().into_action();
+    let action = buttons::decode(&press).unwrap().into_action().unwrap();
     let first = game(act(&m, &mover, action.clone()).await);
     assert_eq!(first.ply, 1);
     let double = act(&m, &mover, action).await;
@@ -323,7 +323,10 @@ async fn stale_double_and_forged_presses_change_nothing(backend: Backend) {
         assert!(buttons::decode(forged).is_err(), "{forged}");
     }
     // A well-formed press for a game that does not exist.
-    let ghost = buttons::decode("1m:zzzzzz:0:1").unwrap().into_action();
+    let ghost = buttons::decode("1m:zzzzzz:0:1")
+        .unwrap()
+        .into_action()
+        .unwrap();
     assert!(matches!(
         act(&m, &mover, ghost).await,
         Err(ActionError::NoSuchGame)

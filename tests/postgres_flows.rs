@@ -46,7 +46,7 @@ fn press(v: &GameView, pit: u8) -> Action {
         ply: v.ply,
         pit,
     });
-    buttons::decode(&data).unwrap().into_action()
+    buttons::decode(&data).unwrap().into_action().unwrap()
 }
 
 async fn show(m: &Manager, who: &UserRef, id: &str) -> GameView {

@@ -467,7 +467,7 @@ async fn a_layout_1_directory_is_upgraded_with_everything_in_it() {
         .unwrap());
 
     // Buttons of old board messages: a move on the live game, a rematch of the finished one.
-    let press = |data: &str| buttons::decode(data).unwrap().into_action();
+    let press = |data: &str| buttons::decode(data).unwrap().into_action().unwrap();
     let moved = game(act(&m, &b, press("1m:live01:1:5")).await);
     assert_eq!(moved.ply, 2);
     let rematch = act(&m, &a, press("1rm:done01")).await;

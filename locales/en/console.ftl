@@ -14,6 +14,7 @@ console-help =
       record   the moves so far, in standard notation
       resign   give up this game
       draw     offer the bot a draw
+      review   once the game is over: the bot's review, each side's accuracy and largest mistakes
       new      start a new game once this one is over
       history  your finished games (history NAME: someone else's)
       stats    your rating and results (stats NAME: someone else's)
@@ -23,7 +24,8 @@ console-unknown = I do not know the command “{ $command }”. Type help for th
 console-finish-first = This game is still going on. Finish it or resign before starting a new one.
 console-no-game = There is no game yet: type new to start one.
 console-no-moves = No moves yet.
-console-game-over = The game is over. Type new for another game, or quit to leave.
+console-game-over = The game is over. Type review for the bot's review of it, new for another game, or quit to leave.
+console-reviewing = The bot is going through the game…
 console-saved = Game saved. Goodbye!
 # The shared results name players in the third person; the local player reads these instead.
 console-you-win = You win.

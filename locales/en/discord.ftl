@@ -15,6 +15,8 @@ discord-cmd-draw = draw
 discord-cmd-draw-desc = Offer a draw, or accept your opponent's offer
 discord-cmd-rematch = rematch
 discord-cmd-rematch-desc = Ask for a rematch of a finished game
+discord-cmd-review = review
+discord-cmd-review-desc = The bot's review of a finished game: graph, largest mistakes, accuracy
 discord-cmd-help = help
 discord-cmd-help-desc = How to play, and the language the bot speaks to you
 discord-opt-user = opponent
@@ -41,8 +43,9 @@ discord-help =
     Add `time:3+2` to either for a game on the clock: 3 minutes each, 2 seconds added per move.
     Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
+    `/review` (or the Review button under a finished board): the bot's review of the game, with an evaluation graph, each player's largest mistakes and accuracy.
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
-    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/помощь`.
+    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/помощь`.
 discord-lang-set = From now on I will speak English with you.
 discord-cooldown = Wait { $seconds ->
     [one] { $seconds } second

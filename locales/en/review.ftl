@@ -1,7 +1,8 @@
 # Game review: the summary, the evaluation graph and the review's buttons.
 review-title = Game review: { $white } – { $black }. { $result }
 review-accuracy = { $side }, { $name }: accuracy { $accuracy }%
-review-mistake = { $mark }) { $moveno } { $move }: { $best } was better, cost { $cost }
+review-accuracy-side = { $side }: accuracy { $accuracy }%
+review-mistake = { $mark }) { $moveno } { $move } lost { $cost }; { $best } was better
 review-no-mistakes = no mistake cost a ball or more
 review-result-white = White won
 review-result-black = Black won

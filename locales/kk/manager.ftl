@@ -42,6 +42,7 @@ manager-button-accept-draw = Келісу
 manager-button-decline-draw = Бас тарту
 manager-button-abort = Тоқтату
 manager-button-rematch = Қайта ойнау
+manager-button-review = Талдау
 manager-button-accept = Қабылдау
 manager-button-decline = Бас тарту
 manager-button-cancel = Қайтарып алу
@@ -74,7 +75,8 @@ manager-error-no-draw-offer = Сізге ешкім тең ойын ұсынға
 manager-error-bot-declines-draw = Бот тең ойыннан бас тартады: ойын жалғасады.
 manager-error-rematch-exists = Бұл ойыннан кейін қайта ойнау ұсынылып қойған.
 manager-error-nothing-to-review = Бұл ойында бірде-бір жүріс жасалмаған, талдайтын ештеңе жоқ.
-manager-error-reviews-busy = Бот қазір көп ойынды талдап жатыр. Бір минуттан кейін қайта сұраңыз.
+manager-error-no-finished-game-here = Мен соңғы рет іске қосылғалы бері мұнда бірде-бір ойын аяқталған жоқ. Талдайтын ойынның нөмірін жазыңыз — ол ойын тақтасында көрсетілген.
+manager-error-reviews-busy = Бот қазір басқа ойындарды талдап жатыр. Бір минуттан соң қайталап көріңіз.
 manager-error-storage = Бізде ақау шықты, ештеңе өзгермеді. Қайталап көріңіз.
 manager-bot-busy = Бот қазір басқа ойындармен айналысып жатыр{ $ahead ->
     [0] {""}

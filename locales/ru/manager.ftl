@@ -53,6 +53,7 @@ manager-button-accept-draw = Принять ничью
 manager-button-decline-draw = Отклонить
 manager-button-abort = Прервать
 manager-button-rematch = Реванш
+manager-button-review = Разбор
 manager-button-accept = Принять
 manager-button-decline = Отклонить
 manager-button-cancel = Отозвать
@@ -101,7 +102,8 @@ manager-error-no-draw-offer = Вам никто не предлагал ничь
 manager-error-bot-declines-draw = Бот не согласен на ничью: играем дальше.
 manager-error-rematch-exists = Реванш после этой партии уже предложен.
 manager-error-nothing-to-review = В этой партии не сделано ни одного хода — разбирать нечего.
-manager-error-reviews-busy = Бот сейчас разбирает много партий. Попросите ещё раз через минуту.
+manager-error-no-finished-game-here = С моего последнего запуска здесь не закончилось ни одной партии. Укажите номер партии для разбора — он есть на её доске.
+manager-error-reviews-busy = Бот сейчас занят разбором других партий. Попробуйте ещё раз через минуту.
 manager-error-storage = У нас произошёл сбой, ничего не изменилось. Попробуйте ещё раз.
 manager-bot-busy = Бот сейчас занят другими партиями{ $ahead ->
     [0] {""}

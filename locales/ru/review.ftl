@@ -1,8 +1,9 @@
 # Разбор партии: итог, график оценки и кнопки разбора.
 review-title = Разбор партии: { $white } – { $black }. { $result }
-review-accuracy = { $side }, { $name }: точность { $accuracy } %
+review-accuracy = { $side }, { $name }: точность { $accuracy } %
+review-accuracy-side = { $side }: точность { $accuracy } %
 review-mistake = { $mark }) { $moveno } { $move }: лучше было { $best }, потеря — { $cost }
-review-no-mistakes = ни одной ошибки дороже шара
+review-no-mistakes = ошибок ценой в шар и больше нет
 review-result-white = Победили белые
 review-result-black = Победили чёрные
 review-result-draw = Ничья

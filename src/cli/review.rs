@@ -97,20 +97,16 @@ struct GameFacts {
 
 impl GameFacts {
     fn of(record: &Record, review: &Review) -> GameFacts {
-        let name = |header: &str, fallback: &str| {
-            record
-                .header(header)
-                .filter(|n| !n.trim().is_empty())
-                .unwrap_or(fallback)
-                .to_string()
-        };
+        // A record without names leaves them empty: the summary and the graph then name
+        // the side alone, in the reader's language.
+        let name = |header: &str| record.header(header).unwrap_or_default().to_string();
         let end = review.plies.last().map(|p| p.report.outcome);
         let result = match end.flatten() {
             Some(outcome) => RecordResult::from_winner(outcome.winner),
             None => record.written_result().unwrap_or(RecordResult::Unknown),
         };
         GameFacts {
-            names: [name("White", "White"), name("Black", "Black")],
+            names: [name("White"), name("Black")],
             result,
         }
     }

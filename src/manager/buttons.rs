@@ -11,8 +11,9 @@
 //! | accept / decline a draw | `1da:<game>`, `1dd:<game>` |
 //! | abort | `1x:<game>` |
 //! | rematch | `1rm:<game>` |
+//! | review a finished game | `1rv:<game>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
-//! | play the bot at a level | `1b:<level>` |
+//! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`. Anything else (a forged or truncated value) is a
 //! `ButtonError`, never a panic. The ply inside lets the manager refuse a press on a stale
@@ -20,23 +21,56 @@
 
 use super::types::{Action, ChallengeId, GameId};
 use crate::engine::Level;
+use crate::timecontrol::TimeControl;
 
 /// The longest button data the codec writes or reads.
 pub const MAX_LEN: usize = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Button {
-    Move { game: GameId, ply: u16, pit: u8 },
-    Resign { game: GameId, ply: u16 },
-    OfferDraw { game: GameId, ply: u16 },
-    AcceptDraw { game: GameId },
-    DeclineDraw { game: GameId },
-    Abort { game: GameId },
-    Rematch { game: GameId },
-    AcceptChallenge { challenge: ChallengeId },
-    DeclineChallenge { challenge: ChallengeId },
-    CancelChallenge { challenge: ChallengeId },
-    PlayLevel { level: Level },
+    Move {
+        game: GameId,
+        ply: u16,
+        pit: u8,
+    },
+    Resign {
+        game: GameId,
+        ply: u16,
+    },
+    OfferDraw {
+        game: GameId,
+        ply: u16,
+    },
+    AcceptDraw {
+        game: GameId,
+    },
+    DeclineDraw {
+        game: GameId,
+    },
+    Abort {
+        game: GameId,
+    },
+    Rematch {
+        game: GameId,
+    },
+    /// Not an [`Action`]: adapters answer it with `Manager::start_review`.
+    Review {
+        game: GameId,
+    },
+    AcceptChallenge {
+        challenge: ChallengeId,
+    },
+    DeclineChallenge {
+        challenge: ChallengeId,
+    },
+    CancelChallenge {
+        challenge: ChallengeId,
+    },
+    /// `time` `None`: the chat's default time control.
+    PlayLevel {
+        level: Level,
+        time: Option<TimeControl>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,10 +95,15 @@ pub fn encode(button: &Button) -> String {
         Button::DeclineDraw { game } => format!("1dd:{game}"),
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
+        Button::Review { game } => format!("1rv:{game}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
-        Button::PlayLevel { level } => format!("1b:{}", level.name()),
+        Button::PlayLevel { level, time: None } => format!("1b:{}", level.name()),
+        Button::PlayLevel {
+            level,
+            time: Some(time),
+        } => format!("1b:{}:{time}", level.name()),
     }
 }
 
@@ -95,13 +134,19 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("dd", [g]) => Button::DeclineDraw { game: id(g)? },
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
+        ("rv", [g]) => Button::Review { game: id(g)? },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
         ("b", [level]) => Button::PlayLevel {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
+            time: None,
         },
-        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "ca" | "cd" | "cc" | "b", _) => {
+        ("b", [level, time]) => Button::PlayLevel {
+            level: level.parse().map_err(|_| ButtonError::Malformed)?,
+            time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
+        },
+        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "ca" | "cd" | "cc" | "b", _) => {
             return Err(ButtonError::Malformed)
         }
         _ => return Err(ButtonError::Kind),
@@ -142,7 +187,8 @@ impl Button {
             | Button::AcceptDraw { game }
             | Button::DeclineDraw { game }
             | Button::Abort { game }
-            | Button::Rematch { game } => Some(game),
+            | Button::Rematch { game }
+            | Button::Review { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -151,8 +197,9 @@ impl Button {
     }
 
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
-    pub fn into_action(self) -> Action {
-        match self {
+    /// `None` for `Review`, which is no action on a game (`Manager::start_review`).
+    pub fn into_action(self) -> Option<Action> {
+        Some(match self {
             Button::Move { game, ply, pit } => Action::Move {
                 game,
                 ply: Some(ply),
@@ -170,16 +217,17 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
+            Button::Review { .. } => return None,
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
-            Button::PlayLevel { level } => Action::PlayBot {
+            Button::PlayLevel { level, time } => Action::PlayBot {
                 level,
                 variant: crate::rules::Variant::STANDARD,
                 colour: None,
-                time: None,
+                time,
             },
-        }
+        })
     }
 }
 
@@ -207,6 +255,7 @@ mod tests {
             Button::DeclineDraw { game: g.clone() },
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
+            Button::Review { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
             },
@@ -216,7 +265,18 @@ mod tests {
             Button::CancelChallenge {
                 challenge: "zz9".into(),
             },
-            Button::PlayLevel { level: Level::Hard },
+            Button::PlayLevel {
+                level: Level::Hard,
+                time: None,
+            },
+            Button::PlayLevel {
+                level: Level::Beginner,
+                time: Some(TimeControl::Correspondence),
+            },
+            Button::PlayLevel {
+                level: Level::Easy,
+                time: TimeControl::parse("0.5+2").ok(),
+            },
         ]
     }
 
@@ -254,7 +314,12 @@ mod tests {
             "1m:ab12cd:1:7:8",
             "1q:ab12cd",
             "1b:grandmaster",
+            "1b:easy:0+0",
+            "1b:easy:3+2:1",
+            "1b:easy:",
             "1ca:../../etc",
+            "1rv:ab12cd:3",
+            "1rv:",
             "1m:ab12cd:1:٣",
         ];
         for data in bad {
@@ -268,11 +333,14 @@ mod tests {
         let action = decode("1m:ab12cd:14:7").unwrap().into_action();
         assert_eq!(
             action,
-            Action::Move {
+            Some(Action::Move {
                 game: "ab12cd".into(),
                 ply: Some(14),
                 pit: 7
-            }
+            })
         );
+        let review = decode("1rv:ab12cd").unwrap();
+        assert_eq!(review.game(), Some("ab12cd"));
+        assert_eq!(review.into_action(), None);
     }
 }

@@ -60,6 +60,8 @@ pub enum ActionError {
     RematchExists,
     #[error("the game has no move to review")]
     NothingToReview,
+    #[error("no game has ended in this chat lately")]
+    NoFinishedGameHere,
     #[error("too many reviews are asked for at once")]
     ReviewsBusy,
     #[error("storage failed: {0}")]

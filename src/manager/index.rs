@@ -16,7 +16,15 @@ pub struct Index {
     user_challenges: HashMap<String, HashSet<ChallengeId>>,
     chat_challenges: HashMap<String, HashSet<ChallengeId>>,
     open: BTreeSet<ChallengeId>,
+    /// The game that ended last in each chat (`/review` without a game), with the order it
+    /// ended in; memory only, at most `FINISHED_KEPT` chats.
+    finished: HashMap<String, (GameId, u64)>,
+    finished_count: u64,
 }
+
+/// Chats whose last ended game is kept: past it, the chats whose game ended longest ago are
+/// forgotten (a game id still names any game).
+const FINISHED_KEPT: usize = 10_000;
 
 /// Removes `id` from the set under `key`, and the set itself once empty: a map keyed by
 /// every user and chat ever seen would only grow (every inline message is a chat).
@@ -97,6 +105,9 @@ impl Index {
         if !self.ongoing.remove(game.id()) {
             return;
         }
+        if game.is_over() {
+            self.note_finished(&game.rec.chat.key(), game.id());
+        }
         for user in game.rec.players.iter().filter_map(|p| p.user()) {
             let key = user.key();
             if let Some(list) = self.user_games.get_mut(&key) {
@@ -140,6 +151,23 @@ impl Index {
             .filter(|(_, chat)| chat_key.is_none_or(|k| k == chat))
             .map(|(id, _)| id.clone())
             .collect()
+    }
+
+    /// Notes that `game` ended in `chat_key`.
+    fn note_finished(&mut self, chat_key: &str, game: &GameId) {
+        self.finished_count += 1;
+        self.finished
+            .insert(chat_key.to_string(), (game.clone(), self.finished_count));
+        if self.finished.len() > FINISHED_KEPT {
+            // Forget the older half at once: one pass per FINISHED_KEPT / 2 endings.
+            let keep_after = self.finished_count - (FINISHED_KEPT / 2) as u64;
+            self.finished.retain(|_, (_, n)| *n > keep_after);
+        }
+    }
+
+    /// The game that ended last in `chat_key`, if one ended since the start.
+    pub fn last_finished(&self, chat_key: &str) -> Option<GameId> {
+        self.finished.get(chat_key).map(|(id, _)| id.clone())
     }
 
     pub fn ongoing_games(&self) -> Vec<GameId> {
@@ -220,5 +248,38 @@ mod tests {
         assert!(index.user_challenges.is_empty());
         assert!(index.chat_challenges.is_empty());
         assert!(index.ongoing.is_empty() && index.open.is_empty());
+    }
+
+    #[test]
+    fn the_last_ended_game_of_each_chat_is_kept_within_a_bound() {
+        let mut index = Index::default();
+        let mut a = game("g1", "chat-a", "u1");
+        let mut b = game("g2", "chat-a", "u2");
+        index.add_game(&a);
+        index.add_game(&b);
+        assert_eq!(index.last_finished("telegram:chat-a"), None);
+        b.finish(None, FinishReason::Agreed);
+        index.remove_game(&b);
+        a.finish(None, FinishReason::Agreed);
+        index.remove_game(&a);
+        assert_eq!(
+            index.last_finished("telegram:chat-a").as_deref(),
+            Some("g1")
+        );
+        // A game dropped before it ended (its creation failed) is no ended game.
+        let c = game("g3", "chat-c", "u3");
+        index.add_game(&c);
+        index.remove_game(&c);
+        assert_eq!(index.last_finished("telegram:chat-c"), None);
+        for i in 0..FINISHED_KEPT + 10 {
+            let mut g = game(&format!("h{i}"), &format!("c{i}"), "u");
+            index.add_game(&g);
+            g.finish(None, FinishReason::Agreed);
+            index.remove_game(&g);
+        }
+        assert!(index.finished.len() <= FINISHED_KEPT);
+        let newest = format!("telegram:c{}", FINISHED_KEPT + 9);
+        assert!(index.last_finished(&newest).is_some());
+        assert_eq!(index.last_finished("telegram:chat-a"), None);
     }
 }

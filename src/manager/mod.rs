@@ -73,7 +73,7 @@ pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
 pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
-pub use reviews::{GameReview, ReviewConfig};
+pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,

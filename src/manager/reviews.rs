@@ -81,19 +81,101 @@ impl Reviews {
     }
 }
 
-/// One admitted review; leaving lets another in.
-struct Admission<'a>(&'a AtomicUsize);
+/// One admitted review; leaving (done, failed or dropped) lets another in.
+struct Admission(Manager);
 
-impl Drop for Admission<'_> {
+impl Drop for Admission {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, AtomicOrdering::AcqRel);
+        let reviews = &self.0.inner.reviews;
+        reviews.admitted.fetch_sub(1, AtomicOrdering::AcqRel);
+    }
+}
+
+/// A review that was asked for and admitted: either kept from before (ready at once) or
+/// holding its place among `[review]`'s limits until [`ReviewTicket::finish`] has run it.
+/// Getting one is quick (no search), so an adapter can answer "busy" or an error at once
+/// and run the review off its handler.
+pub struct ReviewTicket {
+    game: GameView,
+    work: Work,
+}
+
+enum Work {
+    Kept(Arc<Review>),
+    Run {
+        reviewer: Box<Reviewer>,
+        admission: Admission,
+    },
+}
+
+impl ReviewTicket {
+    /// The game as it ended.
+    pub fn game(&self) -> &GameView {
+        &self.game
+    }
+
+    /// Whether the review is kept from before: `finish` answers at once.
+    pub fn is_ready(&self) -> bool {
+        matches!(self.work, Work::Kept(_))
+    }
+
+    /// The review: kept, or worked out now, one position at a time on the bot's search
+    /// slots whenever no bot move waits.
+    pub async fn finish(self) -> Result<GameReview, ActionError> {
+        let ReviewTicket { game, work } = self;
+        let (reviewer, admission) = match work {
+            Work::Kept(review) => return Ok(GameReview { game, review }),
+            Work::Run {
+                reviewer,
+                admission,
+            } => (reviewer, admission),
+        };
+        let manager = admission.0.clone();
+        let reviews = &manager.inner.reviews;
+        let _running = reviews
+            .running
+            .acquire()
+            .await
+            .map_err(|_| ActionError::Storage("the review queue is closed".into()))?;
+        // Another request for the same game may have finished it while this one waited.
+        if let Some(review) = reviews.kept(&game.id) {
+            return Ok(GameReview { game, review });
+        }
+        tracing::info!(game = game.id, plies = game.ply, "review started");
+        let review = Arc::new(manager.run_review(*reviewer).await?);
+        reviews.keep(&game.id, review.clone());
+        tracing::info!(game = game.id, "review done");
+        drop(admission);
+        Ok(GameReview { game, review })
     }
 }
 
 impl Manager {
-    /// Reviews finished game `id`. Refused with `NoSuchGame`, `GameNotOver`,
-    /// `NothingToReview` (no move was played) or `ReviewsBusy` (too many reviews asked for).
+    /// Reviews finished game `id` (see [`Manager::start_review`]), waiting for the result.
     pub async fn review(&self, id: &str) -> Result<GameReview, ActionError> {
+        self.start_review(id).await?.finish().await
+    }
+
+    /// Asks for a review of `game`, or, without one, of the game that ended last in `chat`
+    /// (`NoFinishedGameHere` if none did since the start).
+    pub async fn start_review_in(
+        &self,
+        chat: &ChatRef,
+        game: Option<GameId>,
+    ) -> Result<ReviewTicket, ActionError> {
+        let id = match game {
+            Some(id) => id,
+            None => lock(&self.inner.index)
+                .last_finished(&chat.key())
+                .ok_or(ActionError::NoFinishedGameHere)?,
+        };
+        self.start_review(&id).await
+    }
+
+    /// Asks for a review of finished game `id`, quickly: refused at once with `NoSuchGame`,
+    /// `GameNotOver`, `NothingToReview` (no move was played) or `ReviewsBusy` (as many
+    /// reviews as `[review]` allows are running or waiting).
+    pub async fn start_review(&self, id: &str) -> Result<ReviewTicket, ActionError> {
         let (game, pits, start) = {
             let slot = self.game_slot(id).await?;
             let game = slot.enter().await?;
@@ -108,8 +190,21 @@ impl Manager {
         };
         let reviews = &self.inner.reviews;
         if let Some(review) = reviews.kept(id) {
-            return Ok(GameReview { game, review });
+            let work = Work::Kept(review);
+            return Ok(ReviewTicket { game, work });
         }
+        if pits.is_empty() {
+            return Err(ActionError::NothingToReview);
+        }
+        let limit = reviews.config.running.max(1) + reviews.config.waiting;
+        if reviews.admitted.fetch_add(1, AtomicOrdering::AcqRel) >= limit {
+            reviews.admitted.fetch_sub(1, AtomicOrdering::AcqRel);
+            tracing::info!(game = id, limit, "review refused: too many asked for");
+            return Err(ActionError::ReviewsBusy);
+        }
+        // Admitted first: a reviewer holds its search table (`review::TABLE_MB`), so only
+        // admitted ones are made.
+        let admission = Admission(self.clone());
         let options = ReviewOptions {
             nodes: reviews.config.nodes,
         };
@@ -117,22 +212,11 @@ impl Manager {
             crate::review::ReviewError::NoMoves => ActionError::NothingToReview,
             other => ActionError::Storage(format!("review: {other}")),
         })?;
-        let limit = reviews.config.running.max(1) + reviews.config.waiting;
-        if reviews.admitted.fetch_add(1, AtomicOrdering::AcqRel) >= limit {
-            reviews.admitted.fetch_sub(1, AtomicOrdering::AcqRel);
-            return Err(ActionError::ReviewsBusy);
-        }
-        let _admission = Admission(&reviews.admitted);
-        let _running = reviews
-            .running
-            .acquire()
-            .await
-            .map_err(|_| ActionError::Storage("the review queue is closed".into()))?;
-        tracing::info!(game = id, plies = pits.len(), "review started");
-        let review = Arc::new(self.run_review(reviewer).await?);
-        reviews.keep(id, review.clone());
-        tracing::info!(game = id, "review done");
-        Ok(GameReview { game, review })
+        let work = Work::Run {
+            reviewer: Box::new(reviewer),
+            admission,
+        };
+        Ok(ReviewTicket { game, work })
     }
 
     /// Judges the positions one by one, each on a bot search slot granted only when no bot

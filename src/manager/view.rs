@@ -112,6 +112,8 @@ pub struct Actions {
     pub decline_draw: bool,
     pub abort: bool,
     pub rematch: bool,
+    /// The engine may go through the game: it is over and has a move (anyone may ask).
+    pub review: bool,
 }
 
 impl GameView {
@@ -165,6 +167,7 @@ impl GameView {
             decline_draw: ongoing && offered_by_other,
             abort: ongoing && player && self.ply < 2,
             rematch: !ongoing && player,
+            review: !ongoing && self.ply > 0,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The terminal adapter behind `toguz play`: one command per line on the input, boards and
 //! answers on the output, through the same manager and store as the chat platforms.
 //!
-//! Commands: a pit number `1`..`9`, `board`, `record`, `resign`, `draw`, `new`, `help`,
-//! `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
+//! Commands: a pit number `1`..`9`, `board`, `record`, `resign`, `draw`, `review` (once the
+//! game is over), `new`, `help`, `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
 //! game is already saved (every move is durable before it is shown) and the next start with
 //! the same data directory resumes it.
 
@@ -58,6 +58,7 @@ enum Command {
     Record,
     Resign,
     Draw,
+    Review,
     New,
     Help,
     Quit,
@@ -87,6 +88,7 @@ fn parse_command(line: &str) -> Command {
         "record" | "moves" | "запись" | "жазба" => Command::Record,
         "resign" | "сдаться" | "берілу" => Command::Resign,
         "draw" | "ничья" | "тең" => Command::Draw,
+        "review" | "разбор" | "талдау" => Command::Review,
         "new" | "новая" | "жаңа" => Command::New,
         "help" | "?" | "помощь" | "көмек" => Command::Help,
         "quit" | "exit" | "q" | "выход" | "шығу" => Command::Quit,
@@ -309,8 +311,50 @@ impl<W: Write> Console<W> {
                     self.show(&view)?;
                 }
             }
+            Command::Review => self.review().await?,
         }
         Ok(true)
+    }
+
+    /// The engine's review of the game just finished: each side's accuracy and largest
+    /// mistakes (the graph is for chats and `toguz review -o`).
+    async fn review(&mut self) -> anyhow::Result<()> {
+        let lang = self.lang();
+        let Some(id) = self.game.as_ref().map(|g| g.id.clone()) else {
+            return Ok(self.say(&t!(lang, "console-no-game"))?);
+        };
+        let ticket = match self.manager.start_review(&id).await {
+            Ok(ticket) => ticket,
+            Err(e) => return Ok(self.say(&present::error_text(&e, lang))?),
+        };
+        if !ticket.is_ready() {
+            self.say(&t!(lang, "console-reviewing"))?;
+        }
+        match ticket.finish().await {
+            Ok(reviewed) => {
+                let view = self.as_seen(&reviewed.game);
+                let names = crate::platform::present_review::review_names(&view, lang);
+                let result = self.result_text(&view).unwrap_or_default();
+                let text = crate::review::summary_text(&reviewed.review, &names, &result, lang);
+                self.say(text.trim_end())?;
+            }
+            Err(e) => self.say(&present::error_text(&e, lang))?,
+        }
+        Ok(())
+    }
+
+    /// The game with the local player named "you" in the current language, whatever name a
+    /// game was saved with.
+    fn as_seen(&self, view: &GameView) -> GameView {
+        let mut view = view.clone();
+        for player in view.players.iter_mut() {
+            if let Player::Human(u) = player {
+                if *u == self.user {
+                    u.name = t!(self.lang(), "console-you");
+                }
+            }
+        }
+        view
     }
 
     /// Performs an action on the current game; prints refusals and returns the new view.
@@ -410,17 +454,7 @@ impl<W: Write> Console<W> {
     /// offer, and after the end the result and what to do next.
     fn show(&mut self, view: &GameView) -> std::io::Result<()> {
         let lang = self.lang();
-        // The local player is "you" in the current language, whatever name a game was
-        // saved with.
-        let mut view = view.clone();
-        for player in view.players.iter_mut() {
-            if let Player::Human(u) = player {
-                if *u == self.user {
-                    u.name = t!(lang, "console-you");
-                }
-            }
-        }
-        let view = &view;
+        let view = &self.as_seen(view);
         let me = view.side_of(&self.user);
         let mut board = present::board_view(view, Some(&self.user), lang);
         board.result_line = self.result_text(view);
@@ -569,6 +603,9 @@ mod tests {
         assert_eq!(parse_command("0"), Command::Unknown("0".into()));
         assert_eq!(parse_command("10"), Command::Unknown("10".into()));
         assert_eq!(parse_command("quit"), Command::Quit);
+        assert_eq!(parse_command("Review"), Command::Review);
+        assert_eq!(parse_command("разбор"), Command::Review);
+        assert_eq!(parse_command("талдау"), Command::Review);
         assert!(matches!(parse_command("dance"), Command::Unknown(w) if w == "dance"));
     }
 }

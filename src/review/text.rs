@@ -17,13 +17,16 @@ pub fn result_words(lang: Lang, result: RecordResult) -> String {
 }
 
 /// The summary: a title, then per player the accuracy and the largest mistakes, each with
-/// its mark on the graph. `names` are White's and Black's.
+/// its mark on the graph. `names` are White's and Black's; an empty one (a record without
+/// names) is left out, and the side alone names that player.
 pub fn summary_text(review: &Review, names: &[String; 2], result: &str, lang: Lang) -> String {
+    let named = |side: Side| Some(names[side.index()].trim()).filter(|n| !n.is_empty());
+    let shown = |side: Side| named(side).map_or_else(|| side_name(lang, side), str::to_string);
     let mut out = t!(
         lang,
         "review-title",
-        white = names[0].as_str(),
-        black = names[1].as_str(),
+        white = shown(Side::White),
+        black = shown(Side::Black),
         result = result
     );
     out.push('\n');
@@ -33,13 +36,21 @@ pub fn summary_text(review: &Review, names: &[String; 2], result: &str, lang: La
             .accuracy(side)
             .map_or_else(|| "–".to_string(), |a| decimal(lang, a));
         out.push('\n');
-        out.push_str(&t!(
-            lang,
-            "review-accuracy",
-            side = side_name(lang, side),
-            name = names[side.index()].as_str(),
-            accuracy = accuracy
-        ));
+        out.push_str(&match named(side) {
+            Some(name) => t!(
+                lang,
+                "review-accuracy",
+                side = side_name(lang, side),
+                name = name,
+                accuracy = accuracy
+            ),
+            None => t!(
+                lang,
+                "review-accuracy-side",
+                side = side_name(lang, side),
+                accuracy = accuracy
+            ),
+        });
         out.push('\n');
         let mistakes = review.largest_mistakes(side);
         if mistakes.is_empty() {
@@ -56,7 +67,7 @@ pub fn summary_text(review: &Review, names: &[String; 2], result: &str, lang: La
     out
 }
 
-/// "2) 14... 66: 98 was better, cost 20 balls".
+/// "2) 14... 66 lost 20 balls; 98 was better".
 pub fn mistake_line(lang: Lang, mark: usize, p: &PlyReview) -> String {
     t!(
         lang,

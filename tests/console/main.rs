@@ -5,6 +5,7 @@ mod crash;
 mod hot_seat;
 mod lang;
 mod play;
+mod review;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

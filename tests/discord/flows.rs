@@ -342,12 +342,11 @@ async fn challenge_accept_and_play_to_the_end() {
         embed.contains("wins") || embed.contains("drawn"),
         "the result is shown: {embed}"
     );
-    let rematch: Vec<Value> = buttons(&board);
-    assert_eq!(rematch.len(), 1);
-    assert!(rematch[0]["custom_id"]
-        .as_str()
-        .unwrap()
-        .starts_with("1rm:"));
+    // Rematch and Review, nothing else.
+    let after: Vec<Value> = buttons(&board);
+    assert_eq!(after.len(), 2);
+    assert!(after[0]["custom_id"].as_str().unwrap().starts_with("1rm:"));
+    assert!(after[1]["custom_id"].as_str().unwrap().starts_with("1rv:"));
     assert!(
         !h.log().contains(crate::fake_discord::TOKEN),
         "the token is never logged"

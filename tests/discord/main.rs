@@ -6,5 +6,6 @@ mod fake_discord;
 mod clock;
 mod fake;
 mod flows;
+mod review;
 mod soak;
 mod startup;

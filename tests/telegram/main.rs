@@ -9,3 +9,4 @@ mod clock;
 mod fake;
 mod flows;
 mod load;
+mod review;

@@ -43,6 +43,10 @@ pub enum Command {
     Rematch {
         game: Option<String>,
     },
+    /// `/review [game]`: without a game, the one that ended last here.
+    Review {
+        game: Option<String>,
+    },
     Help {
         language: Option<Result<Lang, BadOption>>,
     },
@@ -219,6 +223,13 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(EVERYWHERE.to_vec())
         .add_option(game_option().required(true)),
         localized!(
+            command("review", "discord-cmd-review-desc"),
+            "discord-cmd-review",
+            "discord-cmd-review-desc"
+        )
+        .contexts(EVERYWHERE.to_vec())
+        .add_option(game_option()),
+        localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
             "discord-cmd-help-desc"
@@ -294,6 +305,9 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         "rematch" => Command::Rematch {
             game: game(options),
         },
+        "review" => Command::Review {
+            game: game(options),
+        },
         "help" => Command::Help {
             language: string(options, "language").map(|l| Lang::from_code(l).ok_or(BadOption)),
         },
@@ -335,7 +349,7 @@ mod tests {
             .iter()
             .map(|c| serde_json::to_value(c).unwrap())
             .collect();
-        assert_eq!(defs.len(), 8);
+        assert_eq!(defs.len(), 9);
         let valid_name = |s: &str| {
             (1..=32).contains(&s.chars().count())
                 && s.chars()
@@ -460,6 +474,7 @@ mod tests {
                 game: Some("ab12cd".into())
             })
         );
+        assert_eq!(parse("review", &[]), Some(Command::Review { game: None }));
         assert_eq!(parse("nope", &[]), None);
     }
 }

@@ -10,6 +10,7 @@
 use super::answer::{Deferral, Origin};
 use super::commands::{self, BadOption, Command};
 use super::config::MentionStyle;
+use super::guard::Guarded as _;
 use super::messages::{self, Stamp};
 use super::{guard, message_ref, Bot, Drawn};
 use crate::i18n::Lang;
@@ -18,7 +19,7 @@ use crate::manager::{
     Action, ActionError, ChallengeView, ChatRef, GameView, Platform, Reply, Request, Target,
     UserRef,
 };
-use crate::platform::present;
+use crate::platform::{present, present_review};
 use crate::t;
 use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
@@ -64,12 +65,17 @@ impl EventHandler for Handler {
             }
             Interaction::Component(press) => {
                 let lang = Lang::from_locale(Some(press.locale.as_str()));
+                // A review is a new message, not an update of the pressed board.
+                let deferral = match buttons::decode(&press.data.custom_id) {
+                    Ok(Button::Review { .. }) => Deferral::Message { ephemeral: false },
+                    _ => Deferral::Update,
+                };
                 let origin = Origin::new(
                     http,
                     press.id,
                     &press.token,
                     press.channel_id,
-                    Deferral::Update,
+                    deferral,
                     lang,
                 );
                 let work = self.bot.on_component(http, &origin, &press);
@@ -282,6 +288,7 @@ impl Bot {
                 Some(game) => self.act(&user, &chat, Action::Rematch { game }).await,
                 None => Err(ActionError::NoSuchGame),
             },
+            Command::Review { game } => return self.review(origin, &chat, game, lang).await,
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,
@@ -405,15 +412,22 @@ impl Bot {
         };
         let message = press.message.id.get();
         match button {
+            Button::Review { game } => self.review(origin, &chat, Some(game), lang).await,
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
-                let reply = self.act(&user, &chat, button.into_action()).await;
+                let Some(action) = button.into_action() else {
+                    return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                };
+                let reply = self.act(&user, &chat, action).await;
                 self.answer_new(http, origin, reply, lang).await;
             }
             Button::AcceptChallenge { ref challenge }
             | Button::DeclineChallenge { ref challenge }
             | Button::CancelChallenge { ref challenge } => {
                 let _guard = self.hold(format!("c:{challenge}")).await;
-                let reply = self.act(&user, &chat, button.into_action()).await;
+                let Some(action) = button.clone().into_action() else {
+                    return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                };
+                let reply = self.act(&user, &chat, action).await;
                 match reply {
                     Ok(Reply::Game(view)) => {
                         // The challenge message becomes the game message.
@@ -435,7 +449,10 @@ impl Bot {
             | Button::DeclineDraw { ref game }
             | Button::Abort { ref game } => {
                 let _guard = self.hold(format!("g:{game}")).await;
-                let reply = self.act(&user, &chat, button.clone().into_action()).await;
+                let Some(action) = button.clone().into_action() else {
+                    return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                };
+                let reply = self.act(&user, &chat, action).await;
                 match reply {
                     Ok(Reply::Game(view)) => {
                         self.update_game(http, origin, &view, &user, message).await
@@ -452,6 +469,33 @@ impl Bot {
                     }
                 }
             }
+        }
+    }
+
+    /// `/review` and the Review button: a refusal (unknown game, not over, too many
+    /// reviews) is answered at once and privately; an admitted review that is not kept from
+    /// before is deferred at once (Discord wants an answer within 3 s, the engine may take
+    /// longer) and posted as a public message when done.
+    async fn review(
+        self: &Arc<Self>,
+        origin: &Origin<'_>,
+        chat: &ChatRef,
+        game: Option<String>,
+        lang: Lang,
+    ) {
+        let ticket = match self.manager.start_review_in(chat, game).await {
+            Ok(ticket) => ticket,
+            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+        };
+        if !ticket.is_ready() {
+            origin.defer().await;
+        }
+        match ticket.finish().await {
+            Ok(reviewed) => {
+                let out = messages::review(present_review::review_post(&reviewed, lang));
+                origin.post(out).await;
+            }
+            Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
         }
     }
 

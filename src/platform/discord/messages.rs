@@ -11,6 +11,7 @@ use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button};
 use crate::manager::{ChallengeView, GameView, Player, UserRef};
 use crate::platform::present::{self, LabeledButton};
+use crate::platform::present_review::ReviewPost;
 use crate::rules::Side;
 use crate::t;
 use serenity::all::{
@@ -20,14 +21,17 @@ use serenity::all::{
 };
 
 pub const BOARD_FILE: &str = "board.png";
+/// The review's evaluation graph.
+pub const REVIEW_FILE: &str = "review.png";
 
 /// A message to send or an update to apply.
 #[derive(Clone, Debug, Default)]
 pub struct Outgoing {
     pub content: String,
     pub embed: Option<CreateEmbed>,
-    /// The board image, attached as `board.png`.
+    /// The image: the board, attached as `board.png` unless `file` names it otherwise.
     pub png: Option<Vec<u8>>,
+    pub file: Option<&'static str>,
     pub components: Vec<CreateActionRow>,
     /// Users this message may ping.
     pub ping: Vec<UserId>,
@@ -145,6 +149,7 @@ pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
         content,
         embed: Some(embed),
         png,
+        file: None,
         components,
         ping,
     }
@@ -211,6 +216,20 @@ pub fn challenge(view: &ChallengeView, lang: Lang) -> Outgoing {
     }
 }
 
+/// A game review: the summary in an embed showing the evaluation graph.
+pub fn review(post: ReviewPost) -> Outgoing {
+    let mut embed = CreateEmbed::new().description(post.text).colour(0xC9A227);
+    if post.png.is_some() {
+        embed = embed.image(format!("attachment://{REVIEW_FILE}"));
+    }
+    Outgoing {
+        embed: Some(embed),
+        png: post.png,
+        file: Some(REVIEW_FILE),
+        ..Outgoing::default()
+    }
+}
+
 /// A plain text notice.
 pub fn text(content: String) -> Outgoing {
     Outgoing {
@@ -223,20 +242,27 @@ fn allowed(ping: &[UserId]) -> CreateAllowedMentions {
     CreateAllowedMentions::new().users(ping.iter().copied())
 }
 
-fn attachment(png: &[u8]) -> CreateAttachment {
-    CreateAttachment::bytes(png.to_vec(), BOARD_FILE)
+impl Outgoing {
+    fn attachment(&self) -> Option<CreateAttachment> {
+        let png = self.png.as_ref()?;
+        Some(CreateAttachment::bytes(
+            png.clone(),
+            self.file.unwrap_or(BOARD_FILE),
+        ))
+    }
 }
 
 impl Outgoing {
     /// As an interaction answer (a new message or an update of the pressed one).
     pub fn into_response(self, ephemeral: bool) -> CreateInteractionResponseMessage {
+        let file = self.attachment();
         let mut msg = CreateInteractionResponseMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
             .embeds(self.embed.into_iter().collect());
-        if let Some(png) = &self.png {
-            msg = msg.add_file(attachment(png));
+        if let Some(file) = file {
+            msg = msg.add_file(file);
         }
         if ephemeral {
             msg = msg.ephemeral(true);
@@ -246,8 +272,9 @@ impl Outgoing {
 
     /// As an edit of an existing message: the board file replaces the old one.
     pub fn into_edit(self) -> EditMessage {
-        let files = match &self.png {
-            Some(png) => EditAttachments::new().add(attachment(png)),
+        let file = self.attachment();
+        let files = match file {
+            Some(file) => EditAttachments::new().add(file),
             None => EditAttachments::new(),
         };
         EditMessage::new()
@@ -261,13 +288,14 @@ impl Outgoing {
     /// As the edit of a deferred answer (PATCH .../messages/@original): like
     /// [`Outgoing::into_edit`], the board file replaces the old one.
     pub fn into_edit_response(self) -> EditInteractionResponse {
+        let file = self.attachment();
         let mut edit = EditInteractionResponse::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
             .embeds(self.embed.into_iter().collect());
-        edit = match &self.png {
-            Some(png) => edit.new_attachment(attachment(png)),
+        edit = match file {
+            Some(file) => edit.new_attachment(file),
             None => edit.clear_attachments(),
         };
         edit
@@ -276,13 +304,14 @@ impl Outgoing {
     /// As a whole message sent as a follow-up (an answer after a deferral that cannot be
     /// an edit of the deferred response).
     pub fn into_full_followup(self) -> CreateInteractionResponseFollowup {
+        let file = self.attachment();
         let mut msg = CreateInteractionResponseFollowup::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
             .embeds(self.embed.into_iter().collect());
-        if let Some(png) = &self.png {
-            msg = msg.add_file(attachment(png));
+        if let Some(file) = file {
+            msg = msg.add_file(file);
         }
         msg
     }
@@ -290,13 +319,14 @@ impl Outgoing {
     /// As a plain channel message (the answer to a command whose interaction Discord no
     /// longer knows).
     pub fn into_message(self) -> CreateMessage {
+        let file = self.attachment();
         let mut msg = CreateMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
             .embeds(self.embed.into_iter().collect());
-        if let Some(png) = &self.png {
-            msg = msg.add_file(attachment(png));
+        if let Some(file) = file {
+            msg = msg.add_file(file);
         }
         msg
     }
@@ -381,16 +411,22 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_finished_game_offers_only_a_rematch() {
+    fn a_finished_game_offers_only_a_rematch_and_a_review() {
         let mut v = view([Player::Human(user("11", "Alice")), Player::Bot(Level::Easy)]);
         v.status = GameStatus::Finished {
             winner: Some(Side::Black),
             reason: crate::manager::FinishReason::Resigned(Side::White),
         };
+        v.ply = 3;
         let out = game(&v, Lang::Ru, MentionStyle::Mention);
         let all = buttons(&out);
-        assert_eq!(all.len(), 1);
+        assert_eq!(all.len(), 2);
         assert_eq!(all[0]["custom_id"], "1rm:abc123");
+        assert_eq!(all[1]["custom_id"], "1rv:abc123");
+        assert_eq!(all[1]["label"], "Разбор");
+        // A game ended before any move has nothing to review.
+        v.ply = 0;
+        assert_eq!(buttons(&game(&v, Lang::Ru, MentionStyle::Mention)).len(), 1);
         assert!(out.ping.is_empty());
         let embed = json(out.embed.as_ref().unwrap());
         assert!(embed["description"].as_str().unwrap().contains("сдаётся"));

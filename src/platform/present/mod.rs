@@ -370,6 +370,7 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::BotDeclinesDraw => t!(lang, "manager-error-bot-declines-draw"),
         ActionError::RematchExists => t!(lang, "manager-error-rematch-exists"),
         ActionError::NothingToReview => t!(lang, "manager-error-nothing-to-review"),
+        ActionError::NoFinishedGameHere => t!(lang, "manager-error-no-finished-game-here"),
         ActionError::ReviewsBusy => t!(lang, "manager-error-reviews-busy"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
     }
@@ -425,6 +426,7 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
                 acc.decline_draw |= b.decline_draw;
                 acc.abort |= b.abort;
                 acc.rematch |= b.rematch;
+                acc.review |= b.review;
                 acc
             })
         }
@@ -474,8 +476,13 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
     );
     add(
         a.rematch,
-        Button::Rematch { game },
+        Button::Rematch { game: game.clone() },
         t!(lang, "manager-button-rematch"),
+    );
+    add(
+        a.review,
+        Button::Review { game },
+        t!(lang, "manager-button-review"),
     );
     out
 }

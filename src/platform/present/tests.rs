@@ -205,6 +205,7 @@ fn every_error() -> Vec<ActionError> {
         ActionError::BotDeclinesDraw,
         ActionError::RematchExists,
         ActionError::NothingToReview,
+        ActionError::NoFinishedGameHere,
         ActionError::ReviewsBusy,
         ActionError::Storage("disk /var/lib/toguz full".into()),
     ]
@@ -245,6 +246,7 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::BotDeclinesDraw => "manager-error-bot-declines-draw",
         ActionError::RematchExists => "manager-error-rematch-exists",
         ActionError::NothingToReview => "manager-error-nothing-to-review",
+        ActionError::NoFinishedGameHere => "manager-error-no-finished-game-here",
         ActionError::ReviewsBusy => "manager-error-reviews-busy",
         ActionError::Storage(_) => "manager-error-storage",
     }

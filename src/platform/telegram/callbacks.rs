@@ -5,9 +5,11 @@ use super::boards::{chat_id, html, version};
 use super::commands::test_panic;
 use super::dispatch::HandlerResult;
 use super::inline::inline_placeholder_press;
-use super::markup::{self, INLINE_PREFIX};
+use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
 use super::placement::{self, Facts, Step};
+use super::poster::Content;
 use super::refs::MsgRef;
+use super::reviews::{self, ReviewPlace};
 use super::turns::Change;
 use super::{user_ref, Ctx};
 use crate::i18n::Lang;
@@ -15,6 +17,7 @@ use crate::manager::buttons::{decode, Button};
 use crate::manager::{Action, ActionError, ChatRef, GameView, Platform, Reply, Request, Target};
 use crate::platform::present;
 use crate::t;
+use crate::timecontrol::TimeControl;
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
@@ -160,6 +163,9 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
     if let Some(signed) = data.strip_prefix(INLINE_PREFIX) {
         return inline_placeholder_press(&ctx, &q, signed, place, lang).await;
     }
+    if let Some(time) = data.strip_prefix(TIME_PREFIX) {
+        return time_row_press(&ctx, &q, time, place, lang).await;
+    }
     let button = match decode(data) {
         Ok(b) => b,
         Err(error) => {
@@ -174,6 +180,10 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             "telegram: button data of another message"
         );
         answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
+        return Ok(());
+    }
+    if let Button::Review { game } = &button {
+        review_press(&ctx, &q, game, &place, lang).await;
         return Ok(());
     }
     let shown_game = button.game().map(str::to_string);
@@ -192,10 +202,14 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         // A board's own buttons (not rematch: that starts a new game).
         adopt: own_board && !matches!(button, Button::Rematch { .. }),
     };
+    let Some(action) = button.into_action() else {
+        answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
+        return Ok(());
+    };
     let req = Request {
         actor: actor.clone(),
         chat: chat.clone(),
-        action: button.into_action(),
+        action,
     };
     match ctx.manager.act(req).await {
         Ok(reply) => {
@@ -229,6 +243,66 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         }
     }
     Ok(())
+}
+
+/// A press on the time row of a level keyboard: the keyboard is redrawn with the levels
+/// playing at that time control. Only a level keyboard is redrawn (forged data pressed on a
+/// board changes nothing); nothing reaches the manager until a level is pressed.
+async fn time_row_press(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    time: &str,
+    place: MsgRef,
+    lang: Lang,
+) -> HandlerResult {
+    let on_levels = q
+        .message
+        .as_ref()
+        .and_then(|m| m.regular_message())
+        .and_then(|m| m.reply_markup())
+        .is_some_and(markup::is_level_keyboard);
+    let time = match TimeControl::parse(time) {
+        Ok(time) if on_levels => time,
+        _ => {
+            tracing::info!(user = q.from.id.0, "telegram: a time button out of place");
+            answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+            return Ok(());
+        }
+    };
+    let keyboard = markup::level_keyboard(lang, Some(time));
+    // Version 0: every redraw of a level keyboard is as new as the one before.
+    ctx.poster.edit(place, Content::Keyboard(Some(keyboard)), 0);
+    let chosen = match time {
+        TimeControl::Correspondence => t!(lang, "tg-time-chosen-correspondence"),
+        timed => t!(
+            lang,
+            "tg-time-chosen",
+            control = present::time_control_text(timed, lang)
+        ),
+    };
+    answer(ctx, q, chosen, false).await;
+    Ok(())
+}
+
+/// The Review button: the review is posted in the pressed message's chat by its own task;
+/// the press is answered at once (a refusal such as "busy", or that the review is coming).
+/// An inline message has no chat to post a picture in: the presser is told where to ask.
+async fn review_press(ctx: &Arc<Ctx>, q: &CallbackQuery, game: &str, place: &MsgRef, lang: Lang) {
+    let MsgRef::Chat { chat, message } = place else {
+        let text = t!(lang, "tg-review-inline", id = game);
+        return answer(ctx, q, text, true).await;
+    };
+    let here = chat_ref(place);
+    let review_place = ReviewPlace {
+        chat: *chat,
+        reply_to: Some(*message),
+        lang,
+    };
+    match reviews::request(ctx, &here, Some(game.to_string()), review_place).await {
+        Ok(true) => answer(ctx, q, String::new(), false).await,
+        Ok(false) => answer(ctx, q, t!(lang, "tg-reviewing"), false).await,
+        Err(err) => answer(ctx, q, present::error_text(&err, lang), false).await,
+    }
 }
 
 /// A press on an old board: if the message itself shows an older ply than the game (an edit

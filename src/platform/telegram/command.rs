@@ -38,6 +38,11 @@ pub enum Command {
     Rematch {
         game: Option<String>,
     },
+    /// `/review [game]`; without a game, the board it replies to, else the game that ended
+    /// last in the chat.
+    Review {
+        game: Option<String>,
+    },
     /// `/lang [en|ru|kk]`: no language shows the current one.
     Lang {
         lang: Option<Lang>,
@@ -57,6 +62,7 @@ impl Command {
             Command::Resign => "resign",
             Command::Draw => "draw",
             Command::Rematch { .. } => "rematch",
+            Command::Review { .. } => "review",
             Command::Lang { .. } => "lang",
         }
     }
@@ -135,7 +141,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 10] = [
+const SPECS: [Spec; 11] = [
     Spec {
         word: "start",
         menu: None,
@@ -195,6 +201,15 @@ const SPECS: [Spec; 10] = [
         parse: |args| {
             let game = first_word(args);
             Ok(Command::Rematch { game })
+        },
+    },
+    Spec {
+        word: "review",
+        menu: Some("tg-cmd-review"),
+        help: Some("tg-help-review"),
+        parse: |args| {
+            let game = first_word(args).map(|g| g.to_ascii_lowercase());
+            Ok(Command::Review { game })
         },
     },
     Spec {
@@ -376,6 +391,13 @@ mod tests {
             Command::Challenge {
                 named: None,
                 time: None
+            }
+        );
+        assert_eq!(ok("/review"), Command::Review { game: None });
+        assert_eq!(
+            ok("/review@toguz_bot AB12CD"),
+            Command::Review {
+                game: Some("ab12cd".into())
             }
         );
     }

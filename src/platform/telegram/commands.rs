@@ -8,6 +8,7 @@ use super::dispatch::HandlerResult;
 use super::guard::Verdict;
 use super::markup;
 use super::poster::Content;
+use super::reviews::{self, ReviewPlace};
 use super::{user_ref, Ctx};
 use crate::engine::Level;
 use crate::i18n::{words, Lang};
@@ -172,6 +173,7 @@ impl Cmd<'_> {
                 self.act(action, false).await
             }
             Command::Rematch { game } => self.rematch(game).await,
+            Command::Review { game } => self.review(game).await,
             Command::Lang { lang } => self.set_lang(lang).await,
         }
     }
@@ -219,7 +221,7 @@ impl Cmd<'_> {
         // A time control without a level plays the default level.
         let level = level.or(time.map(|_| self.ctx.manager.config().bot.default_level));
         let Some(level) = level else {
-            let keyboard = markup::level_keyboard(self.lang);
+            let keyboard = markup::level_keyboard(self.lang, None);
             return self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
         };
         let action = Action::PlayBot {
@@ -301,6 +303,27 @@ impl Cmd<'_> {
         match game {
             Some(game) => self.act(Action::Rematch { game }, false).await,
             None => self.say(t!(self.lang, "tg-rematch-how")),
+        }
+    }
+
+    /// `/review [game]`: the named game, else the board it replies to, else the game that
+    /// ended last in this chat. Only the refusal is answered here; the review is posted by
+    /// its own task when the engine is done.
+    async fn review(&self, named: Option<String>) {
+        let from_reply = self
+            .msg
+            .reply_to_message()
+            .and_then(|r| r.reply_markup())
+            .and_then(markup::game_of);
+        let here = ChatRef::new(Platform::Telegram, self.chat().to_string());
+        let place = ReviewPlace {
+            chat: self.chat(),
+            reply_to: Some(self.msg.id.0),
+            lang: self.lang,
+        };
+        let game = named.or(from_reply);
+        if let Err(err) = reviews::request(self.ctx, &here, game, place).await {
+            self.say(present::error_text(&err, self.lang));
         }
     }
 

@@ -24,6 +24,7 @@ mod outbox;
 mod placement;
 mod poster;
 mod refs;
+mod reviews;
 mod turns;
 
 pub use config::TelegramConfig;

@@ -17,6 +17,8 @@ pub struct Options {
     /// `[storage] cache_capacity_mb`: the soak sets it small so the page cache is full
     /// (and the memory flat) after the first round.
     pub cache_capacity_mb: u64,
+    /// More config at the end (e.g. a `[review]` section).
+    pub extra: String,
 }
 
 impl Default for Options {
@@ -28,6 +30,7 @@ impl Default for Options {
             token: TOKEN.into(),
             cooldown_secs: 0,
             cache_capacity_mb: 64,
+            extra: String::new(),
         }
     }
 }
@@ -54,6 +57,8 @@ shards = {shards}
 request_timeout_secs = 5
 max_retries = 3
 challenge_cooldown_secs = {cooldown}
+
+{extra}
 "#,
         data = data.display(),
         expiry = opts.challenge_expiry_secs,
@@ -63,6 +68,7 @@ challenge_cooldown_secs = {cooldown}
         shards = opts.shards,
         cooldown = opts.cooldown_secs,
         cache = opts.cache_capacity_mb,
+        extra = opts.extra,
     );
     let path = dir.join("toguz.toml");
     std::fs::write(&path, text).expect("write the config");

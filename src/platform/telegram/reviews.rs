@@ -1,0 +1,113 @@
+//! Game reviews in Telegram: `/review` and the Review button. The request is admitted or
+//! refused at once (`Manager::start_review_in`: unknown game, not over, too many reviews);
+//! an admitted review runs in its own task and is posted into the chat's outbox when done,
+//! so neither the handler nor the chat's other updates wait for the engine.
+
+use super::boards::html;
+use super::poster::Content;
+use super::Ctx;
+use crate::i18n::Lang;
+use crate::manager::{ActionError, ChatRef, GameId, GameReview};
+use crate::platform::present;
+use crate::platform::present_review::review_post;
+use std::sync::Arc;
+use teloxide::prelude::*;
+use teloxide::types::ChatAction;
+
+/// Telegram's longest photo caption, in characters.
+const CAPTION_MAX: usize = 1024;
+
+/// Where a review goes and in which language.
+pub struct ReviewPlace {
+    pub chat: i64,
+    pub reply_to: Option<i32>,
+    pub lang: Lang,
+}
+
+/// Asks for a review of `game`, or of the game that ended last in `here`. A refusal comes
+/// back at once; an admitted review is run and posted by a task of its own. `Ok(true)` when
+/// the review was kept from before (it is posted at once).
+pub async fn request(
+    ctx: &Arc<Ctx>,
+    here: &ChatRef,
+    game: Option<GameId>,
+    place: ReviewPlace,
+) -> Result<bool, ActionError> {
+    let ticket = ctx.manager.start_review_in(here, game).await?;
+    let ready = ticket.is_ready();
+    let ctx = ctx.clone();
+    tokio::spawn(async move {
+        if !ready {
+            // "Sending a photo…" in the chat's header while the engine works; only a hint.
+            let action = ctx
+                .bot
+                .send_chat_action(ChatId(place.chat), ChatAction::UploadPhoto);
+            if let Err(error) = action.await {
+                tracing::debug!(error = ctx.poster.describe(&error), "chat action not sent");
+            }
+        }
+        match ticket.finish().await {
+            Ok(reviewed) => post(&ctx, &reviewed, &place),
+            Err(error) => {
+                tracing::warn!(%error, chat = place.chat, "telegram: review failed");
+                let text = html(&present::error_text(&error, place.lang));
+                ctx.reply(place.chat, place.reply_to, text);
+            }
+        }
+    });
+    Ok(ready)
+}
+
+/// Queues the review's graph with the summary as its caption (or, when the summary is too
+/// long for a caption or the graph failed, the summary as a message of its own).
+fn post(ctx: &Arc<Ctx>, reviewed: &GameReview, place: &ReviewPlace) {
+    let review = review_post(reviewed, place.lang);
+    let (caption, rest) = split_caption(&review.text);
+    match review.png {
+        Some(png) => {
+            let photo = Content::Photo {
+                png: Arc::new(png),
+                caption,
+                keyboard: None,
+            };
+            ctx.send_later(place.chat, place.reply_to, photo, None);
+            if let Some(rest) = rest {
+                ctx.reply(place.chat, None, html(&rest));
+            }
+        }
+        None => ctx.reply(place.chat, place.reply_to, html(&review.text)),
+    }
+}
+
+/// The caption, and what does not fit into one: a summary longer than a caption keeps its
+/// title line under the photo and goes out whole as a message.
+fn split_caption(text: &str) -> (String, Option<String>) {
+    if text.chars().count() <= CAPTION_MAX {
+        return (text.to_string(), None);
+    }
+    let title: String = text
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(CAPTION_MAX)
+        .collect();
+    (title, Some(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_summary_keeps_its_title_as_the_caption() {
+        let short = "Game review\n\nWhite: 90%";
+        assert_eq!(split_caption(short), (short.to_string(), None));
+        let long = format!("Title line\n{}", "x".repeat(2000));
+        let (caption, rest) = split_caption(&long);
+        assert_eq!(caption, "Title line");
+        assert_eq!(rest.as_deref(), Some(long.as_str()));
+        let one_line = "y".repeat(3000);
+        assert_eq!(split_caption(&one_line).0.chars().count(), CAPTION_MAX);
+    }
+}

@@ -1,0 +1,159 @@
+//! Game reviews in Telegram, end to end: `/review` of the chat's last finished game, by id
+//! and by the Review button under the final board; the graph goes out as a PNG with the
+//! summary as its caption. Refusals (unknown game, a game still going on, no game ended here,
+//! too many reviews at once) are answered at once.
+
+use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use crate::fake_telegram::{check_png, Call, FakeTelegram, TgChat, TgUser};
+
+/// A small node budget: a few moves are reviewed in well under a second in a debug build.
+const QUICK: &str = "[review]\nnodes = 2000\n";
+
+/// Plays the bot in `chat` until both sides moved, then resigns: the final board.
+fn a_resigned_game(fake: &FakeTelegram, chat: &TgChat, user: &TgUser) -> Board {
+    fake.send_text(chat, user, "/play random");
+    let board = wait_board(fake, chat.id, |b| !b.pits.is_empty());
+    let (pit, _) = board.pits[0].clone();
+    let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+    let q = fake.press(chat, board.message.message_id, user, &data);
+    fake.wait_answer(&q, WAIT).expect("move answered");
+    wait_board(fake, chat.id, |b| {
+        b.game == board.game && b.ply >= 2 && !b.pits.is_empty()
+    });
+    fake.send_text(chat, user, "/resign");
+    wait_board(fake, chat.id, |b| b.game == board.game && b.is_over())
+}
+
+/// The next photo the bot sends after `mark`.
+fn next_photo(fake: &FakeTelegram, mark: usize) -> Call {
+    let (_, call) = fake
+        .wait_call(mark, WAIT, |c| c.method == "sendPhoto" && c.ok())
+        .expect("a photo was sent");
+    call
+}
+
+/// The next text message the bot sends after `mark`.
+fn next_text(fake: &FakeTelegram, mark: usize) -> String {
+    let (_, call) = fake
+        .wait_call(mark, WAIT, |c| c.method == "sendMessage" && c.ok())
+        .expect("a message was sent");
+    call.str("text").unwrap_or_default()
+}
+
+/// The review graph: a valid PNG of the graph's size, with the summary as caption.
+fn assert_review(call: &Call, names: &[&str]) -> String {
+    let png = call.photo_bytes().expect("the graph is uploaded");
+    assert_eq!(check_png(png), Ok((960, 540)), "the graph's size");
+    assert!(png.len() <= 60 * 1024, "graph of {} bytes", png.len());
+    let caption = call.caption().expect("the summary is the caption");
+    assert!(caption.starts_with("Game review: "), "{caption}");
+    assert!(caption.contains("accuracy"), "{caption}");
+    assert!(caption.contains("resigned"), "{caption}");
+    for name in names {
+        assert!(caption.contains(name), "{name} in {caption}");
+    }
+    caption
+}
+
+#[test]
+fn the_last_game_of_the_chat_is_reviewed_by_command_by_id_and_by_button() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), "", QUICK);
+    let asel = TgUser::new(701, "Asel", "asel", "en");
+    let chat = TgChat::private(&asel);
+
+    // Before any game ended here, /review alone says how to name one.
+    let mark = fake.mark();
+    fake.send_text(&chat, &asel, "/review");
+    let none = next_text(&fake, mark);
+    assert!(none.contains("No game has ended here"), "{none}");
+
+    let end = a_resigned_game(&fake, &chat, &asel);
+    let review_button = format!("1rv:{}", end.game);
+    assert!(end.data.contains(&review_button), "{:?}", end.data);
+
+    let mark = fake.mark();
+    fake.send_text(&chat, &asel, "/review");
+    let first = assert_review(&next_photo(&fake, mark), &["Asel", "Bot ("]);
+
+    // By id: the same review (kept), the same words.
+    let mark = fake.mark();
+    fake.send_text(
+        &chat,
+        &asel,
+        &format!("/review {}", end.game.to_uppercase()),
+    );
+    assert_eq!(assert_review(&next_photo(&fake, mark), &["Asel"]), first);
+
+    // The button under the final board: answered at once, then the review.
+    let mark = fake.mark();
+    let q = fake.press(&chat, end.message.message_id, &asel, &review_button);
+    let answer = fake.wait_answer(&q, WAIT).expect("press answered");
+    assert_eq!(answer.str("show_alert"), None, "{answer:#?}");
+    assert_eq!(assert_review(&next_photo(&fake, mark), &["Asel"]), first);
+
+    // An unknown game and a game still going on get a clear answer.
+    let mark = fake.mark();
+    fake.send_text(&chat, &asel, "/review zz99zz");
+    let unknown = next_text(&fake, mark);
+    assert!(unknown.contains("no such game"), "{unknown}");
+    fake.send_text(&chat, &asel, "/play random");
+    let ongoing = wait_board(&fake, chat.id, |b| b.game != end.game);
+    let mark = fake.mark();
+    fake.send_text(&chat, &asel, &format!("/review {}", ongoing.game));
+    let not_over = next_text(&fake, mark);
+    assert!(not_over.contains("still going on"), "{not_over}");
+}
+
+#[test]
+fn a_review_beyond_the_limit_is_answered_busy_at_once_and_in_the_readers_language() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    // One review at a time and none waiting; the first takes long (a huge budget per
+    // position), so the second is refused while it runs.
+    let config = "[review]\nnodes = 50000000\nrunning = 1\nwaiting = 0\n";
+    let _bot = BotProcess::start(&fake, dir.path(), "", config);
+    let dana = TgUser::new(702, "Dana", "dana", "ru");
+    let chat = TgChat::private(&dana);
+    let end = {
+        // Russian captions: find the board by its buttons only.
+        fake.send_text(&chat, &dana, "/play random");
+        let board = wait_board(&fake, chat.id, |b| !b.pits.is_empty());
+        let (pit, _) = board.pits[0].clone();
+        let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+        let q = fake.press(&chat, board.message.message_id, &dana, &data);
+        fake.wait_answer(&q, WAIT).expect("move answered");
+        wait_board(&fake, chat.id, |b| b.ply >= 2 && !b.pits.is_empty());
+        fake.send_text(&chat, &dana, "/resign");
+        wait_board(&fake, chat.id, |b| b.game == board.game && b.is_over())
+    };
+    let mark = fake.mark();
+    fake.send_text(&chat, &dana, "/review");
+    // The first review is admitted and shows the chat action while the engine works.
+    fake.wait_call(mark, WAIT, |c| c.method == "sendChatAction" && c.ok())
+        .expect("the upload hint");
+    let mark = fake.mark();
+    let asked = std::time::Instant::now();
+    let q = fake.press(
+        &chat,
+        end.message.message_id,
+        &dana,
+        &format!("1rv:{}", end.game),
+    );
+    let answer = fake.wait_answer(&q, WAIT).expect("press answered");
+    let busy = answer.str("text").unwrap_or_default();
+    assert!(
+        busy.contains("Бот сейчас занят разбором других партий"),
+        "{busy}"
+    );
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5));
+    fake.send_text(&chat, &dana, "/review");
+    let text = next_text(&fake, mark);
+    assert!(
+        text.contains("Бот сейчас занят разбором других партий"),
+        "{text}"
+    );
+    // No review went out meanwhile.
+    assert!(fake.calls()[mark..].iter().all(|c| c.method != "sendPhoto"));
+}
