@@ -124,6 +124,22 @@ fn a_time_control_after_challenge_and_play_puts_the_game_on_a_clock() {
         "{caption}"
     );
 
+    // By @username, with a rapid control (10 + 40 × 5 s is over 8 minutes).
+    let mark = club.fake.mark();
+    club.fake
+        .send_text(&club.group, &club.alice, "/challenge @bob_the_player 10+5");
+    let (_, call) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+        })
+        .expect("challenge posted");
+    let invite = call.str("text").unwrap_or_default();
+    assert!(
+        invite.contains("Alice challenges Bob") && invite.contains("rapid 10+5"),
+        "{invite}"
+    );
+
     // `/play easy 5+3` in a private chat: a game against the bot on the clock.
     let carol = TgUser::new(703, "Carol", "carol_s", "en");
     let private = TgChat::private(&carol);
