@@ -235,8 +235,8 @@ async fn bench(name: &str, store: Store) {
         page.entries.len()
     })
     .await;
-    time("/history page 4 of a random player", |r| async move {
-        let page = history_page(store, &player(r % players).key(), 3)
+    time("/history page 2 of a random player", |r| async move {
+        let page = history_page(store, &player(r % players).key(), 1)
             .await
             .unwrap();
         page.entries.len()

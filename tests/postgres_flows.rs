@@ -404,4 +404,41 @@ async fn scan_reads_a_prefix_in_byte_order() {
     assert_eq!(scan(below, 100).await, ["a|2", "a|3"]);
     assert_eq!(scan(KeyRange::prefix("é"), 100).await, Vec::<String>::new());
     assert_eq!(scan(KeyRange::prefix(""), 3).await, ["a", "a|", "a|1"]);
+    // Counts agree with the reads.
+    let count = async |range| store.count_range(Tree::History, range).await.unwrap();
+    assert_eq!(count(KeyRange::prefix("a|")).await, 6);
+    assert_eq!(count(after).await, 3);
+    assert_eq!(count(below).await, 2);
+    assert_eq!(count(KeyRange::prefix("")).await, 9);
+    assert_eq!(count(KeyRange::prefix("c")).await, 0);
+}
+
+/// Every process runs the sweeper: two sweeping the same expired records at once delete
+/// each exactly once between them, neither fails, and what has not expired stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_sweeping_at_once_delete_each_record_once() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let (one, two) = (backend.open().await, backend.open().await);
+    const DUE: usize = 300;
+    let mut batch = Batch::new();
+    for i in 0..DUE + 10 {
+        let key = format!("c{i:04}");
+        batch.put(Tree::Claims, &key, &i).unwrap();
+        // The last ten expire later than the sweeps' "now".
+        let at = if i < DUE { T0 - 1 } else { T0 + 3_600 };
+        batch.expire_at(Tree::Claims, &key, at);
+    }
+    one.apply(batch).await.unwrap();
+    let (mut deleted, mut rounds) = (0, 0);
+    // Small steps, so that the two sweeps overlap on the same rows many times.
+    while deleted < DUE && rounds < 100 {
+        let (x, y) = tokio::join!(one.expire_due(T0, 7), two.expire_due(T0, 7));
+        deleted += x.unwrap() + y.unwrap();
+        rounds += 1;
+    }
+    assert_eq!(deleted, DUE, "each expired record deleted once");
+    assert_eq!(one.expire_due(T0, 1_000).await.unwrap(), 0);
+    assert_eq!(two.count(Tree::Claims).await.unwrap(), 10);
 }

@@ -392,8 +392,9 @@ async fn caller_place(
         after: None,
         before: Some(&key),
     };
-    let ahead: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, usize::MAX).await?;
-    let place = ahead.iter().filter(|(_, r)| active(r)).count() + 1;
+    // A count over the index: the rows ahead are not read. A row of a player who has just
+    // become inactive counts until the sweeper deletes it (every `sweep_interval_secs`).
+    let place = store.count_range(Tree::Leaderboard, range).await? + 1;
     Ok(Some((place, stats.row())))
 }
 

@@ -531,6 +531,15 @@ impl Store {
         Ok(out)
     }
 
+    /// How many records `range` holds: a count over the index, nothing decoded (a
+    /// leaderboard place). Records past their expiry count until the sweeper deletes them.
+    pub async fn count_range(&self, tree: Tree, range: KeyRange<'_>) -> Result<usize, StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => s.count_range(tree, &range),
+            Backend::Postgres(pg) => pg.count_range(tree, &range).await,
+        }
+    }
+
     /// Writes raw bytes (tests use it to plant corrupt records).
     pub async fn put_raw(&self, tree: Tree, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
         match &self.backend {

@@ -169,6 +169,27 @@ fn range_sql(excluded: bool, bounded: bool) -> &'static str {
     }
 }
 
+/// The range count's statement: `$1` tree, `$2` lower bound, `$3` upper bound. A key only
+/// its prefix admits is never between these bounds (see `KeyRange::upper`).
+fn count_sql(excluded: bool, bounded: bool) -> &'static str {
+    match (excluded, bounded) {
+        (false, false) => {
+            "SELECT count(*) FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2"
+        }
+        (true, false) => {
+            "SELECT count(*) FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2"
+        }
+        (false, true) => {
+            "SELECT count(*) FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
+             AND key COLLATE \"C\" < $3"
+        }
+        (true, true) => {
+            "SELECT count(*) FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
+             AND key COLLATE \"C\" < $3"
+        }
+    }
+}
+
 fn int(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
@@ -391,6 +412,26 @@ impl PgStore {
             .map(|row| (row.get::<_, String>(0), row.get::<_, Vec<u8>>(1)))
             .filter(|(key, _)| range.admits(key.as_bytes()))
             .collect())
+    }
+
+    /// How many records `range` holds: `count(*)` over the key-bytes index.
+    pub(super) async fn count_range(
+        &self,
+        tree: Tree,
+        range: &KeyRange<'_>,
+    ) -> Result<usize, StoreError> {
+        let (lower, excluded) = range.lower();
+        let upper = range.upper();
+        let name = tree.name();
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&name, &lower];
+        if let Some(upper) = &upper {
+            params.push(upper);
+        }
+        let rows = self
+            .query(count_sql(excluded, upper.is_some()), &params)
+            .await?;
+        let n: i64 = rows.first().map_or(0, |row| row.get(0));
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     pub(super) async fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {

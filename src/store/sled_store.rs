@@ -110,24 +110,27 @@ impl SledStore {
         range: &KeyRange<'_>,
         limit: usize,
     ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
-        use std::ops::Bound;
-        let (lower, excluded) = range.lower();
-        let start = match excluded {
-            true => Bound::Excluded(lower.as_bytes().to_vec()),
-            false => Bound::Included(lower.as_bytes().to_vec()),
-        };
-        let end = match range.upper() {
-            Some(upper) => Bound::Excluded(upper.into_bytes()),
-            None => Bound::Unbounded,
-        };
         let mut out = Vec::new();
-        for item in self.tree(tree).range((start, end)).take(limit) {
+        for item in self.tree(tree).range(bounds(range)).take(limit) {
             let (key, bytes) = item?;
             if range.admits(&key) {
                 out.push((String::from_utf8_lossy(&key).into_owned(), bytes.to_vec()));
             }
         }
         Ok(out)
+    }
+
+    /// How many keys `range` holds (values are not read).
+    pub(super) fn count_range(
+        &self,
+        tree: Tree,
+        range: &KeyRange<'_>,
+    ) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for key in self.tree(tree).range(bounds(range)).keys() {
+            n += usize::from(range.admits(&key?));
+        }
+        Ok(n)
     }
 
     /// Every record of a tree with its expiry time, for `store copy`.
@@ -240,6 +243,22 @@ impl SledStore {
         }
         Ok(wrote)
     }
+}
+
+/// sled's bounds for a key range: from the prefix (or after `after`) up to the end of the
+/// prefix (or `before`).
+fn bounds(range: &KeyRange<'_>) -> (std::ops::Bound<Vec<u8>>, std::ops::Bound<Vec<u8>>) {
+    use std::ops::Bound;
+    let (lower, excluded) = range.lower();
+    let start = match excluded {
+        true => Bound::Excluded(lower.as_bytes().to_vec()),
+        false => Bound::Included(lower.as_bytes().to_vec()),
+    };
+    let end = match range.upper() {
+        Some(upper) => Bound::Excluded(upper.into_bytes()),
+        None => Bound::Unbounded,
+    };
+    (start, end)
 }
 
 /// `(tree tag, key)`: the key of `EXPIRY_KEYS`.
