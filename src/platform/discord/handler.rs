@@ -413,6 +413,8 @@ impl Bot {
         let message = press.message.id.get();
         match button {
             Button::Review { game } => self.review(origin, &chat, Some(game), lang).await,
+            // Not shown in Discord yet (Telegram's Record button): refused like unknown data.
+            Button::Record { .. } => origin.ephemeral(t!(lang, "discord-bad-button")).await,
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
                     return origin.ephemeral(t!(lang, "discord-bad-button")).await;
