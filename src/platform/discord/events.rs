@@ -290,7 +290,7 @@ async fn tell_the_end(http: &Http, view: &GameView, lang: Lang, (channel, board)
     let text = t!(
         lang,
         "discord-game-over",
-        players = players.join(", "),
+        mentions = players.join(", "),
         id = view.id.as_str(),
         result = result
     );

@@ -299,7 +299,7 @@ impl Ctx {
         let text = t!(
             lang,
             "tg-game-over",
-            players = players.join(", "),
+            mentions = players.join(", "),
             game = view.id.as_str(),
             result = html(&result)
         );

@@ -1582,7 +1582,9 @@ fn create_message(
             .or(id.as_u64());
         let known = target
             .and_then(|m| state.messages.get(&m))
-            .is_some_and(|m| m["channel_id"] == channel.to_string());
+            .is_some_and(|m| {
+                m["channel_id"].as_str().and_then(|c| c.parse().ok()) == Some(channel)
+            });
         if !known {
             return form_error(
                 "message_reference",
