@@ -57,6 +57,11 @@ pub enum Button {
     Review {
         game: GameId,
     },
+    /// Not an [`Action`]: a finished game's record (and final board), from
+    /// `Manager::record`.
+    Record {
+        game: GameId,
+    },
     AcceptChallenge {
         challenge: ChallengeId,
     },
@@ -96,6 +101,7 @@ pub fn encode(button: &Button) -> String {
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
         Button::Review { game } => format!("1rv:{game}"),
+        Button::Record { game } => format!("1rc:{game}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
@@ -135,6 +141,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
         ("rv", [g]) => Button::Review { game: id(g)? },
+        ("rc", [g]) => Button::Record { game: id(g)? },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
@@ -146,9 +153,10 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
-        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "ca" | "cd" | "cc" | "b", _) => {
-            return Err(ButtonError::Malformed)
-        }
+        (
+            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rc" | "ca" | "cd" | "cc" | "b",
+            _,
+        ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
     };
     Ok(button)
@@ -188,7 +196,8 @@ impl Button {
             | Button::DeclineDraw { game }
             | Button::Abort { game }
             | Button::Rematch { game }
-            | Button::Review { game } => Some(game),
+            | Button::Review { game }
+            | Button::Record { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -197,7 +206,8 @@ impl Button {
     }
 
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
-    /// `None` for `Review`, which is no action on a game (`Manager::start_review`).
+    /// `None` for `Review` and `Record`, which are no actions on a game
+    /// (`Manager::start_review`, `Manager::record`).
     pub fn into_action(self) -> Option<Action> {
         Some(match self {
             Button::Move { game, ply, pit } => Action::Move {
@@ -217,7 +227,7 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
-            Button::Review { .. } => return None,
+            Button::Review { .. } | Button::Record { .. } => return None,
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -256,6 +266,7 @@ mod tests {
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
             Button::Review { game: g.clone() },
+            Button::Record { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
             },
