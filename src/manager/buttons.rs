@@ -12,6 +12,7 @@
 //! | abort | `1x:<game>` |
 //! | rematch | `1rm:<game>` |
 //! | review a finished game | `1rv:<game>` |
+//! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
 //! | play the bot at a level | `1b:<level>` |
 //!
@@ -56,6 +57,12 @@ pub enum Button {
     Review {
         game: GameId,
     },
+    /// The board before mistake `mark` (1, 2, ... as the review's graph numbers them);
+    /// not an [`Action`] either.
+    ReviewBoard {
+        game: GameId,
+        mark: u8,
+    },
     AcceptChallenge {
         challenge: ChallengeId,
     },
@@ -93,6 +100,7 @@ pub fn encode(button: &Button) -> String {
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
         Button::Review { game } => format!("1rv:{game}"),
+        Button::ReviewBoard { game, mark } => format!("1rb:{game}:{mark}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
@@ -128,15 +136,20 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
         ("rv", [g]) => Button::Review { game: id(g)? },
+        ("rb", [g, mark]) => Button::ReviewBoard {
+            game: id(g)?,
+            mark: mark_number(mark)?,
+        },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
         ("b", [level]) => Button::PlayLevel {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
         },
-        ("m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "ca" | "cd" | "cc" | "b", _) => {
-            return Err(ButtonError::Malformed)
-        }
+        (
+            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rb" | "ca" | "cd" | "cc" | "b",
+            _,
+        ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
     };
     Ok(button)
@@ -158,6 +171,15 @@ fn number(text: &str) -> Result<u16, ButtonError> {
     text.parse().map_err(|_| ButtonError::Malformed)
 }
 
+/// A review marks at most `review::MISTAKES_PER_SIDE` mistakes per side.
+fn mark_number(text: &str) -> Result<u8, ButtonError> {
+    let most = 2 * crate::review::MISTAKES_PER_SIDE as u16;
+    match number(text)? {
+        m @ 1.. if m <= most => Ok(m as u8),
+        _ => Err(ButtonError::Malformed),
+    }
+}
+
 fn pit_number(text: &str) -> Result<u8, ButtonError> {
     match number(text)? {
         p @ 1..=9 => Ok(p as u8),
@@ -176,7 +198,8 @@ impl Button {
             | Button::DeclineDraw { game }
             | Button::Abort { game }
             | Button::Rematch { game }
-            | Button::Review { game } => Some(game),
+            | Button::Review { game }
+            | Button::ReviewBoard { game, .. } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -205,7 +228,7 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
-            Button::Review { .. } => return None,
+            Button::Review { .. } | Button::ReviewBoard { .. } => return None,
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -244,6 +267,10 @@ mod tests {
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
             Button::Review { game: g.clone() },
+            Button::ReviewBoard {
+                game: g.clone(),
+                mark: 6,
+            },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
             },
@@ -293,6 +320,9 @@ mod tests {
             "1b:grandmaster",
             "1ca:../../etc",
             "1rv:ab12cd:3",
+            "1rb:ab12cd:0",
+            "1rb:ab12cd:7",
+            "1rb:ab12cd",
             "1rv:",
             "1m:ab12cd:1:٣",
         ];
