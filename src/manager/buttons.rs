@@ -14,7 +14,7 @@
 //! | review a finished game | `1rv:<game>` |
 //! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
-//! | play the bot at a level | `1b:<level>` |
+//! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`. Anything else (a forged or truncated value) is a
 //! `ButtonError`, never a panic. The ply inside lets the manager refuse a press on a stale
@@ -22,6 +22,7 @@
 
 use super::types::{Action, ChallengeId, GameId};
 use crate::engine::Level;
+use crate::timecontrol::TimeControl;
 
 /// The longest button data the codec writes or reads.
 pub const MAX_LEN: usize = 64;
@@ -72,8 +73,10 @@ pub enum Button {
     CancelChallenge {
         challenge: ChallengeId,
     },
+    /// `time` `None`: the chat's default time control.
     PlayLevel {
         level: Level,
+        time: Option<TimeControl>,
     },
 }
 
@@ -104,7 +107,11 @@ pub fn encode(button: &Button) -> String {
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
-        Button::PlayLevel { level } => format!("1b:{}", level.name()),
+        Button::PlayLevel { level, time: None } => format!("1b:{}", level.name()),
+        Button::PlayLevel {
+            level,
+            time: Some(time),
+        } => format!("1b:{}:{time}", level.name()),
     }
 }
 
@@ -145,6 +152,11 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
         ("b", [level]) => Button::PlayLevel {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
+            time: None,
+        },
+        ("b", [level, time]) => Button::PlayLevel {
+            level: level.parse().map_err(|_| ButtonError::Malformed)?,
+            time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rb" | "ca" | "cd" | "cc" | "b",
@@ -232,11 +244,11 @@ impl Button {
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
-            Button::PlayLevel { level } => Action::PlayBot {
+            Button::PlayLevel { level, time } => Action::PlayBot {
                 level,
                 variant: crate::rules::Variant::STANDARD,
                 colour: None,
-                time: None,
+                time,
             },
         })
     }
@@ -280,7 +292,18 @@ mod tests {
             Button::CancelChallenge {
                 challenge: "zz9".into(),
             },
-            Button::PlayLevel { level: Level::Hard },
+            Button::PlayLevel {
+                level: Level::Hard,
+                time: None,
+            },
+            Button::PlayLevel {
+                level: Level::Beginner,
+                time: Some(TimeControl::Correspondence),
+            },
+            Button::PlayLevel {
+                level: Level::Easy,
+                time: TimeControl::parse("0.5+2").ok(),
+            },
         ]
     }
 
@@ -318,6 +341,9 @@ mod tests {
             "1m:ab12cd:1:7:8",
             "1q:ab12cd",
             "1b:grandmaster",
+            "1b:easy:0+0",
+            "1b:easy:3+2:1",
+            "1b:easy:",
             "1ca:../../etc",
             "1rv:ab12cd:3",
             "1rb:ab12cd:0",

@@ -4,6 +4,7 @@
 
 use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
+use std::time::Duration;
 
 const GROUP: i64 = -100_888;
 
@@ -123,6 +124,22 @@ fn a_time_control_after_challenge_and_play_puts_the_game_on_a_clock() {
         "{caption}"
     );
 
+    // By @username, with a rapid control (10 + 40 × 5 s is over 8 minutes).
+    let mark = club.fake.mark();
+    club.fake
+        .send_text(&club.group, &club.alice, "/challenge @bob_the_player 10+5");
+    let (_, call) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+        })
+        .expect("challenge posted");
+    let invite = call.str("text").unwrap_or_default();
+    assert!(
+        invite.contains("Alice challenges Bob") && invite.contains("rapid 10+5"),
+        "{invite}"
+    );
+
     // `/play easy 5+3` in a private chat: a game against the bot on the clock.
     let carol = TgUser::new(703, "Carol", "carol_s", "en");
     let private = TgChat::private(&carol);
@@ -197,4 +214,78 @@ fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
     );
     assert!(caption.contains(&format!("wins: {winner}.")), "{caption}");
     assert!(end.pits.is_empty(), "{end:#?}");
+}
+
+#[test]
+fn the_time_row_under_the_levels_puts_a_game_against_the_bot_on_a_clock() {
+    let club = Club::start();
+    let carol = TgUser::new(704, "Carol", "carol_s", "en");
+    let private = TgChat::private(&carol);
+    let mark = club.fake.mark();
+    club.fake.send_text(&private, &carol, "/play");
+    let (_, levels) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && !c.buttons().is_empty()
+        })
+        .expect("the level keyboard");
+    let msg = levels.response["result"]["message_id"]
+        .as_i64()
+        .expect("message id");
+    let data: Vec<String> = levels.buttons().into_iter().map(|(_, d)| d).collect();
+    assert!(data.contains(&"1b:easy".to_string()), "{data:?}");
+    assert!(data.contains(&"tgt:5+3".to_string()), "{data:?}");
+
+    // A time button redraws the keyboard: the levels now play at 5+3, which is ticked.
+    let q = club.fake.press(&private, msg, &carol, "tgt:5+3");
+    let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+    let toast = answer.str("text").unwrap_or_default();
+    assert!(toast.contains("blitz 5+3"), "{toast}");
+    let redrawn = club.fake.wait_until(WAIT, |v| {
+        v.message(private.id, msg).is_some_and(|m| {
+            let buttons = m.buttons();
+            buttons.iter().any(|(_, d)| d == "1b:easy:5+3")
+                && buttons.iter().any(|(label, _)| label == "✓ 5+3")
+        })
+    });
+    assert!(redrawn, "{:?}", club.fake.message(private.id, msg));
+    let edits = |message: i64| {
+        move |c: &crate::fake_telegram::Call| {
+            c.method == "editMessageReplyMarkup" && c.ok() && c.i64("message_id") == Some(message)
+        }
+    };
+    assert!(club.fake.calls().iter().any(edits(msg)));
+
+    club.fake.press(&private, msg, &carol, "1b:easy:5+3");
+    let board = wait_board(&club.fake, private.id, |b| !b.pits.is_empty());
+    assert!(
+        board.caption().contains("Clock blitz 5+3: 5:00 : 5:00"),
+        "{}",
+        board.caption()
+    );
+
+    // A time button forged onto the board changes nothing there.
+    let keyboard = board.data.clone();
+    let mark = club.fake.mark();
+    let q = club
+        .fake
+        .press(&private, board.message.message_id, &carol, "tgt:3+2");
+    let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+    assert_eq!(
+        answer.str("show_alert").as_deref(),
+        Some("true"),
+        "{answer:#?}"
+    );
+    let edited = club.fake.wait_call(
+        mark,
+        Duration::from_secs(1),
+        edits(board.message.message_id),
+    );
+    assert!(edited.is_none(), "{edited:#?}");
+    let now = club
+        .fake
+        .message(private.id, board.message.message_id)
+        .expect("the board");
+    let data: Vec<String> = now.buttons().into_iter().map(|(_, d)| d).collect();
+    assert_eq!(data, keyboard);
 }

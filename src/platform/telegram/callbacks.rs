@@ -5,8 +5,9 @@ use super::boards::{chat_id, html, version};
 use super::commands::test_panic;
 use super::dispatch::HandlerResult;
 use super::inline::inline_placeholder_press;
-use super::markup::{self, INLINE_PREFIX};
+use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
 use super::placement::{self, Facts, Step};
+use super::poster::Content;
 use super::refs::MsgRef;
 use super::reviews::{self, ReviewPlace};
 use super::turns::Change;
@@ -16,6 +17,7 @@ use crate::manager::buttons::{decode, Button};
 use crate::manager::{Action, ActionError, ChatRef, GameView, Platform, Reply, Request, Target};
 use crate::platform::present;
 use crate::t;
+use crate::timecontrol::TimeControl;
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
@@ -161,6 +163,9 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
     if let Some(signed) = data.strip_prefix(INLINE_PREFIX) {
         return inline_placeholder_press(&ctx, &q, signed, place, lang).await;
     }
+    if let Some(time) = data.strip_prefix(TIME_PREFIX) {
+        return time_row_press(&ctx, &q, time, place, lang).await;
+    }
     let button = match decode(data) {
         Ok(b) => b,
         Err(error) => {
@@ -241,6 +246,45 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             }
         }
     }
+    Ok(())
+}
+
+/// A press on the time row of a level keyboard: the keyboard is redrawn with the levels
+/// playing at that time control. Only a level keyboard is redrawn (forged data pressed on a
+/// board changes nothing); nothing reaches the manager until a level is pressed.
+async fn time_row_press(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    time: &str,
+    place: MsgRef,
+    lang: Lang,
+) -> HandlerResult {
+    let on_levels = q
+        .message
+        .as_ref()
+        .and_then(|m| m.regular_message())
+        .and_then(|m| m.reply_markup())
+        .is_some_and(markup::is_level_keyboard);
+    let time = match TimeControl::parse(time) {
+        Ok(time) if on_levels => time,
+        _ => {
+            tracing::info!(user = q.from.id.0, "telegram: a time button out of place");
+            answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+            return Ok(());
+        }
+    };
+    let keyboard = markup::level_keyboard(lang, Some(time));
+    // Version 0: every redraw of a level keyboard is as new as the one before.
+    ctx.poster.edit(place, Content::Keyboard(Some(keyboard)), 0);
+    let chosen = match time {
+        TimeControl::Correspondence => t!(lang, "tg-time-chosen-correspondence"),
+        timed => t!(
+            lang,
+            "tg-time-chosen",
+            control = present::time_control_text(timed, lang)
+        ),
+    };
+    answer(ctx, q, chosen, false).await;
     Ok(())
 }
 

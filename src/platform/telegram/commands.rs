@@ -221,7 +221,7 @@ impl Cmd<'_> {
         // A time control without a level plays the default level.
         let level = level.or(time.map(|_| self.ctx.manager.config().bot.default_level));
         let Some(level) = level else {
-            let keyboard = markup::level_keyboard(self.lang);
+            let keyboard = markup::level_keyboard(self.lang, None);
             return self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
         };
         let action = Action::PlayBot {

@@ -9,6 +9,8 @@ use crate::i18n::{words, Lang};
 use crate::manager::buttons::{decode, encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
 use crate::platform::present::{self, LabeledButton};
+use crate::t;
+use crate::timecontrol::TimeControl;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, InlineKeyboardMarkup};
 
 /// Pit buttons per row: nine in one row would be too narrow on a phone.
@@ -48,18 +50,53 @@ pub fn challenge_keyboard(view: &ChallengeView, lang: Lang) -> InlineKeyboardMar
     InlineKeyboardMarkup::new([row].into_iter().filter(|r| !r.is_empty()))
 }
 
-/// One button per bot level, three to a row.
-pub fn level_keyboard(lang: Lang) -> InlineKeyboardMarkup {
-    let buttons: Vec<InlineKeyboardButton> = Level::ALL
+/// The time controls of the level keyboard's last row.
+const TIME_CHOICES: [&str; 4] = ["3+2", "5+3", "10+5", "correspondence"];
+
+/// Data of a time-row button (`tgt:3+2`): Telegram-only, it changes the level keyboard it is
+/// on and never reaches the manager.
+pub const TIME_PREFIX: &str = "tgt:";
+
+/// One button per bot level, three to a row, each playing at `time` (`None`: the chat's
+/// default); then a row of time controls, `time` ticked, that redraws this keyboard.
+pub fn level_keyboard(lang: Lang, time: Option<TimeControl>) -> InlineKeyboardMarkup {
+    let levels: Vec<InlineKeyboardButton> = Level::ALL
         .into_iter()
         .map(|level| {
             InlineKeyboardButton::callback(
                 words::level_name(lang, level),
-                encode(&Button::PlayLevel { level }),
+                encode(&Button::PlayLevel { level, time }),
             )
         })
         .collect();
-    InlineKeyboardMarkup::new(buttons.chunks(3).map(<[_]>::to_vec))
+    let times = time_choices().map(|choice| {
+        let shown = match choice {
+            TimeControl::Correspondence => t!(lang, "tg-time-correspondence"),
+            timed => timed.to_string(),
+        };
+        let label = if Some(choice) == time {
+            format!("✓ {shown}")
+        } else {
+            shown
+        };
+        InlineKeyboardButton::callback(label, format!("{TIME_PREFIX}{choice}"))
+    });
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = levels.chunks(3).map(<[_]>::to_vec).collect();
+    rows.push(times.to_vec());
+    InlineKeyboardMarkup::new(rows)
+}
+
+fn time_choices() -> [TimeControl; 4] {
+    TIME_CHOICES.map(|text| TimeControl::parse(text).unwrap_or_default())
+}
+
+/// Whether a keyboard is a level keyboard (its buttons play the bot): only there may a
+/// time-row press redraw it.
+pub fn is_level_keyboard(k: &InlineKeyboardMarkup) -> bool {
+    k.inline_keyboard.iter().flatten().any(|b| {
+        matches!(&b.kind, InlineKeyboardButtonKind::CallbackData(d)
+            if matches!(decode(d), Ok(Button::PlayLevel { .. })))
+    })
 }
 
 /// The placeholder button of an inline-mode challenge before Telegram reported it chosen:
@@ -138,5 +175,48 @@ mod tests {
         assert_eq!(ply_of(&finished), None);
         let forged = InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("x", "1m:A:1:1")]]);
         assert_eq!(ply_of(&forged), None);
+    }
+
+    fn data(k: &InlineKeyboardMarkup) -> Vec<Vec<(String, String)>> {
+        k.inline_keyboard
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|b| match &b.kind {
+                        InlineKeyboardButtonKind::CallbackData(d) => (b.text.clone(), d.clone()),
+                        other => panic!("{other:?}"),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_level_keyboard_ends_with_a_time_row_that_ticks_the_choice() {
+        let plain = data(&level_keyboard(Lang::Ru, None));
+        let times = plain.last().expect("a time row");
+        assert_eq!(
+            times.iter().map(|(_, d)| d.as_str()).collect::<Vec<_>>(),
+            ["tgt:3+2", "tgt:5+3", "tgt:10+5", "tgt:correspondence"]
+        );
+        assert_eq!(times[3].0, "Заочная");
+        assert!(times.iter().all(|(label, _)| !label.starts_with('✓')));
+        let levels: Vec<&(String, String)> = plain[..plain.len() - 1].iter().flatten().collect();
+        assert_eq!(levels.len(), Level::ALL.len());
+        assert!(levels.iter().any(|(_, d)| d == "1b:easy"), "{levels:?}");
+
+        let blitz = level_keyboard(Lang::En, TimeControl::parse("5+3").ok());
+        assert!(is_level_keyboard(&blitz));
+        let rows = data(&blitz);
+        assert_eq!(rows.last().map(|r| r[1].0.as_str()), Some("✓ 5+3"));
+        for (_, d) in rows.iter().flatten() {
+            assert!(d.len() <= crate::manager::buttons::MAX_LEN, "{d}");
+        }
+        assert!(rows.iter().flatten().any(|(_, d)| d == "1b:easy:5+3"));
+        let ticked = data(&level_keyboard(Lang::Kk, Some(TimeControl::Correspondence)));
+        assert_eq!(ticked.last().map(|r| r[3].0.as_str()), Some("✓ Сырттай"));
+        let board =
+            InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("3 · 9", "1m:abc:12:3")]]);
+        assert!(!is_level_keyboard(&board));
     }
 }
