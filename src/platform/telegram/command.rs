@@ -24,8 +24,8 @@ pub enum Command {
         level: Option<Level>,
         time: Option<TimeControl>,
     },
-    /// `/challenge [@username] [time]`; the first word of the arguments, if any. Whom it
-    /// names is settled by the handler, which also sees replies and mention entities.
+    /// `/challenge [@username] [time]`; `named` is the first word besides the time control.
+    /// Whom it names is settled by the handler, which also sees replies and mention entities.
     Challenge {
         named: Option<String>,
         time: Option<TimeControl>,
@@ -82,7 +82,7 @@ pub enum CommandError {
     /// `/challenge` with words that name nobody (neither `@username` nor a mention).
     #[error("{0:?} names no one to challenge")]
     Opponent(String),
-    /// A last word that looks like a time control (digits, `+`) but is none.
+    /// A word that looks like a time control (a number, or with `+`) but is none.
     #[error(transparent)]
     Time(TimeControlError),
 }
@@ -232,27 +232,36 @@ const SPECS: [Spec; 11] = [
     },
 ];
 
-/// Takes a time control off the end of `args` (`easy 5+3`, `@bob 3+2`, `easy 3 + 2`,
-/// `по переписке`). A last word that looks like one (a number, or with `+`) must be one, so a
-/// typo is answered rather than ignored; an `@username` with digits is no time control.
+/// Takes the time control out of `args`, wherever it stands (`easy 5+3`, `@bob 3+2`,
+/// `3+2 @bob`, `easy 3 + 2`, `по переписке`). A word that looks like one (a number, or with
+/// `+`) must be one, so a typo is answered rather than ignored; an `@username` with digits
+/// is no time control. The other words are given back in their order.
 fn split_time(args: &str) -> Result<(String, Option<TimeControl>), CommandError> {
     // `3 + 2` is read as `3+2`.
     let joined = args.split('+').map(str::trim).collect::<Vec<_>>().join("+");
     let words: Vec<&str> = joined.split_whitespace().collect();
-    // A correspondence word may be two (`по переписке`).
+    // A correspondence word may be two (`по переписке`), at the end.
     if let Some(tail) = words.len().checked_sub(2).map(|at| words.split_at(at)) {
         if let Ok(time) = TimeControl::parse(&tail.1.join(" ")) {
             return Ok((tail.0.join(" "), Some(time)));
         }
     }
-    let Some((last, rest)) = words.split_last() else {
-        return Ok((String::new(), None));
-    };
-    match TimeControl::parse(last) {
-        Ok(time) => Ok((rest.join(" "), Some(time))),
-        Err(error) if looks_timed(last) => Err(CommandError::Time(error)),
-        Err(_) => Ok((words.join(" "), None)),
+    let mut time = None;
+    let mut rest = Vec::with_capacity(words.len());
+    for word in words {
+        if time.is_none() {
+            match TimeControl::parse(word) {
+                Ok(parsed) => {
+                    time = Some(parsed);
+                    continue;
+                }
+                Err(error) if looks_timed(word) => return Err(CommandError::Time(error)),
+                Err(_) => {}
+            }
+        }
+        rest.push(word);
     }
+    Ok((rest.join(" "), time))
 }
 
 /// Whether a word was meant as a time control: it starts like a number or has a `+`.
@@ -518,7 +527,7 @@ mod tests {
     }
 
     #[test]
-    fn a_time_control_ends_play_and_challenge() {
+    fn a_time_control_goes_with_play_and_challenge_anywhere() {
         let blitz = Some(TimeControl::fischer(3, 2));
         assert_eq!(
             ok("/challenge 3+2"),
@@ -583,8 +592,23 @@ mod tests {
                 time: TimeControl::parse("0.5+2").ok()
             }
         );
+        assert_eq!(
+            ok("/challenge 3+2 @bob"),
+            Command::Challenge {
+                named: Some("@bob".into()),
+                time: blitz
+            }
+        );
+        assert_eq!(
+            ok("/play 5+3 жаңа бастаушы"),
+            Command::Play {
+                level: Some(Level::Beginner),
+                time: Some(TimeControl::fischer(5, 3))
+            }
+        );
         for bad in [
             "/play easy 1000+0",
+            "/challenge 3+x @bob",
             "/challenge -1+0",
             "/play 0+0",
             "/challenge @bob 3+x",
@@ -592,7 +616,7 @@ mod tests {
         ] {
             let error = err(bad);
             assert!(matches!(error, CommandError::Time(_)), "{bad}: {error:?}");
-            let typed = bad.rsplit(' ').next().unwrap_or_default();
+            let typed = bad.split(' ').find(|w| w.contains('+')).unwrap_or_default();
             for lang in Lang::ALL {
                 let text = error.text(lang);
                 assert!(text.contains(typed) && text.contains('+'), "{lang}: {text}");
