@@ -34,6 +34,7 @@ async fn new_game(m: &Manager, a: &UserRef, b: &UserRef) -> String {
     let challenge = Action::Challenge {
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
+        rated: true,
         time: None,
     };
     let Ok(Reply::Challenge(c)) = m.act(request(a, challenge)).await else {

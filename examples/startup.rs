@@ -83,6 +83,8 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         messages: vec![],
         seed: n as u64,
         rematch: None,
+        rated: false,
+        ended: None,
         time_control: Default::default(),
         clock: None,
     }
@@ -146,6 +148,7 @@ fn closed_challenge(n: usize, now: u64) -> ChallengeRecord {
         challenger_side: None,
         rematch_of: None,
         messages: vec![],
+        rated: true,
         time_control: Default::default(),
     }
 }

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod i18n;
 pub mod manager;
 pub mod platform;
+pub mod ratings;
 pub mod render;
 pub mod review;
 pub mod rules;

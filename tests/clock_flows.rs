@@ -33,6 +33,7 @@ async fn timed_game(m: &Manager, a: &UserRef, b: &UserRef, time: &str) -> GameVi
         let challenge = Action::Challenge {
             opponent: Some(b.clone()),
             variant: Variant::STANDARD,
+            rated: true,
             time: Some(TimeControl::parse(time).unwrap()),
         };
         let id = challenge_id(act(m, a, challenge).await);

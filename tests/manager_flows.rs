@@ -56,6 +56,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
             Action::Challenge {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
+                rated: true,
                 time: None,
             },
         )
@@ -142,6 +143,7 @@ async fn wrong_users_are_refused_and_nothing_changes(backend: Backend) {
         Action::Challenge {
             opponent: Some(a.clone()),
             variant: Variant::STANDARD,
+            rated: true,
             time: None,
         },
     )
@@ -155,6 +157,7 @@ async fn wrong_users_are_refused_and_nothing_changes(backend: Backend) {
         Action::Challenge {
             opponent: Some(bot),
             variant: Variant::STANDARD,
+            rated: true,
             time: None,
         },
     )
@@ -168,6 +171,7 @@ async fn wrong_users_are_refused_and_nothing_changes(backend: Backend) {
             Action::Challenge {
                 opponent: Some(b.clone()),
                 variant: Variant::STANDARD,
+                rated: true,
                 time: None,
             },
         )
@@ -244,6 +248,7 @@ async fn challenges_are_declined_cancelled_and_expire(backend: Backend) {
     let challenge = |opponent: Option<UserRef>| Action::Challenge {
         opponent,
         variant: Variant::STANDARD,
+        rated: true,
         time: None,
     };
     let declined = challenge_id(act(&m, &a, challenge(Some(b.clone()))).await);
@@ -494,6 +499,7 @@ async fn limits_stop_spam(backend: Backend) {
     let challenge = || Action::Challenge {
         opponent: None,
         variant: Variant::STANDARD,
+        rated: true,
         time: None,
     };
     challenge_id(act(&m, &a, challenge()).await);
@@ -661,6 +667,8 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             messages: vec![],
             seed: 3,
             rematch: None,
+            rated: false,
+            ended: None,
             time_control: Default::default(),
             clock: None,
         };
@@ -677,6 +685,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
             time_control: Default::default(),
         };
         store.put(Tree::Challenges, "oldchl", &stale).await.unwrap();
@@ -933,6 +942,8 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             messages: vec![],
             seed: 3,
             rematch: None,
+            rated: false,
+            ended: None,
             time_control: Default::default(),
             clock: None,
         };

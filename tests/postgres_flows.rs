@@ -13,7 +13,7 @@ use toguz::manager::{
     Action, ActionError, Clock, GameView, Manager, ManagerConfig, Platform, Player, UserRef,
 };
 use toguz::rules::Variant;
-use toguz::store::{copy_all, Batch, Expect, Store, StoreError, StoreOptions, Tree};
+use toguz::store::{copy_all, Batch, Expect, KeyRange, Store, StoreError, StoreOptions, Tree};
 
 async fn start(store: Store) -> Manager {
     let engine = EnginePool::new(EngineConfig::default());
@@ -26,6 +26,7 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
     let challenge = Action::Challenge {
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
+        rated: true,
         time: None,
     };
     let id = challenge_id(act(m, a, challenge).await);
@@ -295,4 +296,112 @@ async fn the_database_restarting_mid_game_loses_no_acknowledged_move() {
         2,
         "both moves are stored"
     );
+}
+
+/// Two moves (one each, so the game counts), then `loser` resigns: the action to run.
+async fn ready_to_resign(m: &Manager, v: &GameView, a: &UserRef, b: &UserRef) -> Action {
+    let mut view = v.clone();
+    for _ in 0..2 {
+        let who = mover(&view, a, b).clone();
+        let legal = view.position.legal_moves();
+        let pit = (1..=9).find(|&p| legal.contains(p)).unwrap();
+        view = game(act(m, &who, press(&view, pit)).await);
+    }
+    Action::Resign {
+        game: Some(view.id.clone()),
+        ply: Some(view.ply),
+    }
+}
+
+/// One player's rated games end at the same moment in two processes: each end is counted
+/// on top of the other (the stats are written compare-and-set, and counted again when
+/// another process wrote them first), none is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_players_games_ending_at_once_in_two_processes_both_count() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let (one, two) = (
+        start(backend.open().await).await,
+        start(backend.open().await).await,
+    );
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    const ROUNDS: u32 = 4;
+    for _ in 0..ROUNDS {
+        let (g1, g2) = (
+            start_game(&one, &a, &b).await,
+            start_game(&two, &a, &c).await,
+        );
+        let r1 = ready_to_resign(&one, &g1, &a, &b).await;
+        let r2 = ready_to_resign(&two, &g2, &a, &c).await;
+        let (x, y) = tokio::join!(act(&one, &b, r1), act(&two, &c, r2));
+        assert!(x.is_ok() && y.is_ok(), "{x:?} / {y:?}");
+    }
+    for m in [&one, &two] {
+        let stats = m.stats(&a).await.unwrap().expect("a's stats");
+        assert_eq!(
+            (stats.rated.wins, stats.rated.games()),
+            (2 * ROUNDS, 2 * ROUNDS)
+        );
+        assert_eq!(m.history(&a, 0).await.unwrap().entries.len(), 8);
+    }
+    let board = one
+        .leaderboard(
+            toguz::ratings::keys::Scope::Platform(Platform::Telegram),
+            None,
+        )
+        .await
+        .unwrap();
+    // One row per player, whatever order the ends were counted in.
+    let names: Vec<String> = board.top.iter().map(|(_, r)| r.user.key()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(board.top[0].1.user, a);
+}
+
+/// `Store::scan` on PostgreSQL: a prefix in byte order, from a point, below a key, up to a
+/// limit; a key whose last character is the prefix's separator's successor stays out.
+#[tokio::test]
+async fn scan_reads_a_prefix_in_byte_order() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let store = backend.open().await;
+    let keys = ["a|3", "a|1", "a|Z", "a|é", "a|2", "a}", "b|0", "a", "a|"];
+    for key in keys {
+        store
+            .put(Tree::History, key, &key.to_string())
+            .await
+            .unwrap();
+    }
+    store
+        .put(Tree::Leaderboard, "a|0", &"other tree".to_string())
+        .await
+        .unwrap();
+    let scan = async |range: KeyRange<'_>, limit: usize| -> Vec<String> {
+        let rows: Vec<(String, String)> = store.scan(Tree::History, range, limit).await.unwrap();
+        rows.into_iter()
+            .map(|(k, v)| {
+                assert_eq!(k, v);
+                k
+            })
+            .collect()
+    };
+    // Byte order: digits, then capitals, then two-byte UTF-8.
+    let all = ["a|", "a|1", "a|2", "a|3", "a|Z", "a|é"];
+    assert_eq!(scan(KeyRange::prefix("a|"), 100).await, all);
+    assert_eq!(scan(KeyRange::prefix("a|"), 2).await, ["a|", "a|1"]);
+    let after = KeyRange {
+        prefix: "a|",
+        after: Some("a|2"),
+        before: None,
+    };
+    assert_eq!(scan(after, 100).await, ["a|3", "a|Z", "a|é"]);
+    let below = KeyRange {
+        prefix: "a|",
+        after: Some("a|1"),
+        before: Some("a|Z"),
+    };
+    assert_eq!(scan(below, 100).await, ["a|2", "a|3"]);
+    assert_eq!(scan(KeyRange::prefix("é"), 100).await, Vec::<String>::new());
+    assert_eq!(scan(KeyRange::prefix(""), 3).await, ["a", "a|", "a|1"]);
 }

@@ -42,6 +42,7 @@ async fn challenge(m: &Manager, a: &UserRef, b: &UserRef) -> String {
     let action = Action::Challenge {
         opponent: Some(b.clone()),
         variant: Variant::STANDARD,
+        rated: true,
         time: None,
     };
     challenge_id(act(m, a, action).await)
@@ -380,6 +381,8 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         messages: vec![],
         seed: 1,
         rematch: None,
+        rated: false,
+        ended: None,
         time_control: Default::default(),
         clock: None,
     }
@@ -398,6 +401,7 @@ fn challenge_record(id: &str, status: ChallengeStatus, now: u64) -> ChallengeRec
         challenger_side: None,
         rematch_of: None,
         messages: vec![],
+        rated: true,
         time_control: Default::default(),
     }
 }

@@ -16,6 +16,8 @@ console-help =
       draw     offer the bot a draw
       review   once the game is over: the bot's review, each side's accuracy and largest mistakes
       new      start a new game once this one is over
+      history  your finished games (history NAME: someone else's)
+      stats    your rating and results (stats NAME: someone else's)
       help     this list
       quit     leave; the game is saved and waits for you
 console-unknown = I do not know the command “{ $command }”. Type help for the list.
@@ -30,3 +32,4 @@ console-you-win = You win.
 console-you-resigned = You resigned.
 console-you-timed-out = You ran out of time.
 console-you-offer-draw = You offer a draw.
+console-new-local-game = New game { $id }: { $white } plays White, { $black } plays Black. The game is rated.

@@ -89,6 +89,8 @@ manager-bot-busy = The bot is busy with other games{ $ahead ->
     [one] {""} (one is ahead of yours)
    *[other] {""} ({ $ahead } are ahead of yours)
 }; it will move shortly.
+manager-ratings = Ratings: { $changes }
+manager-challenge-unrated = An unrated game: ratings will not change.
 manager-clock = Clock { $control }: { $white } : { $black }
 manager-clock-runs-out = { $side ->
     [white] White's

@@ -39,6 +39,7 @@ tg-lang-usage = Language: { $current }. Change it with /lang en, /lang ru or /la
 tg-lang-set = I'll speak English with you.
 tg-bad-button = This button is not valid (an old or damaged message). Use /board for a fresh board.
 tg-your-turn = { $name }, your move (game { $game }).
+tg-game-over = { $players }: game { $game } is over. { $result }
 tg-inline-title = Challenge to toguzqumalak
 tg-inline-description = Send a challenge anyone in this chat can accept
 tg-inline-text = { $name } challenges you to a game of toguzqumalak!

@@ -82,6 +82,8 @@ manager-bot-busy = Бот қазір басқа ойындармен айнал�
     [0] {""}
    *[other] {""} (кезекте ойыныңыздың алдында тағы { $ahead } ойын бар)
 }, көп ұзамай жүреді.
+manager-ratings = Рейтинг: { $changes }
+manager-challenge-unrated = Рейтингсіз ойын: рейтинг өзгермейді.
 manager-clock = Сағат { $control }: { $white } : { $black }
 manager-clock-runs-out = { $side ->
     [white] Ақтардың

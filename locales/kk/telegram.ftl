@@ -39,6 +39,7 @@ tg-lang-usage = Тіл: { $current }. Ауыстыру үшін: /lang en, /lang
 tg-lang-set = Сізбен қазақша сөйлесемін.
 tg-bad-button = Бұл батырма жарамсыз (ескі немесе бүлінген хабарлама). Жаңа тақта: /board.
 tg-your-turn = { $name }, сіздің жүрісіңіз ({ $game } ойыны).
+tg-game-over = { $players }: { $game } ойыны аяқталды. { $result }
 tg-inline-title = Тоғызқұмалаққа шақыру
 tg-inline-description = Осы чаттағы кез келген адам қабылдай алатын шақыру жіберу
 tg-inline-text = { $name } сізді тоғызқұмалақ ойнауға шақырады!

@@ -109,6 +109,8 @@ manager-bot-busy = Бот сейчас занят другими партиям�
     [0] {""}
    *[other] {""} (в очереди перед вашей ещё { $ahead })
 } и скоро сделает ход.
+manager-ratings = Рейтинг: { $changes }
+manager-challenge-unrated = Партия без рейтинга: рейтинг не изменится.
 manager-clock = Часы { $control }: { $white } : { $black }
 manager-clock-runs-out = Время { $side ->
     [white] белых

@@ -39,6 +39,7 @@ tg-lang-usage = Язык: { $current }. Сменить: /lang en, /lang ru ил�
 tg-lang-set = Буду говорить с вами по-русски.
 tg-bad-button = Эта кнопка недействительна (старое или повреждённое сообщение). Свежая доска: /board.
 tg-your-turn = { $name }, ваш ход (партия { $game }).
+tg-game-over = { $players }: партия { $game } окончена. { $result }
 tg-inline-title = Вызов на тогызкумалак
 tg-inline-description = Отправить вызов, который может принять любой в этом чате
 tg-inline-text = { $name } вызывает вас на партию в тогызкумалак!

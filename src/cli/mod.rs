@@ -5,6 +5,8 @@
 
 pub mod analyze;
 pub mod engine;
+pub mod export;
+pub mod leaderboard;
 pub mod matchup;
 pub mod perft;
 pub mod play;
@@ -49,6 +51,10 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Run the bot on every platform enabled in the config.
     Run(run::RunArgs),
+    /// Write every archived game as one record file (`toguz replay --check` reads it).
+    Export(export::ExportArgs),
+    /// Print a leaderboard from the store.
+    Leaderboard(leaderboard::LeaderboardArgs),
     /// Work on the store itself (copy it between sled and PostgreSQL).
     #[command(subcommand)]
     Store(store::StoreCommand),
@@ -67,6 +73,8 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Play(args) => play::run(args),
         Command::Run(args) => run::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Leaderboard(args) => leaderboard::run(args),
         Command::Store(command) => store::run(command),
     };
     match result {

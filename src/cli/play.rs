@@ -5,7 +5,7 @@ use crate::config::{Config, LogFormat};
 use crate::engine::{EngineConfig, EnginePool, Level};
 use crate::i18n::Lang;
 use crate::manager::{Manager, ManagerConfig};
-use crate::platform::console::{console_user, Console, PlaySettings};
+use crate::platform::console::{console_user, local_player, Console, PlaySettings};
 use crate::rules::{parse_variant, Side, Variant};
 use crate::store::{Location, Store, StoreOptions};
 use crate::timecontrol::TimeControl;
@@ -25,6 +25,13 @@ pub struct PlayArgs {
     /// The variant, as in a record's Variant header (e.g. "5", "3 no-tuzdek").
     #[arg(long, value_parser = parse_variant_arg)]
     pub variant: Option<Variant>,
+    /// Hot seat: two people at this keyboard, this one playing White (with --black); the
+    /// game is rated between the two names.
+    #[arg(long, requires = "black", value_parser = parse_name)]
+    pub white: Option<String>,
+    /// Hot seat: the name of the player of Black (with --white).
+    #[arg(long, requires = "white", value_parser = parse_name)]
+    pub black: Option<String>,
     /// Play on a clock: Fischer `M+S` (minutes per side + seconds added per move, e.g.
     /// 3+2, 0.5+2) or `correspondence` (the default).
     #[arg(long, value_parser = parse_clock)]
@@ -61,6 +68,14 @@ fn parse_clock(s: &str) -> Result<TimeControl, String> {
 fn parse_lang(s: &str) -> Result<Lang, String> {
     s.parse()
         .map_err(|e: crate::i18n::UnknownLang| e.to_string())
+}
+
+fn parse_name(s: &str) -> Result<String, String> {
+    let name = s.trim();
+    if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
+        return Err("a name is 1 to 32 printable characters".into());
+    }
+    Ok(name.to_string())
 }
 
 fn parse_variant_arg(s: &str) -> Result<Variant, String> {
@@ -106,6 +121,13 @@ async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         }),
         variant: args.variant.unwrap_or_default(),
         lang,
+        players: match (&args.white, &args.black) {
+            (Some(w), Some(b)) if local_player(w) == local_player(b) => {
+                anyhow::bail!("--white and --black must name two different players")
+            }
+            (Some(w), Some(b)) => Some([local_player(w), local_player(b)]),
+            _ => None,
+        },
         time: args.clock,
     };
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());

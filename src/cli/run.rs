@@ -43,7 +43,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(serve(config, platforms))
 }
 
-fn load_config(path: Option<&std::path::Path>) -> anyhow::Result<Config> {
+pub(crate) fn load_config(path: Option<&std::path::Path>) -> anyhow::Result<Config> {
     let default = std::path::Path::new("toguz.toml");
     match path {
         Some(p) => Ok(Config::load(p)?),
@@ -255,6 +255,7 @@ mod tests {
                 action: Action::Challenge {
                     opponent: None,
                     variant: crate::rules::Variant::STANDARD,
+                    rated: true,
                     time: None,
                 },
             };

@@ -100,6 +100,10 @@ macro_rules! catalog_files {
                 include_str!(concat!("../../locales/", $lang, "/manager.ftl")),
             ),
             (
+                "history",
+                include_str!(concat!("../../locales/", $lang, "/history.ftl")),
+            ),
+            (
                 "console",
                 include_str!(concat!("../../locales/", $lang, "/console.ftl")),
             ),

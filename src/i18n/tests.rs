@@ -111,10 +111,11 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
     match var {
         "count" | "hours" | "minutes" | "seconds" => numbers(&plural),
         "ahead" => numbers(&[0, 1, 2, 5, 21]),
+        "page" => numbers(&[1, 2, 12]),
         "pit" => numbers(&[3, 9, 10]),
         "number" => numbers(&[1, 12, 40]),
         // Names in the list of games, kazans elsewhere.
-        "white" | "black" if key == "manager-games-line" => {
+        "white" | "black" if key == "manager-games-line" || key == "console-new-local-game" => {
             text(&["Асель".into(), words::level_name(lang, Level::Easy)])
         }
         "white" | "black" if key == "manager-clock" => text(&["2:41".into(), "0:07.3".into()]),
@@ -146,6 +147,11 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "levels" => text(&[Level::ALL.map(|l| words::level_name(lang, l)).join(", ")]),
         "current" => text(&[words::lang_name(lang)]),
         "command" => text(&["xyz".into()]),
+        "changes" => text(&["Асель 1512 (+12), Aibek 1488? (-12)".into()]),
+        "rating" => text(&["1512".into(), "1500?".into()]),
+        "deviation" | "place" => numbers(&[1, 52, 350]),
+        "results" => text(&["3/1/2".into()]),
+        "platform" => text(&["Telegram".into(), "Discord".into()]),
         "commands" => text(&["/play, /challenge, /board".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),

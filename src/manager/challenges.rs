@@ -14,12 +14,15 @@ pub(super) enum Answer {
 pub(super) struct Terms {
     pub variant: Variant,
     pub time: TimeControl,
+    /// The game will be rated (only games between people are).
+    pub rated: bool,
     /// The challenger's colour, when fixed (a rematch).
     pub challenger_side: Option<Side>,
     pub rematch_of: Option<GameId>,
 }
 
 impl Manager {
+    /// `rematch`: the challenger's colour and the game this is a rematch of.
     pub(super) async fn challenge(
         &self,
         actor: UserRef,
@@ -30,6 +33,7 @@ impl Manager {
         let Terms {
             variant,
             time,
+            rated,
             challenger_side,
             rematch_of,
         } = terms;
@@ -54,6 +58,7 @@ impl Manager {
             challenger_side,
             rematch_of,
             messages: Vec::new(),
+            rated,
             time_control: time,
         };
         // Locked and in the map before the index makes its id findable (see `slots`).
@@ -155,6 +160,7 @@ impl Manager {
                 c.chat.clone(),
                 (c.variant, c.time_control),
                 players,
+                c.rated,
                 Some((&before, c)),
             )
             .await;

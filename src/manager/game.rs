@@ -1,5 +1,6 @@
 //! Games and challenges as stored, and the pure rules of changing them (no I/O, no locks).
 
+use super::history::Ended;
 use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
 use super::view::{ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus, GameView};
 use crate::rules::{move_text, MoveError, MoveReport, Position, Side, Variant};
@@ -27,6 +28,12 @@ pub struct GameRecord {
     /// The rematch (a game against the bot, or a challenge) made from this game.
     #[serde(default)]
     pub rematch: Option<String>,
+    /// A rated game between people (games before ratings existed read as unrated).
+    #[serde(default)]
+    pub rated: bool,
+    /// Set when the game ends: when, and the players' rating changes.
+    #[serde(default)]
+    pub ended: Option<Ended>,
     /// Correspondence for games stored before clocks existed.
     #[serde(default)]
     pub time_control: TimeControl,
@@ -177,6 +184,8 @@ impl Game {
             last_move_at: self.rec.last_move_at,
             timeout_at: self.timeout_at(timeout_secs),
             bot_busy: None,
+            rated: self.rec.rated,
+            ratings: Box::new(self.rec.ended.map_or([None, None], |e| e.ratings)),
             clock: self.clock_view(now_ms, first_move_ms),
         }
     }
@@ -214,8 +223,15 @@ pub struct ChallengeRecord {
     pub challenger_side: Option<Side>,
     pub rematch_of: Option<GameId>,
     pub messages: Vec<MessageRef>,
+    /// The game will be rated (challenges before ratings existed read as rated).
+    #[serde(default = "rated_by_default")]
+    pub rated: bool,
     #[serde(default)]
     pub time_control: TimeControl,
+}
+
+fn rated_by_default() -> bool {
+    true
 }
 
 impl ChallengeRecord {
@@ -237,6 +253,7 @@ impl ChallengeRecord {
             challenger_side: self.challenger_side,
             rematch_of: self.rematch_of.clone(),
             messages: self.messages.clone(),
+            rated: self.rated,
             time_control: self.time_control,
         }
     }
@@ -284,6 +301,8 @@ mod tests {
             messages: vec![],
             seed: 1,
             rematch: None,
+            rated: false,
+            ended: None,
             time_control: TimeControl::Correspondence,
             clock: None,
         }

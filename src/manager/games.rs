@@ -38,8 +38,26 @@ impl Manager {
             players.swap(0, 1);
         }
         Ok(Reply::Game(
-            self.create_game(None, chat, rules, players, None).await?,
+            self.create_game(None, chat, rules, players, false, None)
+                .await?,
         ))
+    }
+
+    /// A rated game between two people at one keyboard (`toguz play --white A --black B`).
+    pub async fn start_local_game(
+        &self,
+        chat: ChatRef,
+        white: UserRef,
+        black: UserRef,
+        variant: Variant,
+    ) -> Result<GameView, ActionError> {
+        if white == black {
+            return Err(ActionError::ChallengeSelf);
+        }
+        let players = [Player::Human(white), Player::Human(black)];
+        let rules = (variant, TimeControl::Correspondence);
+        self.create_game(None, chat, rules, players, true, None)
+            .await
     }
 
     pub(super) async fn play_move(
@@ -201,11 +219,15 @@ impl Manager {
         };
         let rules = (game.rec.variant, game.rec.time_control);
         let reply = match game.player(side.other()).user().cloned() {
-            None => Reply::Game(self.create_game(None, chat, rules, swapped, None).await?),
+            None => Reply::Game(
+                self.create_game(None, chat, rules, swapped, false, None)
+                    .await?,
+            ),
             Some(opponent) => {
                 let terms = challenges::Terms {
                     variant: rules.0,
                     time: rules.1,
+                    rated: game.rec.rated,
                     challenger_side: Some(side.other()),
                     rematch_of: Some(game.id().clone()),
                 };
@@ -219,7 +241,8 @@ impl Manager {
         };
         let before = game.rec.clone();
         game.rec.rematch = Some(new_id);
-        if let Err(error) = self.write_game(&before, &game.rec, game.revision).await {
+        let revision = game.revision;
+        if let Err(error) = self.write_game(&before, &mut game.rec, revision).await {
             game.rec = before;
             self.after_conflict(&slot, &mut game, &error).await;
             return Err(error);

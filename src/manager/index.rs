@@ -205,6 +205,8 @@ mod tests {
             messages: vec![],
             seed: 0,
             rematch: None,
+            rated: false,
+            ended: None,
             time_control: Default::default(),
             clock: None,
         })
@@ -223,6 +225,7 @@ mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
             time_control: Default::default(),
         }
     }

@@ -51,7 +51,9 @@ pub mod buttons;
 pub mod config;
 mod error;
 mod game;
+pub mod history;
 mod index;
+pub mod record;
 mod types;
 mod view;
 
@@ -70,6 +72,7 @@ pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
+pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
 pub use types::{
@@ -128,6 +131,8 @@ struct Inner {
     bots: Arc<bots::BotQueue>,
     /// Bot searches started so far.
     searches: std::sync::atomic::AtomicU64,
+    /// Players' stats are rewritten under these (`history::count_end`).
+    rating_locks: Vec<AsyncMutex<()>>,
     /// The flag timer of each ongoing timed game.
     timers: Mutex<HashMap<GameId, tokio::task::AbortHandle>>,
     /// Game reviews: their own limits, and the last results.
@@ -176,6 +181,9 @@ impl Manager {
                 bot_users: Mutex::new(HashSet::new()),
                 bots: bots::BotQueue::new(slots),
                 searches: Default::default(),
+                rating_locks: (0..history::RATING_STRIPES)
+                    .map(|_| AsyncMutex::new(()))
+                    .collect(),
                 timers: Mutex::new(HashMap::new()),
                 reviews: reviews::Reviews::new(config.review.clone()),
                 config,
@@ -236,6 +244,11 @@ impl Manager {
 
     pub fn config(&self) -> &ManagerConfig {
         &self.inner.config
+    }
+
+    /// The store (the CLI's leaderboard and export read it directly; tests look into it).
+    pub fn store(&self) -> &Store {
+        &self.inner.store
     }
 
     pub fn clock(&self) -> &Clock {
@@ -330,12 +343,14 @@ impl Manager {
             Action::Challenge {
                 opponent,
                 variant,
+                rated,
                 time,
             } => {
                 let time = self.time_control(&chat, time);
                 let rules = challenges::Terms {
                     variant,
                     time,
+                    rated,
                     challenger_side: None,
                     rematch_of: None,
                 };

@@ -424,32 +424,46 @@ impl Manager {
         self.write(batch, undo).await
     }
 
-    /// Writes the change of a game durably (a game that finishes moves to the archive in
-    /// the same write), or leaves the store as it was. The caller counts the revision up on
-    /// success.
+    /// Writes the change of a game durably, or leaves the store as it was. A game that
+    /// finishes moves to the archive in the same write, together with its players' new
+    /// stats, ratings, history lines and leaderboard rows (`history::count_end`, which also
+    /// records the end in `after`). The caller counts the revision up on success.
     pub(super) async fn write_game(
         &self,
         before: &GameRecord,
-        after: &GameRecord,
+        after: &mut GameRecord,
         revision: u64,
     ) -> Result<(), ActionError> {
-        let (mut batch, mut undo) = (Batch::new(), Batch::new());
-        let (from, to) = ((game_tree(before), before), (game_tree(after), after));
-        change(&mut batch, &after.id, Some(from), Some(to), revision)?;
-        change(&mut undo, &after.id, Some(to), Some(from), revision + 1)?;
-        self.write(batch, undo).await
+        // A player's stats are written compare-and-set: another process may have counted
+        // another game of theirs meanwhile; then read them again and count this one on top.
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let (mut batch, mut undo) = (Batch::new(), Batch::new());
+            // Held until the write is durable or undone: see `history`.
+            let _stats_locks = if history::ends(before, after) {
+                self.count_end(after, &mut batch, &mut undo).await?
+            } else {
+                Vec::new()
+            };
+            let after = &*after;
+            let (from, to) = ((game_tree(before), before), (game_tree(after), after));
+            change(&mut batch, &after.id, Some(from), Some(to), revision)?;
+            change(&mut undo, &after.id, Some(to), Some(from), revision + 1)?;
+            match self.inner.store.write_or_undo(batch, undo).await {
+                Err(StoreError::Conflict { tree, key })
+                    if tree == Tree::Ratings.name() && attempt < STATS_ATTEMPTS =>
+                {
+                    tracing::info!(key, attempt, "a player's stats changed meanwhile; again");
+                }
+                result => return written(result),
+            }
+        }
     }
 
     /// A durable write; a compare-and-set that lost a race is refused as a stale board.
     async fn write(&self, batch: Batch, undo: Batch) -> Result<(), ActionError> {
-        match self.inner.store.write_or_undo(batch, undo).await {
-            Ok(()) => Ok(()),
-            Err(StoreError::Conflict { tree, key }) => {
-                tracing::info!(tree, key, "changed by another process; refused as stale");
-                Err(ActionError::StaleBoard)
-            }
-            Err(error) => Err(error.into()),
-        }
+        written(self.inner.store.write_or_undo(batch, undo).await)
     }
 
     /// Locks a game, applies `change`, and makes the result durable; on a storage failure
@@ -492,7 +506,7 @@ impl Manager {
         }
         if game.rec != before.rec {
             if let Err(error) = self
-                .write_game(&before.rec, &game.rec, before.revision)
+                .write_game(&before.rec, &mut game.rec, before.revision)
                 .await
             {
                 *game = before;
@@ -519,7 +533,7 @@ impl Manager {
         let before = game.clone();
         game.apply_clock(event);
         if let Err(error) = self
-            .write_game(&before.rec, &game.rec, before.revision)
+            .write_game(&before.rec, &mut game.rec, before.revision)
             .await
         {
             *game = before;
@@ -561,6 +575,7 @@ impl Manager {
         chat: ChatRef,
         (variant, time_control): (Variant, TimeControl),
         players: [Player; 2],
+        rated: bool,
         accepted: Option<(&Stored<ChallengeRecord>, &ChallengeRecord)>,
     ) -> Result<GameView, ActionError> {
         let now_ms = self.now_ms();
@@ -569,6 +584,8 @@ impl Manager {
             Some(id) => id,
             None => self.unused_id(Tree::Games).await?,
         };
+        // Only games between people are rated.
+        let rated = rated && players.iter().all(|p| !p.is_bot());
         let rec = GameRecord {
             id: id.clone(),
             chat,
@@ -582,6 +599,8 @@ impl Manager {
             messages: Vec::new(),
             seed: rand::thread_rng().gen(),
             rematch: None,
+            rated,
+            ended: None,
             time_control,
             clock: match time_control {
                 TimeControl::Fischer {
@@ -681,4 +700,20 @@ async fn cached_slot<'m, T: Held>(
         id: id.to_string(),
         slot: Some(slot),
     })
+}
+
+/// How many times a game's end is counted again when a player's stats changed meanwhile.
+const STATS_ATTEMPTS: u32 = 5;
+
+/// A durable write's result for the caller: a compare-and-set that lost a race is refused
+/// as a stale board.
+fn written(result: Result<(), StoreError>) -> Result<(), ActionError> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(StoreError::Conflict { tree, key }) => {
+            tracing::info!(tree, key, "changed by another process; refused as stale");
+            Err(ActionError::StaleBoard)
+        }
+        Err(error) => Err(error.into()),
+    }
 }

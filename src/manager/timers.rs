@@ -134,7 +134,7 @@ impl Manager {
             };
             clock.resume(alive.unwrap_or(0), now_ms);
             let written = self
-                .write_game(&before.rec, &game.rec, before.revision)
+                .write_game(&before.rec, &mut game.rec, before.revision)
                 .await;
             let result = match written {
                 Ok(()) => {

@@ -134,9 +134,11 @@ pub struct Request {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Challenge `opponent`, or anyone when `None` (an open challenge).
+    /// `rated`: the game changes both players' ratings (the default on every platform).
     Challenge {
         opponent: Option<UserRef>,
         variant: Variant,
+        rated: bool,
         /// `None`: the chat's default (`[clock]` in the config).
         time: Option<TimeControl>,
     },

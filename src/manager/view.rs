@@ -2,6 +2,7 @@
 //! actions each viewer may take on them.
 
 use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
+use crate::ratings::RatingChange;
 use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
 use crate::timecontrol::{Deadline, TimeControl};
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,11 @@ pub struct GameView {
     /// Set on a view published while the bot's move waits for a search slot: how many
     /// searches are ahead of it.
     pub bot_busy: Option<u32>,
+    /// A rated game between people.
+    pub rated: bool,
+    /// White's and Black's rating change, once a rated game has ended.
+    /// Boxed: most views have none, and a view travels in enums by value.
+    pub ratings: Box<[Option<RatingChange>; 2]>,
     /// Both clocks, in a timed game.
     pub clock: Option<ClockView>,
 }
@@ -195,6 +201,8 @@ pub struct ChallengeView {
     pub challenger_side: Option<Side>,
     /// The game this is a rematch of.
     pub rematch_of: Option<GameId>,
+    /// The game will be rated.
+    pub rated: bool,
     pub messages: Vec<MessageRef>,
     /// The time control the game will be played at.
     pub time_control: TimeControl,
@@ -251,6 +259,8 @@ impl GameView {
             last_move_at: 0,
             timeout_at: None,
             bot_busy: None,
+            rated: false,
+            ratings: Box::new([None, None]),
             clock: None,
         }
     }
@@ -312,6 +322,7 @@ mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
             time_control: TimeControl::Correspondence,
         };
         assert!(c.actions_for(Some(&user("b"))).accept);

@@ -12,7 +12,7 @@ use crate::manager::{
     Action, ActionError, ChatRef, Event, FinishReason, GameStatus, GameView, Manager, Platform,
     Player, Reply, Request, UserRef,
 };
-use crate::platform::present;
+use crate::platform::{history_text, present};
 use crate::render::{self, Charset};
 use crate::rules::{annotate_clocks, RecordResult, Side, Variant};
 use crate::t;
@@ -22,15 +22,24 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 /// What a new game against the bot looks like.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct PlaySettings {
     pub level: Level,
     /// The human's colour; random when `None`.
     pub colour: Option<Side>,
     pub variant: Variant,
     pub lang: Lang,
+    /// Hot seat: two people at one keyboard, White and Black, instead of the bot.
+    pub players: Option<[UserRef; 2]>,
     /// The time control of a new game; `None`: correspondence (the config's default).
     pub time: Option<TimeControl>,
+}
+
+/// A player at this keyboard known by a name (hot seat): the name is the identity, so the
+/// same name keeps its rating from one session to the next.
+pub fn local_player(name: &str) -> UserRef {
+    let name = name.trim();
+    UserRef::new(Platform::Console, format!("name:{name}"), name)
 }
 
 /// The one local player.
@@ -53,11 +62,24 @@ enum Command {
     New,
     Help,
     Quit,
+    /// `history [name]`, `stats [name]`: a player's games and results (yours by default).
+    History(Option<String>),
+    Stats(Option<String>),
     Empty,
     Unknown(String),
 }
 
 fn parse_command(line: &str) -> Command {
+    let mut words = line.trim().splitn(2, char::is_whitespace);
+    let first = words.next().unwrap_or_default().to_lowercase();
+    let rest = words.next().map(str::trim).filter(|r| !r.is_empty());
+    match first.as_str() {
+        "history" | "история" | "тарих" => {
+            return Command::History(rest.map(str::to_string))
+        }
+        "stats" | "статистика" => return Command::Stats(rest.map(str::to_string)),
+        _ => {}
+    }
     let word = line.trim().to_lowercase();
     match word.as_str() {
         "" => Command::Empty,
@@ -109,10 +131,23 @@ impl<W: Write> Console<W> {
         self.out.flush()
     }
 
+    /// Who acts: the local player, or at a hot seat the player to move (White once the
+    /// game is over).
+    fn actor(&self) -> UserRef {
+        let Some(players) = &self.settings.players else {
+            return self.user.clone();
+        };
+        let side = match &self.game {
+            Some(g) if !g.is_over() => g.position.to_move(),
+            _ => Side::White,
+        };
+        players[side.index()].clone()
+    }
+
     async fn act(&self, action: Action) -> Result<Reply, ActionError> {
         self.manager
             .act(Request {
-                actor: self.user.clone(),
+                actor: self.actor(),
                 chat: console_chat(),
                 action,
             })
@@ -150,7 +185,11 @@ impl<W: Write> Console<W> {
         let help = t!(self.lang(), "console-welcome");
         self.say(&help)?;
         if let Ok(Reply::Games(games)) = self.act(Action::ListGames).await {
-            if let Some(game) = games.into_iter().last() {
+            let ours = |g: &GameView| match &self.settings.players {
+                Some([w, b]) => g.players == [Player::Human(w.clone()), Player::Human(b.clone())],
+                None => true,
+            };
+            if let Some(game) = games.into_iter().rfind(ours) {
                 let text = t!(self.lang(), "console-resumed", id = game.id.as_str());
                 self.say(&text)?;
                 self.show(&game)?;
@@ -162,6 +201,9 @@ impl<W: Write> Console<W> {
     }
 
     async fn new_game(&mut self) -> anyhow::Result<()> {
+        if let Some([white, black]) = self.settings.players.clone() {
+            return self.new_local_game(white, black).await;
+        }
         let action = Action::PlayBot {
             level: self.settings.level,
             variant: self.settings.variant,
@@ -243,6 +285,22 @@ impl<W: Write> Console<W> {
                 if let Some(view) = self.current(action).await? {
                     self.show(&view)?;
                 }
+            }
+            Command::History(name) => {
+                let (user, name) = self.named(name);
+                let text = match self.manager.history(&user, 0).await {
+                    Ok(page) => history_text::history_text(name.as_deref(), &page, lang),
+                    Err(e) => present::error_text(&e, lang),
+                };
+                self.say(&text)?;
+            }
+            Command::Stats(name) => {
+                let (user, name) = self.named(name);
+                let text = match self.manager.stats(&user).await {
+                    Ok(stats) => history_text::stats_text(name.as_deref(), stats.as_ref(), lang),
+                    Err(e) => present::error_text(&e, lang),
+                };
+                self.say(&text)?;
             }
             Command::Draw => {
                 let action = |id| Action::OfferDraw {
@@ -422,6 +480,9 @@ impl<W: Write> Console<W> {
                     self.say(&result)?;
                 }
             }
+            if let Some(ratings) = present::ratings_text(view, lang) {
+                self.say(&ratings)?;
+            }
             self.say(&t!(lang, "console-game-over"))?;
         }
         Ok(())
@@ -454,6 +515,51 @@ fn record_line(view: &GameView) -> String {
 }
 
 impl<W: Write> Console<W> {
+    /// Starts a hot-seat game between two named people.
+    async fn new_local_game(&mut self, white: UserRef, black: UserRef) -> anyhow::Result<()> {
+        let lang = self.lang();
+        let started = self
+            .manager
+            .start_local_game(console_chat(), white, black, self.settings.variant)
+            .await;
+        match started {
+            Ok(view) => {
+                let names = Side::BOTH.map(|s| present::player_name(view.player(s), lang));
+                let text = t!(
+                    lang,
+                    "console-new-local-game",
+                    id = view.id.as_str(),
+                    white = names[0].as_str(),
+                    black = names[1].as_str()
+                );
+                self.say(&text)?;
+                self.show(&view)?;
+                self.game = Some(view);
+            }
+            Err(e) => self.say(&present::error_text(&e, lang))?,
+        }
+        Ok(())
+    }
+
+    /// The player a `history` or `stats` command is about, and the name to show: a name
+    /// given, else the player at the keyboard (the one to move, at a hot seat).
+    /// `None` as the name: the local player themselves ("Your games").
+    fn named(&self, name: Option<String>) -> (UserRef, Option<String>) {
+        match name {
+            Some(name) => {
+                let user = local_player(&name);
+                let shown = user.name.clone();
+                (user, Some(shown))
+            }
+            None if self.settings.players.is_some() => {
+                let user = self.actor();
+                let shown = user.name.clone();
+                (user, Some(shown))
+            }
+            None => (self.user.clone(), None),
+        }
+    }
+
     /// The result, speaking to the local player where a sentence is about them ("You
     /// win.", "Вы сдались."): the shared sentences are in the third person, and "You"
     /// is no name to put in them ("You wins", "Вы сдаётся").

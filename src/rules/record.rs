@@ -135,7 +135,7 @@ pub fn parse_variant(text: &str) -> Option<Variant> {
     Variant::new(balls, rule).ok()
 }
 
-fn variant_text(v: Variant) -> String {
+pub fn variant_text(v: Variant) -> String {
     let mut s = v.balls_per_pit().to_string();
     match v.tuzdek_rule() {
         TuzdekRule::Standard => {}

@@ -69,11 +69,20 @@ pub enum Tree {
     Claims,
     /// The layout version, and secrets kept across restarts (`Manager::durable_secret`).
     Meta,
+    /// Each player's rating and results, keyed by `platform:user id`.
+    Ratings,
+    /// Every player's finished games, newest first: `user|inverted end time|game id`, read
+    /// a page at a time with `scan` (docs/history.md).
+    History,
+    /// Rated players by scope, best first: `scope|inverted rating|user`, read with `scan`;
+    /// entries expire when the player has been inactive for 90 days.
+    Leaderboard,
 }
 
 impl Tree {
-    /// Every tree, in tag order (sled's expiry index names a tree by its place here).
-    pub const ALL: [Tree; 8] = [
+    /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
+    /// new trees go at the end).
+    pub const ALL: [Tree; 11] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -82,6 +91,9 @@ impl Tree {
         Tree::Handles,
         Tree::Claims,
         Tree::Meta,
+        Tree::Ratings,
+        Tree::History,
+        Tree::Leaderboard,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -95,11 +107,72 @@ impl Tree {
             Tree::Handles => "users.handles",
             Tree::Claims => "claims",
             Tree::Meta => "meta",
+            Tree::Ratings => "users.ratings",
+            Tree::History => "games.by-user",
+            Tree::Leaderboard => "ratings.board",
         }
     }
 
     fn from_tag(tag: u8) -> Option<Tree> {
         Tree::ALL.get(usize::from(tag)).copied()
+    }
+}
+
+/// Which keys of a tree [`Store::scan`] reads: those that start with `prefix`, and are
+/// strictly after `after` and strictly before `before` when those are given, in ascending
+/// byte order of the key (a backend must compare keys as bytes, not by a locale's collation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeyRange<'a> {
+    pub prefix: &'a str,
+    pub after: Option<&'a str>,
+    pub before: Option<&'a str>,
+}
+
+impl<'a> KeyRange<'a> {
+    /// Every key that starts with `prefix`.
+    pub fn prefix(prefix: &'a str) -> KeyRange<'a> {
+        KeyRange {
+            prefix,
+            after: None,
+            before: None,
+        }
+    }
+
+    fn admits(&self, key: &[u8]) -> bool {
+        key.starts_with(self.prefix.as_bytes())
+            && self.after.is_none_or(|a| key > a.as_bytes())
+            && self.before.is_none_or(|b| key < b.as_bytes())
+    }
+
+    /// The first key the range may hold, and whether it is excluded itself.
+    fn lower(&self) -> (&'a str, bool) {
+        match self.after {
+            Some(after) if after >= self.prefix => (after, true),
+            _ => (self.prefix, false),
+        }
+    }
+
+    /// The smallest string above every key that starts with `prefix` (its last code point
+    /// raised by one: UTF-8 byte order is code point order), or None for an empty prefix.
+    fn prefix_end(&self) -> Option<String> {
+        let mut chars: Vec<char> = self.prefix.chars().collect();
+        while let Some(last) = chars.pop() {
+            let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
+            if let Some(next) = next {
+                chars.push(next);
+                return Some(chars.into_iter().collect());
+            }
+        }
+        None
+    }
+
+    /// The exclusive upper bound: the lower of `before` and the end of the prefix.
+    fn upper(&self) -> Option<String> {
+        match (self.before, self.prefix_end()) {
+            (Some(b), Some(end)) => Some(if b < end.as_str() { b.to_string() } else { end }),
+            (Some(b), None) => Some(b.to_string()),
+            (None, end) => end,
+        }
     }
 }
 
@@ -430,6 +503,32 @@ impl Store {
         }
         self.apply(batch).await?;
         self.commit().await
+    }
+
+    /// At most `limit` records of `range`, in ascending key order: an ordered range read of an
+    /// index tree (`History`, `Leaderboard`), never a walk of the whole tree. A record that
+    /// does not decode is logged with its key and skipped; it still counts toward `limit`, so
+    /// a page never reads more than `limit` records.
+    pub async fn scan<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+        range: KeyRange<'_>,
+        limit: usize,
+    ) -> Result<Vec<(String, T)>, StoreError> {
+        let raw = match &self.backend {
+            Backend::Sled(s) => s.range(tree, &range, limit)?,
+            Backend::Postgres(pg) => pg.range(tree, &range, limit).await?,
+        };
+        let mut out = Vec::with_capacity(raw.len());
+        for (key, bytes) in raw {
+            match decode(tree, &key, &bytes) {
+                Ok(value) => out.push((key, value)),
+                Err(error) => {
+                    tracing::error!(tree = tree.name(), key, %error, "undecodable record skipped")
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Writes raw bytes (tests use it to plant corrupt records).

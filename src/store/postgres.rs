@@ -19,7 +19,7 @@
 //! No advisory locks, no LISTEN/NOTIFY: nothing here relies on what CockroachDB lacks.
 
 use super::batch::{Batch, Expect, Op};
-use super::{RawRecord, StoreError, StoreOptions, Tree};
+use super::{KeyRange, RawRecord, StoreError, StoreOptions, Tree};
 use deadpool_postgres::{GenericClient, Pool, PoolError, Runtime};
 use std::fmt;
 use std::future::Future;
@@ -144,6 +144,29 @@ fn conflict(tree: Tree, key: &str) -> Fail {
         tree: tree.name(),
         key: key.to_string(),
     })
+}
+
+/// The range read's statement: `$1` tree, `$2` lower bound, `$3` limit, `$4` upper bound.
+/// Static texts, so that each is prepared once per connection.
+fn range_sql(excluded: bool, bounded: bool) -> &'static str {
+    match (excluded, bounded) {
+        (false, false) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
+             ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+        (true, false) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
+             ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+        (false, true) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
+             AND key COLLATE \"C\" < $4 ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+        (true, true) => {
+            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
+             AND key COLLATE \"C\" < $4 ORDER BY key COLLATE \"C\" LIMIT $3"
+        }
+    }
 }
 
 fn int(n: u64) -> i64 {
@@ -341,6 +364,32 @@ impl PgStore {
         Ok(rows
             .iter()
             .map(|row| (row.get(0), row.get(1), uint(row.get(2))))
+            .collect())
+    }
+
+    /// At most `limit` records of `range`, ordered by the key's bytes: `COLLATE "C"` matches
+    /// the `toguz_records_key_bytes` index (V2), whatever the database's own collation.
+    pub(super) async fn range(
+        &self,
+        tree: Tree,
+        range: &KeyRange<'_>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let (lower, excluded) = range.lower();
+        let upper = range.upper();
+        let limit = int(limit as u64);
+        let name = tree.name();
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&name, &lower, &limit];
+        if let Some(upper) = &upper {
+            params.push(upper);
+        }
+        let rows = self
+            .query(range_sql(excluded, upper.is_some()), &params)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get::<_, String>(0), row.get::<_, Vec<u8>>(1)))
+            .filter(|(key, _)| range.admits(key.as_bytes()))
             .collect())
     }
 

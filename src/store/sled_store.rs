@@ -7,7 +7,7 @@
 
 use super::batch::{Batch, Expect, Op};
 use super::commit::{self, Committer, Flusher};
-use super::{decode, RawRecord, StoreError, StoreOptions, Tree};
+use super::{decode, KeyRange, RawRecord, StoreError, StoreOptions, Tree};
 use serde::de::DeserializeOwned;
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
@@ -101,6 +101,33 @@ impl SledStore {
             }
         }
         out
+    }
+
+    /// At most `limit` records of `range`, in key order (sled orders keys as bytes).
+    pub(super) fn range(
+        &self,
+        tree: Tree,
+        range: &KeyRange<'_>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        use std::ops::Bound;
+        let (lower, excluded) = range.lower();
+        let start = match excluded {
+            true => Bound::Excluded(lower.as_bytes().to_vec()),
+            false => Bound::Included(lower.as_bytes().to_vec()),
+        };
+        let end = match range.upper() {
+            Some(upper) => Bound::Excluded(upper.into_bytes()),
+            None => Bound::Unbounded,
+        };
+        let mut out = Vec::new();
+        for item in self.tree(tree).range((start, end)).take(limit) {
+            let (key, bytes) = item?;
+            if range.admits(&key) {
+                out.push((String::from_utf8_lossy(&key).into_owned(), bytes.to_vec()));
+            }
+        }
+        Ok(out)
     }
 
     /// Every record of a tree with its expiry time, for `store copy`.

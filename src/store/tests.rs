@@ -224,3 +224,50 @@ async fn write_or_undo_puts_back_what_a_timed_out_write_replaced() {
     );
     assert!(!store.contains(Tree::Archive, "g").await.unwrap());
 }
+
+#[tokio::test]
+async fn scan_reads_a_prefix_in_key_order_from_a_point() {
+    let store = Store::temporary().unwrap();
+    for key in ["a|3", "a|1", "a|2", "b|0", "a", "a|4x"] {
+        store.put(Tree::History, key, &thing(key, 0)).await.unwrap();
+    }
+    store
+        .put_raw(Tree::History, "a|25", b"garbage")
+        .await
+        .unwrap();
+    let keys = async |range: KeyRange<'_>, limit: usize| -> Vec<String> {
+        let rows: Vec<(String, Thing)> = store.scan(Tree::History, range, limit).await.unwrap();
+        rows.into_iter().map(|(k, _)| k).collect()
+    };
+    // The undecodable record is skipped (it counts toward the limit).
+    assert_eq!(
+        keys(KeyRange::prefix("a|"), 10).await,
+        ["a|1", "a|2", "a|3", "a|4x"]
+    );
+    assert_eq!(keys(KeyRange::prefix("a|"), 2).await, ["a|1", "a|2"]);
+    let after = KeyRange {
+        prefix: "a|",
+        after: Some("a|2"),
+        before: None,
+    };
+    assert_eq!(keys(after, 10).await, ["a|3", "a|4x"]);
+    let below = KeyRange {
+        prefix: "a|",
+        after: None,
+        before: Some("a|3"),
+    };
+    assert_eq!(keys(below, 10).await, ["a|1", "a|2"]);
+    // An `after` before the prefix starts at the prefix; other trees are untouched.
+    let early = KeyRange {
+        prefix: "b|",
+        after: Some("a"),
+        before: None,
+    };
+    assert_eq!(keys(early, 10).await, ["b|0"]);
+    assert!(keys(KeyRange::prefix("c"), 10).await.is_empty());
+    let other: Vec<(String, Thing)> = store
+        .scan(Tree::Leaderboard, KeyRange::prefix(""), 10)
+        .await
+        .unwrap();
+    assert!(other.is_empty());
+}

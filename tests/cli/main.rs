@@ -2,6 +2,7 @@
 //! `match` and `engine`; output, errors and exit codes. One test binary for all of them.
 
 mod engine;
+mod history;
 mod render;
 mod replay;
 mod review;

@@ -205,6 +205,7 @@ fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
     );
     // Nobody presses: the flag falls on its own and the board (in the group, for both
     // players) says so.
+    let mark = club.fake.mark();
     let end = wait_board(&club.fake, GROUP, Board::is_over);
     assert_eq!(end.message.message_id, first.message.message_id);
     let caption = end.caption();
@@ -214,6 +215,26 @@ fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
     );
     assert!(caption.contains(&format!("wins: {winner}.")), "{caption}");
     assert!(end.pits.is_empty(), "{end:#?}");
+    // An edit does not notify: both players are told by a message naming them.
+    let (_, told) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage"
+                && c.ok()
+                && c.str("text").is_some_and(|t| t.contains("is over"))
+        })
+        .expect("the players are told");
+    let text = told.str("text").unwrap_or_default();
+    for user in [&club.alice, &club.bob] {
+        assert!(
+            text.contains(&format!("tg://user?id={}", user.id)),
+            "{text}"
+        );
+    }
+    assert!(
+        text.contains(&format!("{flagged} ran out of time")),
+        "{text}"
+    );
 }
 
 #[test]

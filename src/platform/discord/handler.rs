@@ -217,6 +217,7 @@ impl Bot {
                 let action = Action::Challenge {
                     opponent: Some(opponent),
                     variant,
+                    rated: true,
                     time,
                 };
                 let reply = self.act(&user, &chat, action).await;

@@ -489,6 +489,7 @@ pub(super) mod tests {
             challenger_side: None,
             rematch_of: None,
             messages: vec![],
+            rated: true,
             time_control: Default::default(),
         };
         let out = challenge(&c, Lang::En);

@@ -212,6 +212,7 @@ pub fn caption_with(view: &GameView, lang: Lang, style: ClockStyle) -> String {
     if let Some(result) = result_text(view, lang) {
         lines.extend(clocks);
         lines.push(result);
+        lines.extend(ratings_text(view, lang));
         return lines.join("\n");
     }
     let side = view.position.to_move();
@@ -234,6 +235,22 @@ pub fn caption_with(view: &GameView, lang: Lang, style: ClockStyle) -> String {
         lines.push(t!(lang, "manager-bot-busy", ahead = ahead));
     }
     lines.join("\n")
+}
+
+/// The players' new ratings after a rated game: "Ratings: Alice 1512 (+12), Bob 1488 (-12)".
+pub fn ratings_text(view: &GameView, lang: Lang) -> Option<String> {
+    let changes: Vec<String> = Side::BOTH
+        .into_iter()
+        .filter_map(|s| {
+            let change = view.ratings[s.index()]?;
+            Some(format!(
+                "{} {}",
+                player_name(view.player(s), lang),
+                change.shown()
+            ))
+        })
+        .collect();
+    (!changes.is_empty()).then(|| t!(lang, "manager-ratings", changes = changes.join(", ")))
 }
 
 /// "Last move: Alice, 76, took 10", or for the move before it "Before that: ...".
@@ -295,13 +312,15 @@ pub fn challenge_text(view: &ChallengeView, lang: Lang) -> String {
                     variant = variant
                 ),
             };
+            let mut lines = vec![invite];
+            if !view.rated {
+                lines.push(t!(lang, "manager-challenge-unrated"));
+            }
             let minutes = view.expires_at.saturating_sub(view.shown_at).div_ceil(60);
             if minutes > 0 {
-                let expires = t!(lang, "manager-challenge-expires", minutes = minutes);
-                format!("{invite}\n{expires}")
-            } else {
-                invite
+                lines.push(t!(lang, "manager-challenge-expires", minutes = minutes));
             }
+            lines.join("\n")
         }
         ChallengeStatus::Accepted(game) => {
             t!(lang, "manager-challenge-accepted", id = game.as_str())

@@ -77,6 +77,7 @@ fn a_challenge_counts_its_time_left_on_the_managers_clock() {
         challenger_side: None,
         rematch_of: None,
         messages: vec![],
+        rated: true,
         time_control: Default::default(),
     };
     // A manual clock far from the system's: the text follows it.

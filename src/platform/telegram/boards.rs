@@ -9,8 +9,8 @@ use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Request,
-    Target, UserRef,
+    Action, ChallengeStatus, ChallengeView, Event, FinishReason, GameStatus, GameView, Platform,
+    Player, Reply, Request, Target, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -233,6 +233,9 @@ impl Ctx {
             let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
             self.outbox
                 .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+            if actor.is_none() && ended_on_time(view) {
+                self.tell_the_end(view, chat).await;
+            }
             return;
         }
         let Some(Player::Human(user)) = view.to_move_player() else {
@@ -277,6 +280,38 @@ impl Ctx {
         // A newer notice of the game replaces one still waiting.
         self.outbox
             .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+    }
+
+    /// A game that ended with nobody pressing (a flag, a first move not made, a move time
+    /// run out): the board's edit does not notify, so its players are told by a message that
+    /// stays, naming them and the result.
+    async fn tell_the_end(self: &Arc<Self>, view: &GameView, chat: i64) {
+        let lang = self.board_lang(view).await;
+        let Some(result) = present::result_text(view, lang) else {
+            return;
+        };
+        let players: Vec<String> = view
+            .players
+            .iter()
+            .filter_map(|p| p.user())
+            .map(mention)
+            .collect();
+        let text = t!(
+            lang,
+            "tg-game-over",
+            players = players.join(", "),
+            game = view.id.as_str(),
+            result = html(&result)
+        );
+        let reply_to = Self::live_messages(view).into_iter().find_map(|m| match m {
+            MsgRef::Chat { chat: c, message } if c == chat => Some(message),
+            _ => None,
+        });
+        let content = Content::Text {
+            text,
+            keyboard: None,
+        };
+        self.send_later(chat, reply_to, content, None);
     }
 
     async fn delete_notice(&self, notice: Option<MsgRef>) {
@@ -349,6 +384,18 @@ pub fn chat_id(view: &GameView) -> Option<i64> {
 }
 
 /// A clickable mention of a Telegram user in HTML.
+/// Whether a game ended on time, with nobody pressing: a flag, a first move not made, a
+/// move time run out.
+pub fn ended_on_time(view: &GameView) -> bool {
+    matches!(
+        view.status,
+        GameStatus::Finished {
+            reason: FinishReason::TimedOut(_) | FinishReason::FirstMoveMissed(_),
+            ..
+        }
+    )
+}
+
 fn mention(user: &UserRef) -> String {
     format!(
         "<a href=\"tg://user?id={}\">{}</a>",

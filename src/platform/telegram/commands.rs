@@ -250,6 +250,7 @@ impl Cmd<'_> {
         let action = Action::Challenge {
             opponent,
             variant: Variant::default(),
+            rated: true,
             time,
         };
         self.act(action, false).await;

@@ -120,6 +120,7 @@ async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) ->
         action: Action::Challenge {
             opponent: None,
             variant: Variant::default(),
+            rated: true,
             time: None,
         },
     };

@@ -8,6 +8,7 @@
 //! gets no "your move" notice: only when the bot thought long enough (`LOOKED_AWAY`) that
 //! they may have looked away. A worker ends when its game has been quiet for `IDLE`.
 
+use super::boards::ended_on_time;
 use super::guard::caught;
 use super::Ctx;
 use crate::manager::{GameId, GameStatus, GameView, Player, UserRef};
@@ -133,8 +134,11 @@ async fn next(games: &Workers, id: &str, rx: &mut watch::Receiver<Change>) -> bo
 /// Whether the player to move should be told: not after the bot's quick reply to a press
 /// (the player is looking at the board), otherwise as `Ctx::notify_turn` decides.
 /// The bot's first move of a game counts as a quick reply too: the player has just asked
-/// for the game.
+/// for the game. A game that ended on time with nobody pressing is always told.
 fn wants_notice(change: &Change, pressed: Option<Instant>) -> bool {
+    if change.actor.is_none() && ended_on_time(&change.view) {
+        return true;
+    }
     let bot_replied = change.actor.is_none() && change.view.against_bot();
     if !bot_replied {
         return true;
@@ -189,5 +193,16 @@ mod tests {
             assert!(wants_notice(&change(4, None, None), Some(long_ago)));
         }
         assert!(wants_notice(&change(3, Some("a"), Some(now)), Some(now)));
+    }
+
+    #[test]
+    fn a_game_ended_on_time_is_always_told() {
+        let mut flagged = change(6, None, None);
+        flagged.view.status = GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: crate::manager::FinishReason::TimedOut(Side::White),
+        };
+        assert!(wants_notice(&flagged, Some(Instant::now())));
+        assert!(!wants_notice(&change(6, None, None), Some(Instant::now())));
     }
 }

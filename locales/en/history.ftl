@@ -1,0 +1,25 @@
+# History, stats, leaderboards and records (/history, /stats, /leaderboard, /record).
+history-none = { $name } has no finished games yet.
+history-title = Games of { $name }, page { $page }:
+history-won = won
+history-drawn = drawn
+history-lost = lost
+history-aborted = aborted
+stats-rating = { $name }: rating { $rating }, deviation { $deviation }
+stats-provisional = The rating is provisional (?) until more rated games are played.
+stats-rated = Rated games: { $count } (wins/draws/losses: { $results })
+stats-casual = Unrated games: { $count } (wins/draws/losses: { $results })
+stats-bot = Against the bot ({ $level }): { $results }
+stats-streak = Longest winning streak: { $count }
+leaderboard-global = Leaderboard: everyone on { $platform }
+leaderboard-chat = Leaderboard of this chat
+leaderboard-server = Leaderboard of this server
+leaderboard-columns = Rating · wins/draws/losses
+leaderboard-empty = Nobody here has played a rated game in the last 90 days.
+leaderboard-you = Your place: { $place }
+leaderboard-you-absent = You are not on this leaderboard yet: play a rated game here.
+record-title = Record of game { $game }
+record-no-moves = No moves yet.
+history-none-you = You have no finished games yet.
+history-title-you = Your games, page { $page }:
+stats-rating-you = Your rating: { $rating }, deviation { $deviation }

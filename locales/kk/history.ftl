@@ -1,0 +1,25 @@
+# Ойындар тарихы, статистика, рейтинг кестесі және ойын жазбалары (/history, /stats, /leaderboard, /record).
+history-none = { $name } әлі бірде-бір ойынды аяқтаған жоқ.
+history-title = { $name } ойындары, { $page }-бет:
+history-won = жеңіс
+history-drawn = тең ойын
+history-lost = жеңіліс
+history-aborted = тоқтатылды
+stats-rating = { $name }: рейтингі { $rating }, ауытқуы { $deviation }
+stats-provisional = Рейтингтік ойындар әлі аз болғандықтан, рейтинг әзірге нақты емес (?).
+stats-rated = Рейтингтік ойындар: { $count } (жеңіс/тең/жеңіліс: { $results })
+stats-casual = Рейтингсіз ойындар: { $count } (жеңіс/тең/жеңіліс: { $results })
+stats-bot = Ботпен ойындар ({ $level }): { $results }
+stats-streak = Қатарынан ең көп жеңіс: { $count }
+leaderboard-global = { $platform } ойыншыларының жалпы рейтингі
+leaderboard-chat = Осы чат ойыншыларының рейтингі
+leaderboard-server = Осы сервер ойыншыларының рейтингі
+leaderboard-columns = Рейтинг · жеңіс/тең/жеңіліс
+leaderboard-empty = Соңғы 90 күнде мұнда ешкім рейтингтік ойын ойнаған жоқ.
+leaderboard-you = Сіздің орныңыз: { $place }
+leaderboard-you-absent = Сіз бұл рейтингте әлі жоқсыз: мұнда рейтингтік ойын ойнаңыз.
+record-title = { $game } ойынының жазбасы
+record-no-moves = Әзірге жүріс жасалған жоқ.
+history-none-you = Сізде әлі аяқталған ойын жоқ.
+history-title-you = Сіздің ойындарыңыз, { $page }-бет:
+stats-rating-you = Сіздің рейтингіңіз: { $rating }, ауытқуы { $deviation }

@@ -1,0 +1,25 @@
+# История, статистика, рейтинги и записи партий (/history, /stats, /leaderboard, /record).
+history-none = У игрока { $name } пока нет завершённых партий.
+history-title = Партии игрока { $name }, страница { $page }:
+history-won = победа
+history-drawn = ничья
+history-lost = поражение
+history-aborted = прервана
+stats-rating = { $name }: рейтинг { $rating }, отклонение { $deviation }
+stats-provisional = Рейтинг пока предварительный (?): рейтинговых партий сыграно ещё мало.
+stats-rated = Рейтинговые партии: { $count } (победы/ничьи/поражения: { $results })
+stats-casual = Партии без рейтинга: { $count } (победы/ничьи/поражения: { $results })
+stats-bot = Партии с ботом ({ $level }): { $results }
+stats-streak = Самая длинная серия побед: { $count }
+leaderboard-global = Рейтинг всех игроков в { $platform }
+leaderboard-chat = Рейтинг игроков этого чата
+leaderboard-server = Рейтинг игроков этого сервера
+leaderboard-columns = Рейтинг · победы/ничьи/поражения
+leaderboard-empty = За последние 90 дней здесь никто не играл рейтинговых партий.
+leaderboard-you = Ваше место: { $place }
+leaderboard-you-absent = Вас пока нет в этом рейтинге: сыграйте здесь рейтинговую партию.
+record-title = Запись партии { $game }
+record-no-moves = Ходов ещё не было.
+history-none-you = У вас пока нет завершённых партий.
+history-title-you = Ваши партии, страница { $page }:
+stats-rating-you = Ваш рейтинг: { $rating }, отклонение { $deviation }

@@ -1,0 +1,456 @@
+//! Finished games in the history and ratings (issue 16): what a game's end adds to its
+//! durable write, and the reads behind `/history`, `/stats`, `/leaderboard` and `/record`.
+//!
+//! A game that ends moves from `Games` to `Archive` in one `Batch` (slots.rs); `count_end`
+//! adds to that same batch the players' new stats and ratings, their history lines and their
+//! leaderboard rows, and to its undo batch the inverse. The rating change is therefore
+//! applied exactly once: with the game's end, or (the write failed or timed out, and was
+//! undone) not at all, in which case the game is still ongoing and its later end counts it.
+//! Each player's stats are read and rewritten under that player's lock stripe, held until
+//! the write is durable, so two games ending at once for one player both count.
+
+use super::*;
+use crate::ratings::keys::{board_key, board_prefix, history_key, history_prefix, Scope};
+use crate::ratings::{after_game, GameResult, LeaderRow, PlayerStats, RatingChange, Score};
+use crate::store::{Batch, Expect, KeyRange, StoreError};
+use serde::{Deserialize, Serialize};
+
+/// A player whose last rated game is older than this leaves the leaderboards.
+pub const INACTIVE_SECS: u64 = 90 * 24 * 3600;
+/// Entries of one page of `/history`.
+pub const HISTORY_PAGE: usize = 8;
+/// Rows at the top of a leaderboard.
+pub const LEADERBOARD_TOP: usize = 10;
+/// Lock stripes for players' stats: bounded memory, and two players rarely share one.
+pub(super) const RATING_STRIPES: usize = 64;
+
+/// How a finished game ended, as kept in its archived record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ended {
+    /// Unix seconds.
+    pub at: u64,
+    /// White's and Black's rating before and after, for a rated game.
+    pub ratings: [Option<RatingChange>; 2],
+}
+
+/// One line of a player's history (a value of the `History` tree).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub game: GameId,
+    pub ended_at: u64,
+    pub variant: Variant,
+    /// White, Black, with their names at the time.
+    pub players: [Player; 2],
+    pub status: GameStatus,
+    pub rated: bool,
+    /// The player's side in this game.
+    pub side: Side,
+    /// The player's rating change, for a rated game.
+    pub change: Option<RatingChange>,
+}
+
+/// One page of a player's history, newest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryPage {
+    pub entries: Vec<HistoryEntry>,
+    /// 0-based.
+    pub page: usize,
+    pub more: bool,
+}
+
+/// A leaderboard as shown: the top rows with their places (1-based), and the caller's
+/// own place when they are on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaderboard {
+    pub scope: Scope,
+    pub top: Vec<(usize, LeaderRow)>,
+    pub caller: Option<(usize, LeaderRow)>,
+}
+
+/// The points `side` scored in a finished game; `None` for an aborted (or ongoing) one.
+pub fn score_of(status: &GameStatus, side: Side) -> Option<Score> {
+    match status {
+        GameStatus::Finished {
+            reason: FinishReason::Aborted,
+            ..
+        }
+        | GameStatus::Ongoing => None,
+        GameStatus::Finished { winner: None, .. } => Some(Score::Draw),
+        GameStatus::Finished {
+            winner: Some(w), ..
+        } => Some(if *w == side { Score::Win } else { Score::Loss }),
+    }
+}
+
+/// Whether `before` -> `after` is the game's end.
+pub(super) fn ends(before: &GameRecord, after: &GameRecord) -> bool {
+    matches!(before.status, GameStatus::Ongoing)
+        && matches!(after.status, GameStatus::Finished { .. })
+}
+
+fn scopes_of(chat: &ChatRef) -> [String; 2] {
+    [
+        Scope::Platform(chat.platform).key(),
+        Scope::Chat(chat.clone()).key(),
+    ]
+}
+
+/// The players' stats before and after one game.
+struct Counted {
+    user: UserRef,
+    side: Side,
+    /// What the stats' compare-and-set expects to find stored.
+    expect: Expect,
+    before: Option<PlayerStats>,
+    after: Option<PlayerStats>,
+}
+
+impl Manager {
+    /// Adds to `batch` (and the inverse to `undo`) what the end of `after` changes besides
+    /// the game itself, and records the end (time, rating changes) in `after`. The returned
+    /// guards must be held until the write is durable or undone.
+    pub(super) async fn count_end(
+        &self,
+        after: &mut GameRecord,
+        batch: &mut Batch,
+        undo: &mut Batch,
+    ) -> Result<Vec<tokio::sync::MutexGuard<'_, ()>>, ActionError> {
+        let now = self.now();
+        let humans: Vec<(Side, UserRef)> = Side::BOTH
+            .into_iter()
+            .filter_map(|s| after.players[s.index()].user().map(|u| (s, u.clone())))
+            .collect();
+        let guards = self.lock_stripes(humans.iter().map(|(_, u)| u)).await;
+        let mut counted = Vec::with_capacity(humans.len());
+        for (side, user) in humans {
+            let read = self
+                .inner
+                .store
+                .get_versioned::<PlayerStats>(Tree::Ratings, &user.key())
+                .await;
+            let (before, expect) = match read {
+                Ok(Some(found)) => (Some(found.value), Expect::Revision(found.revision)),
+                Ok(None) => (None, Expect::Absent),
+                Err(error @ StoreError::Decode { .. }) => {
+                    // A corrupt record must not keep the game from ending: start afresh.
+                    tracing::error!(user = user.key(), %error, "unreadable player stats");
+                    (None, Expect::Any)
+                }
+                Err(error) => return Err(error.into()),
+            };
+            counted.push(Counted {
+                user,
+                side,
+                expect,
+                before,
+                after: None,
+            });
+        }
+        let mut ended = Ended {
+            at: now,
+            ratings: [None, None],
+        };
+        let rated = after.rated && counted.len() == 2;
+        if let Some(white_score) = score_of(&after.status, Side::White) {
+            if rated {
+                let old = |c: &Counted| c.before.as_ref().map(|s| s.rating).unwrap_or_default();
+                let (w, b) = (old(&counted[0]), old(&counted[1]));
+                let (nw, nb) = after_game(w, b, white_score);
+                ended.ratings = [
+                    Some(RatingChange {
+                        before: w,
+                        after: nw,
+                    }),
+                    Some(RatingChange {
+                        before: b,
+                        after: nb,
+                    }),
+                ];
+            }
+            for c in &mut counted {
+                let score = if c.side == Side::White {
+                    white_score
+                } else {
+                    white_score.flip()
+                };
+                let result = match &after.players[c.side.other().index()] {
+                    Player::Bot(level) => GameResult::Bot(*level, score),
+                    Player::Human(_) if rated => GameResult::Rated(score),
+                    Player::Human(_) => GameResult::Casual(score),
+                };
+                let mut stats = c
+                    .before
+                    .clone()
+                    .unwrap_or_else(|| PlayerStats::new(c.user.clone()));
+                stats.user = c.user.clone();
+                stats.count(result, now);
+                if let Some(change) = ended.ratings[c.side.index()] {
+                    stats.rating = change.after;
+                }
+                c.after = Some(stats);
+            }
+        }
+        after.ended = Some(ended);
+        for c in &mut counted {
+            let entry = HistoryEntry {
+                game: after.id.clone(),
+                ended_at: now,
+                variant: after.variant,
+                players: after.players.clone(),
+                status: after.status,
+                rated,
+                side: c.side,
+                change: ended.ratings[c.side.index()],
+            };
+            let key = history_key(&c.user.key(), now, &after.id);
+            batch.put(Tree::History, &key, &entry)?;
+            undo.delete(Tree::History, &key);
+            if let Some(stats) = c.after.as_mut() {
+                if rated {
+                    rewrite_rows(c.before.as_ref(), stats, &after.chat, batch, undo)?;
+                }
+                let key = c.user.key();
+                let next = match c.expect {
+                    Expect::Revision(r) => r + 1,
+                    Expect::Absent | Expect::Any => 1,
+                };
+                batch.put_checked(Tree::Ratings, &key, &*stats, c.expect, next)?;
+                match &c.before {
+                    Some(old) => undo.put(Tree::Ratings, &key, old)?,
+                    None => undo.delete(Tree::Ratings, &key),
+                };
+            }
+        }
+        Ok(guards)
+    }
+
+    /// Locks the stripes of these users, in stripe order (so two games never wait on each
+    /// other crosswise).
+    async fn lock_stripes<'a>(
+        &self,
+        users: impl Iterator<Item = &'a UserRef>,
+    ) -> Vec<tokio::sync::MutexGuard<'_, ()>> {
+        use std::hash::{Hash, Hasher};
+        let mut stripes: Vec<usize> = users
+            .map(|u| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                u.key().hash(&mut h);
+                (h.finish() % RATING_STRIPES as u64) as usize
+            })
+            .collect();
+        stripes.sort_unstable();
+        stripes.dedup();
+        let mut guards = Vec::with_capacity(stripes.len());
+        for i in stripes {
+            guards.push(self.inner.rating_locks[i].lock().await);
+        }
+        guards
+    }
+}
+
+/// Moves a player's leaderboard rows from their old rating to the new one, in every scope
+/// they are entered in plus this game's (the inverse into `undo`). Rows expire when the
+/// player has been inactive for `INACTIVE_SECS`.
+fn rewrite_rows(
+    before: Option<&PlayerStats>,
+    stats: &mut PlayerStats,
+    chat: &ChatRef,
+    batch: &mut Batch,
+    undo: &mut Batch,
+) -> Result<(), StoreError> {
+    let user = stats.user.key();
+    for scope in scopes_of(chat) {
+        // A scope that falls out of the list has its old row deleted below and gets no
+        // new one.
+        stats.enter_scope(&scope);
+    }
+    if let Some(old) = before.filter(|o| o.rated.games() > 0) {
+        let row = old.row();
+        for scope in &old.scopes {
+            let key = board_key(scope, old.rating.rating, &user);
+            batch.delete(Tree::Leaderboard, &key);
+            undo.put(Tree::Leaderboard, &key, &row)?;
+            undo.expire_at(
+                Tree::Leaderboard,
+                &key,
+                old.last_rated.saturating_add(INACTIVE_SECS),
+            );
+        }
+    }
+    let row = stats.row();
+    for scope in &stats.scopes {
+        let key = board_key(scope, stats.rating.rating, &user);
+        batch.put(Tree::Leaderboard, &key, &row)?;
+        batch.expire_at(
+            Tree::Leaderboard,
+            &key,
+            stats.last_rated.saturating_add(INACTIVE_SECS),
+        );
+        undo.delete(Tree::Leaderboard, &key);
+    }
+    Ok(())
+}
+
+/// One page of `user_key`'s history, newest first (an ordered read of the `History` index).
+pub async fn history_page(
+    store: &Store,
+    user_key: &str,
+    page: usize,
+) -> Result<HistoryPage, StoreError> {
+    let prefix = history_prefix(user_key);
+    let skip = page.saturating_mul(HISTORY_PAGE);
+    let rows: Vec<(String, HistoryEntry)> = store
+        .scan(
+            Tree::History,
+            KeyRange::prefix(&prefix),
+            skip + HISTORY_PAGE + 1,
+        )
+        .await?;
+    let more = rows.len() > skip + HISTORY_PAGE;
+    let entries = rows
+        .into_iter()
+        .skip(skip)
+        .take(HISTORY_PAGE)
+        .map(|(_, e)| e)
+        .collect();
+    Ok(HistoryPage {
+        entries,
+        page,
+        more,
+    })
+}
+
+/// A scope's leaderboard at `now`: the top `LEADERBOARD_TOP` active players and the
+/// caller's place. Reads the `Leaderboard` index in order, never the players' records.
+pub async fn leaderboard(
+    store: &Store,
+    scope: Scope,
+    caller: Option<&UserRef>,
+    now: u64,
+    top: usize,
+) -> Result<Leaderboard, StoreError> {
+    let scope_key = scope.key();
+    let prefix = board_prefix(&scope_key);
+    let active = |row: &LeaderRow| row.last_rated.saturating_add(INACTIVE_SECS) > now;
+    let mut rows = Vec::new();
+    let mut after: Option<String> = None;
+    // Rows not yet swept away by expiry are skipped; read on in chunks until `top` are found.
+    while rows.len() < top {
+        let range = KeyRange {
+            prefix: &prefix,
+            after: after.as_deref(),
+            before: None,
+        };
+        let chunk: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, top * 2).await?;
+        let Some((last, _)) = chunk.last() else { break };
+        after = Some(last.clone());
+        let done = chunk.len() < top * 2;
+        rows.extend(chunk.into_iter().filter(|(_, r)| active(r)));
+        if done {
+            break;
+        }
+    }
+    rows.truncate(top);
+    let top_rows: Vec<(usize, LeaderRow)> = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, r))| (i + 1, r))
+        .collect();
+    let caller = match caller {
+        Some(user) => caller_place(store, &scope_key, user, now, &top_rows).await?,
+        None => None,
+    };
+    Ok(Leaderboard {
+        scope,
+        top: top_rows,
+        caller,
+    })
+}
+
+/// The caller's place in a scope: their row, and how many active rows come before it.
+async fn caller_place(
+    store: &Store,
+    scope_key: &str,
+    user: &UserRef,
+    now: u64,
+    top: &[(usize, LeaderRow)],
+) -> Result<Option<(usize, LeaderRow)>, StoreError> {
+    if let Some(found) = top.iter().find(|(_, r)| r.user == *user) {
+        return Ok(Some(found.clone()));
+    }
+    let Some(stats) = store.get::<PlayerStats>(Tree::Ratings, &user.key()).await? else {
+        return Ok(None);
+    };
+    let active = |row: &LeaderRow| row.last_rated.saturating_add(INACTIVE_SECS) > now;
+    if !stats.scopes.iter().any(|s| s == scope_key) || !active(&stats.row()) {
+        return Ok(None);
+    }
+    let key = board_key(scope_key, stats.rating.rating, &user.key());
+    let prefix = board_prefix(scope_key);
+    let range = KeyRange {
+        prefix: &prefix,
+        after: None,
+        before: Some(&key),
+    };
+    let ahead: Vec<(String, LeaderRow)> = store.scan(Tree::Leaderboard, range, usize::MAX).await?;
+    let place = ahead.iter().filter(|(_, r)| active(r)).count() + 1;
+    Ok(Some((place, stats.row())))
+}
+
+/// A game's record, for `/record`: a file name, the record, and the bare move text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordFile {
+    pub game: GameId,
+    pub file_name: String,
+    pub text: String,
+    pub moves: String,
+}
+
+impl Manager {
+    /// One page (0-based) of a player's finished games, newest first. Public: anyone may
+    /// look at anyone's history.
+    pub async fn history(&self, user: &UserRef, page: usize) -> Result<HistoryPage, ActionError> {
+        Ok(history_page(&self.inner.store, &user.key(), page).await?)
+    }
+
+    /// A player's rating and results; `None` for someone who has finished no game.
+    pub async fn stats(&self, user: &UserRef) -> Result<Option<PlayerStats>, ActionError> {
+        Ok(self
+            .inner
+            .store
+            .get::<PlayerStats>(Tree::Ratings, &user.key())
+            .await?)
+    }
+
+    /// The leaderboard of `scope` with `caller`'s place.
+    pub async fn leaderboard(
+        &self,
+        scope: Scope,
+        caller: Option<&UserRef>,
+    ) -> Result<Leaderboard, ActionError> {
+        Ok(leaderboard(
+            &self.inner.store,
+            scope,
+            caller,
+            self.now(),
+            LEADERBOARD_TOP,
+        )
+        .await?)
+    }
+
+    /// The record of a game, finished or not (public, like the game itself).
+    pub async fn record(&self, game: &str) -> Result<RecordFile, ActionError> {
+        let slot = self.game_slot(game).await?;
+        let game = slot.enter().await?;
+        let text = super::record::record_text(&game.rec).map_err(|error| {
+            tracing::error!(game = game.id(), error, "game record does not replay");
+            ActionError::NoSuchGame
+        })?;
+        Ok(RecordFile {
+            game: game.id().clone(),
+            file_name: format!("toguz-{}.pgn", game.id()),
+            text,
+            moves: self.view_of(&game).moves,
+        })
+    }
+}

@@ -1,0 +1,249 @@
+//! Texts of `/history`, `/stats`, `/leaderboard` and `/record`, shared by every adapter
+//! (as `present` is for boards): each adapter adds its own buttons and files.
+
+use super::present::player_name;
+use crate::engine::Level;
+use crate::i18n::{words, Lang};
+use crate::manager::history::{score_of, HistoryEntry, HistoryPage, Leaderboard};
+use crate::manager::{GameStatus, Platform};
+use crate::ratings::keys::Scope;
+use crate::ratings::{PlayerStats, Score, Wdl};
+use crate::t;
+
+/// `W/D/L` as numbers, `3/1/2`.
+fn wdl(w: &Wdl) -> String {
+    format!("{}/{}/{}", w.wins, w.draws, w.losses)
+}
+
+/// One line of a history: `2026-12-01 ab12cd: Alice – Bob (easy), won, 1512 (+12)`.
+pub fn history_line(entry: &HistoryEntry, lang: Lang) -> String {
+    let outcome = match (&entry.status, score_of(&entry.status, entry.side)) {
+        (_, Some(Score::Win)) => t!(lang, "history-won"),
+        (_, Some(Score::Draw)) => t!(lang, "history-drawn"),
+        (_, Some(Score::Loss)) => t!(lang, "history-lost"),
+        (GameStatus::Finished { .. }, None) | (GameStatus::Ongoing, None) => {
+            t!(lang, "history-aborted")
+        }
+    };
+    let mut line = format!(
+        "{} {}: {} – {}, {outcome}",
+        crate::ratings::dates::iso_date(entry.ended_at),
+        entry.game,
+        player_name(&entry.players[0], lang),
+        player_name(&entry.players[1], lang),
+    );
+    if let Some(change) = entry.change {
+        line.push_str(&format!(", {}", change.shown()));
+    }
+    line
+}
+
+/// A page of someone's history (`name` `None`: the reader's own): a title and one line per
+/// game.
+pub fn history_text(name: Option<&str>, page: &HistoryPage, lang: Lang) -> String {
+    if page.entries.is_empty() && page.page == 0 {
+        return none_yet(name, lang);
+    }
+    let number = page.page + 1;
+    let title = match name {
+        Some(name) => t!(lang, "history-title", name = name, page = number),
+        None => t!(lang, "history-title-you", page = number),
+    };
+    let mut lines = vec![title];
+    lines.extend(page.entries.iter().map(|e| history_line(e, lang)));
+    lines.join("\n")
+}
+
+fn none_yet(name: Option<&str>, lang: Lang) -> String {
+    match name {
+        Some(name) => t!(lang, "history-none", name = name),
+        None => t!(lang, "history-none-you"),
+    }
+}
+
+/// Someone's rating and results (`name` `None`: the reader's own).
+pub fn stats_text(name: Option<&str>, stats: Option<&PlayerStats>, lang: Lang) -> String {
+    let Some(s) = stats else {
+        return none_yet(name, lang);
+    };
+    let (rating, deviation) = (s.rating.shown(), s.rating.deviation.round() as i64);
+    let head = match name {
+        Some(name) => t!(
+            lang,
+            "stats-rating",
+            name = name,
+            rating = rating,
+            deviation = deviation
+        ),
+        None => t!(
+            lang,
+            "stats-rating-you",
+            rating = rating,
+            deviation = deviation
+        ),
+    };
+    let mut lines = vec![head];
+    if s.rating.is_provisional() {
+        lines.push(t!(lang, "stats-provisional"));
+    }
+    lines.push(t!(
+        lang,
+        "stats-rated",
+        count = s.rated.games(),
+        results = wdl(&s.rated)
+    ));
+    if s.casual.games() > 0 {
+        lines.push(t!(
+            lang,
+            "stats-casual",
+            count = s.casual.games(),
+            results = wdl(&s.casual)
+        ));
+    }
+    for level in Level::ALL {
+        let w = s.against(level);
+        if w.games() > 0 {
+            let level = words::level_name(lang, level);
+            lines.push(t!(lang, "stats-bot", level = level, results = wdl(&w)));
+        }
+    }
+    lines.push(t!(lang, "stats-streak", count = s.best_streak));
+    lines.join("\n")
+}
+
+/// A leaderboard: its title, the top rows, and the caller's own place.
+pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> String {
+    let title = match &board.scope {
+        Scope::Platform(p) => t!(lang, "leaderboard-global", platform = platform_name(*p)),
+        Scope::Chat(chat) if chat.platform == Platform::Discord => {
+            t!(lang, "leaderboard-server")
+        }
+        Scope::Chat(_) => t!(lang, "leaderboard-chat"),
+    };
+    if board.top.is_empty() {
+        return format!("{title}\n{}", t!(lang, "leaderboard-empty"));
+    }
+    let mut lines = vec![title, t!(lang, "leaderboard-columns")];
+    for (place, row) in &board.top {
+        lines.push(format!(
+            "{place}. {} — {} · {}/{}/{}",
+            row.user.name,
+            row.rating.shown(),
+            row.wins,
+            row.draws,
+            row.losses
+        ));
+    }
+    match &board.caller {
+        Some((place, _)) => lines.push(t!(lang, "leaderboard-you", place = *place)),
+        None => lines.push(t!(lang, "leaderboard-you-absent")),
+    }
+    lines.join("\n")
+}
+
+fn platform_name(p: Platform) -> &'static str {
+    match p {
+        Platform::Telegram => "Telegram",
+        Platform::Discord => "Discord",
+        Platform::Console => "toguz",
+    }
+}
+
+/// The message sent with a record file: a title and the move text.
+pub fn record_caption(game: &str, moves: &str, lang: Lang) -> String {
+    let title = t!(lang, "record-title", game = game);
+    if moves.is_empty() {
+        format!("{title}\n{}", t!(lang, "record-no-moves"))
+    } else {
+        format!("{title}\n{moves}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manager::{ChatRef, FinishReason, Player, UserRef};
+    use crate::ratings::{LeaderRow, Rating, RatingChange};
+    use crate::rules::{Side, Variant};
+
+    fn alice() -> UserRef {
+        UserRef::new(Platform::Telegram, "1", "Alice")
+    }
+
+    #[test]
+    fn a_history_line_names_players_outcome_and_rating() {
+        let entry = HistoryEntry {
+            game: "ab12cd".into(),
+            ended_at: 1_796_083_200,
+            variant: Variant::STANDARD,
+            players: [Player::Human(alice()), Player::Bot(Level::Easy)],
+            status: GameStatus::Finished {
+                winner: Some(Side::White),
+                reason: FinishReason::Resigned(Side::Black),
+            },
+            rated: false,
+            side: Side::White,
+            change: Some(RatingChange {
+                before: Rating {
+                    rating: 1500.0,
+                    deviation: 80.0,
+                    volatility: 0.06,
+                },
+                after: Rating {
+                    rating: 1512.0,
+                    deviation: 79.0,
+                    volatility: 0.06,
+                },
+            }),
+        };
+        let en = history_line(&entry, Lang::En);
+        assert_eq!(en, "2026-12-01 ab12cd: Alice – Bot (easy), won, 1512 (+12)");
+        assert!(
+            history_line(&entry, Lang::Ru).contains("победа"),
+            "{}",
+            history_line(&entry, Lang::Ru)
+        );
+        assert!(history_line(&entry, Lang::Kk).contains("жеңіс"));
+    }
+
+    #[test]
+    fn stats_and_leaderboards_read_in_each_language() {
+        let mut s = PlayerStats::new(alice());
+        s.count(crate::ratings::GameResult::Bot(Level::Hard, Score::Win), 5);
+        for lang in Lang::ALL {
+            let text = stats_text(Some("Alice"), Some(&s), lang);
+            assert!(text.contains("1500?") && text.contains("1/0/0"), "{text}");
+            assert!(
+                text.contains(&words::level_name(lang, Level::Hard)),
+                "{text}"
+            );
+            assert!(stats_text(Some("Bob"), None, lang).contains("Bob"));
+            assert_ne!(
+                stats_text(None, None, lang),
+                stats_text(Some("Bob"), None, lang)
+            );
+        }
+        let board = Leaderboard {
+            scope: Scope::Chat(ChatRef::new(Platform::Telegram, "-100")),
+            top: vec![(
+                1,
+                LeaderRow {
+                    user: alice(),
+                    rating: Rating {
+                        rating: 1612.4,
+                        deviation: 60.0,
+                        volatility: 0.06,
+                    },
+                    games: 3,
+                    wins: 2,
+                    draws: 1,
+                    losses: 0,
+                    last_rated: 5,
+                },
+            )],
+            caller: None,
+        };
+        let text = leaderboard_text(&board, Lang::Ru);
+        assert!(text.contains("1. Alice — 1612 · 2/1/0"), "{text}");
+    }
+}

@@ -1,0 +1,98 @@
+//! Keys of the `History` and `Leaderboard` index trees. Both are read in key order with
+//! `Store::scan`, so the order is in the key: newest first (an inverted end time), best first
+//! (an inverted rating). Free text in a key (a console player's name) is escaped so that the
+//! separator `|` only ever separates.
+
+use crate::manager::{ChatRef, Platform};
+
+/// `%` and `|` escaped as `%25` and `%7C`.
+pub fn escape(text: &str) -> String {
+    text.replace('%', "%25").replace('|', "%7C")
+}
+
+/// The keys of one player's history start with this.
+pub fn history_prefix(user_key: &str) -> String {
+    format!("{}|", escape(user_key))
+}
+
+/// `user|inverted end time|game`: a player's games newest first.
+pub fn history_key(user_key: &str, ended_at: u64, game: &str) -> String {
+    format!(
+        "{}{:016x}|{}",
+        history_prefix(user_key),
+        u64::MAX - ended_at,
+        escape(game)
+    )
+}
+
+/// Where a leaderboard is kept: every rated player of a platform, or those who played rated
+/// games in one chat (a Discord server, a Telegram group).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Platform(Platform),
+    Chat(ChatRef),
+}
+
+impl Scope {
+    /// `telegram`, `telegram:-100123`.
+    pub fn key(&self) -> String {
+        match self {
+            Scope::Platform(p) => p.name().to_string(),
+            Scope::Chat(chat) => escape(&chat.key()),
+        }
+    }
+
+    pub fn platform(&self) -> Platform {
+        match self {
+            Scope::Platform(p) => *p,
+            Scope::Chat(chat) => chat.platform,
+        }
+    }
+}
+
+/// The keys of one scope's leaderboard start with this.
+pub fn board_prefix(scope_key: &str) -> String {
+    format!("{scope_key}|")
+}
+
+/// `scope|inverted rating|user`: a scope's players best first (ties by user key).
+pub fn board_key(scope_key: &str, rating: f64, user_key: &str) -> String {
+    const TOP: u64 = 9_999_999_999;
+    // Thousandths of a point, clamped into ten digits (a NaN sorts as 0).
+    let scaled = (rating.clamp(0.0, 9_999_999.0) * 1000.0).round() as u64;
+    format!(
+        "{}{:010}|{}",
+        board_prefix(scope_key),
+        TOP - scaled.min(TOP),
+        escape(user_key)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_keys_sort_newest_first_and_stay_in_their_user() {
+        let a = history_key("console:a", 100, "g1");
+        let b = history_key("console:a", 200, "g2");
+        assert!(b < a);
+        assert!(a.starts_with(&history_prefix("console:a")));
+        // A name holding the separator cannot reach into another player's keys.
+        let tricky = history_key("console:a|0", 100, "g3");
+        assert!(!tricky.starts_with(&history_prefix("console:a")));
+    }
+
+    #[test]
+    fn board_keys_sort_best_first() {
+        let scope = Scope::Chat(ChatRef::new(Platform::Telegram, "-100")).key();
+        let high = board_key(&scope, 1812.345, "telegram:1");
+        let low = board_key(&scope, 1500.0, "telegram:2");
+        let lower = board_key(&scope, 999.9, "telegram:3");
+        assert!(high < low && low < lower, "{high} {low} {lower}");
+        assert!(high.starts_with(&board_prefix(&scope)));
+        assert!(!high.starts_with(&board_prefix("telegram:-10")));
+        assert_eq!(Scope::Platform(Platform::Discord).key(), "discord");
+        assert!(board_key("x", f64::NAN, "u") > board_key("x", 1.0, "u"));
+    }
+}

@@ -1,0 +1,498 @@
+//! Game history, ratings and leaderboards through the manager (issue 16): the rating change
+//! lands with the game's end exactly once, bot games are counted per level, aborts change
+//! nothing, history pages, leaderboards by scope, inactivity, records that replay.
+
+mod common;
+use common::{act, challenge_id, chat, game, reopen, user, Backend, T0};
+
+use std::time::Duration;
+use toguz::engine::{EngineConfig, EnginePool, Level};
+use toguz::manager::history::INACTIVE_SECS;
+use toguz::manager::{
+    Action, ActionError, Clock, GameStatus, GameView, Manager, ManagerConfig, Platform, UserRef,
+};
+use toguz::ratings::keys::Scope;
+use toguz::ratings::Score;
+use toguz::rules::{parse_record, replay, Side, Variant};
+use toguz::store::{Store, StoreOptions, Tree};
+
+async fn start(store: Store) -> (Manager, Clock) {
+    let clock = Clock::manual(T0);
+    let engine = EnginePool::new(EngineConfig::default());
+    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+        .await
+        .unwrap();
+    (m, clock)
+}
+
+async fn start_game(m: &Manager, a: &UserRef, b: &UserRef, rated: bool) -> GameView {
+    let action = Action::Challenge {
+        opponent: Some(b.clone()),
+        variant: Variant::STANDARD,
+        rated,
+        time: None,
+    };
+    let id = challenge_id(act(m, a, action).await);
+    game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
+}
+
+/// Both players make one move each (so the game cannot be aborted), then `loser` resigns.
+async fn play_and_resign(
+    m: &Manager,
+    v: &GameView,
+    loser: &UserRef,
+) -> Result<GameView, ActionError> {
+    for _ in 0..2 {
+        let shown = game(
+            act(
+                m,
+                loser,
+                Action::Show {
+                    game: Some(v.id.clone()),
+                },
+            )
+            .await,
+        );
+        let mover = shown
+            .to_move_player()
+            .and_then(|p| p.user())
+            .unwrap()
+            .clone();
+        let pit = shown.position.legal_moves().iter().next().unwrap();
+        let action = Action::Move {
+            game: v.id.clone(),
+            ply: None,
+            pit,
+        };
+        game(act(m, &mover, action).await);
+    }
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    act(m, loser, resign).await.map(|r| game(Ok(r)))
+}
+
+fn chat_scope() -> Scope {
+    Scope::Chat(chat())
+}
+
+on_both_backends! {
+    single: [
+        a_rated_game_moves_both_ratings_and_shows_everywhere,
+        bot_games_are_unrated_and_counted_per_level,
+        an_aborted_game_changes_nothing_and_a_casual_one_no_rating,
+        players_inactive_for_90_days_leave_the_leaderboard,
+        history_pages_run_newest_first,
+    ],
+    multi: [],
+}
+
+async fn a_rated_game_moves_both_ratings_and_shows_everywhere(backend: Backend) {
+    let (a, b) = (user("a"), user("b"));
+    let id = {
+        let (m, _) = start(backend.open().await).await;
+        let v = start_game(&m, &a, &b, true).await;
+        assert!(v.rated);
+        let end = play_and_resign(&m, &v, &b).await.unwrap();
+        let (sa, sb) = (end.side_of(&a).unwrap(), end.side_of(&b).unwrap());
+        let ca = end.ratings[sa.index()].expect("a's change on the final board");
+        let cb = end.ratings[sb.index()].expect("b's change");
+        assert_eq!(
+            (ca.after.rating.round(), cb.after.rating.round()),
+            (1662.0, 1338.0)
+        );
+        assert_eq!(ca.delta(), 162);
+        let caption = toguz::platform::present::caption(&end, toguz::i18n::Lang::En);
+        assert!(
+            caption.contains("Ratings: User a 1662? (+162), User b 1338? (-162)")
+                || caption.contains("Ratings: User b 1338? (-162), User a 1662? (+162)"),
+            "{caption}"
+        );
+        v.id
+    };
+    // Everything is durable: read it back after a restart.
+    let (m, _) = start(backend.open().await).await;
+    let stats = m.stats(&a).await.unwrap().unwrap();
+    assert_eq!(
+        (stats.rated.wins, stats.rated.games(), stats.best_streak),
+        (1, 1, 1)
+    );
+    assert_eq!(stats.rating.rating.round(), 1662.0);
+    let lost = m.stats(&b).await.unwrap().unwrap();
+    assert_eq!((lost.rated.losses, lost.streak), (1, 0));
+    for scope in [chat_scope(), Scope::Platform(Platform::Telegram)] {
+        let board = m.leaderboard(scope.clone(), Some(&b)).await.unwrap();
+        let names: Vec<&str> = board
+            .top
+            .iter()
+            .map(|(_, r)| r.user.name.as_str())
+            .collect();
+        assert_eq!(names, ["User a", "User b"], "{scope:?}");
+        assert_eq!(board.caller.as_ref().map(|(place, _)| *place), Some(2));
+    }
+    assert!(m
+        .leaderboard(Scope::Platform(Platform::Discord), None)
+        .await
+        .unwrap()
+        .top
+        .is_empty());
+    let other_chat = Scope::Chat(toguz::manager::ChatRef::new(Platform::Telegram, "-200"));
+    assert!(m
+        .leaderboard(other_chat, Some(&a))
+        .await
+        .unwrap()
+        .caller
+        .is_none());
+    // History of each player, and a record that replays with its headers.
+    for who in [&a, &b] {
+        let page = m.history(who, 0).await.unwrap();
+        assert_eq!(page.entries.len(), 1);
+        assert_eq!(page.entries[0].game, id);
+        assert!(page.entries[0].rated && !page.more);
+    }
+    let file = m.record(&id).await.unwrap();
+    assert!(
+        file.text.contains("[Termination \"resignation\"]"),
+        "{}",
+        file.text
+    );
+    assert!(
+        file.text.contains("[WhiteRating \"1500\"]"),
+        "{}",
+        file.text
+    );
+    let record = parse_record(&file.text).unwrap();
+    assert_eq!(
+        replay(&record, record.start_position().unwrap())
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(matches!(
+        m.record("nosuch").await,
+        Err(ActionError::NoSuchGame)
+    ));
+}
+
+async fn bot_games_are_unrated_and_counted_per_level(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
+    let a = user("a");
+    for level in [Level::Easy, Level::Easy, Level::Hard] {
+        let play = Action::PlayBot {
+            level,
+            variant: Variant::STANDARD,
+            colour: Some(Side::White),
+            time: None,
+        };
+        let v = game(act(&m, &a, play).await);
+        assert!(!v.rated);
+        let end = game(
+            act(
+                &m,
+                &a,
+                Action::Resign {
+                    game: Some(v.id),
+                    ply: None,
+                },
+            )
+            .await,
+        );
+        assert_eq!(*end.ratings, [None, None]);
+        clock.advance(1);
+    }
+    let stats = m.stats(&a).await.unwrap().unwrap();
+    assert_eq!(stats.against(Level::Easy).losses, 2);
+    assert_eq!(stats.against(Level::Hard).losses, 1);
+    assert_eq!((stats.rated.games(), stats.games()), (0, 3));
+    assert_eq!(stats.rating, toguz::ratings::Rating::default());
+    assert!(m
+        .leaderboard(chat_scope(), Some(&a))
+        .await
+        .unwrap()
+        .top
+        .is_empty());
+    assert_eq!(m.history(&a, 0).await.unwrap().entries.len(), 3);
+}
+
+async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating(backend: Backend) {
+    let (m, _) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b, true).await;
+    let end = game(act(&m, &a, Action::Abort { game: v.id.clone() }).await);
+    assert_eq!(*end.ratings, [None, None]);
+    assert!(m.stats(&a).await.unwrap().is_none() && m.stats(&b).await.unwrap().is_none());
+    let page = m.history(&a, 0).await.unwrap();
+    assert!(matches!(
+        page.entries[0].status,
+        GameStatus::Finished { .. }
+    ));
+    assert!(m
+        .record(&v.id)
+        .await
+        .unwrap()
+        .text
+        .contains("[Termination \"aborted\"]"));
+
+    let casual = start_game(&m, &a, &b, false).await;
+    assert!(!casual.rated);
+    let end = play_and_resign(&m, &casual, &a).await.unwrap();
+    assert_eq!(*end.ratings, [None, None]);
+    let stats = m.stats(&b).await.unwrap().unwrap();
+    assert_eq!((stats.casual.wins, stats.rated.games()), (1, 0));
+    assert_eq!(stats.rating, toguz::ratings::Rating::default());
+    assert!(m
+        .leaderboard(chat_scope(), None)
+        .await
+        .unwrap()
+        .top
+        .is_empty());
+}
+
+/// A game's end whose write times out is undone whole: the game goes on and no rating
+/// moved; ending it again counts it exactly once.
+#[tokio::test]
+async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
+    let options = StoreOptions {
+        commit_timeout: Duration::from_millis(300),
+        ..StoreOptions::default()
+    };
+    let (store, disk) = Store::faulty(None, &options).unwrap();
+    let (m, _) = start(store.clone()).await;
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b, true).await;
+    disk.set_delay(Duration::from_millis(1000));
+    let err = play_and_resign_slow(&m, &v, &b, &disk).await;
+    assert!(matches!(err, Err(ActionError::Storage(_))), "{err:?}");
+    assert!(m.stats(&a).await.unwrap().is_none());
+    assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 0);
+    assert_eq!(store.count(Tree::History).await.unwrap(), 0);
+    assert!(store.contains(Tree::Games, &v.id).await.unwrap());
+    disk.set_delay(Duration::ZERO);
+    // Let the slow flush finish before the retry.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    let end = game(act(&m, &b, resign).await);
+    assert!(end.ratings.iter().all(Option::is_some));
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.games(), 1);
+    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.games(), 1);
+    assert_eq!(store.count(Tree::History).await.unwrap(), 2);
+    // One row per player in the chat's board and the platform's.
+    assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 4);
+}
+
+/// Moves normally, then resigns with the disk slowed down.
+async fn play_and_resign_slow(
+    m: &Manager,
+    v: &GameView,
+    loser: &UserRef,
+    disk: &toguz::store::FaultyFlusher,
+) -> Result<GameView, ActionError> {
+    disk.set_delay(Duration::ZERO);
+    for _ in 0..2 {
+        let shown = game(
+            act(
+                m,
+                loser,
+                Action::Show {
+                    game: Some(v.id.clone()),
+                },
+            )
+            .await,
+        );
+        let mover = shown
+            .to_move_player()
+            .and_then(|p| p.user())
+            .unwrap()
+            .clone();
+        let pit = shown.position.legal_moves().iter().next().unwrap();
+        game(
+            act(
+                m,
+                &mover,
+                Action::Move {
+                    game: v.id.clone(),
+                    ply: None,
+                    pit,
+                },
+            )
+            .await,
+        );
+    }
+    disk.set_delay(Duration::from_millis(1000));
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    act(m, loser, resign).await.map(|r| game(Ok(r)))
+}
+
+/// A crash while the end is being written (the disk fails, the process goes): after the
+/// restart the game has either ended with its ratings or not ended with none, never one
+/// without the other; ending it then counts it once.
+#[tokio::test]
+async fn a_crash_during_the_end_write_never_splits_game_and_rating() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (user("a"), user("b"));
+    let id = {
+        let (store, disk) = Store::faulty(Some(dir.path()), &StoreOptions::default()).unwrap();
+        let (m, _) = start(store).await;
+        let v = start_game(&m, &a, &b, true).await;
+        disk.set_delay(Duration::ZERO);
+        for _ in 0..2 {
+            let shown = game(
+                act(
+                    &m,
+                    &a,
+                    Action::Show {
+                        game: Some(v.id.clone()),
+                    },
+                )
+                .await,
+            );
+            let mover = shown
+                .to_move_player()
+                .and_then(|p| p.user())
+                .unwrap()
+                .clone();
+            let pit = shown.position.legal_moves().iter().next().unwrap();
+            game(
+                act(
+                    &m,
+                    &mover,
+                    Action::Move {
+                        game: v.id.clone(),
+                        ply: None,
+                        pit,
+                    },
+                )
+                .await,
+            );
+        }
+        disk.set_failing(true);
+        let resign = Action::Resign {
+            game: Some(v.id.clone()),
+            ply: None,
+        };
+        assert!(act(&m, &b, resign).await.is_err());
+        v.id
+    };
+    let store = reopen(dir.path()).await;
+    let archived = store.contains(Tree::Archive, &id).await.unwrap();
+    let counted = store.contains(Tree::Ratings, &a.key()).await.unwrap();
+    assert_eq!(
+        archived, counted,
+        "the game's end and its rating land together"
+    );
+    assert_eq!(
+        store.count(Tree::History).await.unwrap(),
+        if archived { 2 } else { 0 }
+    );
+    let (m, _) = start(store.clone()).await;
+    if !archived {
+        let resign = Action::Resign {
+            game: Some(id.clone()),
+            ply: None,
+        };
+        game(act(&m, &b, resign).await);
+    }
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.wins, 1);
+    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.losses, 1);
+    assert_eq!(store.count(Tree::History).await.unwrap(), 2);
+}
+
+async fn players_inactive_for_90_days_leave_the_leaderboard(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let v = start_game(&m, &a, &b, true).await;
+    play_and_resign(&m, &v, &b).await.unwrap();
+    clock.advance(INACTIVE_SECS / 2);
+    let v = start_game(&m, &c, &b, true).await;
+    play_and_resign(&m, &v, &c).await.unwrap();
+    let board = m.leaderboard(chat_scope(), Some(&c)).await.unwrap();
+    assert_eq!(board.top.len(), 3);
+    assert_eq!(board.caller.as_ref().map(|(p, _)| *p), Some(3));
+    // a's last rated game is now 90 days old; b and c played 45 days ago.
+    clock.advance(INACTIVE_SECS / 2);
+    let board = m.leaderboard(chat_scope(), Some(&a)).await.unwrap();
+    let names: Vec<&str> = board
+        .top
+        .iter()
+        .map(|(_, r)| r.user.name.as_str())
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(
+        !names.contains(&"User a") && board.caller.is_none(),
+        "{names:?}"
+    );
+    // The sweep deletes the expired rows from the index itself.
+    m.sweep().await;
+    let rows: Vec<(String, toguz::ratings::LeaderRow)> = Store::scan(
+        &m_store(&m),
+        Tree::Leaderboard,
+        toguz::store::KeyRange::prefix(""),
+        100,
+    )
+    .await
+    .unwrap();
+    assert!(rows.iter().all(|(_, r)| r.user != a), "{rows:?}");
+    // Stats stay.
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.wins, 1);
+}
+
+fn m_store(m: &Manager) -> Store {
+    m.store().clone()
+}
+
+async fn history_pages_run_newest_first(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
+    let a = user("a");
+    let mut ids = Vec::new();
+    for _ in 0..11 {
+        let play = Action::PlayBot {
+            level: Level::Random,
+            variant: Variant::STANDARD,
+            colour: Some(Side::White),
+            time: None,
+        };
+        let v = game(act(&m, &a, play).await);
+        game(
+            act(
+                &m,
+                &a,
+                Action::Resign {
+                    game: Some(v.id.clone()),
+                    ply: None,
+                },
+            )
+            .await,
+        );
+        ids.push(v.id);
+        clock.advance(60);
+    }
+    ids.reverse();
+    let first = m.history(&a, 0).await.unwrap();
+    let second = m.history(&a, 1).await.unwrap();
+    assert!(first.more && !second.more);
+    let shown: Vec<String> = first
+        .entries
+        .iter()
+        .chain(&second.entries)
+        .map(|e| e.game.clone())
+        .collect();
+    assert_eq!(shown, ids);
+    assert!(m.history(&a, 5).await.unwrap().entries.is_empty());
+    assert!(m
+        .history(&user("nobody"), 0)
+        .await
+        .unwrap()
+        .entries
+        .is_empty());
+    assert_eq!(
+        toguz::manager::history::score_of(&first.entries[0].status, first.entries[0].side),
+        Some(Score::Loss)
+    );
+}
