@@ -53,6 +53,7 @@ discord-cooldown = Wait { $seconds ->
 } before you challenge again.
 discord-bad-button = This button does not belong to any game I know. Use /board to see your current board.
 discord-your-move = { $mention }, your move in game { $id }.
+discord-game-over = { $mentions }: game { $id } is over. { $result }
 discord-resigned = You resigned game { $id }.
 discord-draw-offered = You offered a draw in game { $id }.
 discord-challenge-in-dm = Challenges are for servers. Here in a DM you can play me with /play.

@@ -50,6 +50,7 @@ discord-lang-set = Енді сізбен қазақша сөйлесемін.
 discord-cooldown = Қайта шақырмас бұрын { $seconds } секунд күтіңіз.
 discord-bad-button = Бұл батырма мен білетін ешбір ойынға жатпайды. Қазіргі тақтаңызды /board командасы көрсетеді.
 discord-your-move = { $mention }, { $id } ойынында сіздің жүрісіңіз.
+discord-game-over = { $mentions }: { $id } ойыны аяқталды. { $result }
 discord-resigned = Сіз { $id } ойынында жеңілгеніңізді мойындадыңыз.
 discord-draw-offered = Сіз { $id } ойынында тең ойын ұсындыңыз.
 discord-challenge-in-dm = Шақыру серверлерге арналған. Мұнда, жеке хатта, менімен /play арқылы ойнай аласыз.

@@ -52,6 +52,7 @@ discord-cooldown = Подождите { $seconds ->
 }, прежде чем снова кого-то вызвать.
 discord-bad-button = Эта кнопка не относится ни к одной известной мне партии. Команда /доска покажет вашу текущую доску.
 discord-your-move = { $mention }, ваш ход в партии { $id }.
+discord-game-over = { $mentions }: партия { $id } окончена. { $result }
 discord-resigned = Вы сдали партию { $id }.
 discord-draw-offered = Вы предложили ничью в партии { $id }.
 discord-challenge-in-dm = Вызовы — для серверов. Здесь, в личных сообщениях, можно сыграть со мной: /играть.

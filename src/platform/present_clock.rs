@@ -7,7 +7,7 @@
 //! Telegram and the console the time of day in UTC.
 
 use crate::i18n::Lang;
-use crate::manager::GameView;
+use crate::manager::{FinishReason, GameStatus, GameView};
 use crate::rules::Side;
 use crate::t;
 use crate::timecontrol::{clock_text, Category, ClockEvent, TimeControl, TimeControlError};
@@ -73,6 +73,18 @@ pub fn clock_lines(view: &GameView, lang: Lang, style: ClockStyle) -> Vec<String
 
 fn name(view: &GameView, side: Side, lang: Lang) -> String {
     super::present::player_name(view.player(side), lang)
+}
+
+/// Whether a game ended on time, with nobody pressing: a flag, a first move not made, a
+/// move time run out. Board edits notify nobody, so adapters tell the players then.
+pub fn ended_on_time(view: &GameView) -> bool {
+    matches!(
+        view.status,
+        GameStatus::Finished {
+            reason: FinishReason::TimedOut(_) | FinishReason::FirstMoveMissed(_),
+            ..
+        }
+    )
 }
 
 /// `<t:1764539225:R>` or `21:47:05` (UTC), for a unix time in milliseconds. A timestamp is

@@ -226,6 +226,7 @@ async fn a_tenth_of_a_minute_game_flags_and_the_board_shows_it() {
         ("Bob", "Alice")
     };
     // Nobody presses: the flag falls on its own and the board says so, for both to see.
+    let from = s.fake.call_count();
     let end = s
         .fake
         .wait_for("the flag", Duration::from_secs(15), |f| {
@@ -244,5 +245,32 @@ async fn a_tenth_of_a_minute_game_flags_and_the_board_shows_it() {
             .as_str()
             .is_some_and(|c| !c.starts_with("1m:"))),
         "no pit buttons after the flag: {end}"
+    );
+    // An edit pings nobody: both players are told by a message answering the board.
+    let told = s
+        .fake
+        .wait_call(from, "the players told", |c| {
+            c.method == "POST" && c.path == "/channels/710/messages" && c.status == 200
+        })
+        .await;
+    let body = told.json.clone().unwrap_or_default();
+    let said = body["content"].as_str().unwrap_or_default();
+    assert!(
+        said.contains(&alice.mention()) && said.contains(&bob.mention()),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("{flagged} ran out of time")),
+        "{said}"
+    );
+    let pinged = body["allowed_mentions"]["users"].to_string();
+    assert!(
+        pinged.contains(&alice.id.to_string()) && pinged.contains(&bob.id.to_string()),
+        "{body}"
+    );
+    assert_eq!(
+        body["message_reference"]["message_id"].as_str(),
+        Some(board.to_string().as_str()),
+        "{body}"
     );
 }

@@ -17,6 +17,8 @@ use crate::manager::{
     Action, ChallengeStatus, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Reply,
     Request, UserRef,
 };
+use crate::platform::present;
+use crate::t;
 use futures::FutureExt as _;
 use serenity::all::{ChannelId, Http, MessageId};
 use std::future::Future;
@@ -245,7 +247,10 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
     let out = messages::game(&view, lang, bot.settings.mention);
     let stamp = Drawn::Game(Stamp::of(&view));
     let mut redraw = Redraw::UpToDate;
+    let mut tell_in = None;
     for (channel, message) in stale {
+        // This edit ends the game on this message: players are told once, by a message.
+        let ends_here = matches!(bot.drawn(message), Some(Drawn::Game(s)) if !s.over);
         let ticket = bot.begin_draw(message);
         match ChannelId::new(channel)
             .edit_message(http, MessageId::new(message), out.clone().into_edit())
@@ -256,6 +261,9 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
                 if redraw == Redraw::UpToDate {
                     redraw = Redraw::Edited;
                 }
+                if ends_here {
+                    tell_in = tell_in.or(Some((channel, message)));
+                }
             }
             Err(error) => {
                 if transient(&error) {
@@ -265,7 +273,36 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
             }
         }
     }
+    if let Some(place) = tell_in.filter(|_| present::ended_on_time(&view)) {
+        tell_the_end(http, &view, lang, place).await;
+    }
     (redraw, Some(view))
+}
+
+/// A game that ended on time with nobody pressing: an edit pings nobody, so its players
+/// are told by a message in the board's channel, answering the board.
+async fn tell_the_end(http: &Http, view: &GameView, lang: Lang, (channel, board): (u64, u64)) {
+    let Some(result) = present::result_text(view, lang) else {
+        return;
+    };
+    let humans: Vec<&UserRef> = view.players.iter().filter_map(|p| p.user()).collect();
+    let players: Vec<String> = humans.iter().map(|u| format!("<@{}>", u.id)).collect();
+    let text = t!(
+        lang,
+        "discord-game-over",
+        mentions = players.join(", "),
+        id = view.id.as_str(),
+        result = result
+    );
+    let mut out = messages::text(text);
+    out.ping
+        .extend(humans.into_iter().filter_map(messages::user_id));
+    let message = out
+        .into_message()
+        .reference_message((ChannelId::new(channel), MessageId::new(board)));
+    if let Err(error) = ChannelId::new(channel).send_message(http, message).await {
+        tracing::warn!(game = view.id, %error, "Discord: cannot tell the players the game ended");
+    }
 }
 
 /// Whether a failed request may succeed later: Discord or the network in trouble, not a

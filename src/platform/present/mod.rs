@@ -15,7 +15,9 @@ use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
 
-pub use super::present_clock::{clock_lines, time_control_error, time_control_text, ClockStyle};
+pub use super::present_clock::{
+    clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle,
+};
 
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:
 /// Telegram puts three in a row, and a longer label is cut on a phone. Every language's

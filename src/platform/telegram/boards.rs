@@ -9,8 +9,8 @@ use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeStatus, ChallengeView, Event, FinishReason, GameStatus, GameView, Platform,
-    Player, Reply, Request, Target, UserRef,
+    Action, ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Request,
+    Target, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -233,7 +233,7 @@ impl Ctx {
             let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
             self.outbox
                 .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
-            if actor.is_none() && ended_on_time(view) {
+            if actor.is_none() && present::ended_on_time(view) {
                 self.tell_the_end(view, chat).await;
             }
             return;
@@ -299,7 +299,7 @@ impl Ctx {
         let text = t!(
             lang,
             "tg-game-over",
-            players = players.join(", "),
+            mentions = players.join(", "),
             game = view.id.as_str(),
             result = html(&result)
         );
@@ -384,18 +384,6 @@ pub fn chat_id(view: &GameView) -> Option<i64> {
 }
 
 /// A clickable mention of a Telegram user in HTML.
-/// Whether a game ended on time, with nobody pressing: a flag, a first move not made, a
-/// move time run out.
-pub fn ended_on_time(view: &GameView) -> bool {
-    matches!(
-        view.status,
-        GameStatus::Finished {
-            reason: FinishReason::TimedOut(_) | FinishReason::FirstMoveMissed(_),
-            ..
-        }
-    )
-}
-
 fn mention(user: &UserRef) -> String {
     format!(
         "<a href=\"tg://user?id={}\">{}</a>",

@@ -8,7 +8,6 @@
 //! gets no "your move" notice: only when the bot thought long enough (`LOOKED_AWAY`) that
 //! they may have looked away. A worker ends when its game has been quiet for `IDLE`.
 
-use super::boards::ended_on_time;
 use super::guard::caught;
 use super::Ctx;
 use crate::manager::{GameId, GameStatus, GameView, Player, UserRef};
@@ -136,7 +135,7 @@ async fn next(games: &Workers, id: &str, rx: &mut watch::Receiver<Change>) -> bo
 /// The bot's first move of a game counts as a quick reply too: the player has just asked
 /// for the game. A game that ended on time with nobody pressing is always told.
 fn wants_notice(change: &Change, pressed: Option<Instant>) -> bool {
-    if change.actor.is_none() && ended_on_time(&change.view) {
+    if change.actor.is_none() && crate::platform::present::ended_on_time(&change.view) {
         return true;
     }
     let bot_replied = change.actor.is_none() && change.view.against_bot();

@@ -1573,6 +1573,27 @@ fn create_message(
     if let Err(e) = apply_message(state, &mut message, &data, body.files, true) {
         return e;
     }
+    // A reply must answer a message of this channel (Discord: 50035, unknown message).
+    if let Some(reference) = data.get("message_reference").filter(|r| !r.is_null()) {
+        let id = &reference["message_id"];
+        let target = id
+            .as_str()
+            .and_then(|s| s.parse::<u64>().ok())
+            .or(id.as_u64());
+        let known = target
+            .and_then(|m| state.messages.get(&m))
+            .is_some_and(|m| {
+                m["channel_id"].as_str().and_then(|c| c.parse().ok()) == Some(channel)
+            });
+        if !known {
+            return form_error(
+                "message_reference",
+                "MESSAGE_REFERENCE_UNKNOWN_MESSAGE",
+                "Unknown message",
+            );
+        }
+        message["message_reference"] = reference.clone();
+    }
     let empty = message["content"] == ""
         && message["embeds"].as_array().is_none_or(Vec::is_empty)
         && message["attachments"].as_array().is_none_or(Vec::is_empty)
