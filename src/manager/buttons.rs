@@ -64,6 +64,11 @@ pub enum Button {
         game: GameId,
         mark: u8,
     },
+    /// Not an [`Action`]: a finished game's record (and final board), from
+    /// `Manager::record`.
+    Record {
+        game: GameId,
+    },
     AcceptChallenge {
         challenge: ChallengeId,
     },
@@ -104,6 +109,7 @@ pub fn encode(button: &Button) -> String {
         Button::Rematch { game } => format!("1rm:{game}"),
         Button::Review { game } => format!("1rv:{game}"),
         Button::ReviewBoard { game, mark } => format!("1rb:{game}:{mark}"),
+        Button::Record { game } => format!("1rc:{game}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
@@ -147,6 +153,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             game: id(g)?,
             mark: mark_number(mark)?,
         },
+        ("rc", [g]) => Button::Record { game: id(g)? },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
@@ -159,7 +166,8 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
         (
-            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rb" | "ca" | "cd" | "cc" | "b",
+            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rb" | "rc" | "ca" | "cd" | "cc"
+            | "b",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -211,7 +219,8 @@ impl Button {
             | Button::Abort { game }
             | Button::Rematch { game }
             | Button::Review { game }
-            | Button::ReviewBoard { game, .. } => Some(game),
+            | Button::ReviewBoard { game, .. }
+            | Button::Record { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -220,7 +229,8 @@ impl Button {
     }
 
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
-    /// `None` for `Review`, which is no action on a game (`Manager::start_review`).
+    /// `None` for `Review` and `Record`, which are no actions on a game
+    /// (`Manager::start_review`, `Manager::record`).
     pub fn into_action(self) -> Option<Action> {
         Some(match self {
             Button::Move { game, ply, pit } => Action::Move {
@@ -240,7 +250,9 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
-            Button::Review { .. } | Button::ReviewBoard { .. } => return None,
+            Button::Review { .. } | Button::ReviewBoard { .. } | Button::Record { .. } => {
+                return None
+            }
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -283,6 +295,7 @@ mod tests {
                 game: g.clone(),
                 mark: 6,
             },
+            Button::Record { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
             },

@@ -438,6 +438,22 @@ impl Manager {
         .await?)
     }
 
+    /// The record of `game`, or without one of the game that ended last in `chat`
+    /// (`NoFinishedGameHere` if none did since the start).
+    pub async fn record_in(
+        &self,
+        chat: &ChatRef,
+        game: Option<GameId>,
+    ) -> Result<RecordFile, ActionError> {
+        let id = match game {
+            Some(id) => id,
+            None => lock(&self.inner.index)
+                .last_finished(&chat.key())
+                .ok_or(ActionError::NoFinishedGameHere)?,
+        };
+        self.record(&id).await
+    }
+
     /// The record of a game, finished or not (public, like the game itself).
     pub async fn record(&self, game: &str) -> Result<RecordFile, ActionError> {
         let slot = self.game_slot(game).await?;

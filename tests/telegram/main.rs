@@ -8,5 +8,6 @@ mod bot_game;
 mod clock;
 mod fake;
 mod flows;
+mod history;
 mod load;
 mod review;

@@ -418,6 +418,8 @@ impl Bot {
             Button::ReviewBoard { game, mark } => {
                 self.review_board(origin, &chat, game, mark, lang).await
             }
+            // Not shown in Discord yet (Telegram's Record button): refused like unknown data.
+            Button::Record { .. } => origin.ephemeral(t!(lang, "discord-bad-button")).await,
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
                     return origin.ephemeral(t!(lang, "discord-bad-button")).await;

@@ -4,6 +4,7 @@
 use super::boards::{chat_id, html, version};
 use super::commands::test_panic;
 use super::dispatch::HandlerResult;
+use super::history::{self, PAGE_PREFIX};
 use super::inline::inline_placeholder_press;
 use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
 use super::placement::{self, Facts, Step};
@@ -166,6 +167,10 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
     if let Some(time) = data.strip_prefix(TIME_PREFIX) {
         return time_row_press(&ctx, &q, time, place, lang).await;
     }
+    if data.starts_with(PAGE_PREFIX) {
+        history::page_press(&ctx, &q, data, lang).await;
+        return Ok(());
+    }
     let button = match decode(data) {
         Ok(b) => b,
         Err(error) => {
@@ -174,6 +179,17 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             return Ok(());
         }
     };
+    if let Button::Record { game } = &button {
+        // A record is public, and a history page carries one button per game: no check of
+        // the message it was pressed on. A board (a photo) has its own board already.
+        let on_board = q
+            .message
+            .as_ref()
+            .and_then(|m| m.regular_message())
+            .is_some_and(|m| m.photo().is_some());
+        history::record_press(&ctx, &q, game, &place, !on_board, actor, lang).await;
+        return Ok(());
+    }
     if !belongs_here(&q, &button) {
         tracing::info!(
             user = q.from.id.0,

@@ -24,11 +24,13 @@ pub enum Command {
         level: Option<Level>,
         time: Option<TimeControl>,
     },
-    /// `/challenge [@username] [time]`; `named` is the first word besides the time control.
-    /// Whom it names is settled by the handler, which also sees replies and mention entities.
+    /// `/challenge [@username] [time] [unrated]`; `named` is the first word besides the
+    /// time control and the unrated word. Whom it names is settled by the handler, which
+    /// also sees replies and mention entities. Rated unless an unrated word is given.
     Challenge {
         named: Option<String>,
         time: Option<TimeControl>,
+        rated: bool,
     },
     Board,
     Games,
@@ -41,6 +43,25 @@ pub enum Command {
     /// `/review [game]`; without a game, the board it replies to, else the game that ended
     /// last in the chat.
     Review {
+        game: Option<String>,
+    },
+    /// `/history [@username]`; without one, the author of the message it replies to, else
+    /// the caller.
+    History {
+        named: Option<String>,
+    },
+    /// `/stats [@username]`, found as for `/history`.
+    Stats {
+        named: Option<String>,
+    },
+    /// `/leaderboard [global]`: the group's players, or with `global` (and in a private
+    /// chat) everyone on Telegram.
+    Leaderboard {
+        global: bool,
+    },
+    /// `/record [game]`; without a game, the board it replies to, else the game that ended
+    /// last in the chat.
+    Record {
         game: Option<String>,
     },
     /// `/lang [en|ru|kk]`: no language shows the current one.
@@ -63,6 +84,10 @@ impl Command {
             Command::Draw => "draw",
             Command::Rematch { .. } => "rematch",
             Command::Review { .. } => "review",
+            Command::History { .. } => "history",
+            Command::Stats { .. } => "stats",
+            Command::Leaderboard { .. } => "leaderboard",
+            Command::Record { .. } => "record",
             Command::Lang { .. } => "lang",
         }
     }
@@ -82,6 +107,9 @@ pub enum CommandError {
     /// `/challenge` with words that name nobody (neither `@username` nor a mention).
     #[error("{0:?} names no one to challenge")]
     Opponent(String),
+    /// `/leaderboard` with a word that is no scope.
+    #[error("unknown leaderboard scope {0:?}")]
+    Scope(String),
     /// A word that looks like a time control (a number, or with `+`) but is none.
     #[error(transparent)]
     Time(TimeControlError),
@@ -108,6 +136,7 @@ impl CommandError {
             }
             CommandError::Lang(given) => t!(lang, "tg-unknown-lang", given = clip(given)),
             CommandError::Opponent(given) => t!(lang, "tg-challenge-how", given = clip(given)),
+            CommandError::Scope(given) => t!(lang, "tg-leaderboard-how", given = clip(given)),
             CommandError::Time(error) => present::time_control_error(error, lang),
         }
     }
@@ -141,7 +170,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 11] = [
+const SPECS: [Spec; 15] = [
     Spec {
         word: "start",
         menu: None,
@@ -166,8 +195,13 @@ const SPECS: [Spec; 11] = [
         help: Some("tg-help-challenge"),
         parse: |args| {
             let (args, time) = split_time(args)?;
+            let (args, unrated) = take_word(&args, &UNRATED_WORDS);
             let named = first_word(&args);
-            Ok(Command::Challenge { named, time })
+            Ok(Command::Challenge {
+                named,
+                time,
+                rated: !unrated,
+            })
         },
     },
     Spec {
@@ -210,6 +244,45 @@ const SPECS: [Spec; 11] = [
         parse: |args| {
             let game = first_word(args).map(|g| g.to_ascii_lowercase());
             Ok(Command::Review { game })
+        },
+    },
+    Spec {
+        word: "history",
+        menu: Some("tg-cmd-history"),
+        help: Some("tg-help-history"),
+        parse: |args| {
+            let named = first_word(args);
+            Ok(Command::History { named })
+        },
+    },
+    Spec {
+        word: "stats",
+        menu: Some("tg-cmd-stats"),
+        help: Some("tg-help-stats"),
+        parse: |args| {
+            let named = first_word(args);
+            Ok(Command::Stats { named })
+        },
+    },
+    Spec {
+        word: "leaderboard",
+        menu: Some("tg-cmd-leaderboard"),
+        help: Some("tg-help-leaderboard"),
+        parse: |args| {
+            let (rest, global) = take_word(args, &GLOBAL_WORDS);
+            match first_word(&rest) {
+                None => Ok(Command::Leaderboard { global }),
+                Some(other) => Err(CommandError::Scope(other)),
+            }
+        },
+    },
+    Spec {
+        word: "record",
+        menu: Some("tg-cmd-record"),
+        help: Some("tg-help-record"),
+        parse: |args| {
+            let game = first_word(args).map(|g| g.to_ascii_lowercase());
+            Ok(Command::Record { game })
         },
     },
     Spec {
@@ -269,6 +342,27 @@ fn looks_timed(word: &str) -> bool {
     !word.starts_with('@')
         && (word.contains('+')
             || word.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '-')))
+}
+
+/// The words that make a challenge unrated, in each language (any is understood in any
+/// chat): a friendly game, as players call it.
+const UNRATED_WORDS: [&str; 4] = ["unrated", "товарищеская", "рейтингсіз", "casual"];
+/// The words of `/leaderboard global`.
+const GLOBAL_WORDS: [&str; 4] = ["global", "все", "общий", "жалпы"];
+
+/// Takes the first of `words` (any case) out of `args`: the other words, and whether it was
+/// there.
+fn take_word(args: &str, words: &[&str]) -> (String, bool) {
+    let mut found = false;
+    let rest: Vec<&str> = args
+        .split_whitespace()
+        .filter(|w| {
+            let hit = !found && words.iter().any(|x| w.to_lowercase() == *x);
+            found |= hit;
+            !hit
+        })
+        .collect();
+    (rest.join(" "), found)
 }
 
 fn first_word(args: &str) -> Option<String> {
@@ -375,7 +469,8 @@ mod tests {
             ok("/Challenge@Toguz_Bot  @bob "),
             Command::Challenge {
                 named: Some("@bob".into()),
-                time: None
+                time: None,
+                rated: true,
             }
         );
         assert_eq!(parse("/board@other_bot", ME), None);
@@ -399,7 +494,8 @@ mod tests {
             ok("/challenge"),
             Command::Challenge {
                 named: None,
-                time: None
+                time: None,
+                rated: true,
             }
         );
         assert_eq!(ok("/review"), Command::Review { game: None });
@@ -409,6 +505,64 @@ mod tests {
                 game: Some("ab12cd".into())
             }
         );
+    }
+
+    #[test]
+    fn history_stats_leaderboard_record_and_unrated_challenges_parse() {
+        assert_eq!(ok("/history"), Command::History { named: None });
+        assert_eq!(
+            ok("/history @bob"),
+            Command::History {
+                named: Some("@bob".into())
+            }
+        );
+        assert_eq!(
+            ok("/stats@toguz_bot @Bob"),
+            Command::Stats {
+                named: Some("@Bob".into())
+            }
+        );
+        assert_eq!(ok("/leaderboard"), Command::Leaderboard { global: false });
+        for global in ["global", "GLOBAL", "общий", "жалпы"] {
+            assert_eq!(
+                ok(&format!("/leaderboard {global}")),
+                Command::Leaderboard { global: true }
+            );
+        }
+        assert_eq!(
+            err("/leaderboard weekly"),
+            CommandError::Scope("weekly".into())
+        );
+        assert_eq!(ok("/record"), Command::Record { game: None });
+        assert_eq!(
+            ok("/record AB12cd"),
+            Command::Record {
+                game: Some("ab12cd".into())
+            }
+        );
+        for unrated in ["unrated", "Товарищеская", "рейтингсіз"] {
+            assert_eq!(
+                ok(&format!("/challenge @bob {unrated} 3+2")),
+                Command::Challenge {
+                    named: Some("@bob".into()),
+                    time: Some(TimeControl::fischer(3, 2)),
+                    rated: false
+                },
+                "{unrated}"
+            );
+        }
+        assert_eq!(
+            ok("/challenge unrated"),
+            Command::Challenge {
+                named: None,
+                time: None,
+                rated: false
+            }
+        );
+        for lang in Lang::ALL {
+            let text = err("/leaderboard weekly").text(lang);
+            assert!(text.contains("weekly") && !text.contains("tg-"), "{text}");
+        }
     }
 
     #[test]
@@ -533,14 +687,16 @@ mod tests {
             ok("/challenge 3+2"),
             Command::Challenge {
                 named: None,
-                time: blitz
+                time: blitz,
+                rated: true,
             }
         );
         assert_eq!(
             ok("/challenge @bob 3+2"),
             Command::Challenge {
                 named: Some("@bob".into()),
-                time: blitz
+                time: blitz,
+                rated: true,
             }
         );
         assert_eq!(
@@ -568,14 +724,16 @@ mod tests {
             ok("/challenge @bob2024 3 + 2"),
             Command::Challenge {
                 named: Some("@bob2024".into()),
-                time: blitz
+                time: blitz,
+                rated: true,
             }
         );
         assert_eq!(
             ok("/challenge @bob2024"),
             Command::Challenge {
                 named: Some("@bob2024".into()),
-                time: None
+                time: None,
+                rated: true,
             }
         );
         assert_eq!(
@@ -596,7 +754,8 @@ mod tests {
             ok("/challenge 3+2 @bob"),
             Command::Challenge {
                 named: Some("@bob".into()),
-                time: blitz
+                time: blitz,
+                rated: true,
             }
         );
         assert_eq!(

@@ -6,6 +6,7 @@ use super::callbacks::{show_reply, Origin};
 use super::command::{self, Command, CommandError};
 use super::dispatch::HandlerResult;
 use super::guard::Verdict;
+use super::history;
 use super::markup;
 use super::poster::Content;
 use super::reviews::{self, ReviewPlace};
@@ -155,7 +156,7 @@ impl Cmd<'_> {
             Command::Start => self.say(t!(lang, "tg-start")),
             Command::Help => self.say(command::help(lang)),
             Command::Play { level, time } => self.play(level, time).await,
-            Command::Challenge { named, time } => self.challenge(named, time).await,
+            Command::Challenge { named, time, rated } => self.challenge(named, time, rated).await,
             Command::Board => self.act(Action::Show { game: None }, true).await,
             Command::Games => self.act(Action::ListGames, false).await,
             Command::Resign => {
@@ -174,6 +175,29 @@ impl Cmd<'_> {
             }
             Command::Rematch { game } => self.rematch(game).await,
             Command::Review { game } => self.review(game).await,
+            Command::History { named } => {
+                if let Some(whose) = self.whose(named).await {
+                    history::history(self.ctx, self.place(), whose, lang).await;
+                }
+            }
+            Command::Stats { named } => {
+                if let Some(whose) = self.whose(named).await {
+                    history::stats(self.ctx, self.place(), whose, lang).await;
+                }
+            }
+            Command::Leaderboard { global } => {
+                let private = self.msg.chat.is_private();
+                let place = self.place();
+                history::leaderboard(self.ctx, place, &self.actor, global, private, lang).await;
+            }
+            Command::Record { game } => {
+                let from_reply = self
+                    .msg
+                    .reply_to_message()
+                    .and_then(|r| r.reply_markup())
+                    .and_then(markup::game_of);
+                history::record(self.ctx, self.place(), game.or(from_reply), lang).await;
+            }
             Command::Lang { lang } => self.set_lang(lang).await,
         }
     }
@@ -233,7 +257,7 @@ impl Cmd<'_> {
         self.act(action, false).await;
     }
 
-    async fn challenge(&self, named: Option<String>, time: Option<TimeControl>) {
+    async fn challenge(&self, named: Option<String>, time: Option<TimeControl>, rated: bool) {
         if self.msg.chat.is_private() {
             return self.say(t!(self.lang, "tg-challenge-in-group"));
         }
@@ -250,7 +274,7 @@ impl Cmd<'_> {
         let action = Action::Challenge {
             opponent,
             variant: Variant::default(),
-            rated: true,
+            rated,
             time,
         };
         self.act(action, false).await;
@@ -283,6 +307,41 @@ impl Cmd<'_> {
             Some(word) if word.starts_with('@') => self.by_username(&word).await.map(Some),
             Some(word) => Err(NoOpponent::Nobody(word)),
             None => Ok(None),
+        }
+    }
+
+    fn place(&self) -> history::Place {
+        history::Place {
+            chat: self.chat(),
+            reply_to: Some(self.msg.id.0),
+        }
+    }
+
+    /// Whose history or stats: as `/challenge` finds an opponent (a reply, a mention, an
+    /// `@username`), else the caller's own. `None` when answered already (nobody found).
+    async fn whose(&self, named: Option<String>) -> Option<history::Whose> {
+        let lang = self.lang;
+        match self.opponent(named).await {
+            Ok(Some(user)) => Some(history::Whose {
+                own: user == self.actor,
+                user,
+            }),
+            Ok(None) => Some(history::Whose {
+                user: self.actor.clone(),
+                own: true,
+            }),
+            Err(NoOpponent::Unknown(name)) => {
+                self.say(t!(lang, "tg-history-unknown-user", username = name));
+                None
+            }
+            Err(NoOpponent::NotAPerson) => {
+                self.say(t!(lang, "tg-history-not-a-person"));
+                None
+            }
+            Err(NoOpponent::Nobody(given)) => {
+                self.say(t!(lang, "tg-history-how", given = given));
+                None
+            }
         }
     }
 

@@ -36,31 +36,42 @@ impl ButtonKey {
         ButtonKey(key.to_vec())
     }
 
-    fn mac(&self, challenger: u64) -> Option<Hmac<Sha256>> {
+    fn mac(&self, payload: &str) -> Option<Hmac<Sha256>> {
         // HMAC takes keys of any length; the error case cannot happen, and then nothing
         // verifies.
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.0).ok()?;
-        mac.update(format!("{INLINE_PREFIX}{challenger}").as_bytes());
+        mac.update(payload.as_bytes());
         Some(mac)
+    }
+
+    /// `<payload>:<tag>`, where `payload` starts with its kind's prefix (`tgi:`, `tgh:`).
+    pub fn sign_payload(&self, payload: &str) -> String {
+        let tag = self
+            .mac(payload)
+            .map(|m| m.finalize().into_bytes()[..TAG_BYTES].to_vec())
+            .unwrap_or_default();
+        let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+        format!("{payload}:{hex}")
+    }
+
+    /// The payload of signed data (`<payload>:<tag>`, prefix included), if the tag is ours.
+    pub fn verify_payload<'a>(&self, signed: &'a str) -> Option<&'a str> {
+        let (payload, hex) = signed.rsplit_once(':')?;
+        let tag = unhex(hex).filter(|t| t.len() == TAG_BYTES)?;
+        self.mac(payload)?.verify_truncated_left(&tag).ok()?;
+        Some(payload)
     }
 
     /// `tgi:<challenger>:<tag>`.
     pub fn sign(&self, challenger: u64) -> String {
-        let tag = self
-            .mac(challenger)
-            .map(|m| m.finalize().into_bytes()[..TAG_BYTES].to_vec())
-            .unwrap_or_default();
-        let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
-        format!("{INLINE_PREFIX}{challenger}:{hex}")
+        self.sign_payload(&format!("{INLINE_PREFIX}{challenger}"))
     }
 
     /// The challenger of signed data (without the `tgi:` prefix), if the tag is ours.
     pub fn verify(&self, signed: &str) -> Option<u64> {
-        let (id, hex) = signed.split_once(':')?;
-        let challenger: u64 = id.parse().ok()?;
-        let tag = unhex(hex).filter(|t| t.len() == TAG_BYTES)?;
-        self.mac(challenger)?.verify_truncated_left(&tag).ok()?;
-        Some(challenger)
+        let signed = format!("{INLINE_PREFIX}{signed}");
+        let payload = self.verify_payload(&signed)?;
+        payload.strip_prefix(INLINE_PREFIX)?.parse().ok()
     }
 }
 

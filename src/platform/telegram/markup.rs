@@ -33,10 +33,19 @@ pub fn game_keyboard(view: &GameView, lang: Lang) -> InlineKeyboardMarkup {
             .collect();
         rows.extend(pits.chunks(PITS_PER_ROW).map(<[_]>::to_vec));
     }
-    let actions: Vec<InlineKeyboardButton> = present::action_buttons(view, None, lang)
+    let mut actions: Vec<InlineKeyboardButton> = present::action_buttons(view, None, lang)
         .iter()
         .map(button)
         .collect();
+    if view.is_over() {
+        let record = Button::Record {
+            game: view.id.clone(),
+        };
+        actions.push(InlineKeyboardButton::callback(
+            t!(lang, "tg-button-record"),
+            encode(&record),
+        ));
+    }
     rows.extend(actions.chunks(3).map(<[_]>::to_vec));
     InlineKeyboardMarkup::new(rows)
 }

@@ -36,6 +36,12 @@ pub enum Content {
     },
     /// Only a new keyboard (e.g. none, for a board that is no longer the live one).
     Keyboard(Option<InlineKeyboardMarkup>),
+    /// A file (a game's record) with a plain-text caption; only ever sent, never edited in.
+    Document {
+        name: String,
+        bytes: Arc<Vec<u8>>,
+        caption: String,
+    },
 }
 
 /// Tries of one post or edit before giving it up.
@@ -307,6 +313,10 @@ impl Poster {
                 .reply_markup(k.clone().unwrap_or_else(empty_keyboard))
                 .await
                 .map(drop),
+            (_, Content::Document { .. }) => {
+                tracing::warn!(?target, "document edits are not made");
+                Ok(())
+            }
             (MsgRef::Inline(_), Content::Photo { .. }) => {
                 // Telegram cannot put an uploaded photo into an inline message; callers
                 // render inline boards as text.
@@ -393,6 +403,21 @@ impl Poster {
                     .parse_mode(ParseMode::Html);
                 if let Some(k) = keyboard {
                     req = req.reply_markup(k.clone());
+                }
+                if let Some(r) = reply {
+                    req = req.reply_parameters(r);
+                }
+                req.await
+            }
+            Content::Document {
+                name,
+                bytes,
+                caption,
+            } => {
+                let file = InputFile::memory(bytes.as_ref().clone()).file_name(name.clone());
+                let mut req = self.bot.send_document(ChatId(chat), file);
+                if !caption.is_empty() {
+                    req = req.caption(caption);
                 }
                 if let Some(r) = reply {
                     req = req.reply_parameters(r);

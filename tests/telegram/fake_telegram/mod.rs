@@ -39,6 +39,7 @@ pub const CHANNEL_BOT_ID: i64 = 136_817_688;
 const POSTING: &[&str] = &[
     "sendMessage",
     "sendPhoto",
+    "sendDocument",
     "editMessageText",
     "editMessageCaption",
     "editMessageMedia",
@@ -57,6 +58,7 @@ const METHODS: &[&str] = &[
     "getWebhookInfo",
     "sendMessage",
     "sendPhoto",
+    "sendDocument",
     "sendChatAction",
     "editMessageText",
     "editMessageCaption",
@@ -258,6 +260,8 @@ pub struct StoredMessage {
     /// Hash of the photo's bytes (or its file_id when sent by reference).
     pub photo: Option<String>,
     pub photo_size: (u32, u32),
+    /// A sent document: its file name and bytes.
+    pub document: Option<(String, Vec<u8>)>,
     pub reply_markup: Option<Value>,
     pub edits: u32,
     pub reply_to: Option<i64>,
@@ -500,6 +504,7 @@ impl FakeTelegram {
             caption: None,
             photo: None,
             photo_size: (0, 0),
+            document: None,
             reply_markup: None,
             edits: 0,
             reply_to,
@@ -625,6 +630,7 @@ impl FakeTelegram {
                 caption: None,
                 photo: None,
                 photo_size: (0, 0),
+                document: None,
                 reply_markup: result.get("reply_markup").cloned(),
                 edits: 0,
                 reply_to: None,
@@ -875,6 +881,11 @@ fn message_json(st: &FakeState, m: &StoredMessage) -> Value {
         v["photo"] = json!([{"file_id": format!("F{p}"), "file_unique_id": format!("U{p}"),
             "width": m.photo_size.0, "height": m.photo_size.1, "file_size": 1000}]);
     }
+    if let Some((name, bytes)) = &m.document {
+        let id = hash(bytes);
+        v["document"] = json!({"file_id": format!("D{id}"), "file_unique_id": format!("U{id}"),
+            "file_name": name, "file_size": bytes.len()});
+    }
     if let Some(k) = &m.reply_markup {
         v["reply_markup"] = k.clone();
     }
@@ -1062,12 +1073,13 @@ async fn read_params(headers: &HeaderMap, request: Request) -> Result<(Params, F
             .map_err(|_| bad("wrong multipart request"))?;
         while let Ok(Some(field)) = mp.next_field().await {
             let name = field.name().unwrap_or("").to_string();
-            let is_file = field.file_name().is_some();
+            let file_name = field.file_name().map(str::to_string);
             let data = field
                 .bytes()
                 .await
                 .map_err(|_| bad("wrong multipart request"))?;
-            if is_file {
+            if let Some(file_name) = file_name {
+                files.insert(name_key(&name), file_name.into_bytes());
                 files.insert(name, data.to_vec());
             } else {
                 let text = String::from_utf8(data.to_vec())
@@ -1273,6 +1285,7 @@ fn dispatch(
         "setWebhook" => set_webhook(st, p),
         "sendMessage" => send_message(st, p),
         "sendPhoto" => send_photo(st, p, files),
+        "sendDocument" => send_document(st, p, files),
         "sendChatAction" => {
             known_chat(st, p)?;
             Ok(json!(true))
@@ -1581,6 +1594,7 @@ fn bot_message(
         caption: None,
         photo: None,
         photo_size: (0, 0),
+        document: None,
         reply_markup,
         edits: 0,
         reply_to,
@@ -1673,6 +1687,55 @@ fn send_photo(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, Ap
         ..bot_message(st, chat, markup, reply_to)
     };
     Ok(store_message(st, m))
+}
+
+/// sendDocument as Telegram takes it: an uploaded file (multipart, the field `document`
+/// or `attach://` a part) with a file name and 1 byte to 50 MB; a `caption` of at most 1024
+/// characters. A document sent by URL or file id is not something this bot does: refused.
+fn send_document(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, ApiError> {
+    let chat = known_chat(st, p)?;
+    let caption = opt_str(p, "caption");
+    check_caption(&caption)?;
+    if let Some(c) = &caption {
+        check_parse_mode(p, c)?;
+    }
+    let markup = check_markup(p.get("reply_markup"), false)?;
+    let reply_to = check_reply_to(st, chat, p)?;
+    let (name, bytes) = match p.get("document").and_then(value_str) {
+        Some(r) if r.starts_with("attach://") => files_named(files, &r["attach://".len()..]),
+        Some(_) => return Err(bad("wrong file identifier/HTTP URL specified")),
+        None => files_named(files, "document"),
+    }
+    .ok_or_else(|| bad("there is no document in the request"))?;
+    if bytes.is_empty() {
+        return Err(bad("file must be non-empty"));
+    }
+    if bytes.len() > 50 << 20 {
+        return Err(ApiError {
+            status: 413,
+            description: "Request Entity Too Large".into(),
+        });
+    }
+    let m = StoredMessage {
+        caption,
+        document: Some((name, bytes.to_vec())),
+        ..bot_message(st, chat, markup, reply_to)
+    };
+    Ok(store_message(st, m))
+}
+
+/// Where `read_params` keeps the file name of an uploaded part (beside its bytes; `#`
+/// never occurs in a form field name Telegram knows).
+fn name_key(field: &str) -> String {
+    format!("{field}#name")
+}
+
+/// An uploaded part and its file name (Telegram shows a document by its name: one is
+/// required).
+fn files_named<'a>(files: &'a Files, field: &str) -> Option<(String, &'a [u8])> {
+    let bytes = files.get(field)?;
+    let name = String::from_utf8(files.get(&name_key(field))?.clone()).ok()?;
+    (!name.is_empty()).then_some((name, bytes.as_slice()))
 }
 
 /// The message an edit targets: `chat_id` + `message_id`, or `inline_message_id`.

@@ -1,0 +1,281 @@
+//! `/history`, `/stats`, `/leaderboard` and `/record` in Telegram, and the buttons of a
+//! history page (issue 16). The texts are shared (`platform::history_text`); here are the
+//! keyboards, the signed page buttons and the record as a document.
+//!
+//! A page button carries `tgh:<user id>:<page>:<tag>`, the tag an HMAC of the rest under
+//! the bot's button key (as inline placeholders are signed), so a modified client cannot
+//! make the bot page through data it never showed. A history is public anyway; the tag is
+//! what lets a forged or garbled button get a plain refusal instead of a lookup.
+
+use super::boards::html;
+use super::callbacks::answer;
+use super::poster::Content;
+use super::refs::MsgRef;
+use super::Ctx;
+use crate::i18n::Lang;
+use crate::manager::buttons::{encode, Button};
+use crate::manager::history::HistoryPage;
+use crate::manager::{Action, ActionError, ChatRef, Platform, Reply, Request, UserRef};
+use crate::platform::history_text::{history_text, leaderboard_text, record_caption, stats_text};
+use crate::platform::present;
+use crate::ratings::keys::Scope;
+use crate::t;
+use std::sync::Arc;
+use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
+
+/// Prefix of a history page button's data.
+pub const PAGE_PREFIX: &str = "tgh:";
+/// Telegram's longest caption, in characters.
+const CAPTION_MAX: usize = 1024;
+/// Pages past this are not offered (a history is read newest first; older games are in
+/// `toguz export`).
+const MAX_PAGE: usize = 9_999;
+
+/// Where an answer goes: the chat and the message it replies to.
+#[derive(Clone, Copy)]
+pub struct Place {
+    pub chat: i64,
+    pub reply_to: Option<i32>,
+}
+
+/// Whose history or stats: the reader's own, or someone else's with their name.
+pub struct Whose {
+    pub user: UserRef,
+    pub own: bool,
+}
+
+impl Whose {
+    fn name(&self) -> Option<&str> {
+        (!self.own).then_some(self.user.name.as_str())
+    }
+}
+
+/// `/history`: the first page, with its buttons.
+pub async fn history(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) {
+    match ctx.manager.history(&whose.user, 0).await {
+        Ok(page) => {
+            let (text, keyboard) = history_message(ctx, &whose, &page, lang);
+            let content = Content::Text { text, keyboard };
+            ctx.send_later(place.chat, place.reply_to, content, None);
+        }
+        Err(err) => ctx.reply(place.chat, place.reply_to, error_html(&err, lang)),
+    }
+}
+
+/// A page's text (HTML) and keyboard: one button per game (its board and record), then
+/// ◀ ▶ when there are pages before or after.
+fn history_message(
+    ctx: &Ctx,
+    whose: &Whose,
+    page: &HistoryPage,
+    lang: Lang,
+) -> (String, Option<InlineKeyboardMarkup>) {
+    let text = html(&history_text(whose.name(), page, lang));
+    let games: Vec<InlineKeyboardButton> = page
+        .entries
+        .iter()
+        .map(|e| {
+            let data = encode(&Button::Record {
+                game: e.game.clone(),
+            });
+            InlineKeyboardButton::callback(format!("📄 {}", e.game), data)
+        })
+        .collect();
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = games.chunks(4).map(<[_]>::to_vec).collect();
+    let mut nav = Vec::new();
+    if page.page > 0 {
+        nav.push(page_button(ctx, "◀", &whose.user, page.page - 1));
+    }
+    if page.more && page.page < MAX_PAGE {
+        nav.push(page_button(ctx, "▶", &whose.user, page.page + 1));
+    }
+    if !nav.is_empty() {
+        rows.push(nav);
+    }
+    let keyboard = (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows));
+    (text, keyboard)
+}
+
+fn page_button(ctx: &Ctx, label: &str, user: &UserRef, page: usize) -> InlineKeyboardButton {
+    let data = ctx
+        .button_key
+        .sign_payload(&format!("{PAGE_PREFIX}{}:{page}", user.id));
+    InlineKeyboardButton::callback(label, data)
+}
+
+/// The user id and page of page button data, if the bot signed it.
+fn read_page(ctx: &Ctx, data: &str) -> Option<(String, usize)> {
+    let payload = ctx.button_key.verify_payload(data)?;
+    let (user, page) = payload.strip_prefix(PAGE_PREFIX)?.split_once(':')?;
+    let ok = !user.is_empty() && user.bytes().all(|b| b.is_ascii_digit());
+    let page: usize = page.parse().ok().filter(|p| *p <= MAX_PAGE)?;
+    ok.then(|| (user.to_string(), page))
+}
+
+/// A ◀ or ▶ press: the message is redrawn with that page. Data the bot did not sign is
+/// refused; a page that no longer has games (games are only ever added, so only a forged
+/// page number could ask for one) is answered as such.
+pub async fn page_press(ctx: &Arc<Ctx>, q: &CallbackQuery, data: &str, lang: Lang) {
+    let Some((id, number)) = read_page(ctx, data) else {
+        tracing::info!(user = q.from.id.0, "telegram: history page button not ours");
+        return answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+    };
+    let Some(place) = q.message.as_ref().map(|m| MsgRef::Chat {
+        chat: m.chat().id.0,
+        message: m.id().0,
+    }) else {
+        return answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+    };
+    let name = ctx.people.name(id.parse().unwrap_or_default());
+    let mut user = UserRef::new(Platform::Telegram, id, name.clone().unwrap_or_default());
+    let page = match ctx.manager.history(&user, number).await {
+        Ok(page) => page,
+        Err(err) => return answer(ctx, q, present::error_text(&err, lang), true).await,
+    };
+    if page.entries.is_empty() {
+        return answer(ctx, q, t!(lang, "tg-history-page-gone"), true).await;
+    }
+    if name.is_none() {
+        user.name = name_in(&page, &user);
+    }
+    let whose = Whose {
+        own: user.id == q.from.id.0.to_string(),
+        user,
+    };
+    let (text, keyboard) = history_message(ctx, &whose, &page, lang);
+    // Version 0: every page is as new as the one before.
+    ctx.poster.edit(place, Content::Text { text, keyboard }, 0);
+    answer(ctx, q, String::new(), false).await;
+}
+
+/// The name `user` had in the newest game of a page.
+fn name_in(page: &HistoryPage, user: &UserRef) -> String {
+    page.entries
+        .first()
+        .and_then(|e| e.players[e.side.index()].user())
+        .map(|u| u.name.clone())
+        .unwrap_or_else(|| user.name.clone())
+}
+
+/// `/stats`.
+pub async fn stats(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) {
+    let text = match ctx.manager.stats(&whose.user).await {
+        Ok(stats) => stats_text(whose.name(), stats.as_ref(), lang),
+        Err(err) => present::error_text(&err, lang),
+    };
+    ctx.reply(place.chat, place.reply_to, html(&text));
+}
+
+/// `/leaderboard`: the group's, or Telegram's with `global` or in a private chat.
+pub async fn leaderboard(
+    ctx: &Arc<Ctx>,
+    place: Place,
+    caller: &UserRef,
+    global: bool,
+    private: bool,
+    lang: Lang,
+) {
+    let scope = if global || private {
+        Scope::Platform(Platform::Telegram)
+    } else {
+        Scope::Chat(ChatRef::new(Platform::Telegram, place.chat.to_string()))
+    };
+    let text = match ctx.manager.leaderboard(scope, Some(caller)).await {
+        Ok(board) => leaderboard_text(&board, lang),
+        Err(err) => present::error_text(&err, lang),
+    };
+    ctx.reply(place.chat, place.reply_to, html(&text));
+}
+
+/// `/record` and a game's Record button: the record as a document, the move text in its
+/// caption (or, when too long for one, in a message of its own after it).
+pub async fn record(ctx: &Arc<Ctx>, place: Place, game: Option<String>, lang: Lang) -> bool {
+    let here = ChatRef::new(Platform::Telegram, place.chat.to_string());
+    match ctx.manager.record_in(&here, game).await {
+        Ok(file) => {
+            let caption = record_caption(&file.game, &file.moves, lang);
+            let (short, rest) = if caption.chars().count() <= CAPTION_MAX {
+                (caption, None)
+            } else {
+                (
+                    t!(lang, "record-title", game = file.game.as_str()),
+                    Some(caption),
+                )
+            };
+            let document = Content::Document {
+                name: file.file_name,
+                bytes: Arc::new(file.text.into_bytes()),
+                caption: short,
+            };
+            ctx.send_later(place.chat, place.reply_to, document, None);
+            if let Some(rest) = rest {
+                ctx.reply(place.chat, None, html(&rest));
+            }
+            true
+        }
+        Err(err) => {
+            ctx.reply(place.chat, place.reply_to, error_html(&err, lang));
+            false
+        }
+    }
+}
+
+/// A history entry's button or a finished board's Record button: the game's final board
+/// (only from a history page: a board's own Record button is on that board) and its record.
+pub async fn record_press(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    game: &str,
+    place: &MsgRef,
+    with_board: bool,
+    actor: UserRef,
+    lang: Lang,
+) {
+    let MsgRef::Chat { chat, message } = place else {
+        let text = t!(lang, "tg-record-inline", id = game);
+        return answer(ctx, q, text, true).await;
+    };
+    let at = Place {
+        chat: *chat,
+        reply_to: Some(*message),
+    };
+    if with_board {
+        let req = Request {
+            actor,
+            chat: ChatRef::new(Platform::Telegram, chat.to_string()),
+            action: Action::Show {
+                game: Some(game.to_string()),
+            },
+        };
+        if let Ok(Reply::Game(view)) = ctx.manager.act(req).await {
+            // Posted where it was asked for, not attached: the game's own boards stay its
+            // boards.
+            let content = ctx.board_content(&view, lang, false);
+            ctx.send_later(*chat, Some(*message), content, None);
+        }
+    }
+    record(ctx, at, Some(game.to_string()), lang).await;
+    answer(ctx, q, String::new(), false).await;
+}
+
+fn error_html(err: &ActionError, lang: Lang) -> String {
+    html(&present::error_text(err, lang))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::telegram::inline::ButtonKey;
+
+    #[test]
+    fn page_data_fits_telegram_and_only_ours_reads_back() {
+        let key = ButtonKey::new(b"k1");
+        let data = key.sign_payload(&format!("{PAGE_PREFIX}{}:{MAX_PAGE}", u64::MAX));
+        assert!(data.len() <= 64, "{data}");
+        let payload = key.verify_payload(&data).expect("ours");
+        assert_eq!(payload, format!("tgh:{}:{MAX_PAGE}", u64::MAX));
+        assert_eq!(ButtonKey::new(b"k2").verify_payload(&data), None);
+        let forged = data.replacen(":9999:", ":9998:", 1);
+        assert_eq!(key.verify_payload(&forged), None);
+    }
+}
