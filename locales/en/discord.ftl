@@ -62,3 +62,16 @@ discord-game-over-mention = { $mentions }, the game is over.
 discord-bad-option = That option value is not one I know. Pick one from the list that Discord shows.
 discord-challenge-other-bot = { $name } is a bot and cannot play. Challenge a person, or play me with /play.
 discord-internal-error = Something went wrong on my side. Please try again in a moment; /board shows your game as it stands.
+# Ratings and leaderboards (issue 16).
+discord-opt-rated = rated
+discord-opt-rated-desc = Whether the game changes your ratings (yes unless you say otherwise)
+discord-cmd-stats = stats
+discord-cmd-stats-desc = A player's rating and results
+discord-opt-player = player
+discord-opt-player-desc = Whose rating to show (yours if left empty)
+discord-cmd-leaderboard = leaderboard
+discord-cmd-leaderboard-desc = The best players of this server, or of all Discord
+discord-opt-scope = scope
+discord-opt-scope-desc = This server's players or everyone on Discord
+discord-choice-scope-server = This server
+discord-choice-scope-global = Everyone on Discord

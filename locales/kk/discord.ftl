@@ -59,3 +59,16 @@ discord-game-over-mention = { $mentions }, ойын аяқталды.
 discord-bad-option = Параметрдің мұндай мәнін білмеймін. Оны Discord көрсететін тізімнен таңдаңыз.
 discord-challenge-other-bot = { $name } — бот, ол ойнай алмайды. Адамды шақырыңыз немесе менімен /play арқылы ойнаңыз.
 discord-internal-error = Менде бір ақау шықты. Сәлден соң қайталап көріңіз, ал ойыныңыздың қазіргі күйін /board командасы көрсетеді.
+# Рейтинг және үздіктер кестесі (issue 16).
+discord-opt-rated = рейтингтік
+discord-opt-rated-desc = Ойын рейтингке есептеле ме (әдепкіде иә)
+discord-cmd-stats = статистика
+discord-cmd-stats-desc = Ойыншының рейтингі мен нәтижелері
+discord-opt-player = ойыншы
+discord-opt-player-desc = Кімнің рейтингін көрсету керек (бос қалса — сіздікі)
+discord-cmd-leaderboard = үздіктер
+discord-cmd-leaderboard-desc = Осы сервердің немесе бүкіл Discord-тың үздік ойыншылары
+discord-opt-scope = аумақ
+discord-opt-scope-desc = Осы сервердің ойыншылары немесе Discord-тағы барлық ойыншы
+discord-choice-scope-server = Осы сервер
+discord-choice-scope-global = Бүкіл Discord

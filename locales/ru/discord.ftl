@@ -61,3 +61,16 @@ discord-game-over-mention = { $mentions }, партия окончена.
 discord-bad-option = Такого значения параметра я не знаю. Выберите его из списка, который показывает Discord.
 discord-challenge-other-bot = { $name } — бот, с ним сыграть не получится. Вызовите человека или сыграйте со мной: /играть.
 discord-internal-error = У меня что-то пошло не так. Попробуйте ещё раз чуть позже. Команда /доска покажет, как сейчас выглядит ваша партия.
+# Рейтинги и таблицы лучших (issue 16).
+discord-opt-rated = рейтинговая
+discord-opt-rated-desc = Идёт ли партия в рейтинг (по умолчанию да)
+discord-cmd-stats = статистика
+discord-cmd-stats-desc = Рейтинг и результаты игрока
+discord-opt-player = игрок
+discord-opt-player-desc = Чей рейтинг показать (если не указать — ваш)
+discord-cmd-leaderboard = лучшие
+discord-cmd-leaderboard-desc = Лучшие игроки этого сервера или всего Discord
+discord-opt-scope = где
+discord-opt-scope-desc = Игроки этого сервера или все игроки Discord
+discord-choice-scope-server = Этот сервер
+discord-choice-scope-global = Весь Discord

@@ -24,6 +24,8 @@ pub enum Command {
         opponent: Option<UserId>,
         variant: Result<Variant, BadOption>,
         time: Option<Result<TimeControl, TimeControlError>>,
+        /// `rated:` (default true).
+        rated: bool,
     },
     Play {
         level: Option<Result<Level, BadOption>>,
@@ -49,6 +51,14 @@ pub enum Command {
     },
     Help {
         language: Option<Result<Lang, BadOption>>,
+    },
+    /// `/stats [player]`: without a player, the caller's own.
+    Stats {
+        player: Option<UserId>,
+    },
+    /// `/leaderboard [scope: server|global]`: `global` true for everyone on Discord.
+    Leaderboard {
+        global: Result<bool, BadOption>,
     },
 }
 
@@ -167,6 +177,35 @@ pub fn definitions() -> Vec<CreateCommand> {
         // Each language is named in itself: readers look for their own.
         language = language.add_string_choice(words::lang_name(lang), lang.code());
     }
+    let rated = localized!(
+        option(
+            CommandOptionType::Boolean,
+            "rated",
+            "discord-opt-rated-desc"
+        ),
+        "discord-opt-rated",
+        "discord-opt-rated-desc"
+    );
+    let player = localized!(
+        option(CommandOptionType::User, "player", "discord-opt-player-desc"),
+        "discord-opt-player",
+        "discord-opt-player-desc"
+    );
+    let scope = localized!(
+        option(CommandOptionType::String, "scope", "discord-opt-scope-desc"),
+        "discord-opt-scope",
+        "discord-opt-scope-desc"
+    )
+    .add_string_choice_localized(
+        t!(Lang::En, "discord-choice-scope-server"),
+        "server",
+        choice_names(|l| t!(l, "discord-choice-scope-server")),
+    )
+    .add_string_choice_localized(
+        t!(Lang::En, "discord-choice-scope-global"),
+        "global",
+        choice_names(|l| t!(l, "discord-choice-scope-global")),
+    );
     vec![
         localized!(
             command("challenge", "discord-cmd-challenge-desc"),
@@ -177,7 +216,8 @@ pub fn definitions() -> Vec<CreateCommand> {
         .add_option(opponent)
         .add_option(balls.clone())
         .add_option(tuzdek.clone())
-        .add_option(time.clone()),
+        .add_option(time.clone())
+        .add_option(rated),
         localized!(
             command("play", "discord-cmd-play-desc"),
             "discord-cmd-play",
@@ -230,6 +270,20 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(EVERYWHERE.to_vec())
         .add_option(game_option()),
         localized!(
+            command("stats", "discord-cmd-stats-desc"),
+            "discord-cmd-stats",
+            "discord-cmd-stats-desc"
+        )
+        .contexts(EVERYWHERE.to_vec())
+        .add_option(player),
+        localized!(
+            command("leaderboard", "discord-cmd-leaderboard-desc"),
+            "discord-cmd-leaderboard",
+            "discord-cmd-leaderboard-desc"
+        )
+        .contexts(EVERYWHERE.to_vec())
+        .add_option(scope),
+        localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
             "discord-cmd-help-desc"
@@ -270,7 +324,10 @@ fn game(options: &[CommandDataOption]) -> Option<String> {
 /// deferral, when the answer is late, is ephemeral too. The others post a public message
 /// (a board, a challenge); their refusals are ephemeral all the same.
 pub fn answers_privately(name: &str) -> bool {
-    matches!(name, "games" | "resign" | "draw" | "help")
+    matches!(
+        name,
+        "games" | "resign" | "draw" | "help" | "stats" | "leaderboard"
+    )
 }
 
 /// Parses an invocation; `None` for a command we do not have.
@@ -286,6 +343,11 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
                 }),
             variant: variant(options),
             time: time(options),
+            rated: options
+                .iter()
+                .find(|o| o.name == "rated")
+                .and_then(|o| o.value.as_bool())
+                .unwrap_or(true),
         },
         "play" => Command::Play {
             level: string(options, "level").map(|l| l.parse().map_err(|_| BadOption)),
@@ -310,6 +372,22 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         },
         "help" => Command::Help {
             language: string(options, "language").map(|l| Lang::from_code(l).ok_or(BadOption)),
+        },
+        "stats" => Command::Stats {
+            player: options
+                .iter()
+                .find(|o| o.name == "player")
+                .and_then(|o| match o.value {
+                    CommandDataOptionValue::User(id) => Some(id),
+                    _ => None,
+                }),
+        },
+        "leaderboard" => Command::Leaderboard {
+            global: match string(options, "scope") {
+                None | Some("server") => Ok(false),
+                Some("global") => Ok(true),
+                Some(_) => Err(BadOption),
+            },
         },
         _ => return None,
     })
@@ -349,7 +427,7 @@ mod tests {
             .iter()
             .map(|c| serde_json::to_value(c).unwrap())
             .collect();
-        assert_eq!(defs.len(), 9);
+        assert_eq!(defs.len(), 11);
         let valid_name = |s: &str| {
             (1..=32).contains(&s.chars().count())
                 && s.chars()
@@ -395,7 +473,8 @@ mod tests {
                 {"name": "opponent", "type": 6, "value": "22"},
                 {"name": "balls", "type": 4, "value": 5},
                 {"name": "tuzdek", "type": 3, "value": "off"},
-                {"name": "time", "type": 3, "value": "3+2"}
+                {"name": "time", "type": 3, "value": "3+2"},
+                {"name": "rated", "type": 5, "value": false}
             ])),
         );
         assert_eq!(
@@ -404,8 +483,41 @@ mod tests {
                 opponent: Some(UserId::new(22)),
                 variant: Ok(Variant::new(5, TuzdekRule::Off).unwrap()),
                 time: Some(Ok(TimeControl::fischer(3, 2))),
+                rated: false,
             })
         );
+        assert!(matches!(
+            parse(
+                "challenge",
+                &options(json!([{"name": "opponent", "type": 6, "value": "22"}]))
+            ),
+            Some(Command::Challenge { rated: true, .. })
+        ));
+        assert_eq!(
+            parse(
+                "stats",
+                &options(json!([{"name": "player", "type": 6, "value": "23"}]))
+            ),
+            Some(Command::Stats {
+                player: Some(UserId::new(23))
+            })
+        );
+        assert_eq!(parse("stats", &[]), Some(Command::Stats { player: None }));
+        assert_eq!(
+            parse("leaderboard", &[]),
+            Some(Command::Leaderboard { global: Ok(false) })
+        );
+        for (scope, global) in [
+            ("global", Ok(true)),
+            ("server", Ok(false)),
+            ("x", Err(BadOption)),
+        ] {
+            let o = json!([{"name": "scope", "type": 3, "value": scope}]);
+            assert_eq!(
+                parse("leaderboard", &options(o)),
+                Some(Command::Leaderboard { global })
+            );
+        }
         let forged = parse(
             "challenge",
             &options(

@@ -19,7 +19,8 @@ use crate::manager::{
     Action, ActionError, ChallengeView, ChatRef, GameView, Platform, Reply, Request, Target,
     UserRef,
 };
-use crate::platform::{present, present_review};
+use crate::platform::{history_text, present, present_review};
+use crate::ratings::keys::Scope;
 use crate::t;
 use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
@@ -182,6 +183,7 @@ impl Bot {
                 opponent,
                 variant,
                 time,
+                rated,
             } => {
                 let Ok(variant) = variant else {
                     return origin.ephemeral(t!(lang, "discord-bad-option")).await;
@@ -217,7 +219,7 @@ impl Bot {
                 let action = Action::Challenge {
                     opponent: Some(opponent),
                     variant,
-                    rated: true,
+                    rated,
                     time,
                 };
                 let reply = self.act(&user, &chat, action).await;
@@ -291,6 +293,46 @@ impl Bot {
                 None => Err(ActionError::NoSuchGame),
             },
             Command::Review { game } => return self.review(origin, &chat, game, lang).await,
+            Command::Stats { player } => {
+                let named = player.and_then(|id| {
+                    let u = cmd.data.resolved.users.get(&id)?;
+                    let member = cmd.data.resolved.members.get(&id);
+                    let name = member
+                        .and_then(|m| m.nick.clone())
+                        .or_else(|| u.global_name.clone())
+                        .unwrap_or_else(|| u.name.clone());
+                    Some(UserRef::new(Platform::Discord, id.to_string(), name))
+                });
+                if player.is_some() && named.is_none() {
+                    return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
+                }
+                let whose = named.filter(|u| *u != user);
+                let text = match self.manager.stats(whose.as_ref().unwrap_or(&user)).await {
+                    Ok(stats) => history_text::stats_text(
+                        whose.as_ref().map(|u| u.name.as_str()),
+                        stats.as_ref(),
+                        lang,
+                    ),
+                    Err(error) => present::error_text(&error, lang),
+                };
+                return origin.ephemeral(text).await;
+            }
+            Command::Leaderboard { global } => {
+                let Ok(global) = global else {
+                    return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                };
+                // In a DM there is no server: everyone on Discord.
+                let scope = if global || cmd.guild_id.is_none() {
+                    Scope::Platform(Platform::Discord)
+                } else {
+                    Scope::Chat(chat.clone())
+                };
+                let text = match self.manager.leaderboard(scope, Some(&user)).await {
+                    Ok(board) => history_text::leaderboard_text(&board, lang),
+                    Err(error) => present::error_text(&error, lang),
+                };
+                return origin.ephemeral(text).await;
+            }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,

@@ -1,0 +1,156 @@
+//! Ratings on Discord, end to end (issue 16): two members play a rated challenge to the end
+//! (the small three-ball variant); the final board shows the result and both rating
+//! changes; `/leaderboard` (the server's and `scope: global`) and `/stats` (one's own and a
+//! member's) show them; a challenge with `rated: false` changes no rating.
+
+use crate::fake_discord::bot::{BotProcess, Options};
+use crate::fake_discord::{buttons, id_of, Call, FakeDiscord, User};
+use serde_json::{json, Value};
+
+const GUILD: u64 = 910_000_000_000_000_000;
+
+async fn start() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = BotProcess::start(&fake, dir.path(), &Options::default());
+    fake.wait_ready(1).await;
+    fake.wait_call(0, "command registration", |c| {
+        c.method == "PUT" && c.path.ends_with("/commands")
+    })
+    .await;
+    (fake, dir, bot)
+}
+
+fn content(call: &Call) -> String {
+    call.message_data()
+        .and_then(|d| d["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The first enabled pit button of a board.
+fn first_pit(message: &Value) -> Option<String> {
+    buttons(message)
+        .into_iter()
+        .find(|b| {
+            b["disabled"] != true
+                && b["custom_id"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("1m:"))
+        })
+        .and_then(|b| b["custom_id"].as_str().map(str::to_string))
+}
+
+/// `a` challenges `b` (three balls a pit, `extra` options), `b` accepts, and they play the
+/// first legal pit until the game ends: the final board.
+async fn a_whole_game(fake: &FakeDiscord, a: &User, b: &User, extra: Value) -> Value {
+    let place = fake.guild_channel(GUILD, 710);
+    let mut options = json!([
+        { "name": "opponent", "type": 6, "value": b.id.to_string() },
+        { "name": "balls", "type": 4, "value": 3 }
+    ]);
+    options
+        .as_array_mut()
+        .unwrap()
+        .extend(extra.as_array().cloned().unwrap_or_default());
+    let id = fake.slash(a, place, "challenge", options, std::slice::from_ref(b));
+    fake.wait_callback(id).await;
+    let message = id_of(&fake.original_message(id).expect("the challenge"));
+    let accept = buttons(&fake.message(message).expect("message"))[0]["custom_id"]
+        .as_str()
+        .expect("accept")
+        .to_string();
+    let press = fake.press(b, message, &accept);
+    fake.wait_callback(press).await;
+    for _ in 0..500 {
+        let board = fake.message(message).expect("the board");
+        let Some(pit) = first_pit(&board) else {
+            return board;
+        };
+        let text = board["content"].as_str().unwrap_or_default();
+        let mover = if text.contains(&a.mention()) { a } else { b };
+        let press = fake.press(mover, message, &pit);
+        fake.wait_callback(press).await;
+    }
+    panic!("the game does not end");
+}
+
+/// `user` runs `/name` with `options` in the guild: the (ephemeral) answer's text.
+async fn ask(
+    fake: &FakeDiscord,
+    user: &User,
+    name: &str,
+    options: Value,
+    resolved: &[User],
+) -> String {
+    let place = fake.guild_channel(GUILD, 710);
+    let id = fake.slash(user, place, name, options, resolved);
+    let call = fake.wait_callback(id).await;
+    assert!(call.is_ephemeral(), "/{name} answers privately");
+    content(&call)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_shows_on_the_board_the_leaderboard_and_stats() {
+    let (fake, _dir, _bot) = start().await;
+    let (alice, bob) = (User::new(1101, "Alice"), User::new(1102, "Bob"));
+    let end = a_whole_game(&fake, &alice, &bob, json!([])).await;
+    let embed = end["embeds"][0]["description"].as_str().unwrap_or_default();
+    assert!(embed.contains("Ratings: "), "{embed}");
+    let decided = embed.contains("wins");
+    if decided {
+        assert!(
+            embed.contains("1662? (+162)") && embed.contains("1338? (-162)"),
+            "{embed}"
+        );
+    }
+
+    let board = ask(&fake, &alice, "leaderboard", json!([]), &[]).await;
+    assert!(board.contains("Leaderboard of this server"), "{board}");
+    assert!(board.contains("1. ") && board.contains("2. "), "{board}");
+    assert!(board.contains("Alice") && board.contains("Bob"), "{board}");
+    assert!(board.contains("Your place: "), "{board}");
+    let global = ask(
+        &fake,
+        &bob,
+        "leaderboard",
+        json!([{ "name": "scope", "type": 3, "value": "global" }]),
+        &[],
+    )
+    .await;
+    assert!(global.contains("everyone on Discord"), "{global}");
+
+    let own = ask(&fake, &alice, "stats", json!([]), &[]).await;
+    assert!(own.starts_with("Your rating: "), "{own}");
+    assert!(own.contains("Rated games: 1 "), "{own}");
+    let his = ask(
+        &fake,
+        &alice,
+        "stats",
+        json!([{ "name": "player", "type": 6, "value": bob.id.to_string() }]),
+        std::slice::from_ref(&bob),
+    )
+    .await;
+    assert!(his.starts_with("Bob: rating "), "{his}");
+    assert!(his.contains("Rated games: 1 "), "{his}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unrated_challenge_changes_no_rating() {
+    let (fake, _dir, _bot) = start().await;
+    let (asel, aibek) = (User::new(1201, "Asel"), User::new(1202, "Aibek"));
+    let unrated = json!([{ "name": "rated", "type": 5, "value": false }]);
+    let end = a_whole_game(&fake, &asel, &aibek, unrated).await;
+    let embed = end["embeds"][0]["description"].as_str().unwrap_or_default();
+    assert!(!embed.contains("Ratings: "), "{embed}");
+    let board = ask(&fake, &asel, "leaderboard", json!([]), &[]).await;
+    assert!(
+        board.contains("Nobody here has played a rated game"),
+        "{board}"
+    );
+    let stats = ask(&fake, &asel, "stats", json!([]), &[]).await;
+    assert!(
+        stats.contains("Rated games: 0") && stats.contains("Unrated games: 1"),
+        "{stats}"
+    );
+}
