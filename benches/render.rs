@@ -27,6 +27,7 @@ fn midgame() -> BoardView {
         perspective: Side::White,
         lang: Lang::Kk,
         result_line: None,
+        hint: None,
     }
 }
 

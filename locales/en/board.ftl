@@ -15,3 +15,5 @@ board-captured = captured { $count }
 board-tuzdek-made = tuzdek made
 board-legend-played = played
 board-legend-landed = last ball
+board-legend-mistake = played
+board-legend-better = better move

@@ -12,4 +12,5 @@ review-graph-title = Evaluation from White's side, in balls
 review-graph-white-better = White is better
 review-graph-black-better = Black is better
 review-graph-move = move
+review-button-mistake = Mistake { $mark }
 review-board-caption = Before mistake { $mark }: { $moveno } { $played } was played, { $best } (marked) was better.

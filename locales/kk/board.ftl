@@ -15,3 +15,5 @@ board-captured = { $count } құмалақ алынды
 board-tuzdek-made = тұздық алынды
 board-legend-played = жүрген отау
 board-legend-landed = соңғы құмалақ
+board-legend-mistake = жасалған жүріс
+board-legend-better = жақсырақ жүріс

@@ -12,4 +12,5 @@ review-graph-title = Ақтар тұрғысынан берілген баға, 
 review-graph-white-better = Ақтардың жағдайы жақсырақ
 review-graph-black-better = Қаралардың жағдайы жақсырақ
 review-graph-move = жүріс
+review-button-mistake = { $mark }-қате
 review-board-caption = { $mark }-қатенің алдындағы жағдай: { $moveno } { $played } жүрісі жасалды, ал { $best } жүрісі жақсырақ еді (тақтада белгіленген).

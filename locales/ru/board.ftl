@@ -15,3 +15,5 @@ board-captured = взято { $count }
 board-tuzdek-made = взят туздык
 board-legend-played = ход из лунки
 board-legend-landed = последний шар
+board-legend-mistake = сыгранный ход
+board-legend-better = лучший ход

@@ -12,4 +12,5 @@ review-graph-title = Оценка позиции за белых, в шарах
 review-graph-white-better = Лучше у белых
 review-graph-black-better = Лучше у чёрных
 review-graph-move = ход
+review-button-mistake = Ошибка { $mark }
 review-board-caption = Перед ошибкой { $mark }: сыграно { $moveno } { $played }, а лучше было { $best } (отмечено на доске).

@@ -121,6 +121,7 @@ pub fn build_view(args: &RenderArgs) -> anyhow::Result<BoardView> {
         },
         lang,
         result_line: None,
+        hint: None,
     })
 }
 

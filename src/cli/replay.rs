@@ -64,6 +64,7 @@ fn print_final(record: &Record, start: Position, plies: &[ReplayedPly]) {
         perspective: Side::White,
         lang: crate::i18n::Lang::En,
         result_line: None,
+        hint: None,
     };
     println!("{}", render::text(&view, Charset::Unicode));
     let result = match end.outcome() {

@@ -12,6 +12,7 @@
 //! | abort | `1x:<game>` |
 //! | rematch | `1rm:<game>` |
 //! | review a finished game | `1rv:<game>` |
+//! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //!
@@ -57,6 +58,12 @@ pub enum Button {
     Review {
         game: GameId,
     },
+    /// The board before mistake `mark` (1, 2, ... as the review's graph numbers them);
+    /// not an [`Action`] either.
+    ReviewBoard {
+        game: GameId,
+        mark: u8,
+    },
     /// Not an [`Action`]: a finished game's record (and final board), from
     /// `Manager::record`.
     Record {
@@ -101,6 +108,7 @@ pub fn encode(button: &Button) -> String {
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
         Button::Review { game } => format!("1rv:{game}"),
+        Button::ReviewBoard { game, mark } => format!("1rb:{game}:{mark}"),
         Button::Record { game } => format!("1rc:{game}"),
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
@@ -141,6 +149,10 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
         ("rv", [g]) => Button::Review { game: id(g)? },
+        ("rb", [g, mark]) => Button::ReviewBoard {
+            game: id(g)?,
+            mark: mark_number(mark)?,
+        },
         ("rc", [g]) => Button::Record { game: id(g)? },
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
@@ -154,7 +166,8 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
         (
-            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rc" | "ca" | "cd" | "cc" | "b",
+            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rb" | "rc" | "ca" | "cd" | "cc"
+            | "b",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -178,6 +191,15 @@ fn number(text: &str) -> Result<u16, ButtonError> {
     text.parse().map_err(|_| ButtonError::Malformed)
 }
 
+/// A review marks at most `review::MISTAKES_PER_SIDE` mistakes per side.
+fn mark_number(text: &str) -> Result<u8, ButtonError> {
+    let most = 2 * crate::review::MISTAKES_PER_SIDE as u16;
+    match number(text)? {
+        m @ 1.. if m <= most => Ok(m as u8),
+        _ => Err(ButtonError::Malformed),
+    }
+}
+
 fn pit_number(text: &str) -> Result<u8, ButtonError> {
     match number(text)? {
         p @ 1..=9 => Ok(p as u8),
@@ -197,6 +219,7 @@ impl Button {
             | Button::Abort { game }
             | Button::Rematch { game }
             | Button::Review { game }
+            | Button::ReviewBoard { game, .. }
             | Button::Record { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
@@ -227,7 +250,9 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
-            Button::Review { .. } | Button::Record { .. } => return None,
+            Button::Review { .. } | Button::ReviewBoard { .. } | Button::Record { .. } => {
+                return None
+            }
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -266,6 +291,10 @@ mod tests {
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
             Button::Review { game: g.clone() },
+            Button::ReviewBoard {
+                game: g.clone(),
+                mark: 6,
+            },
             Button::Record { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
@@ -330,6 +359,9 @@ mod tests {
             "1b:easy:",
             "1ca:../../etc",
             "1rv:ab12cd:3",
+            "1rb:ab12cd:0",
+            "1rb:ab12cd:7",
+            "1rb:ab12cd",
             "1rv:",
             "1m:ab12cd:1:٣",
         ];

@@ -2,9 +2,12 @@
 //! evaluation graph, in the reader's language, with the players named as on the board.
 
 use crate::i18n::Lang;
+use crate::manager::buttons::Button;
 use crate::manager::{GameReview, GameView};
-use crate::platform::present;
+use crate::platform::present::{self, LabeledButton};
+use crate::render::{BoardView, MoveHint};
 use crate::rules::{RecordResult, Side};
+use crate::t;
 
 /// What a chat gets for a review.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +45,59 @@ pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
         }
     };
     ReviewPost { text, png }
+}
+
+/// A button per marked mistake, in the graph's numbering: each shows the board before it.
+pub fn mistake_buttons(reviewed: &GameReview, lang: Lang) -> Vec<LabeledButton> {
+    reviewed
+        .review
+        .marked_mistakes()
+        .into_iter()
+        .filter_map(|m| {
+            let mark = u8::try_from(m.mark).ok()?;
+            Some(LabeledButton {
+                button: Button::ReviewBoard {
+                    game: reviewed.game.id.clone(),
+                    mark,
+                },
+                label: t!(lang, "review-button-mistake", mark = mark),
+                enabled: true,
+            })
+        })
+        .collect()
+}
+
+/// The board before marked mistake `mark`, seen by the player who made it, with the move
+/// played and the better one marked: its caption and its PNG. `None` for a mark the review
+/// does not have (an old or forged button).
+pub fn mistake_board(reviewed: &GameReview, mark: u8, lang: Lang) -> Option<(String, Vec<u8>)> {
+    let marked = reviewed
+        .review
+        .marked_mistakes()
+        .into_iter()
+        .find(|m| m.mark == usize::from(mark))?;
+    let ply = reviewed.review.plies.get(marked.index)?;
+    let caption = crate::review::mistake_caption(lang, marked.mark, ply);
+    let view = BoardView {
+        position: ply.position_before,
+        last_move: None,
+        names: review_names(&reviewed.game, lang),
+        perspective: ply.side(),
+        lang,
+        result_line: Some(caption.clone()),
+        hint: Some(MoveHint {
+            side: ply.side(),
+            played: ply.report.pit,
+            better: ply.best_pit,
+        }),
+    };
+    match crate::render::png(&view) {
+        Ok(png) => Some((caption, png)),
+        Err(error) => {
+            tracing::error!(game = reviewed.game.id, %error, "mistake board failed");
+            None
+        }
+    }
 }
 
 #[cfg(test)]
@@ -93,5 +149,37 @@ mod tests {
             review_post(&r, Lang::Ru).text,
             review_post(&r, Lang::Kk).text
         );
+    }
+
+    #[test]
+    fn every_marked_mistake_has_a_button_and_a_board_marking_both_moves() {
+        let r = reviewed();
+        let marks = r.review.marked_mistakes();
+        assert!(!marks.is_empty(), "the sample game has a mistake");
+        let buttons = mistake_buttons(&r, Lang::En);
+        assert_eq!(buttons.len(), marks.len());
+        for (b, m) in buttons.iter().zip(&marks) {
+            let mark = m.mark as u8;
+            let game = "abc123".to_string();
+            assert_eq!(b.button, Button::ReviewBoard { game, mark });
+            assert!(b.label.chars().count() <= present::MAX_BUTTON_LABEL);
+        }
+        let first = &r.review.plies[marks[0].index];
+        let (caption, png) = mistake_board(&r, 1, Lang::En).expect("the first mistake");
+        assert!(caption.starts_with("Before mistake 1:"), "{caption}");
+        assert!(caption.contains(&first.played) && caption.contains(&first.best));
+        assert!(png.starts_with(b"\x89PNG"));
+        // The marks change the picture: the same position without them differs.
+        let plain = BoardView {
+            position: first.position_before,
+            last_move: None,
+            names: review_names(&r.game, Lang::En),
+            perspective: first.side(),
+            lang: Lang::En,
+            result_line: Some(caption),
+            hint: None,
+        };
+        assert_ne!(crate::render::png(&plain).expect("png"), png);
+        assert_eq!(mistake_board(&r, 7, Lang::En), None);
     }
 }

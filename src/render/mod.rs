@@ -17,7 +17,7 @@ use crate::rules::{EndReason, MoveReport, Position, Side};
 use crate::t;
 
 pub use graph::{GraphView, GRAPH_HEIGHT, GRAPH_WIDTH, RANGE_BALLS};
-pub use png::{LANDED_COLOR, PLAYED_COLOR, TUZDEK_COLOR};
+pub use png::{BETTER_COLOR, LANDED_COLOR, PLAYED_COLOR, TUZDEK_COLOR};
 
 /// Everything needed to draw a board for one viewer.
 #[derive(Clone, Debug)]
@@ -32,6 +32,17 @@ pub struct BoardView {
     /// A finished game's result as the viewer should read it (e.g. "Black resigned"), or
     /// `None` to derive the status from the position.
     pub result_line: Option<String>,
+    /// A review's board before a mistake: the move played and the better one are marked
+    /// instead of the last move's rings.
+    pub hint: Option<MoveHint>,
+}
+
+/// The two moves a review's mistake board marks: the one played and the engine's better one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveHint {
+    pub side: Side,
+    pub played: u8,
+    pub better: u8,
 }
 
 /// Character set of the text board.
@@ -97,6 +108,8 @@ enum PitState {
 struct PitMarks {
     played: bool,
     landed: bool,
+    /// The better move of a mistake board.
+    better: bool,
 }
 
 fn pit_state(p: &Position, side: Side, pit: u8) -> PitState {
@@ -108,10 +121,18 @@ fn pit_state(p: &Position, side: Side, pit: u8) -> PitState {
 }
 
 fn pit_marks(view: &BoardView, side: Side, pit: u8) -> PitMarks {
+    if let Some(h) = view.hint {
+        return PitMarks {
+            played: h.side == side && h.played == pit,
+            landed: false,
+            better: h.side == side && h.better == pit,
+        };
+    }
     match view.last_move {
         Some(m) => PitMarks {
             played: m.side == side && m.pit == pit,
             landed: m.landing_side == side && m.landing_pit == pit,
+            better: false,
         },
         None => PitMarks::default(),
     }

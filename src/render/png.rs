@@ -26,6 +26,8 @@ use tiny_skia::{
 pub const PLAYED_COLOR: [u8; 3] = [0x2f, 0x9b, 0xff];
 /// Ring around the pit where the last ball landed.
 pub const LANDED_COLOR: [u8; 3] = [0xff, 0xb4, 0x1f];
+/// Ring around the better move on a review's mistake board.
+pub const BETTER_COLOR: [u8; 3] = [0x2e, 0xa0, 0x43];
 /// Fill of a tuzdek pit.
 pub const TUZDEK_COLOR: [u8; 3] = [0xb3, 0x26, 0x2e];
 
@@ -183,6 +185,9 @@ fn draw_marks(canvas: &mut Pixmap, rect: Rect, marks: PitMarks) {
     if marks.played {
         let gap = if marks.landed { 0.0 } else { layout::RING_GAP };
         ring(canvas, gap, PLAYED_COLOR);
+    }
+    if marks.better {
+        ring(canvas, layout::RING_GAP, BETTER_COLOR);
     }
 }
 
@@ -442,10 +447,16 @@ fn draw_legend(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView, f: Rect) ->
         size: 14.0,
         color: MUTED,
     };
-    let mut items = vec![
-        (PLAYED_COLOR, false, t!(view.lang, "board-legend-played")),
-        (LANDED_COLOR, false, t!(view.lang, "board-legend-landed")),
-    ];
+    let mut items = match view.hint {
+        Some(_) => vec![
+            (PLAYED_COLOR, false, t!(view.lang, "board-legend-mistake")),
+            (BETTER_COLOR, false, t!(view.lang, "board-legend-better")),
+        ],
+        None => vec![
+            (PLAYED_COLOR, false, t!(view.lang, "board-legend-played")),
+            (LANDED_COLOR, false, t!(view.lang, "board-legend-landed")),
+        ],
+    };
     if has_tuzdek(&view.position) {
         items.push((TUZDEK_COLOR, true, t!(view.lang, "board-tuzdek")));
     }
@@ -680,6 +691,7 @@ fn calibration_views() -> [BoardView; 2] {
         perspective: Side::White,
         lang: Lang::Kk,
         result_line: None,
+        hint: None,
     };
     let finished = BoardView {
         position: board("2,0,0,1,0,0,0,0,0/0,0,3,0,0,0,2,0,0 84/70 b 40"),

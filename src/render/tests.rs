@@ -14,6 +14,7 @@ fn view_after(moves: &[u8]) -> BoardView {
         perspective: Side::White,
         lang: Lang::En,
         result_line: None,
+        hint: None,
     }
 }
 

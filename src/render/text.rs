@@ -139,6 +139,7 @@ fn cell(state: PitState, marks: PitMarks) -> String {
         PitState::Tuzdek => "X".to_string(),
     };
     let (open, close) = match (marks.played, marks.landed) {
+        _ if marks.better => ("{", "}"),
         (true, true) => ("[", ")"),
         (true, false) => ("[", "]"),
         (false, true) => ("(", ")"),
@@ -227,11 +228,15 @@ mod tests {
         let none = PitMarks::default();
         let played = PitMarks {
             played: true,
-            landed: false,
+            ..none
         };
         let landed = PitMarks {
-            played: false,
             landed: true,
+            ..none
+        };
+        let better = PitMarks {
+            better: true,
+            ..none
         };
         assert_eq!(cell(PitState::Balls(9), none), "  9 ");
         assert_eq!(cell(PitState::Balls(10), none), " 10 ");
@@ -242,8 +247,10 @@ mod tests {
         let both = PitMarks {
             played: true,
             landed: true,
+            better: false,
         };
         assert_eq!(cell(PitState::Balls(5), both), " [5)");
+        assert_eq!(cell(PitState::Balls(5), better), " {5}");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::engine::{plies_to_end, Limits, Searcher, BALL, WIN};
 use crate::rules::{MoveError, MoveReport, Position, Side};
 
 /// Nodes searched per position unless asked otherwise: a 200-half-move game takes about
-/// 5 s of one core (docs/review.md, *Measured*).
+/// 4.3 s of one core (docs/review.md, *Measured*).
 pub const DEFAULT_NODES: u64 = 150_000;
 /// The fewest and most nodes a review may be asked to search per position.
 pub const MIN_NODES: u64 = 1_000;

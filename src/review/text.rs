@@ -126,4 +126,26 @@ mod tests {
         assert_eq!(whole_balls(149), 1);
         assert_eq!(whole_balls(2050), 21);
     }
+
+    #[test]
+    fn a_record_without_names_is_named_by_its_sides_in_the_readers_language() {
+        let start = crate::rules::Position::default();
+        let options = super::super::ReviewOptions { nodes: 2_000 };
+        let review = super::super::review_game(start, &[7, 9, 6, 8], options).expect("review");
+        let none = [String::new(), " ".to_string()];
+        let ru = summary_text(&review, &none, "Ничья", Lang::Ru);
+        assert!(
+            ru.starts_with("Разбор партии: Белые – Чёрные. Ничья"),
+            "{ru}"
+        );
+        assert!(ru.contains("\nБелые: точность "), "{ru}");
+        assert!(ru.contains("\nЧёрные: точность "), "{ru}");
+        assert!(
+            !ru.contains("Белые, Белые") && !ru.contains("White"),
+            "{ru}"
+        );
+        let named = ["Asel".to_string(), "Dana".to_string()];
+        let en = summary_text(&review, &named, "Draw", Lang::En);
+        assert!(en.contains("\nWhite, Asel: accuracy "), "{en}");
+    }
 }

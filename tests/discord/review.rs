@@ -52,17 +52,20 @@ async fn a_resigned_game(fake: &FakeDiscord, user: &User) -> Value {
             })
             .and_then(|b| b["custom_id"].as_str().map(str::to_string))
     };
-    let first = fake
-        .wait_for("my turn", Duration::from_secs(15), |f| {
-            my_pit(&f.message(board)?)
-        })
-        .await;
-    let press = fake.press(user, board, &first);
-    fake.wait_callback(press).await;
-    // The bot answers; then it is my turn again (ply 2 or 3), with both sides having moved.
+    // Six moves each (the bot plays at random, so the review has mistakes to mark).
+    let mut last = String::new();
+    for _ in 0..6 {
+        let pit = fake
+            .wait_for("my turn", Duration::from_secs(15), |f| {
+                my_pit(&f.message(board)?).filter(|c| *c != last)
+            })
+            .await;
+        let press = fake.press(user, board, &pit);
+        fake.wait_callback(press).await;
+        last = pit;
+    }
     fake.wait_for("the bot's reply", Duration::from_secs(15), |f| {
-        let m = f.message(board)?;
-        my_pit(&m).filter(|c| *c != first)
+        my_pit(&f.message(board)?).filter(|c| *c != last)
     })
     .await;
     let resign = fake.slash(user, dm, "resign", json!([]), &[]);
@@ -126,6 +129,25 @@ async fn review_by_command_is_deferred_then_posted_and_the_button_answers_at_onc
         })
         .await;
     let summary = assert_review(&reviewed);
+
+    // A button per marked mistake; the first posts the board before it.
+    let mistakes: Vec<String> = custom_ids(&reviewed);
+    assert!(!mistakes.is_empty(), "{summary}");
+    assert!(
+        mistakes.iter().all(|c| c.starts_with("1rb:")),
+        "{mistakes:?}"
+    );
+    let press = fake.press(&alice, id_of(&reviewed), &mistakes[0]);
+    assert_eq!(fake.wait_callback(press).await.callback_type(), Some(4));
+    let board = fake.original_message(press).expect("the mistake's board");
+    let attachments = board["attachments"].as_array().cloned().unwrap_or_default();
+    assert_eq!(attachments.len(), 1, "{board}");
+    assert_eq!(attachments[0]["filename"], "board.png");
+    assert!(is_valid_png(&attachment_bytes(&attachments[0])));
+    let caption = board["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(caption.starts_with("Before mistake 1: "), "{caption}");
 
     // The button under the final board: the review is kept, so it is the answer itself.
     let game = custom_ids(&end)

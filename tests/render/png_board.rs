@@ -50,6 +50,7 @@ fn view(position: Position, last_move: Option<MoveReport>, perspective: Side) ->
         perspective,
         lang: Lang::En,
         result_line: None,
+        hint: None,
     }
 }
 
@@ -83,6 +84,7 @@ fn real_midgame() -> (BoardView, [String; 2]) {
                     perspective: Side::White,
                     lang: Lang::En,
                     result_line: None,
+                    hint: None,
                 };
                 return (v, names);
             }

@@ -17,6 +17,7 @@ fn view(position: Position, perspective: Side, lang: Lang) -> BoardView {
         perspective,
         lang,
         result_line: None,
+        hint: None,
     }
 }
 
@@ -185,6 +186,7 @@ fn real_games_fit_forty_columns() {
                             perspective,
                             lang,
                             result_line: None,
+                            hint: None,
                         };
                         let board = text(&v, charset);
                         for line in board.lines() {

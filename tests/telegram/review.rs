@@ -9,19 +9,24 @@ use crate::fake_telegram::{check_png, Call, FakeTelegram, TgChat, TgUser};
 /// A small node budget: a few moves are reviewed in well under a second in a debug build.
 const QUICK: &str = "[review]\nnodes = 2000\n";
 
-/// Plays the bot in `chat` until both sides moved, then resigns: the final board.
+/// Plays the bot in `chat` for six moves of each side (so the review has mistakes to mark:
+/// the bot plays at random), then resigns: the final board.
 fn a_resigned_game(fake: &FakeTelegram, chat: &TgChat, user: &TgUser) -> Board {
     fake.send_text(chat, user, "/play random");
-    let board = wait_board(fake, chat.id, |b| !b.pits.is_empty());
-    let (pit, _) = board.pits[0].clone();
-    let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
-    let q = fake.press(chat, board.message.message_id, user, &data);
-    fake.wait_answer(&q, WAIT).expect("move answered");
-    wait_board(fake, chat.id, |b| {
-        b.game == board.game && b.ply >= 2 && !b.pits.is_empty()
-    });
+    let mut board = wait_board(fake, chat.id, |b| !b.pits.is_empty());
+    let game = board.game.clone();
+    for _ in 0..6 {
+        let (pit, _) = board.pits[0].clone();
+        let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+        let q = fake.press(chat, board.message.message_id, user, &data);
+        fake.wait_answer(&q, WAIT).expect("move answered");
+        let ply = board.ply;
+        board = wait_board(fake, chat.id, |b| {
+            b.game == game && b.ply >= ply + 2 && !b.pits.is_empty()
+        });
+    }
     fake.send_text(chat, user, "/resign");
-    wait_board(fake, chat.id, |b| b.game == board.game && b.is_over())
+    wait_board(fake, chat.id, |b| b.game == game && b.is_over())
 }
 
 /// The next photo the bot sends after `mark`.
@@ -75,7 +80,34 @@ fn the_last_game_of_the_chat_is_reviewed_by_command_by_id_and_by_button() {
 
     let mark = fake.mark();
     fake.send_text(&chat, &asel, "/review");
-    let first = assert_review(&next_photo(&fake, mark), &["Asel", "Bot ("]);
+    let review = next_photo(&fake, mark);
+    let first = assert_review(&review, &["Asel", "Bot ("]);
+
+    // A button per marked mistake ("1)" in the summary); the first shows the board before it.
+    let mistakes: Vec<(String, String)> = review.buttons();
+    assert!(!mistakes.is_empty(), "{first}");
+    assert_eq!(
+        mistakes[0],
+        ("Mistake 1".to_string(), format!("1rb:{}:1", end.game))
+    );
+    let marked = first
+        .lines()
+        .filter_map(|l| l.trim_start().split_once(") "))
+        .filter(|(n, _)| n.parse::<u8>().is_ok())
+        .count();
+    assert_eq!(mistakes.len(), marked, "{first}");
+    let review_msg = review.response["result"]["message_id"]
+        .as_i64()
+        .expect("id");
+    let mark = fake.mark();
+    let q = fake.press(&chat, review_msg, &asel, &mistakes[0].1);
+    fake.wait_answer(&q, WAIT).expect("press answered");
+    let board = next_photo(&fake, mark);
+    let (w, h) = check_png(board.photo_bytes().expect("a board")).expect("a PNG");
+    assert!(w > h && h >= 300, "a board picture: {w}x{h}");
+    let caption = board.caption().unwrap_or_default();
+    assert!(caption.starts_with("Before mistake 1: "), "{caption}");
+    assert!(caption.contains("was better"), "{caption}");
 
     // By id: the same review (kept), the same words.
     let mark = fake.mark();
@@ -116,18 +148,7 @@ fn a_review_beyond_the_limit_is_answered_busy_at_once_and_in_the_readers_languag
     let _bot = BotProcess::start(&fake, dir.path(), "", config);
     let dana = TgUser::new(702, "Dana", "dana", "ru");
     let chat = TgChat::private(&dana);
-    let end = {
-        // Russian captions: find the board by its buttons only.
-        fake.send_text(&chat, &dana, "/play random");
-        let board = wait_board(&fake, chat.id, |b| !b.pits.is_empty());
-        let (pit, _) = board.pits[0].clone();
-        let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
-        let q = fake.press(&chat, board.message.message_id, &dana, &data);
-        fake.wait_answer(&q, WAIT).expect("move answered");
-        wait_board(&fake, chat.id, |b| b.ply >= 2 && !b.pits.is_empty());
-        fake.send_text(&chat, &dana, "/resign");
-        wait_board(&fake, chat.id, |b| b.game == board.game && b.is_over())
-    };
+    let end = a_resigned_game(&fake, &chat, &dana);
     let mark = fake.mark();
     fake.send_text(&chat, &dana, "/review");
     // The first review is admitted and shows the chat action while the engine works.

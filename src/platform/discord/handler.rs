@@ -68,7 +68,9 @@ impl EventHandler for Handler {
                 let lang = Lang::from_locale(Some(press.locale.as_str()));
                 // A review is a new message, not an update of the pressed board.
                 let deferral = match buttons::decode(&press.data.custom_id) {
-                    Ok(Button::Review { .. }) => Deferral::Message { ephemeral: false },
+                    Ok(Button::Review { .. } | Button::ReviewBoard { .. }) => {
+                        Deferral::Message { ephemeral: false }
+                    }
                     _ => Deferral::Update,
                 };
                 let origin = Origin::new(
@@ -455,6 +457,9 @@ impl Bot {
         let message = press.message.id.get();
         match button {
             Button::Review { game } => self.review(origin, &chat, Some(game), lang).await,
+            Button::ReviewBoard { game, mark } => {
+                self.review_board(origin, &chat, game, mark, lang).await
+            }
             // Not shown in Discord yet (Telegram's Record button): refused like unknown data.
             Button::Record { .. } => origin.ephemeral(t!(lang, "discord-bad-button")).await,
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
@@ -536,10 +541,41 @@ impl Bot {
         }
         match ticket.finish().await {
             Ok(reviewed) => {
-                let out = messages::review(present_review::review_post(&reviewed, lang));
-                origin.post(out).await;
+                let buttons = present_review::mistake_buttons(&reviewed, lang);
+                let post = present_review::review_post(&reviewed, lang);
+                origin.post(messages::review(post, &buttons)).await;
             }
             Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
+        }
+    }
+
+    /// A review message's mistake button: the board before that mistake, as a new public
+    /// message (the review is kept, so this is quick; if it was forgotten, it is worked out
+    /// again as for `/review`).
+    async fn review_board(
+        self: &Arc<Self>,
+        origin: &Origin<'_>,
+        chat: &ChatRef,
+        game: String,
+        mark: u8,
+        lang: Lang,
+    ) {
+        let ticket = match self.manager.start_review_in(chat, Some(game)).await {
+            Ok(ticket) => ticket,
+            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+        };
+        if !ticket.is_ready() {
+            origin.defer().await;
+        }
+        let board = match ticket.finish().await {
+            Ok(reviewed) => present_review::mistake_board(&reviewed, mark, lang),
+            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+        };
+        match board {
+            Some((caption, png)) => {
+                origin.post(messages::mistake_board(caption, png)).await;
+            }
+            None => origin.ephemeral(t!(lang, "discord-bad-button")).await,
         }
     }
 

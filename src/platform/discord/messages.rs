@@ -216,16 +216,35 @@ pub fn challenge(view: &ChallengeView, lang: Lang) -> Outgoing {
     }
 }
 
-/// A game review: the summary in an embed showing the evaluation graph.
-pub fn review(post: ReviewPost) -> Outgoing {
+/// A game review: the summary in an embed showing the evaluation graph, and a button per
+/// marked mistake.
+pub fn review(post: ReviewPost, mistakes: &[LabeledButton]) -> Outgoing {
     let mut embed = CreateEmbed::new().description(post.text).colour(0xC9A227);
     if post.png.is_some() {
         embed = embed.image(format!("attachment://{REVIEW_FILE}"));
     }
+    let components = mistakes
+        .chunks(5)
+        .map(|row| CreateActionRow::Buttons(row.iter().map(action_button).collect()))
+        .collect();
     Outgoing {
         embed: Some(embed),
         png: post.png,
         file: Some(REVIEW_FILE),
+        components,
+        ..Outgoing::default()
+    }
+}
+
+/// The board before a review's marked mistake, with its caption.
+pub fn mistake_board(caption: String, png: Vec<u8>) -> Outgoing {
+    let embed = CreateEmbed::new()
+        .description(caption)
+        .image(format!("attachment://{BOARD_FILE}"))
+        .colour(0xC9A227);
+    Outgoing {
+        embed: Some(embed),
+        png: Some(png),
         ..Outgoing::default()
     }
 }

@@ -85,6 +85,7 @@ pub fn board_view(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> Boar
         perspective: viewer.and_then(|v| view.side_of(v)).unwrap_or(Side::White),
         lang,
         result_line: result_text(view, lang),
+        hint: None,
     }
 }
 

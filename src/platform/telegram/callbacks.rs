@@ -198,8 +198,12 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
         return Ok(());
     }
-    if let Button::Review { game } = &button {
-        review_press(&ctx, &q, game, &place, lang).await;
+    if let Button::Review { game } | Button::ReviewBoard { game, .. } = &button {
+        let mark = match button {
+            Button::ReviewBoard { mark, .. } => Some(mark),
+            _ => None,
+        };
+        review_press(&ctx, &q, (game, mark), &place, lang).await;
         return Ok(());
     }
     let shown_game = button.game().map(str::to_string);
@@ -303,7 +307,14 @@ async fn time_row_press(
 /// The Review button: the review is posted in the pressed message's chat by its own task;
 /// the press is answered at once (a refusal such as "busy", or that the review is coming).
 /// An inline message has no chat to post a picture in: the presser is told where to ask.
-async fn review_press(ctx: &Arc<Ctx>, q: &CallbackQuery, game: &str, place: &MsgRef, lang: Lang) {
+/// A mistake's button (`mark`) shows the board before that mistake the same way.
+async fn review_press(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    (game, mark): (&str, Option<u8>),
+    place: &MsgRef,
+    lang: Lang,
+) {
     let MsgRef::Chat { chat, message } = place else {
         let text = t!(lang, "tg-review-inline", id = game);
         return answer(ctx, q, text, true).await;
@@ -314,7 +325,13 @@ async fn review_press(ctx: &Arc<Ctx>, q: &CallbackQuery, game: &str, place: &Msg
         reply_to: Some(*message),
         lang,
     };
-    match reviews::request(ctx, &here, Some(game.to_string()), review_place).await {
+    let asked = match mark {
+        None => reviews::request(ctx, &here, Some(game.to_string()), review_place).await,
+        Some(mark) => {
+            reviews::request_board(ctx, &here, game.to_string(), mark, review_place).await
+        }
+    };
+    match asked {
         Ok(true) => answer(ctx, q, String::new(), false).await,
         Ok(false) => answer(ctx, q, t!(lang, "tg-reviewing"), false).await,
         Err(err) => answer(ctx, q, present::error_text(&err, lang), false).await,

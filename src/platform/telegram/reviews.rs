@@ -7,12 +7,13 @@ use super::boards::html;
 use super::poster::Content;
 use super::Ctx;
 use crate::i18n::Lang;
+use crate::manager::buttons::encode;
 use crate::manager::{ActionError, ChatRef, GameId, GameReview};
 use crate::platform::present;
-use crate::platform::present_review::review_post;
+use crate::platform::present_review::{mistake_board, mistake_buttons, review_post};
 use std::sync::Arc;
 use teloxide::prelude::*;
-use teloxide::types::ChatAction;
+use teloxide::types::{ChatAction, InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// Telegram's longest photo caption, in characters.
 const CAPTION_MAX: usize = 1024;
@@ -33,6 +34,27 @@ pub async fn request(
     game: Option<GameId>,
     place: ReviewPlace,
 ) -> Result<bool, ActionError> {
+    run(ctx, here, game, None, place).await
+}
+
+/// `request`, for the board before marked mistake `mark` instead of the whole review.
+pub async fn request_board(
+    ctx: &Arc<Ctx>,
+    here: &ChatRef,
+    game: GameId,
+    mark: u8,
+    place: ReviewPlace,
+) -> Result<bool, ActionError> {
+    run(ctx, here, Some(game), Some(mark), place).await
+}
+
+async fn run(
+    ctx: &Arc<Ctx>,
+    here: &ChatRef,
+    game: Option<GameId>,
+    mark: Option<u8>,
+    place: ReviewPlace,
+) -> Result<bool, ActionError> {
     let ticket = ctx.manager.start_review_in(here, game).await?;
     let ready = ticket.is_ready();
     let ctx = ctx.clone();
@@ -47,7 +69,10 @@ pub async fn request(
             }
         }
         match ticket.finish().await {
-            Ok(reviewed) => post(&ctx, &reviewed, &place),
+            Ok(reviewed) => match mark {
+                None => post(&ctx, &reviewed, &place),
+                Some(mark) => post_board(&ctx, &reviewed, mark, &place),
+            },
             Err(error) => {
                 tracing::warn!(%error, chat = place.chat, "telegram: review failed");
                 let text = html(&present::error_text(&error, place.lang));
@@ -63,12 +88,18 @@ pub async fn request(
 fn post(ctx: &Arc<Ctx>, reviewed: &GameReview, place: &ReviewPlace) {
     let review = review_post(reviewed, place.lang);
     let (caption, rest) = split_caption(&review.text);
+    let buttons: Vec<InlineKeyboardButton> = mistake_buttons(reviewed, place.lang)
+        .iter()
+        .map(|b| InlineKeyboardButton::callback(b.label.clone(), encode(&b.button)))
+        .collect();
+    let keyboard = (!buttons.is_empty())
+        .then(|| InlineKeyboardMarkup::new(buttons.chunks(3).map(<[_]>::to_vec)));
     match review.png {
         Some(png) => {
             let photo = Content::Photo {
                 png: Arc::new(png),
                 caption,
-                keyboard: None,
+                keyboard,
             };
             ctx.send_later(place.chat, place.reply_to, photo, None);
             if let Some(rest) = rest {
@@ -76,6 +107,26 @@ fn post(ctx: &Arc<Ctx>, reviewed: &GameReview, place: &ReviewPlace) {
             }
         }
         None => ctx.reply(place.chat, place.reply_to, html(&review.text)),
+    }
+}
+
+/// Queues the board before marked mistake `mark`, captioned with what was played and what
+/// was better; an unknown mark (an old or forged button) is answered with the review's
+/// error text for a game without it.
+fn post_board(ctx: &Arc<Ctx>, reviewed: &GameReview, mark: u8, place: &ReviewPlace) {
+    match mistake_board(reviewed, mark, place.lang) {
+        Some((caption, png)) => {
+            let photo = Content::Photo {
+                png: Arc::new(png),
+                caption,
+                keyboard: None,
+            };
+            ctx.send_later(place.chat, place.reply_to, photo, None);
+        }
+        None => {
+            let text = html(&crate::t!(place.lang, "tg-bad-button"));
+            ctx.reply(place.chat, place.reply_to, text);
+        }
     }
 }
 
