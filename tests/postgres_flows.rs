@@ -33,6 +33,16 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
     game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
 }
 
+/// Two managers on one fresh database, standing for two `toguz run` processes; `None`
+/// without PostgreSQL (the test is then skipped, saying so).
+async fn two_processes() -> Option<(Manager, Manager)> {
+    let backend = Backend::postgres().await?;
+    Some((
+        start(backend.open().await).await,
+        start(backend.open().await).await,
+    ))
+}
+
 fn mover<'a>(v: &GameView, a: &'a UserRef, b: &'a UserRef) -> &'a UserRef {
     match v.to_move_player() {
         Some(Player::Human(u)) if u == a => a,
@@ -116,13 +126,9 @@ async fn a_conditional_write_that_lost_the_race_changes_nothing() {
 /// loser is answered as stale; presses delivered alternately to either process all apply.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_database_apply_each_press_once() {
-    let Some(backend) = Backend::postgres().await else {
+    let Some((one, two)) = two_processes().await else {
         return;
     };
-    let (one, two) = (
-        start(backend.open().await).await,
-        start(backend.open().await).await,
-    );
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&one, &a, &b).await;
     // The other process learns of the game from the database, at the first press.
@@ -163,13 +169,9 @@ async fn two_processes_on_one_database_apply_each_press_once() {
 /// ends up consistent in both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resign_and_a_move_in_two_processes_do_not_both_apply() {
-    let Some(backend) = Backend::postgres().await else {
+    let Some((one, two)) = two_processes().await else {
         return;
     };
-    let (one, two) = (
-        start(backend.open().await).await,
-        start(backend.open().await).await,
-    );
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&one, &a, &b).await;
     let _ = show(&two, &a, &v.id).await;
@@ -318,13 +320,9 @@ async fn ready_to_resign(m: &Manager, v: &GameView, a: &UserRef, b: &UserRef) ->
 /// another process wrote them first), none is lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_players_games_ending_at_once_in_two_processes_both_count() {
-    let Some(backend) = Backend::postgres().await else {
+    let Some((one, two)) = two_processes().await else {
         return;
     };
-    let (one, two) = (
-        start(backend.open().await).await,
-        start(backend.open().await).await,
-    );
     let (a, b, c) = (user("a"), user("b"), user("c"));
     const ROUNDS: u32 = 4;
     for _ in 0..ROUNDS {
