@@ -21,9 +21,14 @@ struct Club {
 
 impl Club {
     fn start() -> Club {
+        Club::start_with("")
+    }
+
+    /// With `telegram_extra` lines in the bot's `[telegram]` config.
+    fn start_with(telegram_extra: &str) -> Club {
         let fake = FakeTelegram::start(TOKEN);
         let dir = tempfile::tempdir().expect("temp dir");
-        let bot = BotProcess::start(&fake, dir.path(), "", "");
+        let bot = BotProcess::start(&fake, dir.path(), telegram_extra, "");
         Club {
             _bot: bot,
             fake,
@@ -189,7 +194,16 @@ fn a_time_control_that_is_none_is_answered_with_examples() {
 
 #[test]
 fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
-    let club = Club::start();
+    flag_falls_and_both_are_told(Club::start());
+}
+
+/// Turn notices off: the end on time is still announced, since nobody would learn of it.
+#[test]
+fn a_flag_is_announced_even_with_turn_notices_off() {
+    flag_falls_and_both_are_told(Club::start_with("notify_turn = false"));
+}
+
+fn flag_falls_and_both_are_told(club: Club) {
     let first = club.timed_game("0.1+0");
     // First moves are under their own limit; then White's six seconds run.
     let second = club.first_pit(&first);

@@ -222,20 +222,24 @@ impl Ctx {
     /// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
     /// Only the newest notice of a game stays in the chat: the one it replaces is deleted,
     /// and the last one goes when the game ends.
+    /// A game that ended on time is announced even with `notify_turn` off: without it
+    /// nobody would learn that the game is over.
     pub async fn notify_turn(self: &Arc<Self>, view: &GameView, actor: Option<&UserRef>) {
-        if !self.config.notify_turn {
-            return;
-        }
         let Some(chat) = chat_id(view) else { return };
         if view.is_over() {
-            let ctx = self.clone();
-            let game = view.id.clone();
-            let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
-            self.outbox
-                .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+            if self.config.notify_turn {
+                let ctx = self.clone();
+                let game = view.id.clone();
+                let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
+                self.outbox
+                    .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+            }
             if actor.is_none() && present::ended_on_time(view) {
                 self.tell_the_end(view, chat).await;
             }
+            return;
+        }
+        if !self.config.notify_turn {
             return;
         }
         let Some(Player::Human(user)) = view.to_move_player() else {
