@@ -9,8 +9,7 @@ use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Request,
-    Target, UserRef,
+    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -194,18 +193,7 @@ impl Ctx {
 
     /// The game of `view` as it is now.
     pub async fn current(&self, view: &GameView) -> Option<GameView> {
-        let user = view.players.iter().find_map(|p| p.user())?;
-        let req = Request {
-            actor: user.clone(),
-            chat: view.chat.clone(),
-            action: Action::Show {
-                game: Some(view.id.clone()),
-            },
-        };
-        match self.manager.act(req).await {
-            Ok(Reply::Game(now)) => Some(now),
-            _ => None,
-        }
+        self.manager.game(&view.id).await.ok()
     }
 
     /// Shows one change of a game (called by its worker in `turns`): the board, and the
@@ -396,11 +384,34 @@ fn mention(user: &UserRef) -> String {
     )
 }
 
+/// Games that ended while the manager started (a flag that fell before the stop): their
+/// events went out before anyone listened, so they are shown, and their players told, as if
+/// they came now.
+async fn ended_at_start(ctx: Arc<Ctx>) {
+    for id in ctx.manager.ended_at_start() {
+        match ctx.manager.game(&id).await {
+            Ok(view) if view.chat.platform == Platform::Telegram => {
+                let change = Change {
+                    view,
+                    actor: None,
+                    pressed: None,
+                };
+                ctx.turns.push(&ctx, change);
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::warn!(game = id, %error, "telegram: cannot show a game ended at start-up")
+            }
+        }
+    }
+}
+
 /// Follows the manager's events for Telegram games and challenges until the manager stops.
 /// It never waits for a post: game changes go to their game's worker (`turns`), challenge
 /// edits to the poster's background edits.
 pub async fn follow_events(ctx: Arc<Ctx>) {
     let mut events = ctx.manager.subscribe();
+    tokio::spawn(ended_at_start(ctx.clone()));
     loop {
         match events.recv().await {
             Ok(Event::Game(view)) if view.chat.platform == Platform::Telegram => {
