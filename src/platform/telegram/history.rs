@@ -13,10 +13,13 @@ use super::poster::Content;
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::buttons::{encode, Button};
+use crate::manager::buttons::encode;
 use crate::manager::history::HistoryPage;
 use crate::manager::{ActionError, ChatRef, Platform, UserRef};
-use crate::platform::history_text::{history_text, leaderboard_text, record_caption, stats_text};
+pub use crate::platform::history_text::Whose;
+use crate::platform::history_text::{
+    entry_button, history_text, leaderboard_text, name_in, record_caption, stats_text,
+};
 use crate::platform::present;
 use crate::ratings::keys::Scope;
 use crate::t;
@@ -36,18 +39,6 @@ const MAX_PAGE: usize = 9_999;
 pub struct Place {
     pub chat: i64,
     pub reply_to: Option<i32>,
-}
-
-/// Whose history or stats: the reader's own, or someone else's with their name.
-pub struct Whose {
-    pub user: UserRef,
-    pub own: bool,
-}
-
-impl Whose {
-    fn name(&self) -> Option<&str> {
-        (!self.own).then_some(self.user.name.as_str())
-    }
 }
 
 /// `/history`: the first page, with its buttons.
@@ -75,10 +66,8 @@ fn history_message(
         .entries
         .iter()
         .map(|e| {
-            let data = encode(&Button::Record {
-                game: e.game.clone(),
-            });
-            InlineKeyboardButton::callback(format!("📄 {}", e.game), data)
+            let b = entry_button(e);
+            InlineKeyboardButton::callback(b.label, encode(&b.button))
         })
         .collect();
     let mut rows: Vec<Vec<InlineKeyboardButton>> = games.chunks(4).map(<[_]>::to_vec).collect();
@@ -146,15 +135,6 @@ pub async fn page_press(ctx: &Arc<Ctx>, q: &CallbackQuery, data: &str, lang: Lan
     // Version 0: every page is as new as the one before.
     ctx.poster.edit(place, Content::Text { text, keyboard }, 0);
     answer(ctx, q, String::new(), false).await;
-}
-
-/// The name `user` had in the newest game of a page.
-fn name_in(page: &HistoryPage, user: &UserRef) -> String {
-    page.entries
-        .first()
-        .and_then(|e| e.players[e.side.index()].user())
-        .map(|u| u.name.clone())
-        .unwrap_or_else(|| user.name.clone())
 }
 
 /// `/stats`.
