@@ -60,7 +60,7 @@ async fn press(fake: &FakeDiscord, user: &User, message: u64, custom_id: &str) -
 }
 
 /// The record file of an answer's message, checked to be one: its text, replayed (every
-/// ply legal from the variant's start) as `toguz replay --check` does.
+/// ply legal from the variant's start) by the crate's reader and by `toguz replay --check`.
 fn record_of(message: &Value, game: &str) -> String {
     let files = files_of(message);
     let (name, kind, bytes) = files
@@ -74,6 +74,21 @@ fn record_of(message: &Value, game: &str) -> String {
     let start = record.start_position().expect("a start position");
     let plies = replay(&record, start).expect("the record replays");
     assert_eq!(plies.len(), 4, "{text}");
+    // And as an operator would check the downloaded file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, &text).expect("write the record");
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_toguz"))
+        .args(["replay", "--check"])
+        .arg(&path)
+        .output()
+        .expect("toguz replay --check runs");
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{said}");
+    assert!(
+        said.contains("1 games, 4 half-moves, 0 disagreements"),
+        "{said}"
+    );
     text
 }
 

@@ -13,7 +13,7 @@ use super::poster::Content;
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::buttons::encode;
+use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
 use crate::manager::{ActionError, ChatRef, Platform, UserRef};
 pub use crate::platform::history_text::Whose;
@@ -30,9 +30,8 @@ use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup}
 pub const PAGE_PREFIX: &str = "tgh:";
 /// Telegram's longest caption, in characters.
 const CAPTION_MAX: usize = 1024;
-/// Pages past this are not offered (a history is read newest first; older games are in
-/// `toguz export`).
-const MAX_PAGE: usize = 9_999;
+/// Pages past this are not offered (as on Discord: `buttons::MAX_HISTORY_PAGE`).
+const MAX_PAGE: usize = MAX_HISTORY_PAGE as usize;
 
 /// Where an answer goes: the chat and the message it replies to.
 #[derive(Clone, Copy)]
