@@ -37,30 +37,11 @@ fn ply_of(message: &Value) -> Option<u16> {
 }
 
 /// The player to move (mentioned in the board's content) presses the first legal pit of
-/// board `message`; the callback must show the next ply.
+/// board `message`; the move must be applied and the message show the next ply.
 async fn move_on(fake: &FakeDiscord, message: u64, players: [&User; 2]) -> u16 {
     let board = fake.message(message).expect("the board");
     let ply = ply_of(&board).expect("a board with pits");
-    let text = board["content"].as_str().unwrap_or_default();
-    let mover = players
-        .into_iter()
-        .find(|u| text.contains(&u.mention()))
-        .unwrap_or_else(|| panic!("nobody to move in {text:?}"));
-    let pit = buttons(&board)
-        .into_iter()
-        .find(|b| {
-            b["disabled"] != true
-                && b["custom_id"]
-                    .as_str()
-                    .is_some_and(|c| c.starts_with("1m:"))
-        })
-        .expect("a legal pit");
-    let id = fake.press(
-        mover,
-        message,
-        pit["custom_id"].as_str().unwrap_or_default(),
-    );
-    let call = fake.wait_callback(id).await;
+    let call = fake.press_first_pit(message, players).await;
     assert_eq!(
         call.callback_type(),
         Some(7),
