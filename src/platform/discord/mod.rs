@@ -16,6 +16,7 @@ pub mod config;
 mod events;
 mod guard;
 mod handler;
+mod hints;
 mod latest;
 mod messages;
 pub mod rest;
