@@ -140,7 +140,10 @@ impl Manager {
         game: Option<GameId>,
         ply: Option<u16>,
     ) -> Result<GameHint, ActionError> {
-        self.start_hint(actor, chat, game, ply).await?.finish().await
+        self.start_hint(actor, chat, game, ply)
+            .await?
+            .finish()
+            .await
     }
 }
 

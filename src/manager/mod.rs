@@ -73,8 +73,8 @@ pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
-pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use hints::{GameHint, HintTicket};
+pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
 pub use types::{

@@ -203,7 +203,12 @@ mod tests {
         assert!(text.contains("[Hints \"2\"]"), "{text}");
         let parsed = parse_record(&text).unwrap();
         assert_eq!(parsed.header("Hints"), Some("2"));
-        assert_eq!(replay(&parsed, parsed.start_position().unwrap()).unwrap().len(), 2);
+        assert_eq!(
+            replay(&parsed, parsed.start_position().unwrap())
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]

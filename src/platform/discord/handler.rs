@@ -70,9 +70,7 @@ impl EventHandler for Handler {
                 let deferral = match buttons::decode(&press.data.custom_id) {
                     Ok(
                         Button::Review { .. } | Button::ReviewBoard { .. } | Button::Hint { .. },
-                    ) => {
-                        Deferral::Message { ephemeral: false }
-                    }
+                    ) => Deferral::Message { ephemeral: false },
                     _ => Deferral::Update,
                 };
                 let origin = Origin::new(

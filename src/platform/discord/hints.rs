@@ -24,7 +24,11 @@ impl Bot {
         (game, ply): (GameId, u16),
         lang: Lang,
     ) {
-        let ticket = match self.manager.start_hint(user, chat, Some(game), Some(ply)).await {
+        let ticket = match self
+            .manager
+            .start_hint(user, chat, Some(game), Some(ply))
+            .await
+        {
             Ok(ticket) => ticket,
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };

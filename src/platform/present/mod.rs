@@ -377,7 +377,11 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::ReviewsBusy => t!(lang, "manager-error-reviews-busy"),
         ActionError::HintsOnlyAgainstBot => t!(lang, "manager-error-hints-only-against-bot"),
         ActionError::NoHintsLeft => {
-            t!(lang, "manager-error-no-hints-left", count = crate::manager::MAX_HINTS)
+            t!(
+                lang,
+                "manager-error-no-hints-left",
+                count = crate::manager::MAX_HINTS
+            )
         }
         ActionError::HintsBusy => t!(lang, "manager-error-hints-busy"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),

@@ -44,7 +44,10 @@ pub async fn press(
         match ticket.finish().await {
             Ok(hint) => {
                 let caption = present_review::hint_caption(&hint, lang);
-                tokio::join!(answer(&ctx, &q, caption, false), show(&ctx, &hint, &place, lang));
+                tokio::join!(
+                    answer(&ctx, &q, caption, false),
+                    show(&ctx, &hint, &place, lang)
+                );
             }
             Err(err) => {
                 tracing::info!(%err, "telegram: hint not given");
@@ -75,6 +78,9 @@ async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
     let view = &hint.game;
     let board_lang = ctx.board_lang(view).await;
     let keyboard = markup::game_keyboard(view, board_lang);
-    ctx.poster
-        .edit(place.clone(), Content::Keyboard(Some(keyboard)), version(view));
+    ctx.poster.edit(
+        place.clone(),
+        Content::Keyboard(Some(keyboard)),
+        version(view),
+    );
 }
