@@ -115,7 +115,8 @@ impl Manager {
         batch: &mut Batch,
         undo: &mut Batch,
     ) -> Result<Vec<tokio::sync::MutexGuard<'_, ()>>, ActionError> {
-        let now = self.now();
+        let now_ms = self.now_ms();
+        let now = now_ms / 1000;
         let humans: Vec<(Side, UserRef)> = Side::BOTH
             .into_iter()
             .filter_map(|s| after.players[s.index()].user().map(|u| (s, u.clone())))
@@ -202,7 +203,7 @@ impl Manager {
                 side: c.side,
                 change: ended.ratings[c.side.index()],
             };
-            let key = history_key(&c.user.key(), now, &after.id);
+            let key = history_key(&c.user.key(), now_ms, &after.id);
             batch.put(Tree::History, &key, &entry)?;
             undo.delete(Tree::History, &key);
             if let Some(stats) = c.after.as_mut() {

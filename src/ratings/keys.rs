@@ -15,12 +15,15 @@ pub fn history_prefix(user_key: &str) -> String {
     format!("{}|", escape(user_key))
 }
 
-/// `user|inverted end time|game`: a player's games newest first.
-pub fn history_key(user_key: &str, ended_at: u64, game: &str) -> String {
+/// `user|inverted end time|game`: a player's games newest first. The end time is in
+/// milliseconds, so games a second apart keep their order. (Keys written before this were
+/// in seconds: inverted, those are larger than any key in milliseconds, so they still read
+/// as the older games.)
+pub fn history_key(user_key: &str, ended_at_ms: u64, game: &str) -> String {
     format!(
         "{}{:016x}|{}",
         history_prefix(user_key),
-        u64::MAX - ended_at,
+        u64::MAX - ended_at_ms,
         escape(game)
     )
 }
@@ -81,6 +84,16 @@ mod tests {
         // A name holding the separator cannot reach into another player's keys.
         let tricky = history_key("console:a|0", 100, "g3");
         assert!(!tricky.starts_with(&history_prefix("console:a")));
+    }
+
+    #[test]
+    fn games_within_one_second_keep_their_order() {
+        let first = history_key("console:a", 1_796_083_200_100, "zz");
+        let second = history_key("console:a", 1_796_083_200_900, "aa");
+        assert!(second < first, "the later game first, whatever its id");
+        // A key written in seconds by an older version reads as older than any new one.
+        let old = history_key("console:a", 1_796_083_300, "g0");
+        assert!(first < old);
     }
 
     #[test]

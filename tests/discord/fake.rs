@@ -286,6 +286,28 @@ async fn callbacks_check_types_attachments_and_components() {
         );
     let resp = client().post(&url).multipart(form).send().await.unwrap();
     assert_eq!(resp.status().as_u16(), 400);
+    // Any file, not only images, must come as Discord takes it: payload_json present, the
+    // part named files[n] with a file name, its id listed in the payload's attachments.
+    let listed = json!({"type": 4, "data": {"content": "x",
+        "attachments": [{"id": 0, "filename": "game.pgn"}]}})
+    .to_string();
+    let record = || reqwest::multipart::Part::bytes(b"1. 7 3".to_vec());
+    let forms = [
+        reqwest::multipart::Form::new().part("files[0]", record().file_name("game.pgn")),
+        reqwest::multipart::Form::new()
+            .text("payload_json", listed.clone())
+            .part("files[0]", record()),
+        reqwest::multipart::Form::new()
+            .text("payload_json", listed.clone())
+            .part("file", record().file_name("game.pgn")),
+        reqwest::multipart::Form::new()
+            .text("payload_json", listed.clone())
+            .part("files[1]", record().file_name("game.pgn")),
+    ];
+    for form in forms {
+        let resp = client().post(&url).multipart(form).send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 400);
+    }
     // Duplicate custom ids are refused.
     let dup = json!({"type": 4, "data": {"content": "x", "components": [{"type": 1, "components": [
         {"type": 2, "style": 1, "label": "1", "custom_id": "a"}, {"type": 2, "style": 1, "label": "2", "custom_id": "a"}]}]}});
@@ -306,6 +328,7 @@ async fn callbacks_check_types_attachments_and_components() {
     assert_eq!(resp.status().as_u16(), 204);
     let message = fake.original_message(id).unwrap();
     assert_eq!(message["attachments"][0]["filename"], "board.png");
+    assert_eq!(message["attachments"][0]["content_type"], "image/png");
     assert_eq!(
         crate::fake_discord::attachment_bytes(&message["attachments"][0]),
         vec![1, 2, 3]

@@ -1,7 +1,7 @@
-//! Ratings on Discord, end to end (issue 16): two members play a rated challenge to the end
-//! (the small three-ball variant); the final board shows the result and both rating
-//! changes; `/leaderboard` (the server's and `scope: global`) and `/stats` (one's own and a
-//! member's) show them; a challenge with `rated: false` changes no rating.
+//! Ratings on Discord, end to end (issue 16): two members play a rated challenge (the small
+//! three-ball variant) until one resigns; the final board shows the result and both exact
+//! rating changes; `/leaderboard` (the server's and `scope: global`) and `/stats` (one's own
+//! and a member's) show them; a challenge with `rated: false` changes no rating.
 
 use crate::fake_discord::bot::{BotProcess, Options};
 use crate::fake_discord::{buttons, id_of, Call, FakeDiscord, User};
@@ -41,10 +41,23 @@ fn first_pit(message: &Value) -> Option<String> {
         .and_then(|b| b["custom_id"].as_str().map(str::to_string))
 }
 
-/// `a` challenges `b` (three balls a pit, `extra` options), `b` accepts, and they play the
-/// first legal pit until the game ends: the final board.
-async fn a_whole_game(fake: &FakeDiscord, a: &User, b: &User, extra: Value) -> Value {
-    let place = fake.guild_channel(GUILD, 710);
+/// A finished game: its final board, and who won and lost.
+pub struct Ended {
+    pub board: Value,
+    pub winner: User,
+    pub loser: User,
+}
+
+/// `a` challenges `b` (three balls a pit, `extra` options) in `channel`, `b` accepts, they
+/// play the first legal pit four times, and the player to move then resigns with the
+/// board's button: a decisive end, always.
+pub async fn a_whole_game(
+    fake: &FakeDiscord,
+    (a, b): (&User, &User),
+    channel: u64,
+    extra: Value,
+) -> Ended {
+    let place = fake.guild_channel(GUILD, channel);
     let mut options = json!([
         { "name": "opponent", "type": 6, "value": b.id.to_string() },
         { "name": "balls", "type": 4, "value": 3 }
@@ -62,17 +75,37 @@ async fn a_whole_game(fake: &FakeDiscord, a: &User, b: &User, extra: Value) -> V
         .to_string();
     let press = fake.press(b, message, &accept);
     fake.wait_callback(press).await;
-    for _ in 0..500 {
-        let board = fake.message(message).expect("the board");
-        let Some(pit) = first_pit(&board) else {
-            return board;
-        };
+    let mover = |board: &Value| {
         let text = board["content"].as_str().unwrap_or_default();
-        let mover = if text.contains(&a.mention()) { a } else { b };
-        let press = fake.press(mover, message, &pit);
+        if text.contains(&a.mention()) {
+            a
+        } else {
+            b
+        }
+    };
+    for _ in 0..4 {
+        let board = fake.message(message).expect("the board");
+        let pit = first_pit(&board).expect("the game goes on for four plies");
+        let press = fake.press(mover(&board), message, &pit);
         fake.wait_callback(press).await;
     }
-    panic!("the game does not end");
+    let board = fake.message(message).expect("the board");
+    let loser = mover(&board);
+    let resign = buttons(&board)
+        .into_iter()
+        .find_map(|b| {
+            let id = b["custom_id"].as_str()?;
+            id.starts_with("1r:").then(|| id.to_string())
+        })
+        .expect("a Resign button");
+    let press = fake.press(loser, message, &resign);
+    fake.wait_callback(press).await;
+    let winner = if loser.id == a.id { b } else { a };
+    Ended {
+        board: fake.message(message).expect("the final board"),
+        winner: winner.clone(),
+        loser: loser.clone(),
+    }
 }
 
 /// `user` runs `/name` with `options` in the guild: the (ephemeral) answer's text.
@@ -94,16 +127,19 @@ async fn ask(
 async fn a_rated_game_shows_on_the_board_the_leaderboard_and_stats() {
     let (fake, _dir, _bot) = start().await;
     let (alice, bob) = (User::new(1101, "Alice"), User::new(1102, "Bob"));
-    let end = a_whole_game(&fake, &alice, &bob, json!([])).await;
-    let embed = end["embeds"][0]["description"].as_str().unwrap_or_default();
+    let end = a_whole_game(&fake, (&alice, &bob), 710, json!([])).await;
+    let embed = end.board["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
     assert!(embed.contains("Ratings: "), "{embed}");
-    let decided = embed.contains("wins");
-    if decided {
-        assert!(
-            embed.contains("1662? (+162)") && embed.contains("1338? (-162)"),
-            "{embed}"
-        );
-    }
+    assert!(
+        embed.contains(&format!("{} resigned", end.loser.name)),
+        "{embed}"
+    );
+    // Both start at 1500 (provisional): the Glicko-2 change of a first game is ±162.
+    let (won, lost) = (&end.winner.name, &end.loser.name);
+    assert!(embed.contains(&format!("{won} 1662? (+162)")), "{embed}");
+    assert!(embed.contains(&format!("{lost} 1338? (-162)")), "{embed}");
 
     let board = ask(&fake, &alice, "leaderboard", json!([]), &[]).await;
     assert!(board.contains("Leaderboard of this server"), "{board}");
@@ -140,8 +176,10 @@ async fn an_unrated_challenge_changes_no_rating() {
     let (fake, _dir, _bot) = start().await;
     let (asel, aibek) = (User::new(1201, "Asel"), User::new(1202, "Aibek"));
     let unrated = json!([{ "name": "rated", "type": 5, "value": false }]);
-    let end = a_whole_game(&fake, &asel, &aibek, unrated).await;
-    let embed = end["embeds"][0]["description"].as_str().unwrap_or_default();
+    let end = a_whole_game(&fake, (&asel, &aibek), 710, unrated).await;
+    let embed = end.board["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
     assert!(!embed.contains("Ratings: "), "{embed}");
     let board = ask(&fake, &asel, "leaderboard", json!([]), &[]).await;
     assert!(

@@ -209,7 +209,7 @@ fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     assert!(turned, "page 2 not shown");
     let page2 = fake.message(GROUP, page_msg).expect("page");
     let text2 = page2.text.clone().unwrap_or_default();
-    // Nine games: eight on page 1, one on page 2. (Games that end within the same second
+    // Nine games: eight on page 1, one on page 2. (Games that end within the same millisecond
     // are ordered by id, so which one is last here is not fixed.) The rated game is on one
     // of them with Alice's rating change.
     assert_eq!(text2.lines().count(), 2, "{text2}");

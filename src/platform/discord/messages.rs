@@ -3,8 +3,8 @@
 //!
 //! Everything here is pure: an [`Outgoing`] is built from a view and turned into whichever
 //! serenity builder the caller needs (an interaction answer, an update, a message edit). The
-//! board file is attached on every update: serenity always sends `attachments: []`, so an
-//! update without the file would remove the image.
+//! files are attached on every update: serenity always sends `attachments: []`, so an update
+//! without the board file would remove the image.
 
 use super::config::MentionStyle;
 use crate::i18n::Lang;
@@ -24,14 +24,35 @@ pub const BOARD_FILE: &str = "board.png";
 /// The review's evaluation graph.
 pub const REVIEW_FILE: &str = "review.png";
 
+/// A file attached to a message. serenity sends each file as a multipart part `files[n]`
+/// whose Content-Type it guesses from the name's extension, so the name says the type:
+/// `.png` goes as `image/png`, a record's `.pgn` as `application/x-chess-pgn`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl Attachment {
+    pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Attachment {
+        Attachment {
+            name: name.into(),
+            bytes,
+        }
+    }
+
+    fn to_serenity(&self) -> CreateAttachment {
+        CreateAttachment::bytes(self.bytes.clone(), self.name.clone())
+    }
+}
+
 /// A message to send or an update to apply.
 #[derive(Clone, Debug, Default)]
 pub struct Outgoing {
     pub content: String,
     pub embed: Option<CreateEmbed>,
-    /// The image: the board, attached as `board.png` unless `file` names it otherwise.
-    pub png: Option<Vec<u8>>,
-    pub file: Option<&'static str>,
+    /// Its files: the board image (`board.png`, which the embed shows), a record...
+    pub files: Vec<Attachment>,
     pub components: Vec<CreateActionRow>,
     /// Users this message may ping.
     pub ping: Vec<UserId>,
@@ -151,8 +172,10 @@ pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
     Outgoing {
         content,
         embed: Some(embed),
-        png,
-        file: None,
+        files: png
+            .map(|png| Attachment::new(BOARD_FILE, png))
+            .into_iter()
+            .collect(),
         components,
         ping,
     }
@@ -232,8 +255,11 @@ pub fn review(post: ReviewPost, mistakes: &[LabeledButton]) -> Outgoing {
         .collect();
     Outgoing {
         embed: Some(embed),
-        png: post.png,
-        file: Some(REVIEW_FILE),
+        files: post
+            .png
+            .map(|png| Attachment::new(REVIEW_FILE, png))
+            .into_iter()
+            .collect(),
         components,
         ..Outgoing::default()
     }
@@ -247,7 +273,7 @@ pub fn mistake_board(caption: String, png: Vec<u8>) -> Outgoing {
         .colour(0xC9A227);
     Outgoing {
         embed: Some(embed),
-        png: Some(png),
+        files: vec![Attachment::new(BOARD_FILE, png)],
         ..Outgoing::default()
     }
 }
@@ -265,40 +291,37 @@ fn allowed(ping: &[UserId]) -> CreateAllowedMentions {
 }
 
 impl Outgoing {
-    fn attachment(&self) -> Option<CreateAttachment> {
-        let png = self.png.as_ref()?;
-        Some(CreateAttachment::bytes(
-            png.clone(),
-            self.file.unwrap_or(BOARD_FILE),
-        ))
+    fn attachments(&self) -> Vec<CreateAttachment> {
+        self.files.iter().map(Attachment::to_serenity).collect()
+    }
+
+    /// The files as an edit's whole attachment list: they replace whatever was there.
+    fn edit_attachments(&self) -> EditAttachments {
+        self.files
+            .iter()
+            .fold(EditAttachments::new(), |list, f| list.add(f.to_serenity()))
     }
 }
 
 impl Outgoing {
     /// As an interaction answer (a new message or an update of the pressed one).
     pub fn into_response(self, ephemeral: bool) -> CreateInteractionResponseMessage {
-        let file = self.attachment();
+        let files = self.attachments();
         let mut msg = CreateInteractionResponseMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
-            .embeds(self.embed.into_iter().collect());
-        if let Some(file) = file {
-            msg = msg.add_file(file);
-        }
+            .embeds(self.embed.into_iter().collect())
+            .add_files(files);
         if ephemeral {
             msg = msg.ephemeral(true);
         }
         msg
     }
 
-    /// As an edit of an existing message: the board file replaces the old one.
+    /// As an edit of an existing message: the files replace the old ones.
     pub fn into_edit(self) -> EditMessage {
-        let file = self.attachment();
-        let files = match file {
-            Some(file) => EditAttachments::new().add(file),
-            None => EditAttachments::new(),
-        };
+        let files = self.edit_attachments();
         EditMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
@@ -308,49 +331,39 @@ impl Outgoing {
     }
 
     /// As the edit of a deferred answer (PATCH .../messages/@original): like
-    /// [`Outgoing::into_edit`], the board file replaces the old one.
+    /// [`Outgoing::into_edit`], the files replace the old ones.
     pub fn into_edit_response(self) -> EditInteractionResponse {
-        let file = self.attachment();
-        let mut edit = EditInteractionResponse::new()
+        let files = self.edit_attachments();
+        EditInteractionResponse::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
-            .embeds(self.embed.into_iter().collect());
-        edit = match file {
-            Some(file) => edit.new_attachment(file),
-            None => edit.clear_attachments(),
-        };
-        edit
+            .embeds(self.embed.into_iter().collect())
+            .attachments(files)
     }
 
     /// As a whole message sent as a follow-up (an answer after a deferral that cannot be
     /// an edit of the deferred response).
     pub fn into_full_followup(self) -> CreateInteractionResponseFollowup {
-        let file = self.attachment();
-        let mut msg = CreateInteractionResponseFollowup::new()
+        let files = self.attachments();
+        CreateInteractionResponseFollowup::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
-            .embeds(self.embed.into_iter().collect());
-        if let Some(file) = file {
-            msg = msg.add_file(file);
-        }
-        msg
+            .embeds(self.embed.into_iter().collect())
+            .add_files(files)
     }
 
     /// As a plain channel message (the answer to a command whose interaction Discord no
     /// longer knows).
     pub fn into_message(self) -> CreateMessage {
-        let file = self.attachment();
-        let mut msg = CreateMessage::new()
+        let files = self.attachments();
+        CreateMessage::new()
             .content(self.content)
             .allowed_mentions(allowed(&self.ping))
             .components(self.components)
-            .embeds(self.embed.into_iter().collect());
-        if let Some(file) = file {
-            msg = msg.add_file(file);
-        }
-        msg
+            .embeds(self.embed.into_iter().collect())
+            .add_files(files)
     }
 
     /// As a follow-up message to an interaction.
@@ -516,7 +529,7 @@ pub(super) mod tests {
             Player::Human(user("22", "Bob")),
         ]);
         let out = game(&v, Lang::En, MentionStyle::Mention);
-        let png = out.png.clone().expect("the board renders");
+        let png = &out.files.first().expect("the board renders").bytes;
         assert!(png.starts_with(b"\x89PNG"));
         let edit = json(&out.clone().into_edit());
         assert_eq!(edit["attachments"][0]["filename"], BOARD_FILE);

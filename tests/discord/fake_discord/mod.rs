@@ -103,6 +103,8 @@ impl Place {
 pub struct Upload {
     pub field: String,
     pub filename: String,
+    /// The part's Content-Type (what the client declared for the file).
+    pub content_type: String,
     pub bytes: Vec<u8>,
 }
 
@@ -875,29 +877,7 @@ async fn read_body(headers: &HeaderMap, req: Request) -> Result<Body, Reply> {
         .unwrap_or_default()
         .to_string();
     if content_type.starts_with("multipart/form-data") {
-        let mut form = axum::extract::Multipart::from_request(req, &())
-            .await
-            .map_err(|_| error(400, 50109, "The request body contains invalid JSON."))?;
-        let mut json = None;
-        let mut files = Vec::new();
-        while let Ok(Some(field)) = form.next_field().await {
-            let name = field.name().unwrap_or_default().to_string();
-            let filename = field.file_name().map(str::to_string);
-            let bytes = field.bytes().await.unwrap_or_default();
-            if name == "payload_json" {
-                json =
-                    Some(serde_json::from_slice(&bytes).map_err(|_| {
-                        error(400, 50109, "The request body contains invalid JSON.")
-                    })?);
-            } else if let Some(filename) = filename {
-                files.push(Upload {
-                    field: name,
-                    filename,
-                    bytes: bytes.to_vec(),
-                });
-            }
-        }
-        return Ok(Body { json, files });
+        return read_multipart(req).await;
     }
     let bytes: Bytes = axum::body::to_bytes(req.into_body(), 25 << 20)
         .await
@@ -914,6 +894,79 @@ async fn read_body(headers: &HeaderMap, req: Request) -> Result<Body, Reply> {
         json: Some(json),
         files: vec![],
     })
+}
+
+/// A multipart body as Discord takes it: `payload_json` (the message) and files `files[n]`,
+/// each with a file name, nothing else. Discord answers anything else with 400.
+async fn read_multipart(req: Request) -> Result<Body, Reply> {
+    let bad_json = || error(400, 50109, "The request body contains invalid JSON.");
+    let mut form = axum::extract::Multipart::from_request(req, &())
+        .await
+        .map_err(|_| bad_json())?;
+    let mut json = None;
+    let mut files = Vec::new();
+    loop {
+        let field = match form.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(_) => return Err(error(400, 50035, "Invalid Form Body")),
+        };
+        let name = field.name().unwrap_or_default().to_string();
+        let filename = field.file_name().map(str::to_string);
+        let part_type = field.content_type().map(str::to_string);
+        let bytes = field.bytes().await.unwrap_or_default();
+        if name == "payload_json" {
+            if json.is_some() {
+                return Err(form_error("payload_json", "DUPLICATE", "Duplicate field"));
+            }
+            json = Some(serde_json::from_slice(&bytes).map_err(|_| bad_json())?);
+            continue;
+        }
+        let indexed = name
+            .strip_prefix("files[")
+            .and_then(|s| s.strip_suffix(']'))
+            .is_some_and(|n| n.parse::<u64>().is_ok());
+        if !indexed {
+            return Err(form_error(
+                &name,
+                "BASE_TYPE_BAD_NAME",
+                "Form fields are payload_json and files[n]",
+            ));
+        }
+        let Some(filename) = filename.filter(|f| !f.trim().is_empty()) else {
+            return Err(form_error(
+                &name,
+                "BASE_TYPE_REQUIRED",
+                "A file needs a filename",
+            ));
+        };
+        files.push(Upload {
+            field: name,
+            content_type: part_type.unwrap_or_else(|| guess_type(&filename).to_string()),
+            filename,
+            bytes: bytes.to_vec(),
+        });
+    }
+    let Some(json) = json else {
+        return Err(form_error(
+            "payload_json",
+            "BASE_TYPE_REQUIRED",
+            "A multipart message needs payload_json",
+        ));
+    };
+    Ok(Body {
+        json: Some(json),
+        files,
+    })
+}
+
+/// Discord's content type for a file sent without one: by its extension.
+fn guess_type(filename: &str) -> &'static str {
+    match filename.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("png") => "image/png",
+        Some("txt") => "text/plain",
+        _ => "application/octet-stream",
+    }
 }
 
 async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
@@ -1772,9 +1825,23 @@ fn attachment_json(id: u64, channel: &str, filename: &str, file: &Upload) -> Val
         "id": id.to_string(), "filename": filename, "size": file.bytes.len(),
         "url": format!("https://cdn.discordapp.com/attachments/{channel}/{id}/{filename}"),
         "proxy_url": format!("https://media.discordapp.net/attachments/{channel}/{id}/{filename}"),
-        "content_type": if filename.ends_with(".png") { "image/png" } else { "application/octet-stream" },
+        "content_type": file.content_type,
         "_bytes": file.bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
     })
+}
+
+/// The files of a stored message as a client downloads them: (file name, content type,
+/// bytes), in the message's order.
+pub fn files_of(message: &Value) -> Vec<(String, String, Vec<u8>)> {
+    message["attachments"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|a| {
+            let text = |k: &str| a[k].as_str().unwrap_or_default().to_string();
+            (text("filename"), text("content_type"), attachment_bytes(a))
+        })
+        .collect()
 }
 
 /// The bytes of a stored attachment (the fake keeps them hex-encoded).
