@@ -6,7 +6,7 @@
 //! the guard like any other.
 
 use super::answer::Origin;
-use super::messages::{Outgoing, BOARD_FILE};
+use super::messages::{Attachment, Outgoing, BOARD_FILE};
 use super::Bot;
 use crate::i18n::Lang;
 use crate::manager::{ChatRef, GameId, UserRef};
@@ -51,7 +51,10 @@ fn hint_message(caption: String, png: Option<Vec<u8>>) -> Outgoing {
     }
     Outgoing {
         embed: Some(embed),
-        png,
+        files: png
+            .map(|png| Attachment::new(BOARD_FILE, png))
+            .into_iter()
+            .collect(),
         ..Outgoing::default()
     }
 }
