@@ -23,3 +23,5 @@ record-no-moves = No moves yet.
 history-none-you = You have no finished games yet.
 history-title-you = Your games, page { $page }:
 stats-rating-you = Your rating: { $rating }, deviation { $deviation }
+record-button = Record
+record-moves-cut = … (every move is in the file)

@@ -61,7 +61,6 @@ tg-cmd-stats = Your rating and results
 tg-cmd-leaderboard = Best players of this group
 tg-cmd-record = The record of a game as a file
 tg-leaderboard-how = “{ $given }” is no leaderboard I know. Send /leaderboard for this group's, or /leaderboard global for everyone on Telegram.
-tg-button-record = Record
 tg-history-page-gone = That page of the history is empty. Send /history again.
 tg-record-inline = Send /record { $id } to me in a private chat, and I will send the record of this game there.
 tg-history-not-a-person = Bots, channels and anonymous admins don't play, so they have no games or rating.

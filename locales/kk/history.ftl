@@ -23,3 +23,5 @@ record-no-moves = Әзірге жүріс жасалған жоқ.
 history-none-you = Сізде әлі аяқталған ойын жоқ.
 history-title-you = Сіздің ойындарыңыз, { $page }-бет:
 stats-rating-you = Сіздің рейтингіңіз: { $rating }, ауытқуы { $deviation }
+record-button = Жазба
+record-moves-cut = … (барлық жүріс файлда)

@@ -23,3 +23,5 @@ record-no-moves = Ходов ещё не было.
 history-none-you = У вас пока нет завершённых партий.
 history-title-you = Ваши партии, страница { $page }:
 stats-rating-you = Ваш рейтинг: { $rating }, отклонение { $deviation }
+record-button = Запись
+record-moves-cut = … (все ходы — в файле)

@@ -61,7 +61,6 @@ tg-cmd-stats = Ваш рейтинг и результаты
 tg-cmd-leaderboard = Лучшие игроки группы
 tg-cmd-record = Запись партии файлом
 tg-leaderboard-how = Не знаю такого рейтинга: «{ $given }». Отправьте /leaderboard — рейтинг этой группы, или /leaderboard общий — всех игроков в Telegram.
-tg-button-record = Запись
 tg-history-page-gone = На этой странице истории ничего нет. Отправьте /history ещё раз.
 tg-record-inline = Напишите мне в личные сообщения /record { $id } — и я пришлю туда запись этой партии.
 tg-history-not-a-person = Боты, каналы и анонимные администраторы не играют, поэтому ни партий, ни рейтинга у них нет.

@@ -16,8 +16,10 @@
 //! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
+//! | a page of a player's history (Discord) | `1hp:<user id>:<page>` |
 //!
-//! Ids are 1..=16 characters `[a-z0-9]`. Anything else (a forged or truncated value) is a
+//! Ids are 1..=16 characters `[a-z0-9]`; a user id is 1..=20 digits (a Discord snowflake), a
+//! page at most [`MAX_HISTORY_PAGE`]. Anything else (a forged or truncated value) is a
 //! `ButtonError`, never a panic. The ply inside lets the manager refuse a press on a stale
 //! board.
 
@@ -27,6 +29,9 @@ use crate::timecontrol::TimeControl;
 
 /// The longest button data the codec writes or reads.
 pub const MAX_LEN: usize = 64;
+/// The last history page a button may ask for (a history is read newest first; older games
+/// are in `toguz export`).
+pub const MAX_HISTORY_PAGE: u16 = 9_999;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Button {
@@ -89,6 +94,13 @@ pub enum Button {
         level: Level,
         time: Option<TimeControl>,
     },
+    /// Page `page` (0-based) of the history of the platform user `user`; not an [`Action`]:
+    /// adapters answer it with `Manager::history`. (Telegram signs its page buttons instead:
+    /// `platform::telegram::history`.)
+    HistoryPage {
+        user: String,
+        page: u16,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -125,6 +137,7 @@ pub fn encode(button: &Button) -> String {
             level,
             time: Some(time),
         } => format!("1b:{}:{time}", level.name()),
+        Button::HistoryPage { user, page } => format!("1hp:{user}:{page}"),
     }
 }
 
@@ -176,9 +189,13 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
+        ("hp", [user, page]) => Button::HistoryPage {
+            user: user_id(user)?,
+            page: number(page).and_then(history_page)?,
+        },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "h" | "rv" | "rb" | "rc" | "ca" | "cd"
-            | "cc" | "b",
+            | "cc" | "b" | "hp",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -192,6 +209,18 @@ fn id(text: &str) -> Result<String, ButtonError> {
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
     ok.then(|| text.to_string()).ok_or(ButtonError::Malformed)
+}
+
+/// A platform user id as Discord writes one: 1..=20 digits.
+fn user_id(text: &str) -> Result<String, ButtonError> {
+    let ok = (1..=20).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| text.to_string()).ok_or(ButtonError::Malformed)
+}
+
+fn history_page(page: u16) -> Result<u16, ButtonError> {
+    (page <= MAX_HISTORY_PAGE)
+        .then_some(page)
+        .ok_or(ButtonError::Malformed)
 }
 
 fn number(text: &str) -> Result<u16, ButtonError> {
@@ -236,7 +265,8 @@ impl Button {
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
-            | Button::PlayLevel { .. } => None,
+            | Button::PlayLevel { .. }
+            | Button::HistoryPage { .. } => None,
         }
     }
 
@@ -265,7 +295,8 @@ impl Button {
             Button::Hint { .. }
             | Button::Review { .. }
             | Button::ReviewBoard { .. }
-            | Button::Record { .. } => return None,
+            | Button::Record { .. }
+            | Button::HistoryPage { .. } => return None,
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
@@ -334,6 +365,10 @@ mod tests {
                 level: Level::Easy,
                 time: TimeControl::parse("0.5+2").ok(),
             },
+            Button::HistoryPage {
+                user: u64::MAX.to_string(),
+                page: MAX_HISTORY_PAGE,
+            },
         ]
     }
 
@@ -384,6 +419,12 @@ mod tests {
             "1h:ab12cd:x",
             "1h:ab12cd:1:2",
             "1m:ab12cd:1:٣",
+            "1hp:123:10000",
+            "1hp:abc:1",
+            "1hp::1",
+            "1hp:123",
+            "1hp:123:-1",
+            "1hp:123456789012345678901:0",
         ];
         for data in bad {
             assert!(decode(data).is_err(), "{data:?} was accepted");

@@ -1,14 +1,59 @@
 //! Texts of `/history`, `/stats`, `/leaderboard` and `/record`, shared by every adapter
 //! (as `present` is for boards): each adapter adds its own buttons and files.
 
-use super::present::player_name;
+use super::present::{player_name, LabeledButton};
 use crate::engine::Level;
 use crate::i18n::{words, Lang};
+use crate::manager::buttons::Button;
 use crate::manager::history::{score_of, HistoryEntry, HistoryPage, Leaderboard};
-use crate::manager::{GameStatus, Platform};
+use crate::manager::{GameStatus, Platform, UserRef};
 use crate::ratings::keys::Scope;
 use crate::ratings::{PlayerStats, Score, Wdl};
 use crate::t;
+
+/// Whose history or stats: the reader's own, or someone else's with their name.
+pub struct Whose {
+    pub user: UserRef,
+    pub own: bool,
+}
+
+impl Whose {
+    /// The name a title shows: `None` for the reader's own.
+    pub fn name(&self) -> Option<&str> {
+        (!self.own).then_some(self.user.name.as_str())
+    }
+}
+
+/// The name `user` had in the newest game of a page (a page button carries only the id).
+pub fn name_in(page: &HistoryPage, user: &UserRef) -> String {
+    page.entries
+        .first()
+        .and_then(|e| e.players[e.side.index()].user())
+        .map(|u| u.name.clone())
+        .unwrap_or_else(|| user.name.clone())
+}
+
+/// A history entry's button: the game's final board and its record.
+pub fn entry_button(entry: &HistoryEntry) -> LabeledButton {
+    LabeledButton {
+        button: Button::Record {
+            game: entry.game.clone(),
+        },
+        label: format!("📄 {}", entry.game),
+        enabled: true,
+    }
+}
+
+/// A finished board's Record button: the game's record as a file.
+pub fn record_button(game: &str, lang: Lang) -> LabeledButton {
+    LabeledButton {
+        button: Button::Record {
+            game: game.to_string(),
+        },
+        label: t!(lang, "record-button"),
+        enabled: true,
+    }
+}
 
 /// `W/D/L` as numbers, `3/1/2`.
 fn wdl(w: &Wdl) -> String {

@@ -7,6 +7,7 @@ mod clock;
 mod fake;
 mod flows;
 mod hint;
+mod history;
 mod ratings;
 mod review;
 mod soak;

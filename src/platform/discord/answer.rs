@@ -69,7 +69,8 @@ const UNKNOWN_INTERACTION: isize = 10062;
 
 /// What an answer is.
 enum Answer {
-    Ephemeral(String),
+    /// A message only the user who asked sees (a refusal, a lookup, a file for them).
+    Ephemeral(Outgoing),
     /// The pressed message, redrawn.
     Update(Outgoing),
     /// A new public message.
@@ -184,8 +185,8 @@ impl Origin<'_> {
     /// new message).
     async fn answer_fresh(&self, answer: Answer) -> Option<Option<u64>> {
         let (response, post) = match answer {
-            Answer::Ephemeral(text) => (
-                CreateInteractionResponse::Message(messages::text(text).into_response(true)),
+            Answer::Ephemeral(out) => (
+                CreateInteractionResponse::Message(out.into_response(true)),
                 None,
             ),
             Answer::Update(out) => (
@@ -227,9 +228,8 @@ impl Origin<'_> {
             | (Deferral::Message { ephemeral: false }, Answer::Post(out)) => {
                 self.edit_original(out.into_edit_response()).await
             }
-            (Deferral::Message { ephemeral: true }, Answer::Ephemeral(text)) => {
-                self.edit_original(messages::text(text).into_edit_response())
-                    .await
+            (Deferral::Message { ephemeral: true }, Answer::Ephemeral(out)) => {
+                self.edit_original(out.into_edit_response()).await
             }
             (Deferral::Message { ephemeral: false }, answer @ Answer::Ephemeral(_)) => {
                 if let Err(error) = self
@@ -257,7 +257,7 @@ impl Origin<'_> {
 
     async fn followup_answer(&self, answer: Answer) -> Option<Option<u64>> {
         let followup = match answer {
-            Answer::Ephemeral(text) => messages::text(text).into_followup().ephemeral(true),
+            Answer::Ephemeral(out) => out.into_full_followup().ephemeral(true),
             Answer::Update(out) | Answer::Post(out) => out.into_full_followup(),
         };
         match followup.execute(self.http, (None, self.token)).await {
@@ -270,7 +270,12 @@ impl Origin<'_> {
     }
 
     pub(super) async fn ephemeral(&self, text: String) {
-        self.answer(Answer::Ephemeral(text)).await;
+        self.answer(Answer::Ephemeral(messages::text(text))).await;
+    }
+
+    /// Answers with a whole message (files, buttons) only the user who asked sees.
+    pub(super) async fn private(&self, out: Outgoing) {
+        self.answer(Answer::Ephemeral(out)).await;
     }
 
     /// Redraws the pressed message (after a deferral, by editing it); false when that failed.

@@ -60,6 +60,14 @@ pub enum Command {
     Leaderboard {
         global: Result<bool, BadOption>,
     },
+    /// `/history [player]`: without a player, the caller's own.
+    History {
+        player: Option<UserId>,
+    },
+    /// `/record [game]`: without a game, the one that ended last here.
+    Record {
+        game: Option<String>,
+    },
 }
 
 /// An option value that is not one of the choices (a forged or outdated client).
@@ -191,6 +199,25 @@ pub fn definitions() -> Vec<CreateCommand> {
         "discord-opt-player",
         "discord-opt-player-desc"
     );
+    let history_player = localized!(
+        option(
+            CommandOptionType::User,
+            "player",
+            "discord-opt-history-player-desc"
+        ),
+        "discord-opt-player",
+        "discord-opt-history-player-desc"
+    );
+    let record_game = localized!(
+        option(
+            CommandOptionType::String,
+            "game",
+            "discord-opt-record-game-desc"
+        ),
+        "discord-opt-game",
+        "discord-opt-record-game-desc"
+    )
+    .max_length(16);
     let scope = localized!(
         option(CommandOptionType::String, "scope", "discord-opt-scope-desc"),
         "discord-opt-scope",
@@ -284,6 +311,20 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(EVERYWHERE.to_vec())
         .add_option(scope),
         localized!(
+            command("history", "discord-cmd-history-desc"),
+            "discord-cmd-history",
+            "discord-cmd-history-desc"
+        )
+        .contexts(EVERYWHERE.to_vec())
+        .add_option(history_player),
+        localized!(
+            command("record", "discord-cmd-record-desc"),
+            "discord-cmd-record",
+            "discord-cmd-record-desc"
+        )
+        .contexts(EVERYWHERE.to_vec())
+        .add_option(record_game),
+        localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
             "discord-cmd-help-desc"
@@ -314,6 +355,16 @@ fn integer(options: &[CommandDataOption], name: &str) -> Option<i64> {
         .and_then(|o| o.value.as_i64())
 }
 
+fn user(options: &[CommandDataOption], name: &str) -> Option<UserId> {
+    options
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match o.value {
+            CommandDataOptionValue::User(id) => Some(id),
+            _ => None,
+        })
+}
+
 fn game(options: &[CommandDataOption]) -> Option<String> {
     string(options, "game")
         .map(|g| g.trim().to_ascii_lowercase())
@@ -326,7 +377,7 @@ fn game(options: &[CommandDataOption]) -> Option<String> {
 pub fn answers_privately(name: &str) -> bool {
     matches!(
         name,
-        "games" | "resign" | "draw" | "help" | "stats" | "leaderboard"
+        "games" | "resign" | "draw" | "help" | "stats" | "leaderboard" | "history" | "record"
     )
 }
 
@@ -334,13 +385,7 @@ pub fn answers_privately(name: &str) -> bool {
 pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
     Some(match name {
         "challenge" => Command::Challenge {
-            opponent: options
-                .iter()
-                .find(|o| o.name == "opponent")
-                .and_then(|o| match o.value {
-                    CommandDataOptionValue::User(id) => Some(id),
-                    _ => None,
-                }),
+            opponent: user(options, "opponent"),
             variant: variant(options),
             time: time(options),
             rated: options
@@ -374,13 +419,13 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
             language: string(options, "language").map(|l| Lang::from_code(l).ok_or(BadOption)),
         },
         "stats" => Command::Stats {
-            player: options
-                .iter()
-                .find(|o| o.name == "player")
-                .and_then(|o| match o.value {
-                    CommandDataOptionValue::User(id) => Some(id),
-                    _ => None,
-                }),
+            player: user(options, "player"),
+        },
+        "history" => Command::History {
+            player: user(options, "player"),
+        },
+        "record" => Command::Record {
+            game: game(options),
         },
         "leaderboard" => Command::Leaderboard {
             global: match string(options, "scope") {
@@ -427,7 +472,7 @@ mod tests {
             .iter()
             .map(|c| serde_json::to_value(c).unwrap())
             .collect();
-        assert_eq!(defs.len(), 11);
+        assert_eq!(defs.len(), 13);
         let valid_name = |s: &str| {
             (1..=32).contains(&s.chars().count())
                 && s.chars()
@@ -463,6 +508,20 @@ mod tests {
             }
         }
         assert_eq!(defs[0]["name_localizations"]["ru"], "вызов");
+    }
+
+    /// `/help language:` answers with the "language set" line and the help in one message,
+    /// which Discord caps at 2000 characters.
+    #[test]
+    fn the_help_fits_one_message_in_every_language() {
+        for lang in Lang::ALL {
+            let text = format!(
+                "{}\n\n{}",
+                t!(lang, "discord-lang-set"),
+                t!(lang, "discord-help")
+            );
+            assert!(text.chars().count() <= 2000, "{lang:?}: {}", text.len());
+        }
     }
 
     #[test]
@@ -587,6 +646,29 @@ mod tests {
             })
         );
         assert_eq!(parse("review", &[]), Some(Command::Review { game: None }));
+        assert_eq!(
+            parse(
+                "history",
+                &options(json!([{"name": "player", "type": 6, "value": "24"}]))
+            ),
+            Some(Command::History {
+                player: Some(UserId::new(24))
+            })
+        );
+        assert_eq!(
+            parse("history", &[]),
+            Some(Command::History { player: None })
+        );
+        assert_eq!(
+            parse(
+                "record",
+                &options(json!([{"name": "game", "type": 3, "value": "Zz99zz"}]))
+            ),
+            Some(Command::Record {
+                game: Some("zz99zz".into())
+            })
+        );
+        assert!(answers_privately("history") && answers_privately("record"));
         assert_eq!(parse("nope", &[]), None);
     }
 }

@@ -19,13 +19,14 @@ use crate::manager::{
     Action, ActionError, ChallengeView, ChatRef, GameView, Platform, Reply, Request, Target,
     UserRef,
 };
-use crate::platform::{history_text, present, present_review};
+use crate::platform::history_text::{self, Whose};
+use crate::platform::{present, present_review};
 use crate::ratings::keys::Scope;
 use crate::t;
 use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
-    Interaction, Member, Ready, User,
+    Interaction, Member, Ready, User, UserId,
 };
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -71,6 +72,8 @@ impl EventHandler for Handler {
                     Ok(
                         Button::Review { .. } | Button::ReviewBoard { .. } | Button::Hint { .. },
                     ) => Deferral::Message { ephemeral: false },
+                    // A record is a new message for the one who pressed.
+                    Ok(Button::Record { .. }) => Deferral::Message { ephemeral: true },
                     _ => Deferral::Update,
                 };
                 let origin = Origin::new(
@@ -101,6 +104,18 @@ fn actor(user: &User, member: Option<&Member>) -> UserRef {
         .or_else(|| user.global_name.clone())
         .unwrap_or_else(|| user.name.clone());
     UserRef::new(Platform::Discord, user.id.to_string(), name)
+}
+
+/// A member named in a command's option, as its resolved data names them; `None` when
+/// Discord sent no such user (a forged or outdated client).
+fn resolved_user(cmd: &CommandInteraction, id: UserId) -> Option<UserRef> {
+    let u = cmd.data.resolved.users.get(&id)?;
+    let member = cmd.data.resolved.members.get(&id);
+    let name = member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| u.global_name.clone())
+        .unwrap_or_else(|| u.name.clone());
+    Some(UserRef::new(Platform::Discord, id.to_string(), name))
 }
 
 /// What to do with an answer that is a new message.
@@ -294,15 +309,7 @@ impl Bot {
             },
             Command::Review { game } => return self.review(origin, &chat, game, lang).await,
             Command::Stats { player } => {
-                let named = player.and_then(|id| {
-                    let u = cmd.data.resolved.users.get(&id)?;
-                    let member = cmd.data.resolved.members.get(&id);
-                    let name = member
-                        .and_then(|m| m.nick.clone())
-                        .or_else(|| u.global_name.clone())
-                        .unwrap_or_else(|| u.name.clone());
-                    Some(UserRef::new(Platform::Discord, id.to_string(), name))
-                });
+                let named = player.and_then(|id| resolved_user(cmd, id));
                 if player.is_some() && named.is_none() {
                     return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
                 }
@@ -316,6 +323,25 @@ impl Bot {
                     Err(error) => present::error_text(&error, lang),
                 };
                 return origin.ephemeral(text).await;
+            }
+            Command::History { player } => {
+                let whose = match player {
+                    None => Whose {
+                        user: user.clone(),
+                        own: true,
+                    },
+                    Some(id) => match resolved_user(cmd, id) {
+                        Some(named) => Whose {
+                            own: named == user,
+                            user: named,
+                        },
+                        None => return origin.ephemeral(t!(lang, "discord-unknown-user")).await,
+                    },
+                };
+                return self.history(origin, whose, lang).await;
+            }
+            Command::Record { game } => {
+                return self.record(origin, (&user, &chat), game, false, lang).await;
             }
             Command::Leaderboard { global } => {
                 let Ok(global) = global else {
@@ -464,8 +490,20 @@ impl Bot {
             Button::ReviewBoard { game, mark } => {
                 self.review_board(origin, &chat, game, mark, lang).await
             }
-            // Not shown in Discord yet (Telegram's Record button): refused like unknown data.
-            Button::Record { .. } => origin.ephemeral(t!(lang, "discord-bad-button")).await,
+            Button::Record { game } => {
+                // A board has its own board already; a history page does not.
+                let on_board = press
+                    .message
+                    .attachments
+                    .iter()
+                    .any(|a| a.filename == messages::BOARD_FILE);
+                let asker = (&user, &chat);
+                self.record(origin, asker, Some(game), !on_board, lang)
+                    .await
+            }
+            Button::HistoryPage { user: whose, page } => {
+                self.history_page(origin, &user, (whose, page), lang).await
+            }
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
                     return origin.ephemeral(t!(lang, "discord-bad-button")).await;

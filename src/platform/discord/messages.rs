@@ -10,6 +10,7 @@ use super::config::MentionStyle;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button};
 use crate::manager::{ChallengeView, GameView, Player, UserRef};
+use crate::platform::history_text;
 use crate::platform::present::{self, LabeledButton};
 use crate::platform::present_review::ReviewPost;
 use crate::rules::Side;
@@ -163,7 +164,10 @@ pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
             }
         }
     }
-    let actions = present::action_buttons(view, None, lang);
+    let mut actions = present::action_buttons(view, None, lang);
+    if view.is_over() {
+        actions.push(history_text::record_button(&view.id, lang));
+    }
     if !actions.is_empty() {
         components.push(CreateActionRow::Buttons(
             actions.iter().take(5).map(action_button).collect(),
@@ -446,7 +450,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_finished_game_offers_only_a_rematch_and_a_review() {
+    fn a_finished_game_offers_a_rematch_a_review_and_its_record() {
         let mut v = view([Player::Human(user("11", "Alice")), Player::Bot(Level::Easy)]);
         v.status = GameStatus::Finished {
             winner: Some(Side::Black),
@@ -455,13 +459,19 @@ pub(super) mod tests {
         v.ply = 3;
         let out = game(&v, Lang::Ru, MentionStyle::Mention);
         let all = buttons(&out);
-        assert_eq!(all.len(), 2);
+        assert_eq!(all.len(), 3);
         assert_eq!(all[0]["custom_id"], "1rm:abc123");
         assert_eq!(all[1]["custom_id"], "1rv:abc123");
         assert_eq!(all[1]["label"], "Разбор");
-        // A game ended before any move has nothing to review.
+        assert_eq!(all[2]["custom_id"], "1rc:abc123");
+        assert_eq!(all[2]["label"], "Запись");
+        // A game ended before any move has nothing to review, but a record all the same.
         v.ply = 0;
-        assert_eq!(buttons(&game(&v, Lang::Ru, MentionStyle::Mention)).len(), 1);
+        let ids: Vec<Value> = buttons(&game(&v, Lang::Ru, MentionStyle::Mention))
+            .iter()
+            .map(|b| b["custom_id"].clone())
+            .collect();
+        assert_eq!(ids, ["1rm:abc123", "1rc:abc123"]);
         assert!(out.ping.is_empty());
         let embed = json(out.embed.as_ref().unwrap());
         assert!(embed["description"].as_str().unwrap().contains("сдаётся"));

@@ -17,6 +17,7 @@ mod events;
 mod guard;
 mod handler;
 mod hints;
+mod history;
 mod latest;
 mod messages;
 pub mod rest;

@@ -13,10 +13,13 @@ use super::poster::Content;
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::buttons::{encode, Button};
+use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
 use crate::manager::{Action, ActionError, ChatRef, Platform, Reply, Request, UserRef};
-use crate::platform::history_text::{history_text, leaderboard_text, record_caption, stats_text};
+pub use crate::platform::history_text::Whose;
+use crate::platform::history_text::{
+    entry_button, history_text, leaderboard_text, name_in, record_caption, stats_text,
+};
 use crate::platform::present;
 use crate::ratings::keys::Scope;
 use crate::t;
@@ -27,27 +30,14 @@ use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup}
 pub const PAGE_PREFIX: &str = "tgh:";
 /// Telegram's longest caption, in characters.
 const CAPTION_MAX: usize = 1024;
-/// Pages past this are not offered (a history is read newest first; older games are in
-/// `toguz export`).
-const MAX_PAGE: usize = 9_999;
+/// Pages past this are not offered (as on Discord: `buttons::MAX_HISTORY_PAGE`).
+const MAX_PAGE: usize = MAX_HISTORY_PAGE as usize;
 
 /// Where an answer goes: the chat and the message it replies to.
 #[derive(Clone, Copy)]
 pub struct Place {
     pub chat: i64,
     pub reply_to: Option<i32>,
-}
-
-/// Whose history or stats: the reader's own, or someone else's with their name.
-pub struct Whose {
-    pub user: UserRef,
-    pub own: bool,
-}
-
-impl Whose {
-    fn name(&self) -> Option<&str> {
-        (!self.own).then_some(self.user.name.as_str())
-    }
 }
 
 /// `/history`: the first page, with its buttons.
@@ -75,10 +65,8 @@ fn history_message(
         .entries
         .iter()
         .map(|e| {
-            let data = encode(&Button::Record {
-                game: e.game.clone(),
-            });
-            InlineKeyboardButton::callback(format!("📄 {}", e.game), data)
+            let b = entry_button(e);
+            InlineKeyboardButton::callback(b.label, encode(&b.button))
         })
         .collect();
     let mut rows: Vec<Vec<InlineKeyboardButton>> = games.chunks(4).map(<[_]>::to_vec).collect();
@@ -146,15 +134,6 @@ pub async fn page_press(ctx: &Arc<Ctx>, q: &CallbackQuery, data: &str, lang: Lan
     // Version 0: every page is as new as the one before.
     ctx.poster.edit(place, Content::Text { text, keyboard }, 0);
     answer(ctx, q, String::new(), false).await;
-}
-
-/// The name `user` had in the newest game of a page.
-fn name_in(page: &HistoryPage, user: &UserRef) -> String {
-    page.entries
-        .first()
-        .and_then(|e| e.players[e.side.index()].user())
-        .map(|u| u.name.clone())
-        .unwrap_or_else(|| user.name.clone())
 }
 
 /// `/stats`.

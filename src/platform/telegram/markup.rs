@@ -8,6 +8,7 @@ use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::{decode, encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
+use crate::platform::history_text;
 use crate::platform::present::{self, LabeledButton};
 use crate::t;
 use crate::timecontrol::TimeControl;
@@ -38,13 +39,7 @@ pub fn game_keyboard(view: &GameView, lang: Lang) -> InlineKeyboardMarkup {
         .map(button)
         .collect();
     if view.is_over() {
-        let record = Button::Record {
-            game: view.id.clone(),
-        };
-        actions.push(InlineKeyboardButton::callback(
-            t!(lang, "tg-button-record"),
-            encode(&record),
-        ));
+        actions.push(button(&history_text::record_button(&view.id, lang)));
     }
     rows.extend(actions.chunks(3).map(<[_]>::to_vec));
     InlineKeyboardMarkup::new(rows)

@@ -556,8 +556,9 @@ impl FakeDiscord {
         }
     }
 
-    /// Presses a button that is on the message, enabled; panics otherwise (a real client
-    /// cannot press a button that is not there). Returns the interaction id.
+    /// Presses a button that is on the message, enabled, and (an ephemeral message) shown to
+    /// `user`; panics otherwise (a real client cannot press a button it does not see).
+    /// Returns the interaction id.
     pub fn press(&self, user: &User, message: u64, custom_id: &str) -> u64 {
         let msg = self
             .message(message)
@@ -567,6 +568,15 @@ impl FakeDiscord {
             .find(|b| b["custom_id"] == custom_id)
             .unwrap_or_else(|| panic!("no button {custom_id} on message {message}: {msg}"));
         assert_ne!(button["disabled"], true, "button {custom_id} is disabled");
+        // An ephemeral message is shown only to the user whose interaction it answers.
+        if msg["flags"].as_u64().unwrap_or(0) & 64 != 0 {
+            let owner = &msg["interaction_metadata"]["user"]["id"];
+            assert!(
+                is_id(owner, user.id),
+                "user {} cannot see the ephemeral message {message}",
+                user.id
+            );
+        }
         self.press_forged(user, message, custom_id)
     }
 
