@@ -315,6 +315,7 @@ async fn a_restart_resumes_the_clock_where_it_stood() {
     let view = show(&m, &a, &v.id).await;
     assert!(!view.is_over());
     assert_eq!(left(&view), [50_000, 60_000]);
+    assert!(m.ended_at_start().is_empty());
     // Restarted again at once: the first downtime is not charged twice.
     m.heartbeat().await.unwrap();
     drop(m);
@@ -378,6 +379,8 @@ async fn a_flag_that_fell_before_the_stop_is_applied_at_start_up() {
             reason: FinishReason::TimedOut(Side::White)
         }
     );
+    // Its event went out before anyone listened: the adapters ask for it.
+    assert_eq!(m.ended_at_start(), vec![v.id]);
 }
 
 /// Plays `level` as Black against random moves at `time` through the manager; the human

@@ -170,11 +170,13 @@ impl Manager {
         .await
     }
 
-    pub(super) async fn show(&self, id: &str) -> Result<Reply, ActionError> {
+    /// A game as it is now, by id, live or archived: what an adapter redraws a board from
+    /// (no actor: reading a game changes nothing and is open to everyone).
+    pub async fn game(&self, id: &str) -> Result<GameView, ActionError> {
         let slot = self.game_slot(id).await?;
         let mut view = self.view_of(&*self.enter(&slot).await?);
         view.bot_busy = self.bot_busy(id);
-        Ok(Reply::Game(view))
+        Ok(view)
     }
 
     pub(super) async fn list(&self, actor: &UserRef) -> Result<Reply, ActionError> {

@@ -76,7 +76,7 @@ pub use game::{ChallengeRecord, GameRecord};
 pub use hints::{GameHint, HintTicket};
 pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
-pub use timers::HEARTBEAT_KEY;
+pub use timers::{write_heartbeat_offline, HEARTBEAT_KEY};
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };
@@ -141,6 +141,9 @@ struct Inner {
     reviews: reviews::Reviews,
     /// Games whose hint is being worked out (`hints`).
     hints: Mutex<HashSet<GameId>>,
+    /// Games that ended while the manager started (a flag that fell before the stop, a
+    /// move time that ran out while down): their events went out before anyone subscribed.
+    ended_at_start: Mutex<Vec<GameId>>,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -191,6 +194,7 @@ impl Manager {
                 timers: Mutex::new(HashMap::new()),
                 reviews: reviews::Reviews::new(config.review.clone()),
                 hints: Mutex::new(HashSet::new()),
+                ended_at_start: Mutex::new(Vec::new()),
                 config,
             }),
         };
@@ -228,6 +232,10 @@ impl Manager {
                 lock(&self.inner.challenges).insert(key, Arc::new(AsyncMutex::new(held)));
             }
         }
+        let before: HashSet<GameId> = lock(&self.inner.index)
+            .ongoing_games()
+            .into_iter()
+            .collect();
         // Clocks first: a flag that fell before the stop ends its game before a bot thinks.
         self.resume_clocks().await;
         // Bots next: the sweep then finds their searches queued and starts none again.
@@ -242,9 +250,28 @@ impl Manager {
             }
         }
         let swept = self.sweep().await;
-        let ongoing = lock(&self.inner.index).ongoing_games().len();
-        tracing::info!(ongoing, resumed, swept, "manager started");
+        let ongoing: HashSet<GameId> = lock(&self.inner.index)
+            .ongoing_games()
+            .into_iter()
+            .collect();
+        let mut ended: Vec<GameId> = before.difference(&ongoing).cloned().collect();
+        ended.sort();
+        tracing::info!(
+            ongoing = ongoing.len(),
+            resumed,
+            swept,
+            ended = ended.len(),
+            "manager started"
+        );
+        *lock(&self.inner.ended_at_start) = ended;
         Ok(())
+    }
+
+    /// Games that ended while the manager started. Their events were sent before any
+    /// adapter subscribed, so an adapter shows them (and tells their players) itself once it
+    /// follows the events.
+    pub fn ended_at_start(&self) -> Vec<GameId> {
+        lock(&self.inner.ended_at_start).clone()
     }
 
     pub fn config(&self) -> &ManagerConfig {
@@ -394,7 +421,7 @@ impl Manager {
             Action::Abort { game } => self.abort(&actor, &game).await,
             Action::Show { game } => {
                 let id = self.resolve_game(&actor, &chat, game, true)?;
-                self.show(&id).await
+                self.game(&id).await.map(Reply::Game)
             }
             Action::ListGames => self.list(&actor).await,
             Action::Rematch { game } => self.rematch(actor, chat, &game).await,

@@ -175,3 +175,32 @@ fn perft_prints_one_line_per_depth() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("--position"));
 }
+
+/// A record of a game on a clock, as the bot writes it: the `TimeControl` header and each
+/// move's `%clk` are read back, shown, and kept in the JSON lines.
+#[test]
+fn a_timed_record_replays_with_its_clocks() {
+    let record = "[White \"Asan\"]\n[Black \"Bota\"]\n[TimeControl \"180+2\"]\n\n\
+                  1. 76 {[%clk 0:02:58]} 98 {[%clk 0:02:41]} 2. 66 {[%clk 0:02:50]} *\n";
+    let out = toguz(&["replay", "-"], record);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("3 half-moves"), "{text}");
+    assert!(text.contains("time control 3+2 (blitz)"), "{text}");
+    assert!(
+        text.contains("clocks after the last moves: White 0:02:50, Black 0:02:41"),
+        "{text}"
+    );
+
+    let out = toguz(&["replay", "--json", "-"], record);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let clocks: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json line")["clock"].clone())
+        .collect();
+    assert_eq!(clocks, ["0:02:58", "0:02:41", "0:02:50"]);
+
+    // Without clocks nothing about time is printed, and the JSON has no `clock` field.
+    let out = toguz(&["replay", "--json", "-"], "76 98");
+    assert!(!stdout(&out).contains("clock"), "{}", stdout(&out));
+}

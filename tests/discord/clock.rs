@@ -79,6 +79,65 @@ impl Server {
         message
     }
 
+    /// After a flag fell (call `from` on): the board says who ran out of time and who won,
+    /// has no pits left, and both players are pinged by a message answering the board.
+    async fn flag_shown_and_told(
+        &self,
+        board: u64,
+        from: usize,
+        players: [&User; 2],
+        flagged: &str,
+        winner: &str,
+    ) {
+        let end = self
+            .fake
+            .wait_for("the flag", Duration::from_secs(15), |f| {
+                let m = f.message(board)?;
+                embed(&m).contains("ran out of time").then_some(m)
+            })
+            .await;
+        let text = embed(&end);
+        assert!(
+            text.contains(&format!("{flagged} ran out of time")),
+            "{text}"
+        );
+        assert!(text.contains(winner), "{text}");
+        assert!(
+            buttons(&end).iter().all(|b| b["custom_id"]
+                .as_str()
+                .is_some_and(|c| !c.starts_with("1m:"))),
+            "no pit buttons after the flag: {end}"
+        );
+        // An edit pings nobody: both players are told by a message answering the board.
+        let told = self
+            .fake
+            .wait_call(from, "the players told", |c| {
+                c.method == "POST" && c.path == "/channels/710/messages" && c.status == 200
+            })
+            .await;
+        let body = told.json.clone().unwrap_or_default();
+        let said = body["content"].as_str().unwrap_or_default();
+        assert!(
+            said.contains(&players[0].mention()) && said.contains(&players[1].mention()),
+            "{said}"
+        );
+        assert!(
+            said.contains(&format!("{flagged} ran out of time")),
+            "{said}"
+        );
+        let pinged = body["allowed_mentions"]["users"].to_string();
+        assert!(
+            pinged.contains(&players[0].id.to_string())
+                && pinged.contains(&players[1].id.to_string()),
+            "{body}"
+        );
+        assert_eq!(
+            body["message_reference"]["message_id"].as_str(),
+            Some(board.to_string().as_str()),
+            "{body}"
+        );
+    }
+
     /// The player to move presses the first legal pit (the board mentions whose move it is).
     async fn first_pit(&self, message: u64, players: [&User; 2]) {
         let board = self.fake.message(message).expect("the board");
@@ -219,58 +278,47 @@ async fn a_tenth_of_a_minute_game_flags_and_the_board_shows_it() {
         "{text}"
     );
     assert!(text.contains("White's time runs out <t:"), "{text}");
-    let to_move = before["content"].as_str().unwrap_or_default();
-    let (flagged, winner) = if to_move.contains(&alice.mention()) {
-        ("Alice", "Bob")
-    } else {
-        ("Bob", "Alice")
-    };
+    let (flagged, winner) = flagged_and_winner(&before, [&alice, &bob]);
     // Nobody presses: the flag falls on its own and the board says so, for both to see.
     let from = s.fake.call_count();
-    let end = s
-        .fake
-        .wait_for("the flag", Duration::from_secs(15), |f| {
-            let m = f.message(board)?;
-            embed(&m).contains("ran out of time").then_some(m)
-        })
+    s.flag_shown_and_told(board, from, [&alice, &bob], flagged, winner)
         .await;
-    let text = embed(&end);
-    assert!(
-        text.contains(&format!("{flagged} ran out of time")),
-        "{text}"
-    );
-    assert!(text.contains(winner), "{text}");
-    assert!(
-        buttons(&end).iter().all(|b| b["custom_id"]
-            .as_str()
-            .is_some_and(|c| !c.starts_with("1m:"))),
-        "no pit buttons after the flag: {end}"
-    );
-    // An edit pings nobody: both players are told by a message answering the board.
-    let told = s
-        .fake
-        .wait_call(from, "the players told", |c| {
-            c.method == "POST" && c.path == "/channels/710/messages" && c.status == 200
-        })
+}
+
+/// The names of the player to move on `board` (who would flag) and of the other.
+fn flagged_and_winner<'a>(board: &Value, players: [&'a User; 2]) -> (&'a str, &'a str) {
+    let to_move = board["content"].as_str().unwrap_or_default();
+    if to_move.contains(&players[0].mention()) {
+        (&players[0].name, &players[1].name)
+    } else {
+        (&players[1].name, &players[0].name)
+    }
+}
+
+/// The process stopped after a flag fell but before its timer wrote it: at start-up the
+/// game ends at once, and since no event reached the adapter then, it redraws the board and
+/// pings both players itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_that_fell_before_a_crash_is_shown_and_told_after_the_restart() {
+    let mut s = Server::start().await;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let board = s.timed_game(&alice, &bob, "1+0").await;
+    s.first_pit(board, [&alice, &bob]).await;
+    s.first_pit(board, [&alice, &bob]).await;
+    let before = s.fake.message(board).expect("the board");
+    let (flagged, winner) = flagged_and_winner(&before, [&alice, &bob]);
+    let text = embed(&before);
+    let deadline: u64 = text
+        .split_once("time runs out <t:")
+        .and_then(|(_, rest)| rest.split_once(':'))
+        .and_then(|(secs, _)| secs.parse().ok())
+        .unwrap_or_else(|| panic!("no deadline on {text}"));
+    s._bot.kill();
+    // The process was alive 5 s past the deadline, but its timer never wrote the flag.
+    toguz::manager::write_heartbeat_offline(&s._dir.path().join("data"), (deadline + 5) * 1000)
+        .expect("the heartbeat written");
+    let from = s.fake.call_count();
+    s._bot = BotProcess::start(&s.fake, s._dir.path(), &Options::default());
+    s.flag_shown_and_told(board, from, [&alice, &bob], flagged, winner)
         .await;
-    let body = told.json.clone().unwrap_or_default();
-    let said = body["content"].as_str().unwrap_or_default();
-    assert!(
-        said.contains(&alice.mention()) && said.contains(&bob.mention()),
-        "{said}"
-    );
-    assert!(
-        said.contains(&format!("{flagged} ran out of time")),
-        "{said}"
-    );
-    let pinged = body["allowed_mentions"]["users"].to_string();
-    assert!(
-        pinged.contains(&alice.id.to_string()) && pinged.contains(&bob.id.to_string()),
-        "{body}"
-    );
-    assert_eq!(
-        body["message_reference"]["message_id"].as_str(),
-        Some(board.to_string().as_str()),
-        "{body}"
-    );
 }

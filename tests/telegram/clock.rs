@@ -21,9 +21,14 @@ struct Club {
 
 impl Club {
     fn start() -> Club {
+        Club::start_with("")
+    }
+
+    /// With `telegram_extra` lines in the bot's `[telegram]` config.
+    fn start_with(telegram_extra: &str) -> Club {
         let fake = FakeTelegram::start(TOKEN);
         let dir = tempfile::tempdir().expect("temp dir");
-        let bot = BotProcess::start(&fake, dir.path(), "", "");
+        let bot = BotProcess::start(&fake, dir.path(), telegram_extra, "");
         Club {
             _bot: bot,
             fake,
@@ -84,6 +89,42 @@ impl Club {
             .into_iter()
             .find(|u| u.first_name == name)
             .unwrap_or_else(|| panic!("no player to move in {caption:?}"))
+    }
+
+    /// After the flag of the player to move on `last` fell (call `mark` on): the game's
+    /// board (in the group, for both players) says who ran out of time and who won, and
+    /// both are told by a message naming them, since an edit does not notify.
+    fn flag_shown_and_told(&self, first: &Board, last: &Board, mark: usize) {
+        let flagged = self.to_move(last).first_name.clone();
+        let winner = if flagged == "Alice" { "Bob" } else { "Alice" };
+        let end = wait_board(&self.fake, GROUP, Board::is_over);
+        assert_eq!(end.message.message_id, first.message.message_id);
+        let caption = end.caption();
+        assert!(
+            caption.contains(&format!("{flagged} ran out of time")),
+            "{caption}"
+        );
+        assert!(caption.contains(&format!("wins: {winner}.")), "{caption}");
+        assert!(end.pits.is_empty(), "{end:#?}");
+        let (_, told) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendMessage"
+                    && c.ok()
+                    && c.str("text").is_some_and(|t| t.contains("is over"))
+            })
+            .expect("the players are told");
+        let text = told.str("text").unwrap_or_default();
+        for user in [&self.alice, &self.bob] {
+            assert!(
+                text.contains(&format!("tg://user?id={}", user.id)),
+                "{text}"
+            );
+        }
+        assert!(
+            text.contains(&format!("{flagged} ran out of time")),
+            "{text}"
+        );
     }
 
     /// The player to move presses the first pit of `board`: the next board.
@@ -189,13 +230,20 @@ fn a_time_control_that_is_none_is_answered_with_examples() {
 
 #[test]
 fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
-    let club = Club::start();
+    flag_falls_and_both_are_told(Club::start());
+}
+
+/// Turn notices off: the end on time is still announced, since nobody would learn of it.
+#[test]
+fn a_flag_is_announced_even_with_turn_notices_off() {
+    flag_falls_and_both_are_told(Club::start_with("notify_turn = false"));
+}
+
+fn flag_falls_and_both_are_told(club: Club) {
     let first = club.timed_game("0.1+0");
     // First moves are under their own limit; then White's six seconds run.
     let second = club.first_pit(&first);
     let third = club.first_pit(&second);
-    let flagged = club.to_move(&third).first_name.clone();
-    let winner = if flagged == "Alice" { "Bob" } else { "Alice" };
     assert!(
         third
             .caption()
@@ -203,38 +251,31 @@ fn a_tenth_of_a_minute_game_flags_the_player_to_move_and_both_see_it() {
         "{}",
         third.caption()
     );
-    // Nobody presses: the flag falls on its own and the board (in the group, for both
-    // players) says so.
+    // Nobody presses: the flag falls on its own.
     let mark = club.fake.mark();
-    let end = wait_board(&club.fake, GROUP, Board::is_over);
-    assert_eq!(end.message.message_id, first.message.message_id);
-    let caption = end.caption();
-    assert!(
-        caption.contains(&format!("{flagged} ran out of time")),
-        "{caption}"
-    );
-    assert!(caption.contains(&format!("wins: {winner}.")), "{caption}");
-    assert!(end.pits.is_empty(), "{end:#?}");
-    // An edit does not notify: both players are told by a message naming them.
-    let (_, told) = club
-        .fake
-        .wait_call(mark, WAIT, |c| {
-            c.method == "sendMessage"
-                && c.ok()
-                && c.str("text").is_some_and(|t| t.contains("is over"))
-        })
-        .expect("the players are told");
-    let text = told.str("text").unwrap_or_default();
-    for user in [&club.alice, &club.bob] {
-        assert!(
-            text.contains(&format!("tg://user?id={}", user.id)),
-            "{text}"
-        );
-    }
-    assert!(
-        text.contains(&format!("{flagged} ran out of time")),
-        "{text}"
-    );
+    club.flag_shown_and_told(&first, &third, mark);
+}
+
+/// The process stopped after a flag fell but before its timer wrote it: at start-up the
+/// game ends at once, and since no event reached the adapter then, it shows the end and
+/// tells both players itself.
+#[test]
+fn a_flag_that_fell_before_a_crash_is_shown_and_told_after_the_restart() {
+    let mut club = Club::start();
+    let first = club.timed_game("1+0");
+    let second = club.first_pit(&first);
+    let third = club.first_pit(&second);
+    club._bot.kill();
+    // Alive for an hour after the last move (its timer never wrote the flag).
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as u64;
+    toguz::manager::write_heartbeat_offline(&club._dir.path().join("db"), now_ms + 3_600_000)
+        .expect("the heartbeat written");
+    let mark = club.fake.mark();
+    club._bot = BotProcess::start(&club.fake, club._dir.path(), "", "");
+    club.flag_shown_and_told(&first, &third, mark);
 }
 
 #[test]

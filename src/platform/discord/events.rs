@@ -14,8 +14,7 @@ use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeStatus, ChallengeView, ChatRef, Event, GameView, MessageRef, Platform, Reply,
-    Request, UserRef,
+    ChallengeStatus, ChallengeView, Event, GameView, MessageRef, Platform, UserRef,
 };
 use crate::platform::present;
 use crate::t;
@@ -31,6 +30,7 @@ use tokio::sync::watch;
 /// Follows the manager's events until the manager goes away.
 pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
     let mut events = bot.manager.subscribe();
+    tokio::spawn(ended_at_start(bot.clone(), http.clone()));
     loop {
         match events.recv().await {
             Ok(event) => dispatch(&bot, &http, event),
@@ -40,6 +40,33 @@ pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
             }
             Err(RecvError::Closed) => return,
         }
+    }
+}
+
+/// Games that ended while the manager started (a flag that fell before the stop): their
+/// events went out before anyone listened. They were going on when the process stopped, so
+/// their messages showed them going on: known as such, the redraw that shows the end tells
+/// the players, as when a flag falls while the bot runs.
+async fn ended_at_start(bot: Arc<Bot>, http: Arc<Http>) {
+    for id in bot.manager.ended_at_start() {
+        let view = match bot.manager.game(&id).await {
+            Ok(view) if ours(&view.messages) => view,
+            Ok(_) => continue,
+            Err(error) => {
+                tracing::warn!(game = id, %error, "Discord: cannot show a game ended at start-up");
+                continue;
+            }
+        };
+        let going_on = Drawn::Game(Stamp {
+            over: false,
+            ..Stamp::of(&view)
+        });
+        for (_, message) in view.messages.iter().filter_map(parse_message_ref) {
+            if bot.drawn(message).is_none() {
+                bot.set_drawn(message, going_on);
+            }
+        }
+        nudge_game(&bot, &http, &id);
     }
 }
 
@@ -206,17 +233,8 @@ async fn redraw_until_shown(
 /// late one, after a deferral) is out first and its message known to be up to date.
 async fn stale_messages(bot: &Bot, id: &str) -> Option<(GameView, Vec<(u64, u64)>)> {
     let _guard = bot.hold_patiently(format!("g:{id}")).await;
-    let viewer = UserRef::new(Platform::Discord, bot.bot_id.to_string(), "toguz");
-    let request = Request {
-        actor: viewer,
-        chat: ChatRef::new(Platform::Discord, "0"),
-        action: Action::Show {
-            game: Some(id.to_string()),
-        },
-    };
-    let view = match bot.manager.act(request).await {
-        Ok(Reply::Game(view)) => view,
-        Ok(_) => return None,
+    let view = match bot.manager.game(id).await {
+        Ok(view) => view,
         Err(error) => {
             // Nothing to draw (the game is gone or unreadable): retrying would not help.
             tracing::warn!(game = id, %error, "Discord: cannot load a game to redraw");
@@ -353,7 +371,7 @@ async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lan
 mod tests {
     use super::*;
     use crate::engine::Level;
-    use crate::manager::{Manager, ManagerConfig, Target};
+    use crate::manager::{Action, ChatRef, Manager, ManagerConfig, Reply, Request, Target};
     use crate::platform::discord::messages::tests::RENDERS;
     use crate::rules::{Side, Variant};
 

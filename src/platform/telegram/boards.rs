@@ -9,8 +9,7 @@ use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::{
-    Action, ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Request,
-    Target, UserRef,
+    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -194,18 +193,7 @@ impl Ctx {
 
     /// The game of `view` as it is now.
     pub async fn current(&self, view: &GameView) -> Option<GameView> {
-        let user = view.players.iter().find_map(|p| p.user())?;
-        let req = Request {
-            actor: user.clone(),
-            chat: view.chat.clone(),
-            action: Action::Show {
-                game: Some(view.id.clone()),
-            },
-        };
-        match self.manager.act(req).await {
-            Ok(Reply::Game(now)) => Some(now),
-            _ => None,
-        }
+        self.manager.game(&view.id).await.ok()
     }
 
     /// Shows one change of a game (called by its worker in `turns`): the board, and the
@@ -222,20 +210,24 @@ impl Ctx {
     /// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
     /// Only the newest notice of a game stays in the chat: the one it replaces is deleted,
     /// and the last one goes when the game ends.
+    /// A game that ended on time is announced even with `notify_turn` off: without it
+    /// nobody would learn that the game is over.
     pub async fn notify_turn(self: &Arc<Self>, view: &GameView, actor: Option<&UserRef>) {
-        if !self.config.notify_turn {
-            return;
-        }
         let Some(chat) = chat_id(view) else { return };
         if view.is_over() {
-            let ctx = self.clone();
-            let game = view.id.clone();
-            let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
-            self.outbox
-                .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+            if self.config.notify_turn {
+                let ctx = self.clone();
+                let game = view.id.clone();
+                let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
+                self.outbox
+                    .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+            }
             if actor.is_none() && present::ended_on_time(view) {
                 self.tell_the_end(view, chat).await;
             }
+            return;
+        }
+        if !self.config.notify_turn {
             return;
         }
         let Some(Player::Human(user)) = view.to_move_player() else {
@@ -392,11 +384,34 @@ fn mention(user: &UserRef) -> String {
     )
 }
 
+/// Games that ended while the manager started (a flag that fell before the stop): their
+/// events went out before anyone listened, so they are shown, and their players told, as if
+/// they came now.
+async fn ended_at_start(ctx: Arc<Ctx>) {
+    for id in ctx.manager.ended_at_start() {
+        match ctx.manager.game(&id).await {
+            Ok(view) if view.chat.platform == Platform::Telegram => {
+                let change = Change {
+                    view,
+                    actor: None,
+                    pressed: None,
+                };
+                ctx.turns.push(&ctx, change);
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::warn!(game = id, %error, "telegram: cannot show a game ended at start-up")
+            }
+        }
+    }
+}
+
 /// Follows the manager's events for Telegram games and challenges until the manager stops.
 /// It never waits for a post: game changes go to their game's worker (`turns`), challenge
 /// edits to the poster's background edits.
 pub async fn follow_events(ctx: Arc<Ctx>) {
     let mut events = ctx.manager.subscribe();
+    tokio::spawn(ended_at_start(ctx.clone()));
     loop {
         match events.recv().await {
             Ok(Event::Game(view)) if view.chat.platform == Platform::Telegram => {

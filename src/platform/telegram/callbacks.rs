@@ -187,7 +187,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             .as_ref()
             .and_then(|m| m.regular_message())
             .is_some_and(|m| m.photo().is_some());
-        history::record_press(&ctx, &q, game, &place, !on_board, actor, lang).await;
+        history::record_press(&ctx, &q, game, &place, !on_board, lang).await;
         return Ok(());
     }
     if !belongs_here(&q, &button) {

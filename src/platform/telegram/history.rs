@@ -15,7 +15,7 @@ use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
-use crate::manager::{Action, ActionError, ChatRef, Platform, Reply, Request, UserRef};
+use crate::manager::{ActionError, ChatRef, Platform, UserRef};
 pub use crate::platform::history_text::Whose;
 use crate::platform::history_text::{
     entry_button, history_text, leaderboard_text, name_in, record_caption, stats_text,
@@ -207,7 +207,6 @@ pub async fn record_press(
     game: &str,
     place: &MsgRef,
     with_board: bool,
-    actor: UserRef,
     lang: Lang,
 ) {
     let MsgRef::Chat { chat, message } = place else {
@@ -219,14 +218,7 @@ pub async fn record_press(
         reply_to: Some(*message),
     };
     if with_board {
-        let req = Request {
-            actor,
-            chat: ChatRef::new(Platform::Telegram, chat.to_string()),
-            action: Action::Show {
-                game: Some(game.to_string()),
-            },
-        };
-        if let Ok(Reply::Game(view)) = ctx.manager.act(req).await {
+        if let Ok(view) = ctx.manager.game(game).await {
             // Posted where it was asked for, not attached: the game's own boards stay its
             // boards.
             let content = ctx.board_content(&view, lang, false);
