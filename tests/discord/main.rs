@@ -8,6 +8,7 @@ mod pg;
 mod clock;
 mod fake;
 mod flows;
+mod hint;
 mod history;
 mod ratings;
 mod review;
