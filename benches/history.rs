@@ -186,6 +186,7 @@ fn game_record(
         time_control: Default::default(),
         clock: None,
         hints: 0,
+        version: 0,
     }
 }
 

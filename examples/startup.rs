@@ -88,6 +88,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         time_control: Default::default(),
         clock: None,
         hints: 0,
+        version: 0,
     }
 }
 

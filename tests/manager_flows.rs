@@ -619,6 +619,45 @@ async fn a_hundred_identical_presses_apply_one_move(backend: Backend) {
     assert!(now.moves.starts_with("1. 5"), "{}", now.moves);
 }
 
+/// The version orders boards on every platform: each durable change of what a board shows
+/// adds one (a move, a draw offer), attaching one more message does not, and a restart
+/// keeps it.
+async fn a_games_version_counts_what_its_boards_show(backend: Backend) {
+    let (a, b) = (user("a"), user("b"));
+    let id = {
+        let (m, _) = manager(&backend).await;
+        let v = start_game(&m, &a, &b).await;
+        assert_eq!(v.version, 0);
+        let mover = player_to_move(&v, &a, &b);
+        let action = Action::Move {
+            game: v.id.clone(),
+            ply: Some(0),
+            pit: 9,
+        };
+        assert_eq!(game(act(&m, mover, action).await).version, 1);
+        let place = MessageRef {
+            platform: Platform::Telegram,
+            id: "-100:56".into(),
+        };
+        m.attach_message(Target::Game(v.id.clone()), place)
+            .await
+            .unwrap();
+        let shown = m.game(&v.id).await.unwrap();
+        assert_eq!(
+            (shown.version, shown.messages.len()),
+            (1, v.messages.len() + 1)
+        );
+        let offer = Action::OfferDraw {
+            game: Some(v.id.clone()),
+            ply: None,
+        };
+        assert_eq!(game(act(&m, &a, offer).await).version, 2);
+        v.id
+    };
+    let (m, _) = manager(&backend).await;
+    assert_eq!(m.game(&id).await.unwrap().version, 2);
+}
+
 async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
     let (a, b) = (user("a"), user("b"));
     let (id, moves) = {
@@ -672,6 +711,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             time_control: Default::default(),
             clock: None,
             hints: 0,
+            version: 0,
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -948,6 +988,7 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             time_control: Default::default(),
             clock: None,
             hints: 0,
+            version: 0,
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();
@@ -988,6 +1029,7 @@ on_both_backends! {
         games_survive_a_restart_and_pending_work_resumes,
         finished_games_and_closed_challenges_leave_memory_but_not_the_store,
         a_claim_holds_once_and_across_a_restart,
+        a_games_version_counts_what_its_boards_show,
     ],
     multi: [
         a_hundred_identical_presses_apply_one_move,

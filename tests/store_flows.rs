@@ -386,6 +386,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         time_control: Default::default(),
         clock: None,
         hints: 0,
+        version: 0,
     }
 }
 

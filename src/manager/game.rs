@@ -43,6 +43,24 @@ pub struct GameRecord {
     /// Hints used in this game (`Manager::hint`; none in games stored before hints).
     #[serde(default)]
     pub hints: u8,
+    /// Durable changes of the game so far (`Manager::write_game` adds one to each): the one
+    /// order of its boards on every platform and backend, restarts included. Games stored
+    /// before it count from 0.
+    #[serde(default)]
+    pub version: u64,
+}
+
+impl GameRecord {
+    /// Whether `self` shows something `before` did not: any change but the list of messages
+    /// that show the game (attaching one more changes no board, so no version).
+    pub fn shows_more_than(&self, before: &GameRecord) -> bool {
+        let same_places = GameRecord {
+            messages: before.messages.clone(),
+            version: before.version,
+            ..self.clone()
+        };
+        same_places != *before
+    }
 }
 
 /// A game in memory: the record plus the position and move reports derived from it.
@@ -191,6 +209,7 @@ impl Game {
             ratings: Box::new(self.rec.ended.map_or([None, None], |e| e.ratings)),
             clock: self.clock_view(now_ms, first_move_ms),
             hints: self.rec.hints,
+            version: self.rec.version,
         }
     }
 }
@@ -310,6 +329,7 @@ mod tests {
             time_control: TimeControl::Correspondence,
             clock: None,
             hints: 0,
+            version: 0,
         }
     }
 

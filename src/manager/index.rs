@@ -210,6 +210,7 @@ mod tests {
             time_control: Default::default(),
             clock: None,
             hints: 0,
+            version: 0,
         })
     }
 

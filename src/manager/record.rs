@@ -152,6 +152,7 @@ mod tests {
                 ],
             }),
             hints: 0,
+            version: 0,
         }
     }
 

@@ -434,6 +434,7 @@ impl Manager {
         after: &mut GameRecord,
         revision: u64,
     ) -> Result<(), ActionError> {
+        after.version = before.version + u64::from(after.shows_more_than(before));
         // A player's stats are written compare-and-set: another process may have counted
         // another game of theirs meanwhile; then read them again and count this one on top.
         let mut attempt = 0;
@@ -610,6 +611,7 @@ impl Manager {
                 TimeControl::Correspondence => None,
             },
             hints: 0,
+            version: 0,
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

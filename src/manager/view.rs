@@ -77,6 +77,9 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// Hints used so far (at most `MAX_HINTS`).
     pub hints: u8,
+    /// The game's version (`GameRecord::version`): of two views of one game, the one with
+    /// the higher version is newer. Adapters order their board edits by it.
+    pub version: u64,
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -281,6 +284,7 @@ impl GameView {
             ratings: Box::new([None, None]),
             clock: None,
             hints: 0,
+            version: 0,
         }
     }
 }

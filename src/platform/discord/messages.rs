@@ -62,23 +62,21 @@ pub struct Outgoing {
 /// What a game message shows; an edit is needed only when this changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stamp {
-    pub ply: u16,
+    /// The game's version (`GameView::version`): every durable change of what its boards
+    /// show adds one, so it stands for the position, the end, draw offers, hints used...
+    pub version: u64,
+    /// Over: the edit that first shows the end tells the players.
     pub over: bool,
-    pub draw_offer: Option<Side>,
-    /// The caption says the bot is busy.
+    /// The caption says the bot is busy (no stored change).
     pub bot_busy: bool,
-    /// Hints used: the Hint button's label counts them down.
-    pub hints: u8,
 }
 
 impl Stamp {
     pub fn of(view: &GameView) -> Stamp {
         Stamp {
-            ply: view.ply,
+            version: view.version,
             over: view.is_over(),
-            draw_offer: view.draw_offer,
             bot_busy: view.bot_busy.is_some(),
-            hints: view.hints,
         }
     }
 }

@@ -177,7 +177,7 @@ impl Ctx {
         old.dedup();
         posted.version = posted.version.max(version(view));
         for m in old.into_iter().filter(|m| *m != new) {
-            self.poster.edit(m, Content::Keyboard(None), u32::MAX);
+            self.poster.edit(m, Content::Keyboard(None), u64::MAX);
         }
     }
 
@@ -362,9 +362,10 @@ impl Notices {
     }
 }
 
-/// An edit's order: later plies win; the end of a game beats its last ply.
-pub fn version(view: &GameView) -> u32 {
-    u32::from(view.ply) * 2 + u32::from(view.is_over())
+/// An edit's order: the game's version (every durable change of what its boards show adds
+/// one), the same rule Discord's `Stamp` follows.
+pub fn version(view: &GameView) -> u64 {
+    view.version
 }
 
 /// The Telegram chat of a game, unless it lives in an inline message.

@@ -117,7 +117,7 @@ struct Pending {
 #[derive(Default)]
 pub struct Posted {
     /// Its version (see `boards::version`).
-    pub version: u32,
+    pub version: u64,
     pub message: Option<MsgRef>,
 }
 
@@ -132,7 +132,7 @@ pub struct Poster {
     limiter: Limiter,
     pending: Mutex<HashMap<MsgRef, Pending>>,
     /// The newest version asked for per message: an older board never replaces a newer one.
-    versions: Mutex<HashMap<MsgRef, u32>>,
+    versions: Mutex<HashMap<MsgRef, u64>>,
     /// The newest board posted as a new message, per game and chat.
     posted: Mutex<HashMap<(String, i64), PostedSlot>>,
     /// The bot token, to scrub from error texts (reqwest puts the URL into them).
@@ -169,7 +169,7 @@ impl Poster {
     /// Makes `target` show `content`, in the background. A newer call for the same message
     /// replaces a post that has not gone out yet; a call with a lower `version` than one
     /// already asked for (a board older than the one shown) is dropped.
-    pub fn edit(self: &Arc<Self>, target: MsgRef, content: Content, version: u32) {
+    pub fn edit(self: &Arc<Self>, target: MsgRef, content: Content, version: u64) {
         {
             let mut versions = self.versions.lock().unwrap_or_else(|e| e.into_inner());
             if versions.len() > VERSIONS_MAX {
