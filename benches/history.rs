@@ -185,6 +185,7 @@ fn game_record(
         }),
         time_control: Default::default(),
         clock: None,
+        hints: 0,
     }
 }
 

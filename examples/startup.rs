@@ -87,6 +87,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         ended: None,
         time_control: Default::default(),
         clock: None,
+        hints: 0,
     }
 }
 

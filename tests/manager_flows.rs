@@ -671,6 +671,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             ended: None,
             time_control: Default::default(),
             clock: None,
+            hints: 0,
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -948,6 +949,7 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             ended: None,
             time_control: Default::default(),
             clock: None,
+            hints: 0,
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();

@@ -385,6 +385,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         ended: None,
         time_control: Default::default(),
         clock: None,
+        hints: 0,
     }
 }
 

@@ -17,3 +17,4 @@ board-legend-played = played
 board-legend-landed = last ball
 board-legend-mistake = played
 board-legend-better = better move
+board-legend-hint = hint

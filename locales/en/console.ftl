@@ -14,6 +14,7 @@ console-help =
       record   the moves so far, in standard notation
       resign   give up this game
       draw     offer the bot a draw
+      hint     the bot's suggested move for you (three hints per game)
       review   once the game is over: the bot's review, each side's accuracy and largest mistakes
       new      start a new game once this one is over
       history  your finished games (history NAME: someone else's)

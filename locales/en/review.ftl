@@ -14,3 +14,11 @@ review-graph-black-better = Black is better
 review-graph-move = move
 review-button-mistake = Mistake { $mark }
 review-board-caption = Before mistake { $mark }: { $moveno } { $played } was played, { $best } (marked) was better.
+# Hints in a casual game against the bot.
+hint-button = Hint ({ $left } left)
+hint-caption = Hint: play pit { $pit } ({ $move }); it is marked on the board.
+hint-left = { $left ->
+    [0] That was your last hint in this game.
+    [one] You have one hint left in this game.
+   *[other] You have { $left } hints left in this game.
+}

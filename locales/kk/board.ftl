@@ -17,3 +17,4 @@ board-legend-played = жүрген отау
 board-legend-landed = соңғы құмалақ
 board-legend-mistake = жасалған жүріс
 board-legend-better = жақсырақ жүріс
+board-legend-hint = кеңес

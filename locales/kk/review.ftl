@@ -14,3 +14,10 @@ review-graph-black-better = Қаралардың жағдайы жақсырақ
 review-graph-move = жүріс
 review-button-mistake = { $mark }-қате
 review-board-caption = { $mark }-қатенің алдындағы жағдай: { $moveno } { $played } жүрісі жасалды, ал { $best } жүрісі жақсырақ еді (тақтада белгіленген).
+# Ботпен ойындағы кеңестер.
+hint-button = Кеңес ({ $left })
+hint-caption = Кеңес: { $pit }-отаудан жүріңіз ({ $move }), ол тақтада белгіленген.
+hint-left = { $left ->
+    [0] Бұл ойындағы соңғы кеңесіңіз еді.
+   *[other] Бұл ойында тағы { $left } рет кеңес алуға болады.
+}

@@ -17,3 +17,4 @@ board-legend-played = ход из лунки
 board-legend-landed = последний шар
 board-legend-mistake = сыгранный ход
 board-legend-better = лучший ход
+board-legend-hint = подсказка

@@ -14,3 +14,12 @@ review-graph-black-better = Лучше у чёрных
 review-graph-move = ход
 review-button-mistake = Ошибка { $mark }
 review-board-caption = Перед ошибкой { $mark }: сыграно { $moveno } { $played }, а лучше было { $best } (отмечено на доске).
+# Подсказки в партии с ботом.
+hint-button = Подсказка ({ $left })
+hint-caption = Подсказка: сделайте ход из лунки { $pit } ({ $move }), она отмечена на доске.
+hint-left = { $left ->
+    [0] Это была последняя подсказка в этой партии.
+    [one] В этой партии осталась { $left } подсказка.
+    [few] В этой партии осталось { $left } подсказки.
+   *[other] В этой партии осталось { $left } подсказок.
+}

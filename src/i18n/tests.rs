@@ -140,6 +140,7 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         }
         "accuracy" => text(&["87.5".into(), "100,0".into(), "–".into()]),
         "mark" => numbers(&[1, 6]),
+        "left" => numbers(&[0, 1, 2, 3]),
         "moveno" => text(&["12.".into(), "12...".into()]),
         "cost" => text(&[words::balls(lang, 1), words::balls(lang, 21)]),
         "result" => text(&[crate::t!(lang, "review-result-black")]),

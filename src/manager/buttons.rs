@@ -12,6 +12,7 @@
 //! | abort | `1x:<game>` |
 //! | rematch | `1rm:<game>` |
 //! | review a finished game | `1rv:<game>` |
+//! | a hint for the player to move | `1h:<game>:<ply>` |
 //! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
 //! | change an open challenge's time control | `1ct:<id>:<time control>` (`1ct:ab12cd:5+3`) |
@@ -59,6 +60,11 @@ pub enum Button {
     },
     Rematch {
         game: GameId,
+    },
+    /// Not an [`Action`]: adapters answer it with `Manager::start_hint`.
+    Hint {
+        game: GameId,
+        ply: u16,
     },
     /// Not an [`Action`]: adapters answer it with `Manager::start_review`.
     Review {
@@ -125,6 +131,7 @@ pub fn encode(button: &Button) -> String {
         Button::DeclineDraw { game } => format!("1dd:{game}"),
         Button::Abort { game } => format!("1x:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
+        Button::Hint { game, ply } => format!("1h:{game}:{ply}"),
         Button::Review { game } => format!("1rv:{game}"),
         Button::ReviewBoard { game, mark } => format!("1rb:{game}:{mark}"),
         Button::Record { game } => format!("1rc:{game}"),
@@ -168,6 +175,10 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("dd", [g]) => Button::DeclineDraw { game: id(g)? },
         ("x", [g]) => Button::Abort { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
+        ("h", [g, ply]) => Button::Hint {
+            game: id(g)?,
+            ply: number(ply)?,
+        },
         ("rv", [g]) => Button::Review { game: id(g)? },
         ("rb", [g, mark]) => Button::ReviewBoard {
             game: id(g)?,
@@ -194,8 +205,8 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             page: number(page).and_then(history_page)?,
         },
         (
-            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "rv" | "rb" | "rc" | "ca" | "cd" | "cc"
-            | "ct" | "b" | "hp",
+            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "h" | "rv" | "rb" | "rc" | "ca" | "cd"
+            | "cc" | "ct" | "b" | "hp",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -258,6 +269,7 @@ impl Button {
             | Button::DeclineDraw { game }
             | Button::Abort { game }
             | Button::Rematch { game }
+            | Button::Hint { game, .. }
             | Button::Review { game }
             | Button::ReviewBoard { game, .. }
             | Button::Record { game } => Some(game),
@@ -271,8 +283,8 @@ impl Button {
     }
 
     /// The action a press asks for. `PlayLevel` plays the standard game, colour random.
-    /// `None` for `Review` and `Record`, which are no actions on a game
-    /// (`Manager::start_review`, `Manager::record`).
+    /// `None` for `Hint`, `Review` and `Record`, which are no actions on a game
+    /// (`Manager::start_hint`, `Manager::start_review`, `Manager::record`).
     pub fn into_action(self) -> Option<Action> {
         Some(match self {
             Button::Move { game, ply, pit } => Action::Move {
@@ -292,7 +304,8 @@ impl Button {
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
             Button::Rematch { game } => Action::Rematch { game },
-            Button::Review { .. }
+            Button::Hint { .. }
+            | Button::Review { .. }
             | Button::ReviewBoard { .. }
             | Button::Record { .. }
             | Button::HistoryPage { .. } => return None,
@@ -336,6 +349,10 @@ mod tests {
             Button::DeclineDraw { game: g.clone() },
             Button::Abort { game: g.clone() },
             Button::Rematch { game: g.clone() },
+            Button::Hint {
+                game: g.clone(),
+                ply: 12,
+            },
             Button::Review { game: g.clone() },
             Button::ReviewBoard {
                 game: g.clone(),
@@ -421,6 +438,9 @@ mod tests {
             "1rb:ab12cd:7",
             "1rb:ab12cd",
             "1rv:",
+            "1h:ab12cd",
+            "1h:ab12cd:x",
+            "1h:ab12cd:1:2",
             "1m:ab12cd:1:٣",
             "1hp:123:10000",
             "1hp:abc:1",

@@ -66,6 +66,12 @@ pub enum ActionError {
     NoFinishedGameHere,
     #[error("too many reviews are asked for at once")]
     ReviewsBusy,
+    #[error("hints are only for casual games against the bot")]
+    HintsOnlyAgainstBot,
+    #[error("no hints are left in this game")]
+    NoHintsLeft,
+    #[error("too many hints are asked for at once")]
+    HintsBusy,
     #[error("storage failed: {0}")]
     Storage(String),
 }

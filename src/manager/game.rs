@@ -40,6 +40,9 @@ pub struct GameRecord {
     /// Both sides' clocks, for a timed game.
     #[serde(default)]
     pub clock: Option<GameClock>,
+    /// Hints used in this game (`Manager::hint`; none in games stored before hints).
+    #[serde(default)]
+    pub hints: u8,
 }
 
 /// A game in memory: the record plus the position and move reports derived from it.
@@ -187,6 +190,7 @@ impl Game {
             rated: self.rec.rated,
             ratings: Box::new(self.rec.ended.map_or([None, None], |e| e.ratings)),
             clock: self.clock_view(now_ms, first_move_ms),
+            hints: self.rec.hints,
         }
     }
 }
@@ -315,6 +319,7 @@ mod tests {
             ended: None,
             time_control: TimeControl::Correspondence,
             clock: None,
+            hints: 0,
         }
     }
 

@@ -209,6 +209,7 @@ mod tests {
             ended: None,
             time_control: Default::default(),
             clock: None,
+            hints: 0,
         })
     }
 

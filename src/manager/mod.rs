@@ -62,6 +62,7 @@ mod bots;
 mod challenges;
 mod clock;
 mod games;
+mod hints;
 mod reviews;
 mod secrets;
 mod slots;
@@ -72,6 +73,7 @@ pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
+pub use hints::{GameHint, HintTicket};
 pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
 pub use timers::{write_heartbeat_offline, HEARTBEAT_KEY};
@@ -80,7 +82,7 @@ pub use types::{
 };
 pub use view::{
     Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
-    GameView, PitAction,
+    GameView, PitAction, MAX_HINTS,
 };
 
 use crate::engine::{EnginePool, Level};
@@ -137,6 +139,8 @@ struct Inner {
     timers: Mutex<HashMap<GameId, tokio::task::AbortHandle>>,
     /// Game reviews: their own limits, and the last results.
     reviews: reviews::Reviews,
+    /// Games whose hint is being worked out (`hints`).
+    hints: Mutex<HashSet<GameId>>,
     /// Games that ended while the manager started (a flag that fell before the stop, a
     /// move time that ran out while down): their events went out before anyone subscribed.
     ended_at_start: Mutex<Vec<GameId>>,
@@ -189,6 +193,7 @@ impl Manager {
                     .collect(),
                 timers: Mutex::new(HashMap::new()),
                 reviews: reviews::Reviews::new(config.review.clone()),
+                hints: Mutex::new(HashSet::new()),
                 ended_at_start: Mutex::new(Vec::new()),
                 config,
             }),

@@ -80,6 +80,10 @@ pub fn record_text(rec: &GameRecord) -> Result<String, String> {
         ("Variant".into(), crate::rules::variant_text(rec.variant)),
     ];
     rating_headers(&ended, &mut headers);
+    if rec.hints > 0 {
+        // A game played with the engine's help says so (docs/review.md, *Hints*).
+        headers.push(("Hints".into(), rec.hints.to_string()));
+    }
     Ok(write_record(
         &headers,
         start,
@@ -147,6 +151,7 @@ mod tests {
                     None,
                 ],
             }),
+            hints: 0,
         }
     }
 
@@ -182,6 +187,28 @@ mod tests {
         let text = record_text(&rec(vec![], status)).unwrap();
         assert!(text.contains("[Result \"*\"]") && text.contains("[Termination \"aborted\"]"));
         assert!(parse_record(&text).is_ok(), "{text}");
+    }
+
+    #[test]
+    fn a_game_with_hints_says_so_and_still_replays() {
+        let status = GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: FinishReason::Resigned(Side::White),
+        };
+        let plain = record_text(&rec(vec![7, 9], status)).unwrap();
+        assert!(!plain.contains("[Hints"), "{plain}");
+        let mut helped = rec(vec![7, 9], status);
+        helped.hints = 2;
+        let text = record_text(&helped).unwrap();
+        assert!(text.contains("[Hints \"2\"]"), "{text}");
+        let parsed = parse_record(&text).unwrap();
+        assert_eq!(parsed.header("Hints"), Some("2"));
+        assert_eq!(
+            replay(&parsed, parsed.start_position().unwrap())
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]

@@ -609,6 +609,7 @@ impl Manager {
                 } => Some(GameClock::new(base_ms, increment_ms, now_ms)),
                 TimeControl::Correspondence => None,
             },
+            hints: 0,
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -7,6 +7,9 @@ use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
 use crate::timecontrol::{Deadline, TimeControl};
 use serde::{Deserialize, Serialize};
 
+/// Hints a player may ask for in one casual game against the bot.
+pub const MAX_HINTS: u8 = 3;
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -72,6 +75,8 @@ pub struct GameView {
     pub ratings: Box<[Option<RatingChange>; 2]>,
     /// Both clocks, in a timed game.
     pub clock: Option<ClockView>,
+    /// Hints used so far (at most `MAX_HINTS`).
+    pub hints: u8,
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -114,6 +119,9 @@ pub struct Actions {
     pub rematch: bool,
     /// The engine may go through the game: it is over and has a move (anyone may ask).
     pub review: bool,
+    /// The viewer may ask for a hint (`Manager::hint`): their turn in a casual game against
+    /// the bot, with hints left.
+    pub hint: bool,
 }
 
 impl GameView {
@@ -142,6 +150,15 @@ impl GameView {
         self.players.iter().any(Player::is_bot)
     }
 
+    /// Hints the player may still ask for: none in a rated game or one between people.
+    pub fn hints_left(&self) -> u8 {
+        if self.against_bot() && !self.rated {
+            MAX_HINTS.saturating_sub(self.hints)
+        } else {
+            0
+        }
+    }
+
     /// What `viewer` may do now (`None`: a spectator, who may do nothing).
     pub fn actions_for(&self, viewer: Option<&UserRef>) -> Actions {
         let side = viewer.and_then(|v| self.side_of(v));
@@ -168,6 +185,7 @@ impl GameView {
             abort: ongoing && player && self.ply < 2,
             rematch: !ongoing && player,
             review: !ongoing && self.ply > 0,
+            hint: my_turn && self.hints_left() > 0,
         }
     }
 }
@@ -267,6 +285,7 @@ impl GameView {
             rated: false,
             ratings: Box::new([None, None]),
             clock: None,
+            hints: 0,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The terminal adapter behind `toguz play`: one command per line on the input, boards and
 //! answers on the output, through the same manager and store as the chat platforms.
 //!
-//! Commands: a pit number `1`..`9`, `board`, `record`, `resign`, `draw`, `review` (once the
-//! game is over), `new`, `help`, `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
+//! Commands: a pit number `1`..`9`, `board`, `record`, `resign`, `draw`, `hint` (against
+//! the bot), `review` (once the game is over), `new`, `help`, `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
 //! game is already saved (every move is durable before it is shown) and the next start with
 //! the same data directory resumes it.
 
@@ -58,6 +58,7 @@ enum Command {
     Record,
     Resign,
     Draw,
+    Hint,
     Review,
     New,
     Help,
@@ -88,6 +89,7 @@ fn parse_command(line: &str) -> Command {
         "record" | "moves" | "запись" | "жазба" => Command::Record,
         "resign" | "сдаться" | "берілу" => Command::Resign,
         "draw" | "ничья" | "тең" => Command::Draw,
+        "hint" | "подсказка" | "кеңес" => Command::Hint,
         "review" | "разбор" | "талдау" => Command::Review,
         "new" | "новая" | "жаңа" => Command::New,
         "help" | "?" | "помощь" | "көмек" => Command::Help,
@@ -311,6 +313,7 @@ impl<W: Write> Console<W> {
                     self.show(&view)?;
                 }
             }
+            Command::Hint => self.hint().await?,
             Command::Review => self.review().await?,
         }
         Ok(true)
@@ -341,6 +344,26 @@ impl<W: Write> Console<W> {
             Err(e) => self.say(&present::error_text(&e, lang))?,
         }
         Ok(())
+    }
+
+    /// The engine's move for the player to move in the current game (three per game).
+    async fn hint(&mut self) -> anyhow::Result<()> {
+        let lang = self.lang();
+        let Some(id) = self.game.as_ref().map(|g| g.id.clone()) else {
+            return Ok(self.say(&t!(lang, "console-no-game"))?);
+        };
+        let asked = self
+            .manager
+            .hint(&self.actor(), &console_chat(), Some(id), None)
+            .await;
+        let text = match asked {
+            Ok(hint) => {
+                self.game = Some(hint.game.clone());
+                crate::platform::present_review::hint_caption(&hint, lang)
+            }
+            Err(e) => present::error_text(&e, lang),
+        };
+        Ok(self.say(&text)?)
     }
 
     /// The game with the local player named "you" in the current language, whatever name a
@@ -606,6 +629,9 @@ mod tests {
         assert_eq!(parse_command("Review"), Command::Review);
         assert_eq!(parse_command("разбор"), Command::Review);
         assert_eq!(parse_command("талдау"), Command::Review);
+        assert_eq!(parse_command("hint"), Command::Hint);
+        assert_eq!(parse_command("Подсказка"), Command::Hint);
+        assert_eq!(parse_command("кеңес"), Command::Hint);
         assert!(matches!(parse_command("dance"), Command::Unknown(w) if w == "dance"));
     }
 }

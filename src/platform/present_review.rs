@@ -3,7 +3,7 @@
 
 use crate::i18n::Lang;
 use crate::manager::buttons::Button;
-use crate::manager::{GameReview, GameView};
+use crate::manager::{GameHint, GameReview, GameView};
 use crate::platform::present::{self, LabeledButton};
 use crate::render::{BoardView, MoveHint};
 use crate::rules::{RecordResult, Side};
@@ -87,7 +87,7 @@ pub fn mistake_board(reviewed: &GameReview, mark: u8, lang: Lang) -> Option<(Str
         result_line: Some(caption.clone()),
         hint: Some(MoveHint {
             side: ply.side(),
-            played: ply.report.pit,
+            played: Some(ply.report.pit),
             better: ply.best_pit,
         }),
     };
@@ -96,6 +96,46 @@ pub fn mistake_board(reviewed: &GameReview, mark: u8, lang: Lang) -> Option<(Str
         Err(error) => {
             tracing::error!(game = reviewed.game.id, %error, "mistake board failed");
             None
+        }
+    }
+}
+
+/// A hint as every adapter shows it: what to play and how many hints are left.
+pub fn hint_caption(hint: &GameHint, lang: Lang) -> String {
+    let what = t!(
+        lang,
+        "hint-caption",
+        pit = hint.pit,
+        move = hint.text.as_str()
+    );
+    format!("{what}\n{}", t!(lang, "hint-left", left = hint.left))
+}
+
+/// The board of a hint, from the side of the player it is for, with the engine's move
+/// marked, and its caption; the PNG is `None` if it could not be drawn (the text still goes
+/// out).
+pub fn hint_board(hint: &GameHint, lang: Lang) -> (String, Option<Vec<u8>>) {
+    let caption = hint_caption(hint, lang);
+    let view = &hint.game;
+    let side = view.position.to_move();
+    let board = BoardView {
+        position: view.position,
+        last_move: view.last_move,
+        names: review_names(view, lang),
+        perspective: side,
+        lang,
+        result_line: None,
+        hint: Some(MoveHint {
+            side,
+            played: None,
+            better: hint.pit,
+        }),
+    };
+    match crate::render::png(&board) {
+        Ok(png) => (caption, Some(png)),
+        Err(error) => {
+            tracing::error!(game = view.id, %error, "hint board failed");
+            (caption, None)
         }
     }
 }

@@ -32,16 +32,17 @@ pub struct BoardView {
     /// A finished game's result as the viewer should read it (e.g. "Black resigned"), or
     /// `None` to derive the status from the position.
     pub result_line: Option<String>,
-    /// A review's board before a mistake: the move played and the better one are marked
-    /// instead of the last move's rings.
+    /// A review's board before a mistake (the move played and the better one), or a hint
+    /// (the engine's move): marked instead of the last move's rings.
     pub hint: Option<MoveHint>,
 }
 
-/// The two moves a review's mistake board marks: the one played and the engine's better one.
+/// The moves a board marks for `side`: on a review's mistake board the one played and the
+/// engine's better one; on a hint (`played` `None`) the engine's move alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveHint {
     pub side: Side,
-    pub played: u8,
+    pub played: Option<u8>,
     pub better: u8,
 }
 
@@ -123,7 +124,7 @@ fn pit_state(p: &Position, side: Side, pit: u8) -> PitState {
 fn pit_marks(view: &BoardView, side: Side, pit: u8) -> PitMarks {
     if let Some(h) = view.hint {
         return PitMarks {
-            played: h.side == side && h.played == pit,
+            played: h.side == side && h.played == Some(pit),
             landed: false,
             better: h.side == side && h.better == pit,
         };

@@ -9,7 +9,7 @@ use super::layout::{self, Rect};
 use super::quantize::Palette;
 use super::{
     clean_name, has_tuzdek, last_move_line, pit_marks, pit_state, side_name, status_line,
-    BoardView, PitMarks, PitState, RenderError,
+    BoardView, MoveHint, PitMarks, PitState, RenderError,
 };
 use crate::i18n::Lang;
 use crate::rules::{MoveReport, Position, Side};
@@ -448,6 +448,9 @@ fn draw_legend(canvas: &mut Pixmap, fonts: &Fonts, view: &BoardView, f: Rect) ->
         color: MUTED,
     };
     let mut items = match view.hint {
+        Some(MoveHint { played: None, .. }) => {
+            vec![(BETTER_COLOR, false, t!(view.lang, "board-legend-hint"))]
+        }
         Some(_) => vec![
             (PLAYED_COLOR, false, t!(view.lang, "board-legend-mistake")),
             (BETTER_COLOR, false, t!(view.lang, "board-legend-better")),

@@ -2,6 +2,7 @@
 //! the middle of a game. One test binary.
 
 mod crash;
+mod hint;
 mod hot_seat;
 mod lang;
 mod play;

@@ -6,6 +6,7 @@ mod fake_discord;
 mod clock;
 mod fake;
 mod flows;
+mod hint;
 mod history;
 mod ratings;
 mod review;

@@ -8,6 +8,7 @@ mod bot_game;
 mod clock;
 mod fake;
 mod flows;
+mod hint;
 mod history;
 mod load;
 mod review;

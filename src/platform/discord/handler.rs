@@ -67,11 +67,11 @@ impl EventHandler for Handler {
             }
             Interaction::Component(press) => {
                 let lang = Lang::from_locale(Some(press.locale.as_str()));
-                // A review is a new message, not an update of the pressed board.
+                // A review or a hint is a new message, not an update of the pressed board.
                 let deferral = match buttons::decode(&press.data.custom_id) {
-                    Ok(Button::Review { .. } | Button::ReviewBoard { .. }) => {
-                        Deferral::Message { ephemeral: false }
-                    }
+                    Ok(
+                        Button::Review { .. } | Button::ReviewBoard { .. } | Button::Hint { .. },
+                    ) => Deferral::Message { ephemeral: false },
                     // A record is a new message for the one who pressed.
                     Ok(Button::Record { .. }) => Deferral::Message { ephemeral: true },
                     _ => Deferral::Update,
@@ -483,6 +483,10 @@ impl Bot {
         let message = press.message.id.get();
         match button {
             Button::Review { game } => self.review(origin, &chat, Some(game), lang).await,
+            Button::Hint { game, ply } => {
+                self.hint(http, origin, (&user, &chat), (game, ply), lang)
+                    .await
+            }
             Button::ReviewBoard { game, mark } => {
                 self.review_board(origin, &chat, game, mark, lang).await
             }

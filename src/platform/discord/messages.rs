@@ -67,6 +67,8 @@ pub struct Stamp {
     pub draw_offer: Option<Side>,
     /// The caption says the bot is busy.
     pub bot_busy: bool,
+    /// Hints used: the Hint button's label counts them down.
+    pub hints: u8,
 }
 
 impl Stamp {
@@ -76,6 +78,7 @@ impl Stamp {
             over: view.is_over(),
             draw_offer: view.draw_offer,
             bot_busy: view.bot_busy.is_some(),
+            hints: view.hints,
         }
     }
 }

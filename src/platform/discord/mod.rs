@@ -16,6 +16,7 @@ pub mod config;
 mod events;
 mod guard;
 mod handler;
+mod hints;
 mod history;
 mod latest;
 mod messages;

@@ -379,6 +379,15 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::NothingToReview => t!(lang, "manager-error-nothing-to-review"),
         ActionError::NoFinishedGameHere => t!(lang, "manager-error-no-finished-game-here"),
         ActionError::ReviewsBusy => t!(lang, "manager-error-reviews-busy"),
+        ActionError::HintsOnlyAgainstBot => t!(lang, "manager-error-hints-only-against-bot"),
+        ActionError::NoHintsLeft => {
+            t!(
+                lang,
+                "manager-error-no-hints-left",
+                count = crate::manager::MAX_HINTS
+            )
+        }
+        ActionError::HintsBusy => t!(lang, "manager-error-hints-busy"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
     }
 }
@@ -434,6 +443,7 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
                 acc.abort |= b.abort;
                 acc.rematch |= b.rematch;
                 acc.review |= b.review;
+                acc.hint |= b.hint;
                 acc
             })
         }
@@ -450,6 +460,14 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
             });
         }
     };
+    add(
+        a.hint,
+        Button::Hint {
+            game: game.clone(),
+            ply,
+        },
+        t!(lang, "hint-button", left = view.hints_left()),
+    );
     add(
         a.accept_draw,
         Button::AcceptDraw { game: game.clone() },

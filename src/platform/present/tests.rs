@@ -213,6 +213,9 @@ fn every_error() -> Vec<ActionError> {
         ActionError::NothingToReview,
         ActionError::NoFinishedGameHere,
         ActionError::ReviewsBusy,
+        ActionError::HintsOnlyAgainstBot,
+        ActionError::NoHintsLeft,
+        ActionError::HintsBusy,
         ActionError::Storage("disk /var/lib/toguz full".into()),
     ]
 }
@@ -255,6 +258,9 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::NothingToReview => "manager-error-nothing-to-review",
         ActionError::NoFinishedGameHere => "manager-error-no-finished-game-here",
         ActionError::ReviewsBusy => "manager-error-reviews-busy",
+        ActionError::HintsOnlyAgainstBot => "manager-error-hints-only-against-bot",
+        ActionError::NoHintsLeft => "manager-error-no-hints-left",
+        ActionError::HintsBusy => "manager-error-hints-busy",
         ActionError::Storage(_) => "manager-error-storage",
     }
 }
@@ -316,4 +322,52 @@ fn buttons_carry_game_and_ply() {
         variant_text(Variant::new(5, TuzdekRule::Off).unwrap(), Lang::En),
         "5 per pit, no tuzdeks"
     );
+}
+
+#[test]
+fn the_hint_button_shows_only_when_a_hint_may_be_had() {
+    let hint_of = |v: &GameView, viewer: Option<&UserRef>, lang: Lang| {
+        action_buttons(v, viewer, lang)
+            .into_iter()
+            .find(|b| matches!(b.button, Button::Hint { .. }))
+    };
+    // After 1. 76 the bot is to move: no hint.
+    let mut v = view();
+    assert_eq!(hint_of(&v, None, Lang::En), None);
+    // The person to move gets one, carrying the ply shown, with the hints left counted.
+    v.position.play(9).unwrap();
+    v.ply = 2;
+    let b = hint_of(&v, None, Lang::En).expect("a hint button");
+    assert_eq!(
+        b.button,
+        Button::Hint {
+            game: "abc123".into(),
+            ply: 2
+        }
+    );
+    assert_eq!(b.label, "Hint (3 left)");
+    for lang in Lang::ALL {
+        for hints in 0..crate::manager::MAX_HINTS {
+            v.hints = hints;
+            let label = hint_of(&v, Some(&user("a")), lang).unwrap().label;
+            assert!(label.chars().count() <= MAX_BUTTON_LABEL, "{label}");
+        }
+    }
+    v.hints = 1;
+    assert_eq!(hint_of(&v, None, Lang::Ru).unwrap().label, "Подсказка (2)");
+    // None left, none in a rated game, none between people, none for a spectator.
+    v.hints = crate::manager::MAX_HINTS;
+    assert_eq!(hint_of(&v, None, Lang::En), None);
+    v.hints = 0;
+    assert_eq!(hint_of(&v, Some(&user("x")), Lang::En), None);
+    let rated = GameView {
+        rated: true,
+        ..v.clone()
+    };
+    assert_eq!(hint_of(&rated, None, Lang::En), None);
+    let people = GameView {
+        players: [Player::Human(user("a")), Player::Human(user("b"))],
+        ..v
+    };
+    assert_eq!(hint_of(&people, None, Lang::En), None);
 }

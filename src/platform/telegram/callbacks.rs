@@ -198,6 +198,10 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
         return Ok(());
     }
+    if let Button::Hint { game, ply } = &button {
+        super::hints::press(&ctx, &q, (game, *ply), &place, &actor, lang).await;
+        return Ok(());
+    }
     if let Button::Review { game } | Button::ReviewBoard { game, .. } = &button {
         let mark = match button {
             Button::ReviewBoard { mark, .. } => Some(mark),

@@ -18,6 +18,7 @@ mod commands;
 pub mod config;
 mod dispatch;
 mod guard;
+mod hints;
 mod history;
 mod inline;
 mod markup;
