@@ -405,6 +405,8 @@ fn challenge_record(id: &str, status: ChallengeStatus, now: u64) -> ChallengeRec
         messages: vec![],
         rated: true,
         time_control: Default::default(),
+        time_changeable: false,
+        time_changes: 0,
     }
 }
 

@@ -341,8 +341,13 @@ impl Ctx {
                 // An accepted inline challenge's message now shows the game itself.
                 continue;
             }
+            let version = if target.is_inline() {
+                0
+            } else {
+                challenge_version(view)
+            };
             self.poster
-                .edit(target, self.challenge_content(view, lang), 0);
+                .edit(target, self.challenge_content(view, lang), version);
         }
     }
 }
@@ -366,6 +371,13 @@ impl Notices {
 /// one), the same rule Discord's `Stamp` follows.
 pub fn version(view: &GameView) -> u64 {
     view.version
+}
+
+/// A challenge message's edit order: each change of its time control is newer than the one
+/// before, and its close (accepted, declined...) the newest. (Inline challenge messages keep
+/// version 0: accepted, they become the game's board, whose versions start at 0.)
+pub fn challenge_version(view: &ChallengeView) -> u32 {
+    view.time_changes.saturating_mul(2) + u32::from(!view.is_open())
 }
 
 /// The Telegram chat of a game, unless it lives in an inline message.
