@@ -376,8 +376,8 @@ pub fn version(view: &GameView) -> u64 {
 /// A challenge message's edit order: each change of its time control is newer than the one
 /// before, and its close (accepted, declined...) the newest. (Inline challenge messages keep
 /// version 0: accepted, they become the game's board, whose versions start at 0.)
-pub fn challenge_version(view: &ChallengeView) -> u32 {
-    view.time_changes.saturating_mul(2) + u32::from(!view.is_open())
+pub fn challenge_version(view: &ChallengeView) -> u64 {
+    u64::from(view.time_changes) * 2 + u64::from(!view.is_open())
 }
 
 /// The Telegram chat of a game, unless it lives in an inline message.
