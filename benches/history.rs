@@ -279,19 +279,8 @@ fn main() {
     runtime.block_on(async {
         let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
         bench("sled", Store::open(dir.path()).unwrap()).await;
-        let cluster;
-        let url = match std::env::var("TOGUZ_BENCH_DATABASE_URL") {
-            Ok(url) => url,
-            Err(_) => match pg::Cluster::start(true) {
-                Ok(Some(c)) => {
-                    cluster = c;
-                    cluster.url()
-                }
-                _ => {
-                    eprintln!("SKIPPED postgres: no PostgreSQL");
-                    return;
-                }
-            },
+        let Some((url, _cluster)) = pg::bench_database("postgres") else {
+            return;
         };
         let store = Store::open_at(
             &Location::Postgres(PostgresOptions::new(&url)),

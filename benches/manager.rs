@@ -107,19 +107,8 @@ fn bench_moves(c: &mut Criterion) {
     bench_store(c, &runtime, "manager", store);
 
     // PostgreSQL: a durable local cluster (fsync on), or the given database.
-    let cluster;
-    let url = match std::env::var("TOGUZ_BENCH_DATABASE_URL") {
-        Ok(url) => url,
-        Err(_) => match pg::Cluster::start(true) {
-            Ok(Some(c)) => {
-                cluster = c;
-                cluster.url()
-            }
-            _ => {
-                eprintln!("SKIPPED manager_postgres: no PostgreSQL");
-                return;
-            }
-        },
+    let Some((url, _cluster)) = pg::bench_database("manager_postgres") else {
+        return;
     };
     let mut options = PostgresOptions::new(&url);
     options.pool_size = 32;

@@ -13,11 +13,16 @@
 //! press again. Once with a player who looks at each board for a second before pressing,
 //! once with one who presses the instant the board is back.
 //!
+//! The `human-pg` part is the first one with the store on PostgreSQL (a durable throwaway
+//! cluster, fsync on, or TOGUZ_BENCH_DATABASE_URL; skipped without either).
+//!
 //! Run: `cargo bench --bench telegram_latency` (prints its own numbers);
-//! `-- human` or `-- bot` runs one part.
+//! `-- human`, `-- human-pg` or `-- bot` runs one part.
 
 #[path = "../tests/telegram/fake_telegram/mod.rs"]
 mod fake_telegram;
+#[path = "../tests/common/pg.rs"]
+mod pg;
 
 use fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use fake_telegram::{FakeTelegram, TgChat, TgUser};
@@ -40,7 +45,16 @@ fn main() {
         .collect();
     let wants = |part: &str| only.is_empty() || only.iter().any(|a| a == part);
     if wants("human") {
-        human_moves();
+        human_moves("", "telegram press -> edited board (human move)");
+    }
+    if wants("human-pg") {
+        if let Some((url, _cluster)) = pg::bench_database("human-pg") {
+            let storage = format!("backend = \"postgres\"\nurl = {url:?}");
+            human_moves(
+                &storage,
+                "telegram press -> edited board (human move, PostgreSQL)",
+            );
+        }
     }
     if wants("bot") {
         for think in [Duration::from_secs(1), Duration::ZERO] {
@@ -102,10 +116,11 @@ fn bot_game(fake: &FakeTelegram, id: i64, level: &str, think: Duration) -> Vec<D
     }
 }
 
-fn human_moves() {
+/// `storage`: lines of `[storage]` (empty: sled in a temporary directory).
+fn human_moves(storage: &str, label: &str) {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().expect("temp dir");
-    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let _bot = BotProcess::start(&fake, dir.path(), "", storage);
     let games: Vec<Game> = (0..GAMES).map(|i| start_game(&fake, i)).collect();
     let mut samples = vec![];
     for _ in 0..MOVES_EACH {
@@ -114,7 +129,7 @@ fn human_moves() {
             std::thread::sleep(PACE);
         }
     }
-    report("telegram press -> edited board (human move)", samples);
+    report(label, samples);
 }
 
 /// Ann challenges Ben in a new group and Ben accepts: the game's first board is up.

@@ -86,6 +86,26 @@ pub async fn fresh() -> Option<PostgresOptions> {
     Some(options)
 }
 
+/// A database for a benchmark: `TOGUZ_BENCH_DATABASE_URL`, or a durable throwaway cluster
+/// (fsync on, as production runs). Its URL, and the cluster to keep alive while it is used;
+/// `None` after saying "SKIPPED `what`" when there is neither.
+pub fn bench_database(what: &str) -> Option<(String, Option<Cluster>)> {
+    if let Ok(url) = std::env::var("TOGUZ_BENCH_DATABASE_URL") {
+        return Some((url, None));
+    }
+    match Cluster::start(true) {
+        Ok(Some(cluster)) => Some((cluster.url(), Some(cluster))),
+        Ok(None) => {
+            eprintln!("SKIPPED {what}: no PostgreSQL");
+            None
+        }
+        Err(error) => {
+            eprintln!("SKIPPED {what}: cannot start PostgreSQL: {error}");
+            None
+        }
+    }
+}
+
 fn find_bin() -> Option<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
         .ok()?

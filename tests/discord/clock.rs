@@ -140,27 +140,7 @@ impl Server {
 
     /// The player to move presses the first legal pit (the board mentions whose move it is).
     async fn first_pit(&self, message: u64, players: [&User; 2]) {
-        let board = self.fake.message(message).expect("the board");
-        let text = board["content"].as_str().unwrap_or_default().to_string();
-        let mover = players
-            .into_iter()
-            .find(|u| text.contains(&u.mention()))
-            .unwrap_or_else(|| panic!("nobody to move in {text:?}"));
-        let pit = buttons(&board)
-            .into_iter()
-            .find(|b| {
-                b["disabled"] != true
-                    && b["custom_id"]
-                        .as_str()
-                        .is_some_and(|c| c.starts_with("1m:"))
-            })
-            .expect("a legal pit");
-        let id = self.fake.press(
-            mover,
-            message,
-            pit["custom_id"].as_str().unwrap_or_default(),
-        );
-        let call = self.fake.wait_callback(id).await;
+        let call = self.fake.press_first_pit(message, players).await;
         assert_eq!(call.callback_type(), Some(7), "{}", content(&call));
     }
 }

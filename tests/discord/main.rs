@@ -2,6 +2,8 @@
 //! against a fake Discord (gateway websocket + REST) on 127.0.0.1. One test binary.
 
 mod fake_discord;
+#[path = "../common/pg.rs"]
+mod pg;
 
 mod clock;
 mod fake;
@@ -10,5 +12,6 @@ mod hint;
 mod history;
 mod ratings;
 mod review;
+mod scale;
 mod soak;
 mod startup;

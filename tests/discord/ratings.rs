@@ -4,7 +4,7 @@
 //! and a member's) show them; a challenge with `rated: false` changes no rating.
 
 use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{buttons, id_of, Call, FakeDiscord, User};
+use crate::fake_discord::{buttons, first_legal_pit, id_of, Call, FakeDiscord, User};
 use serde_json::{json, Value};
 
 const GUILD: u64 = 910_000_000_000_000_000;
@@ -26,19 +26,6 @@ fn content(call: &Call) -> String {
         .and_then(|d| d["content"].as_str())
         .unwrap_or_default()
         .to_string()
-}
-
-/// The first enabled pit button of a board.
-fn first_pit(message: &Value) -> Option<String> {
-    buttons(message)
-        .into_iter()
-        .find(|b| {
-            b["disabled"] != true
-                && b["custom_id"]
-                    .as_str()
-                    .is_some_and(|c| c.starts_with("1m:"))
-        })
-        .and_then(|b| b["custom_id"].as_str().map(str::to_string))
 }
 
 /// A finished game: its final board, and who won and lost.
@@ -85,7 +72,7 @@ pub async fn a_whole_game(
     };
     for _ in 0..4 {
         let board = fake.message(message).expect("the board");
-        let pit = first_pit(&board).expect("the game goes on for four plies");
+        let pit = first_legal_pit(&board).expect("the game goes on for four plies");
         let press = fake.press(mover(&board), message, &pit);
         fake.wait_callback(press).await;
     }

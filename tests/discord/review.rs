@@ -5,7 +5,9 @@
 //! refusals (an unknown game, too many reviews) are ephemeral and immediate.
 
 use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{attachment_bytes, buttons, id_of, is_valid_png, FakeDiscord, User};
+use crate::fake_discord::{
+    attachment_bytes, buttons, first_legal_pit, id_of, is_valid_png, FakeDiscord, User,
+};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -41,23 +43,12 @@ async fn a_resigned_game(fake: &FakeDiscord, user: &User) -> Value {
     let id = fake.slash(user, dm, "play", options, &[]);
     fake.wait_callback(id).await;
     let board = id_of(&fake.original_message(id).expect("the board"));
-    let my_pit = |m: &Value| {
-        buttons(m)
-            .into_iter()
-            .find(|b| {
-                b["disabled"] != true
-                    && b["custom_id"]
-                        .as_str()
-                        .is_some_and(|c| c.starts_with("1m:"))
-            })
-            .and_then(|b| b["custom_id"].as_str().map(str::to_string))
-    };
     // Six moves each (the bot plays at random, so the review has mistakes to mark).
     let mut last = String::new();
     for _ in 0..6 {
         let pit = fake
             .wait_for("my turn", Duration::from_secs(15), |f| {
-                my_pit(&f.message(board)?).filter(|c| *c != last)
+                first_legal_pit(&f.message(board)?).filter(|c| *c != last)
             })
             .await;
         let press = fake.press(user, board, &pit);
@@ -65,7 +56,7 @@ async fn a_resigned_game(fake: &FakeDiscord, user: &User) -> Value {
         last = pit;
     }
     fake.wait_for("the bot's reply", Duration::from_secs(15), |f| {
-        my_pit(&f.message(board)?).filter(|c| *c != last)
+        first_legal_pit(&f.message(board)?).filter(|c| *c != last)
     })
     .await;
     let resign = fake.slash(user, dm, "resign", json!([]), &[]);

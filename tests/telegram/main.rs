@@ -2,6 +2,8 @@
 //! Telegram Bot API on 127.0.0.1. One test binary.
 
 mod fake_telegram;
+#[path = "../common/pg.rs"]
+mod pg;
 
 mod abuse;
 mod bot_game;
@@ -12,3 +14,4 @@ mod hint;
 mod history;
 mod load;
 mod review;
+mod scale;

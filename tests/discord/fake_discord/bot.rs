@@ -19,6 +19,8 @@ pub struct Options {
     pub cache_capacity_mb: u64,
     /// More config at the end (e.g. a `[review]` section).
     pub extra: String,
+    /// More lines in `[storage]` (e.g. `backend = "postgres"` and its `url`).
+    pub storage: String,
 }
 
 impl Default for Options {
@@ -31,6 +33,7 @@ impl Default for Options {
             cooldown_secs: 0,
             cache_capacity_mb: 64,
             extra: String::new(),
+            storage: String::new(),
         }
     }
 }
@@ -43,6 +46,7 @@ pub fn write_config(fake: &FakeDiscord, dir: &Path, opts: &Options) -> PathBuf {
 [storage]
 path = "{data}"
 cache_capacity_mb = {cache}
+{storage}
 
 [limits]
 challenge_expiry_secs = {expiry}
@@ -69,6 +73,7 @@ challenge_cooldown_secs = {cooldown}
         cooldown = opts.cooldown_secs,
         cache = opts.cache_capacity_mb,
         extra = opts.extra,
+        storage = opts.storage,
     );
     let path = dir.join("toguz.toml");
     std::fs::write(&path, text).expect("write the config");

@@ -559,6 +559,16 @@ impl FakeDiscord {
     /// Presses a button that is on the message, enabled, and (an ephemeral message) shown to
     /// `user`; panics otherwise (a real client cannot press a button it does not see).
     /// Returns the interaction id.
+    /// The player to move (mentioned on board `message`) presses its first legal pit; the
+    /// interaction's answer.
+    pub async fn press_first_pit(&self, message: u64, players: [&User; 2]) -> Call {
+        let board = self.message(message).expect("the board");
+        let mover = to_move(&board, players).unwrap_or_else(|| panic!("nobody to move: {board}"));
+        let pit = first_legal_pit(&board).unwrap_or_else(|| panic!("no legal pit: {board}"));
+        let id = self.press(mover, message, &pit);
+        self.wait_callback(id).await
+    }
+
     pub fn press(&self, user: &User, message: u64, custom_id: &str) -> u64 {
         let msg = self
             .message(message)
@@ -711,6 +721,20 @@ pub fn buttons(message: &Value) -> Vec<Value> {
         .flatten()
         .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
         .collect()
+}
+
+/// The custom_id of the first pit button of a board that may be pressed (`1m:...`).
+pub fn first_legal_pit(message: &Value) -> Option<String> {
+    buttons(message).into_iter().find_map(|b| {
+        let id = b["custom_id"].as_str()?;
+        (b["disabled"] != true && id.starts_with("1m:")).then(|| id.to_string())
+    })
+}
+
+/// Which of `players` a board mentions as the one to move.
+pub fn to_move<'a>(message: &Value, players: [&'a User; 2]) -> Option<&'a User> {
+    let text = message["content"].as_str().unwrap_or_default();
+    players.into_iter().find(|u| text.contains(&u.mention()))
 }
 
 /// True when `v` is the snowflake string of `id`.

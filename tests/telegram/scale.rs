@@ -1,0 +1,189 @@
+//! Two `toguz run` processes on one PostgreSQL database (issue 15), in Telegram's webhook
+//! mode behind a "load balancer" (the test posts each update to the process it picks): the
+//! presses of one game alternate between the processes, the same press reaches both at once
+//! and is applied once, one process is SIGKILLed mid-game and the other carries on, and the
+//! database restarts mid-game without losing an acknowledged move.
+
+use crate::fake_telegram::bot::{wait_board, Board, BotProcess, WAIT};
+use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
+use crate::pg;
+use std::time::Duration;
+
+const SECRET: &str = "lb_secret_42";
+
+/// One bot process behind the balancer: its webhook URL.
+struct Node {
+    bot: BotProcess,
+    hook: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Node {
+    /// Starts `toguz run` on the shared database `url`, its webhook on a port of its own.
+    fn start(fake: &FakeTelegram, url: &str) -> Node {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let hook = format!("http://127.0.0.1:{port}/hook");
+        let webhook = format!(
+            "[telegram.webhook]\nlisten = \"127.0.0.1:{port}\"\npublic_url = {hook:?}\n\
+             secret_token = {SECRET:?}"
+        );
+        let storage = format!("backend = \"postgres\"\nurl = {url:?}\npool_size = 4");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mark = fake.mark();
+        let bot = BotProcess::start(fake, dir.path(), &webhook, &storage);
+        fake.wait_call(mark, WAIT, |c| {
+            c.method == "setWebhook" && c.ok() && c.str("url").as_deref() == Some(hook.as_str())
+        })
+        .unwrap_or_else(|| panic!("no webhook set: {}", bot.log_text()));
+        Node {
+            bot,
+            hook,
+            _dir: dir,
+        }
+    }
+
+    /// Delivers `update` as Telegram would: the HTTP status the process answered.
+    fn deliver(&self, update: &serde_json::Value) -> u16 {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            reqwest::Client::new()
+                .post(&self.hook)
+                .header("X-Telegram-Bot-Api-Secret-Token", SECRET)
+                .json(update)
+                .timeout(Duration::from_secs(30))
+                .send()
+                .await
+                .map_or(0, |r| r.status().as_u16())
+        })
+    }
+}
+
+/// A fresh schema of the test server: its URL, or `None` (skipped) without PostgreSQL.
+fn database() -> Option<String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(pg::fresh()).map(|o| o.url)
+}
+
+struct Game<'a> {
+    fake: &'a FakeTelegram,
+    chat: TgChat,
+    alice: TgUser,
+    board: Board,
+}
+
+impl Game<'_> {
+    /// Alice presses her first legal pit through `node`; the board after the bot's reply.
+    /// Each press must be applied exactly once: the board moves on by her move and the
+    /// bot's (or ends).
+    fn press_via(&mut self, node: &Node) {
+        let (query, update) = self.press_update();
+        assert_eq!(node.deliver(&update), 200, "{}", node.bot.log_text());
+        self.after_press(&query);
+    }
+
+    fn press_update(&self) -> (String, serde_json::Value) {
+        let pit = self.board.pits[0].0;
+        let data = format!("1m:{}:{}:{pit}", self.board.game, self.board.ply);
+        let msg = self.board.message.message_id;
+        self.fake.press_update(&self.chat, msg, &self.alice, &data)
+    }
+
+    fn after_press(&mut self, query: &str) {
+        let answer = self.fake.wait_answer(query, WAIT).expect("answered");
+        assert_eq!(
+            answer.str("text"),
+            None,
+            "the move was refused: {answer:#?}"
+        );
+        let ply = self.board.ply;
+        self.board = wait_board(self.fake, self.chat.id, |b| {
+            b.ply == ply + 2 || (b.ply == ply + 1 && b.is_over())
+        });
+    }
+}
+
+#[test]
+fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_db_restart() {
+    let Some(url) = database() else { return };
+    let fake = FakeTelegram::start(crate::fake_telegram::bot::TOKEN);
+    fake.allow_http_webhook();
+    let mut a = Node::start(&fake, &url);
+    let b = Node::start(&fake, &url);
+    let alice = TgUser::new(951, "Alice", "alice_scale", "en");
+    let chat = TgChat::private(&alice);
+    // The fake delivers to the last webhook set (b's); the game is stored for both.
+    fake.send_text(&chat, &alice, "/play random");
+    let board = wait_board(&fake, chat.id, |b| !b.pits.is_empty());
+    let mut game = Game {
+        fake: &fake,
+        chat,
+        alice,
+        board,
+    };
+
+    // Presses alternate between the processes: each sees the other's moves.
+    for i in 0..4 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        game.press_via(node);
+    }
+
+    // One press reaches both at once: it is applied exactly once.
+    let (query, update) = game.press_update();
+    let statuses = std::thread::scope(|s| {
+        let ta = s.spawn(|| a.deliver(&update));
+        let tb = s.spawn(|| b.deliver(&update));
+        [ta.join().expect("a"), tb.join().expect("b")]
+    });
+    assert_eq!(statuses, [200, 200]);
+    let ply = game.board.ply;
+    game.after_press(&query);
+    // Let both processes settle, then the board is still one press further, no more.
+    std::thread::sleep(Duration::from_millis(500));
+    let now = wait_board(&fake, game.chat.id, |_| true);
+    assert_eq!(now.ply, game.board.ply);
+    assert!(
+        now.ply <= ply + 2,
+        "a press applied twice: {} -> {}",
+        ply,
+        now.ply
+    );
+
+    // Process a dies mid-game; b carries on with the game.
+    a.bot.kill();
+    game.press_via(&b);
+    game.press_via(&b);
+
+    // The database restarts mid-game: b recovers and goes on; no acknowledged move is lost.
+    if let Some(cluster) = pg::server().and_then(|s| s.cluster.as_ref()) {
+        cluster.kill().expect("stop the database");
+        cluster.restart().expect("start the database");
+        let before = game.board.ply;
+        game.press_via(&b);
+        assert!(game.board.ply > before);
+    }
+    // A fresh process reads the game where the others left it.
+    let _c = Node::start(&fake, &url);
+    let mark = fake.mark();
+    fake.send_text(&game.chat, &game.alice, "/board");
+    let (_, posted) = fake
+        .wait_call(mark, WAIT, |c| c.method == "sendPhoto" && c.ok())
+        .expect("the board posted");
+    let id = posted.response["result"]["message_id"]
+        .as_i64()
+        .expect("message id");
+    let shown = fake
+        .message(game.chat.id, id)
+        .as_ref()
+        .and_then(Board::of)
+        .expect("a board");
+    assert_eq!((shown.game, shown.ply), (game.board.game, game.board.ply));
+}
