@@ -151,6 +151,8 @@ fn closed_challenge(n: usize, now: u64) -> ChallengeRecord {
         messages: vec![],
         rated: true,
         time_control: Default::default(),
+        time_changeable: false,
+        time_changes: 0,
     }
 }
 

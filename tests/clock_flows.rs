@@ -1,16 +1,17 @@
 //! Timed games through the manager (issue 17), on a manual clock: the increment, the flag
 //! falling with nobody pressing, a press racing the flag, the first-move limit, restarts,
-//! and the bot playing on its clock.
+//! the bot playing on its clock, and a challenger picking the time control of a challenge
+//! given without one.
 
 #[allow(dead_code)]
 mod common;
-use common::{act, challenge_id, game, reopen, user, T0};
+use common::{act, challenge_id, game, reopen, user, Backend, T0};
 
 use std::time::Duration;
 use toguz::engine::{level_move_within, EngineConfig, EnginePool, Level};
 use toguz::manager::{
-    Action, ActionError, Clock, Event, FinishReason, GameStatus, GameView, Manager, ManagerConfig,
-    Reply, UserRef, HEARTBEAT_KEY,
+    Action, ActionError, ChallengeRecord, ChallengeView, Clock, Event, FinishReason, GameStatus,
+    GameView, Manager, ManagerConfig, Reply, UserRef, HEARTBEAT_KEY,
 };
 use toguz::rules::{Position, Side, Variant};
 use toguz::store::{Store, Tree};
@@ -494,4 +495,152 @@ fn the_bot_never_flags_at_three_minutes_over_twenty_games_at_every_level() {
             assert!(clock.remaining_ms[1] > 0, "{level}, game {seed}");
         }
     }
+}
+
+/// `who` sets the time control of challenge `id` to `time`.
+async fn set_time(m: &Manager, who: &UserRef, id: &str, time: &str) -> Result<Reply, ActionError> {
+    let action = Action::SetChallengeTime {
+        challenge: id.to_string(),
+        time: TimeControl::parse(time).unwrap(),
+    };
+    act(m, who, action).await
+}
+
+fn challenge(reply: Result<Reply, ActionError>) -> ChallengeView {
+    match reply {
+        Ok(Reply::Challenge(c)) => c,
+        other => panic!("expected a challenge, got {other:?}"),
+    }
+}
+
+/// A challenge given without a time control takes the chat's default, and its challenger
+/// (only they) may pick another until it is accepted; the change is durable (it survives a
+/// restart) and the game starts at the control picked last. Once accepted, no change.
+async fn the_challenger_picks_the_time_control_until_it_is_accepted(backend: Backend) {
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let id = {
+        let m = start(
+            backend.open().await,
+            Clock::manual(T0),
+            EngineConfig::default(),
+        )
+        .await;
+        // Named on the command line: fixed, no time buttons.
+        let typed = challenge(
+            act(
+                &m,
+                &a,
+                Action::Challenge {
+                    opponent: Some(c.clone()),
+                    variant: Variant::STANDARD,
+                    rated: true,
+                    time: Some(TimeControl::fischer(3, 2)),
+                },
+            )
+            .await,
+        );
+        assert!(!typed.time_changeable);
+        let open = challenge(
+            act(
+                &m,
+                &a,
+                Action::Challenge {
+                    opponent: Some(b.clone()),
+                    variant: Variant::STANDARD,
+                    rated: true,
+                    time: None,
+                },
+            )
+            .await,
+        );
+        assert!(open.time_changeable);
+        assert_eq!(open.time_control, TimeControl::Correspondence);
+        assert_eq!(open.time_changes, 0);
+        // The opponent and a bystander may not change it.
+        for other in [&b, &c] {
+            let refused = set_time(&m, other, &open.id, "3+2").await;
+            assert!(
+                matches!(refused, Err(ActionError::NotYourChallenge)),
+                "{refused:?}"
+            );
+        }
+        let stored: ChallengeRecord = m
+            .store()
+            .get(Tree::Challenges, &open.id)
+            .await
+            .unwrap()
+            .expect("the challenge is stored");
+        assert_eq!(stored.time_control, TimeControl::Correspondence);
+        // The challenger may, as often as they like.
+        let blitz = challenge(set_time(&m, &a, &open.id, "3+2").await);
+        assert_eq!(blitz.time_control, TimeControl::fischer(3, 2));
+        let changed = challenge(set_time(&m, &a, &open.id, "5+3").await);
+        assert_eq!(changed.time_control, TimeControl::fischer(5, 3));
+        assert_eq!(changed.time_changes, 2);
+        assert!(changed.is_open() && changed.time_changeable);
+        // Picking the control it has already changes nothing.
+        let same = challenge(set_time(&m, &a, &open.id, "5+3").await);
+        assert_eq!(same.time_changes, 2);
+        let unknown = set_time(&m, &a, "nosuch", "5+3").await;
+        assert!(
+            matches!(unknown, Err(ActionError::NoSuchChallenge)),
+            "{unknown:?}"
+        );
+        open.id
+    };
+
+    // After a restart the challenge still plays at 5+3.
+    let m = start(
+        backend.open().await,
+        Clock::manual(T0 + 60),
+        EngineConfig::default(),
+    )
+    .await;
+    let accept = Action::AcceptChallenge {
+        challenge: id.clone(),
+    };
+    let v = game(act(&m, &b, accept).await);
+    let control = v.clock.as_ref().map(|c| c.control);
+    assert_eq!(control, Some(TimeControl::fischer(5, 3)));
+    // Accepted: no change any more, and the game keeps its control.
+    let late = set_time(&m, &a, &id, "10+5").await;
+    assert!(
+        matches!(late, Err(ActionError::ChallengeClosed)),
+        "{late:?}"
+    );
+    assert_eq!(left(&show(&m, &a, &v.id).await), [300_000, 300_000]);
+}
+
+/// A challenge that expired is closed to changes too.
+async fn an_expired_challenge_keeps_its_time_control(backend: Backend) {
+    let (a, b) = (user("a"), user("b"));
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, clock.clone(), EngineConfig::default()).await;
+    let open = challenge(
+        act(
+            &m,
+            &a,
+            Action::Challenge {
+                opponent: Some(b.clone()),
+                variant: Variant::STANDARD,
+                rated: true,
+                time: None,
+            },
+        )
+        .await,
+    );
+    clock.advance(ManagerConfig::default().limits.challenge_expiry_secs);
+    let late = set_time(&m, &a, &open.id, "3+2").await;
+    assert!(
+        matches!(late, Err(ActionError::ChallengeClosed)),
+        "{late:?}"
+    );
+}
+
+on_both_backends! {
+    single: [
+        the_challenger_picks_the_time_control_until_it_is_accepted,
+        an_expired_challenge_keeps_its_time_control,
+    ],
+    multi: [],
 }

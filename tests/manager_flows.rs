@@ -688,6 +688,8 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             messages: vec![],
             rated: true,
             time_control: Default::default(),
+            time_changeable: false,
+            time_changes: 0,
         };
         store.put(Tree::Challenges, "oldchl", &stale).await.unwrap();
         store

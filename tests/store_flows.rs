@@ -404,6 +404,8 @@ fn challenge_record(id: &str, status: ChallengeStatus, now: u64) -> ChallengeRec
         messages: vec![],
         rated: true,
         time_control: Default::default(),
+        time_changeable: false,
+        time_changes: 0,
     }
 }
 

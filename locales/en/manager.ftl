@@ -66,6 +66,7 @@ manager-error-game-over = This game is already over.
 manager-error-no-such-game = There is no such game.
 manager-error-no-such-challenge = There is no such challenge.
 manager-error-challenge-closed = This challenge is no longer open.
+manager-error-not-your-challenge = Only the player who made the challenge can change its time control.
 manager-error-challenge-self = You cannot play against yourself.
 manager-error-challenge-bot = To play the bot, start a game against it instead of challenging it.
 manager-error-limit-user-challenges = You already have { $count } open challenges. Wait for an answer or withdraw one.

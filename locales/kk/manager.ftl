@@ -60,6 +60,7 @@ manager-error-game-over = Бұл ойын аяқталып қойған.
 manager-error-no-such-game = Мұндай ойын жоқ.
 manager-error-no-such-challenge = Мұндай шақыру жоқ.
 manager-error-challenge-closed = Бұл шақыру енді күшінде емес.
+manager-error-not-your-challenge = Уақыт бақылауын тек шақыру жіберген ойыншы ғана өзгерте алады.
 manager-error-challenge-self = Өзіңізбен өзіңіз ойнай алмайсыз.
 manager-error-challenge-bot = Ботпен ойнау үшін оны шақырмай-ақ, онымен жаңа ойын бастаңыз.
 manager-error-limit-user-challenges = Сізде { $count } ашық шақыру бар. Жауап күтіңіз немесе біреуін қайтарып алыңыз.

@@ -71,6 +71,7 @@ manager-error-game-over = Эта партия уже окончена.
 manager-error-no-such-game = Такой партии нет.
 manager-error-no-such-challenge = Такого вызова нет.
 manager-error-challenge-closed = Этот вызов уже не действует.
+manager-error-not-your-challenge = Менять контроль времени может только тот, кто бросил вызов.
 manager-error-challenge-self = Нельзя играть с самим собой.
 manager-error-challenge-bot = Бота не нужно вызывать: просто начните с ним партию.
 manager-error-limit-user-challenges = У вас уже { $count ->

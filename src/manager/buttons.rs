@@ -15,6 +15,7 @@
 //! | a hint for the player to move | `1h:<game>:<ply>` |
 //! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
 //! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
+//! | change an open challenge's time control | `1ct:<id>:<time control>` (`1ct:ab12cd:5+3`) |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //! | a page of a player's history (Discord) | `1hp:<user id>:<page>` |
 //!
@@ -89,6 +90,11 @@ pub enum Button {
     CancelChallenge {
         challenge: ChallengeId,
     },
+    /// The challenger picks another time control for their open challenge.
+    ChallengeTime {
+        challenge: ChallengeId,
+        time: TimeControl,
+    },
     /// `time` `None`: the chat's default time control.
     PlayLevel {
         level: Level,
@@ -132,6 +138,7 @@ pub fn encode(button: &Button) -> String {
         Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
+        Button::ChallengeTime { challenge, time } => format!("1ct:{challenge}:{time}"),
         Button::PlayLevel { level, time: None } => format!("1b:{}", level.name()),
         Button::PlayLevel {
             level,
@@ -181,6 +188,10 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
+        ("ct", [c, time]) => Button::ChallengeTime {
+            challenge: id(c)?,
+            time: time.parse().map_err(|_| ButtonError::Malformed)?,
+        },
         ("b", [level]) => Button::PlayLevel {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
             time: None,
@@ -195,7 +206,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "h" | "rv" | "rb" | "rc" | "ca" | "cd"
-            | "cc" | "b" | "hp",
+            | "cc" | "ct" | "b" | "hp",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -265,6 +276,7 @@ impl Button {
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
+            | Button::ChallengeTime { .. }
             | Button::PlayLevel { .. }
             | Button::HistoryPage { .. } => None,
         }
@@ -300,6 +312,9 @@ impl Button {
             Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
+            Button::ChallengeTime { challenge, time } => {
+                Action::SetChallengeTime { challenge, time }
+            }
             Button::PlayLevel { level, time } => Action::PlayBot {
                 level,
                 variant: crate::rules::Variant::STANDARD,
@@ -352,6 +367,14 @@ mod tests {
             },
             Button::CancelChallenge {
                 challenge: "zz9".into(),
+            },
+            Button::ChallengeTime {
+                challenge: "zzzzzzzzzzzzzzz9".into(),
+                time: TimeControl::Correspondence,
+            },
+            Button::ChallengeTime {
+                challenge: "zz9".into(),
+                time: TimeControl::fischer(10, 5),
             },
             Button::PlayLevel {
                 level: Level::Hard,
@@ -425,6 +448,13 @@ mod tests {
             "1hp:123",
             "1hp:123:-1",
             "1hp:123456789012345678901:0",
+            "1ct:zz9",
+            "1ct:zz9:",
+            "1ct:zz9:0+0",
+            "1ct:zz9:abc",
+            "1ct::3+2",
+            "1ct:ZZ9:3+2",
+            "1ct:zz9:3+2:1",
         ];
         for data in bad {
             assert!(decode(data).is_err(), "{data:?} was accepted");
@@ -441,6 +471,15 @@ mod tests {
                 game: "ab12cd".into(),
                 ply: Some(14),
                 pit: 7
+            })
+        );
+        let retime = decode("1ct:ab12cd:5+3").unwrap();
+        assert_eq!(retime.game(), None);
+        assert_eq!(
+            retime.into_action(),
+            Some(Action::SetChallengeTime {
+                challenge: "ab12cd".into(),
+                time: TimeControl::fischer(5, 3),
             })
         );
         let review = decode("1rv:ab12cd").unwrap();

@@ -14,6 +14,8 @@ pub(super) enum Answer {
 pub(super) struct Terms {
     pub variant: Variant,
     pub time: TimeControl,
+    /// The challenger named no time control: they may pick one with buttons.
+    pub time_changeable: bool,
     /// The game will be rated (only games between people are).
     pub rated: bool,
     /// The challenger's colour, when fixed (a rematch).
@@ -33,6 +35,7 @@ impl Manager {
         let Terms {
             variant,
             time,
+            time_changeable,
             rated,
             challenger_side,
             rematch_of,
@@ -60,6 +63,8 @@ impl Manager {
             messages: Vec::new(),
             rated,
             time_control: time,
+            time_changeable,
+            time_changes: 0,
         };
         // Locked and in the map before the index makes its id findable (see `slots`).
         let id = rec.id.clone();
@@ -175,6 +180,47 @@ impl Manager {
         lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
+    }
+
+    /// The challenger changes the time control of their open challenge, under its lock (so
+    /// an accept is either before it, and refused after, or after it and plays at `time`).
+    pub(super) async fn set_challenge_time(
+        &self,
+        actor: &UserRef,
+        id: &str,
+        time: TimeControl,
+    ) -> Result<Reply, ActionError> {
+        let slot = self.challenge_slot(id).await?;
+        let result = self.set_time_locked(actor, &slot, time).await;
+        self.release_challenge(id, slot).await;
+        result
+    }
+
+    async fn set_time_locked(
+        &self,
+        actor: &UserRef,
+        slot: &SlotRef<'_, ChallengeRecord>,
+        time: TimeControl,
+    ) -> Result<Reply, ActionError> {
+        let mut c = self.enter(slot).await?;
+        self.expire_if_due(&mut c).await?;
+        if !c.is_open() {
+            return Err(ActionError::ChallengeClosed);
+        }
+        if c.challenger != *actor {
+            return Err(ActionError::NotYourChallenge);
+        }
+        if c.time_control != time {
+            let before = c.clone();
+            c.time_control = time;
+            c.time_changes = c.time_changes.saturating_add(1);
+            if let Err(error) = self.write_challenge(Some(&before), Some(&c)).await {
+                *c = before;
+                return Err(error);
+            }
+            c.revision += 1;
+        }
+        Ok(Reply::Challenge(c.view(self.now())))
     }
 
     /// Lets go of a challenge's slot now rather than at the end of the caller's scope (a

@@ -38,6 +38,8 @@ pub enum ActionError {
     ChallengeSelf,
     #[error("the bot is played with PlayBot, not challenged")]
     ChallengeBot,
+    #[error("only the challenger may change the challenge")]
+    NotYourChallenge,
     #[error("limit reached: {0:?}")]
     Limit(LimitKind),
     #[error("the game is over")]

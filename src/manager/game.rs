@@ -232,6 +232,14 @@ pub struct ChallengeRecord {
     pub rated: bool,
     #[serde(default)]
     pub time_control: TimeControl,
+    /// The challenger named no time control (the chat's default was taken): while the
+    /// challenge is open they may pick another with buttons.
+    #[serde(default)]
+    pub time_changeable: bool,
+    /// How many times the challenger changed the time control: a redraw of the challenge
+    /// message with more changes is the newer one.
+    #[serde(default)]
+    pub time_changes: u32,
 }
 
 fn rated_by_default() -> bool {
@@ -259,6 +267,8 @@ impl ChallengeRecord {
             messages: self.messages.clone(),
             rated: self.rated,
             time_control: self.time_control,
+            time_changeable: self.time_changeable,
+            time_changes: self.time_changes,
         }
     }
 }

@@ -229,6 +229,7 @@ impl Manager {
                 let terms = challenges::Terms {
                     variant: rules.0,
                     time: rules.1,
+                    time_changeable: false,
                     rated: game.rec.rated,
                     challenger_side: Some(side.other()),
                     rematch_of: Some(game.id().clone()),

@@ -228,6 +228,8 @@ mod tests {
             messages: vec![],
             rated: true,
             time_control: Default::default(),
+            time_changeable: false,
+            time_changes: 0,
         }
     }
 

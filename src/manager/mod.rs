@@ -378,10 +378,10 @@ impl Manager {
                 rated,
                 time,
             } => {
-                let time = self.time_control(&chat, time);
                 let rules = challenges::Terms {
                     variant,
-                    time,
+                    time_changeable: time.is_none(),
+                    time: self.time_control(&chat, time),
                     rated,
                     challenger_side: None,
                     rematch_of: None,
@@ -425,6 +425,9 @@ impl Manager {
             }
             Action::ListGames => self.list(&actor).await,
             Action::Rematch { game } => self.rematch(actor, chat, &game).await,
+            Action::SetChallengeTime { challenge, time } => {
+                self.set_challenge_time(&actor, &challenge, time).await
+            }
         };
         if let Err(error) = &result {
             tracing::debug!(%error, "action refused");

@@ -196,6 +196,12 @@ pub enum Action {
     Rematch {
         game: GameId,
     },
+    /// The challenger picks another time control for their open challenge (the time
+    /// buttons under a challenge given without one); an accept after it plays at `time`.
+    SetChallengeTime {
+        challenge: ChallengeId,
+        time: TimeControl,
+    },
 }
 
 /// What a message shows, for `Manager::attach_message`.

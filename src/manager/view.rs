@@ -224,6 +224,11 @@ pub struct ChallengeView {
     pub messages: Vec<MessageRef>,
     /// The time control the game will be played at.
     pub time_control: TimeControl,
+    /// The challenger may still pick another time control (`Action::SetChallengeTime`);
+    /// adapters show time buttons while the challenge is open.
+    pub time_changeable: bool,
+    /// How many times the time control was changed (orders redraws).
+    pub time_changes: u32,
 }
 
 /// What a viewer may do with a challenge now.
@@ -343,6 +348,8 @@ mod tests {
             messages: vec![],
             rated: true,
             time_control: TimeControl::Correspondence,
+            time_changeable: false,
+            time_changes: 0,
         };
         assert!(c.actions_for(Some(&user("b"))).accept);
         assert!(!c.actions_for(Some(&user("x"))).accept);

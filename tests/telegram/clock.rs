@@ -351,3 +351,143 @@ fn the_time_row_under_the_levels_puts_a_game_against_the_bot_on_a_clock() {
     let data: Vec<String> = now.buttons().into_iter().map(|(_, d)| d).collect();
     assert_eq!(data, keyboard);
 }
+
+/// The callback data of a keyboard, row by row.
+fn rows(markup: &serde_json::Value) -> Vec<Vec<String>> {
+    let rows = markup["inline_keyboard"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    rows.iter()
+        .map(|row| {
+            let buttons = row.as_array().cloned().unwrap_or_default();
+            buttons
+                .iter()
+                .map(|b| b["callback_data"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// `/challenge` without a time control: the challenge is open at once with the group's
+/// default (correspondence), and a time row lets only its challenger pick another, so Bob
+/// sees the control before he accepts; the game then runs on the clock picked.
+#[test]
+fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
+    let club = Club::start();
+    let theirs = club.fake.send_text(&club.group, &club.bob, "A game?");
+    let mark = club.fake.mark();
+    club.fake
+        .send_reply(&club.group, &club.alice, "/challenge", theirs);
+    let (_, call) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+        })
+        .expect("challenge posted");
+    let msg = call.response["result"]["message_id"]
+        .as_i64()
+        .expect("message id");
+    let id = challenge_of(&call).expect("challenge id");
+    let invite = call.str("text").unwrap_or_default();
+    assert!(
+        invite.contains("Alice challenges Bob") && !invite.contains("blitz"),
+        "{invite}"
+    );
+    let time = |t: &str| format!("1ct:{id}:{t}");
+    let keyboard = rows(&call.reply_markup().expect("a keyboard"));
+    assert_eq!(
+        keyboard,
+        [
+            vec![
+                format!("1ca:{id}"),
+                format!("1cd:{id}"),
+                format!("1cc:{id}")
+            ],
+            ["3+2", "5+3", "10+5", "correspondence"].map(time).to_vec(),
+        ]
+    );
+    let labels: Vec<String> = call.buttons().into_iter().map(|(l, _)| l).collect();
+    assert_eq!(labels[3..], ["3+2", "5+3", "10+5", "✓ Correspondence"]);
+
+    // Bob may not change it: an alert, and the message stays as it is.
+    let before = club.fake.message(GROUP, msg).expect("the challenge");
+    let mark = club.fake.mark();
+    let q = club.fake.press(&club.group, msg, &club.bob, &time("5+3"));
+    let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+    assert_eq!(answer.str("show_alert").as_deref(), Some("true"));
+    let said = answer.str("text").unwrap_or_default();
+    assert!(
+        said.contains("Only the player who made the challenge"),
+        "{said}"
+    );
+    let edited = club.fake.wait_call(mark, Duration::from_secs(1), |c| {
+        c.method.starts_with("editMessage") && c.i64("message_id") == Some(msg)
+    });
+    assert!(edited.is_none(), "{edited:#?}");
+    let after = club.fake.message(GROUP, msg).expect("the challenge");
+    assert_eq!(
+        (after.buttons(), after.text, after.edits),
+        (before.buttons(), before.text, before.edits)
+    );
+
+    // Alice picks 5+3: the text names it and the tick moves.
+    let q = club.fake.press(&club.group, msg, &club.alice, &time("5+3"));
+    let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+    let toast = answer.str("text").unwrap_or_default();
+    assert!(toast.contains("blitz 5+3"), "{toast}");
+    let redrawn = club.fake.wait_until(WAIT, |v| {
+        v.message(GROUP, msg).is_some_and(|m| {
+            let buttons = m.buttons();
+            m.text.as_deref().is_some_and(|t| t.contains("blitz 5+3"))
+                && buttons.contains(&("✓ 5+3".to_string(), time("5+3")))
+                && buttons.contains(&("Correspondence".to_string(), time("correspondence")))
+        })
+    });
+    assert!(redrawn, "{:?}", club.fake.message(GROUP, msg));
+
+    // Bob accepts: the game is on Alice's clock.
+    let q = club
+        .fake
+        .press(&club.group, msg, &club.bob, &format!("1ca:{id}"));
+    let answer = club.fake.wait_answer(&q, WAIT).expect("accept answered");
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    let board = wait_board(&club.fake, GROUP, |b| b.ply == 0 && !b.pits.is_empty());
+    assert!(
+        board.caption().contains("Clock blitz 5+3: 5:00 : 5:00"),
+        "{}",
+        board.caption()
+    );
+    // The challenge message loses its buttons; a late time press is refused.
+    let closed = club.fake.wait_until(WAIT, |v| {
+        v.message(GROUP, msg)
+            .is_some_and(|m| m.buttons().is_empty())
+    });
+    assert!(closed, "{:?}", club.fake.message(GROUP, msg));
+    let q = club.fake.press(&club.group, msg, &club.alice, &time("3+2"));
+    let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+    let said = answer.str("text").unwrap_or_default();
+    assert!(said.contains("no longer open"), "{said}");
+}
+
+/// A time control typed after `/challenge` is fixed: no time row.
+#[test]
+fn a_challenge_with_a_typed_time_control_has_no_time_row() {
+    let club = Club::start();
+    let theirs = club.fake.send_text(&club.group, &club.bob, "A game?");
+    let mark = club.fake.mark();
+    club.fake
+        .send_reply(&club.group, &club.alice, "/challenge 3+2", theirs);
+    let (_, call) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+        })
+        .expect("challenge posted");
+    let keyboard = rows(&call.reply_markup().expect("a keyboard"));
+    assert_eq!(keyboard.len(), 1, "{keyboard:?}");
+    assert!(
+        keyboard[0].iter().all(|d| !d.starts_with("1ct:")),
+        "{keyboard:?}"
+    );
+}

@@ -294,10 +294,13 @@ fn an_open_challenge_is_for_anyone_but_its_author() {
         .map(|(_, d)| d)
         .collect();
     assert_eq!(
-        data,
+        data[..2],
         [format!("1ca:{id}"), format!("1cc:{id}")],
         "accept, withdraw"
     );
+    // Then the time row (no time control was given).
+    assert_eq!(data.len(), 6, "{data:?}");
+    assert!(data[2..].iter().all(|d| d.starts_with("1ct:")), "{data:?}");
     let answer = f.press(msg, &f.carol, &format!("1ca:{id}"));
     assert_says(&answer, "against yourself");
     f.accept(msg, &id, &f.alice);

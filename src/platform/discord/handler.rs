@@ -525,7 +525,8 @@ impl Bot {
             }
             Button::AcceptChallenge { ref challenge }
             | Button::DeclineChallenge { ref challenge }
-            | Button::CancelChallenge { ref challenge } => {
+            | Button::CancelChallenge { ref challenge }
+            | Button::ChallengeTime { ref challenge, .. } => {
                 let _guard = self.hold(format!("c:{challenge}")).await;
                 let Some(action) = button.clone().into_action() else {
                     return origin.ephemeral(t!(lang, "discord-bad-button")).await;

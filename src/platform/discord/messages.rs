@@ -517,6 +517,8 @@ pub(super) mod tests {
             messages: vec![],
             rated: true,
             time_control: Default::default(),
+            time_changeable: false,
+            time_changes: 0,
         };
         let out = challenge(&c, Lang::En);
         assert!(out.content.starts_with("<@22> "));

@@ -60,7 +60,10 @@ pub async fn board_lang(view: &GameView, lang_of: impl AsyncFnOnce(&UserRef) -> 
 pub fn is_alert(err: &ActionError) -> bool {
     matches!(
         err,
-        ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
+        ActionError::NotYourTurn
+            | ActionError::NotYourGame
+            | ActionError::NotForYou
+            | ActionError::NotYourChallenge
     )
 }
 
@@ -363,6 +366,7 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::ChallengeClosed => t!(lang, "manager-error-challenge-closed"),
         ActionError::ChallengeSelf => t!(lang, "manager-error-challenge-self"),
         ActionError::ChallengeBot => t!(lang, "manager-error-challenge-bot"),
+        ActionError::NotYourChallenge => t!(lang, "manager-error-not-your-challenge"),
         ActionError::Limit(kind) => limit_text(*kind, lang),
         ActionError::GameNotOver => t!(lang, "manager-error-game-not-over"),
         ActionError::NoGameHere => t!(lang, "manager-error-no-game-here"),

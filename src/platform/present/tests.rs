@@ -56,10 +56,13 @@ fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
 #[test]
 fn only_refusals_about_the_presser_are_alerts() {
     let alerts: Vec<ActionError> = every_error().into_iter().filter(is_alert).collect();
-    assert_eq!(alerts.len(), 3, "{alerts:?}");
+    assert_eq!(alerts.len(), 4, "{alerts:?}");
     assert!(alerts.iter().all(|e| matches!(
         e,
-        ActionError::NotYourTurn | ActionError::NotYourGame | ActionError::NotForYou
+        ActionError::NotYourTurn
+            | ActionError::NotYourGame
+            | ActionError::NotForYou
+            | ActionError::NotYourChallenge
     )));
 }
 
@@ -79,6 +82,8 @@ fn a_challenge_counts_its_time_left_on_the_managers_clock() {
         messages: vec![],
         rated: true,
         time_control: Default::default(),
+        time_changeable: false,
+        time_changes: 0,
     };
     // A manual clock far from the system's: the text follows it.
     let text = challenge_text(&rec.view(1_000), Lang::En);
@@ -191,6 +196,7 @@ fn every_error() -> Vec<ActionError> {
         ActionError::ChallengeClosed,
         ActionError::ChallengeSelf,
         ActionError::ChallengeBot,
+        ActionError::NotYourChallenge,
         ActionError::Limit(LimitKind::UserChallenges(3)),
         ActionError::Limit(LimitKind::ChatChallenges(21)),
         ActionError::Limit(LimitKind::UserGames(5)),
@@ -233,6 +239,7 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::ChallengeClosed => "manager-error-challenge-closed",
         ActionError::ChallengeSelf => "manager-error-challenge-self",
         ActionError::ChallengeBot => "manager-error-challenge-bot",
+        ActionError::NotYourChallenge => "manager-error-not-your-challenge",
         ActionError::Limit(l) => match l {
             LimitKind::UserChallenges(_) => "manager-error-limit-user-challenges",
             LimitKind::ChatChallenges(_) => "manager-error-limit-chat-challenges",

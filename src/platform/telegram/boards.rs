@@ -341,8 +341,13 @@ impl Ctx {
                 // An accepted inline challenge's message now shows the game itself.
                 continue;
             }
+            let version = if target.is_inline() {
+                0
+            } else {
+                challenge_version(view)
+            };
             self.poster
-                .edit(target, self.challenge_content(view, lang), 0);
+                .edit(target, self.challenge_content(view, lang), version);
         }
     }
 }
@@ -365,6 +370,13 @@ impl Notices {
 /// An edit's order: later plies win; the end of a game beats its last ply.
 pub fn version(view: &GameView) -> u32 {
     u32::from(view.ply) * 2 + u32::from(view.is_over())
+}
+
+/// A challenge message's edit order: each change of its time control is newer than the one
+/// before, and its close (accepted, declined...) the newest. (Inline challenge messages keep
+/// version 0: accepted, they become the game's board, whose versions start at 0.)
+pub fn challenge_version(view: &ChallengeView) -> u32 {
+    view.time_changes.saturating_mul(2) + u32::from(!view.is_open())
 }
 
 /// The Telegram chat of a game, unless it lives in an inline message.

@@ -226,6 +226,10 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         // A board's own buttons (not rematch: that starts a new game).
         adopt: own_board && !matches!(button, Button::Rematch { .. }),
     };
+    let done = match &button {
+        Button::ChallengeTime { time, .. } => challenge_time_set(*time, lang),
+        _ => String::new(),
+    };
     let Some(action) = button.into_action() else {
         answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
         return Ok(());
@@ -239,7 +243,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         Ok(reply) => {
             // The spinner stops while the board is drawn and edited.
             tokio::join!(
-                answer(&ctx, &q, String::new(), false),
+                answer(&ctx, &q, done, false),
                 show_reply(&ctx, reply, &origin, lang)
             );
         }
@@ -306,6 +310,18 @@ async fn time_row_press(
     };
     answer(ctx, q, chosen, false).await;
     Ok(())
+}
+
+/// The toast after the challenger picked another time control for their challenge.
+fn challenge_time_set(time: TimeControl, lang: Lang) -> String {
+    match time {
+        TimeControl::Correspondence => t!(lang, "tg-challenge-time-set-correspondence"),
+        timed => t!(
+            lang,
+            "tg-challenge-time-set",
+            control = present::time_control_text(timed, lang)
+        ),
+    }
 }
 
 /// The Review button: the review is posted in the pressed message's chat by its own task;

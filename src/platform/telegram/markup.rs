@@ -45,16 +45,39 @@ pub fn game_keyboard(view: &GameView, lang: Lang) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new(rows)
 }
 
-/// Accept / Decline / Cancel while the challenge is open; no buttons after.
+/// Accept / Decline / Cancel while the challenge is open; no buttons after. Under them, while
+/// the challenger may still pick the time control (they named none), a row of time
+/// controls with the current one ticked.
 pub fn challenge_keyboard(view: &ChallengeView, lang: Lang) -> InlineKeyboardMarkup {
     let row: Vec<InlineKeyboardButton> = present::challenge_buttons(view, lang)
         .iter()
         .map(button)
         .collect();
-    InlineKeyboardMarkup::new([row].into_iter().filter(|r| !r.is_empty()))
+    let times: Vec<InlineKeyboardButton> = if shows_time_row(view) {
+        time_choices()
+            .map(|time| {
+                let data = Button::ChallengeTime {
+                    challenge: view.id.clone(),
+                    time,
+                };
+                let label = time_label(time, time == view.time_control, lang);
+                InlineKeyboardButton::callback(label, encode(&data))
+            })
+            .to_vec()
+    } else {
+        Vec::new()
+    };
+    InlineKeyboardMarkup::new([row, times].into_iter().filter(|r| !r.is_empty()))
 }
 
-/// The time controls of the level keyboard's last row.
+/// Whether a challenge's message has the time row: while it is open, if the challenger named
+/// no time control, and not in an inline message (open to anyone, it becomes the game's
+/// board when accepted).
+fn shows_time_row(view: &ChallengeView) -> bool {
+    view.is_open() && view.time_changeable && !view.chat.id.starts_with("inline:")
+}
+
+/// The time controls of the level keyboard's last row and of a challenge's time row.
 const TIME_CHOICES: [&str; 4] = ["3+2", "5+3", "10+5", "correspondence"];
 
 /// Data of a time-row button (`tgt:3+2`): Telegram-only, it changes the level keyboard it is
@@ -74,20 +97,25 @@ pub fn level_keyboard(lang: Lang, time: Option<TimeControl>) -> InlineKeyboardMa
         })
         .collect();
     let times = time_choices().map(|choice| {
-        let shown = match choice {
-            TimeControl::Correspondence => t!(lang, "tg-time-correspondence"),
-            timed => timed.to_string(),
-        };
-        let label = if Some(choice) == time {
-            format!("✓ {shown}")
-        } else {
-            shown
-        };
+        let label = time_label(choice, Some(choice) == time, lang);
         InlineKeyboardButton::callback(label, format!("{TIME_PREFIX}{choice}"))
     });
     let mut rows: Vec<Vec<InlineKeyboardButton>> = levels.chunks(3).map(<[_]>::to_vec).collect();
     rows.push(times.to_vec());
     InlineKeyboardMarkup::new(rows)
+}
+
+/// A time button's label: `3+2`, or the word for correspondence; ticked if chosen.
+fn time_label(time: TimeControl, ticked: bool, lang: Lang) -> String {
+    let shown = match time {
+        TimeControl::Correspondence => t!(lang, "tg-time-correspondence"),
+        timed => timed.to_string(),
+    };
+    if ticked {
+        format!("✓ {shown}")
+    } else {
+        shown
+    }
 }
 
 fn time_choices() -> [TimeControl; 4] {
@@ -128,7 +156,8 @@ pub fn target(button: &Button) -> Option<&str> {
     match button {
         Button::AcceptChallenge { challenge }
         | Button::DeclineChallenge { challenge }
-        | Button::CancelChallenge { challenge } => Some(challenge),
+        | Button::CancelChallenge { challenge }
+        | Button::ChallengeTime { challenge, .. } => Some(challenge),
         other => other.game(),
     }
 }
@@ -165,6 +194,7 @@ pub fn ply_of(k: &InlineKeyboardMarkup) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::manager::{ChallengeStatus, ChatRef, Platform, UserRef};
 
     #[test]
     fn a_board_keyboard_gives_back_its_game_and_ply() {
@@ -222,5 +252,61 @@ mod tests {
         let board =
             InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("3 · 9", "1m:abc:12:3")]]);
         assert!(!is_level_keyboard(&board));
+    }
+
+    fn challenge(chat: &str, changeable: bool) -> ChallengeView {
+        let rec = crate::manager::ChallengeRecord {
+            id: "ch0001".into(),
+            challenger: UserRef::new(Platform::Telegram, "1", "A"),
+            opponent: Some(UserRef::new(Platform::Telegram, "2", "B")),
+            variant: crate::rules::Variant::STANDARD,
+            chat: ChatRef::new(Platform::Telegram, chat),
+            created_at: 0,
+            expires_at: 600,
+            status: ChallengeStatus::Open,
+            challenger_side: None,
+            rematch_of: None,
+            messages: vec![],
+            rated: true,
+            time_control: TimeControl::fischer(5, 3),
+            time_changeable: changeable,
+            time_changes: 0,
+        };
+        rec.view(0)
+    }
+
+    #[test]
+    fn a_challenge_given_without_a_time_control_has_a_time_row_while_open() {
+        let rows = data(&challenge_keyboard(&challenge("-100", true), Lang::En));
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(
+            rows[1],
+            [
+                ("3+2", "1ct:ch0001:3+2"),
+                ("✓ 5+3", "1ct:ch0001:5+3"),
+                ("10+5", "1ct:ch0001:10+5"),
+                ("Correspondence", "1ct:ch0001:correspondence"),
+            ]
+            .map(|(l, d)| (l.to_string(), d.to_string()))
+        );
+        assert!(rows
+            .iter()
+            .flatten()
+            .all(|(_, d)| decode(d).is_ok() && d.len() <= crate::manager::buttons::MAX_LEN));
+        // A typed time control, an inline message, a closed challenge: no time row.
+        for view in [
+            challenge("-100", false),
+            challenge("inline:AAQ", true),
+            ChallengeView {
+                status: ChallengeStatus::Declined,
+                ..challenge("-100", true)
+            },
+        ] {
+            let rows = data(&challenge_keyboard(&view, Lang::En));
+            assert!(
+                rows.iter().flatten().all(|(_, d)| !d.starts_with("1ct:")),
+                "{rows:?}"
+            );
+        }
     }
 }
