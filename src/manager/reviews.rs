@@ -172,6 +172,27 @@ impl Manager {
         self.start_review(&id).await
     }
 
+    /// The game `/review` without a game means for `user` in `chat`: the game that ended
+    /// last in `chat` since the start, else `user`'s newest finished game in the archive
+    /// (their history, newest first), so it is found after a restart too.
+    /// `NoFinishedGameHere` if there is neither.
+    pub async fn last_finished_for(
+        &self,
+        chat: &ChatRef,
+        user: &UserRef,
+    ) -> Result<GameId, ActionError> {
+        let here = lock(&self.inner.index).last_finished(&chat.key());
+        if let Some(id) = here {
+            return Ok(id);
+        }
+        let page = super::history::history_page(&self.inner.store, &user.key(), 0).await?;
+        page.entries
+            .into_iter()
+            .next()
+            .map(|entry| entry.game)
+            .ok_or(ActionError::NoFinishedGameHere)
+    }
+
     /// Asks for a review of finished game `id`, quickly: refused at once with `NoSuchGame`,
     /// `GameNotOver`, `NothingToReview` (no move was played) or `ReviewsBusy` (as many
     /// reviews as `[review]` allows are running or waiting).

@@ -223,3 +223,65 @@ mod tests {
         assert_eq!(mistake_board(&r, 7, Lang::En), None);
     }
 }
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::manager::{ChatRef, Platform, Player, UserRef};
+
+    fn hint(left: u8) -> GameHint {
+        let mut game = GameView::sample(
+            "abc123",
+            ChatRef::new(Platform::Telegram, "1"),
+            [
+                Player::Bot(Level::Easy),
+                Player::Human(UserRef::new(Platform::Telegram, "1", "Asel")),
+            ],
+        );
+        game.last_move = game.position.play(7).ok();
+        game.ply = 1;
+        game.hints = crate::manager::MAX_HINTS - left;
+        GameHint {
+            game,
+            pit: 9,
+            text: "98X".into(),
+            left,
+        }
+    }
+
+    #[test]
+    fn a_hint_names_the_move_and_marks_its_pit_for_the_player_to_move() {
+        let h = hint(2);
+        let (caption, png) = hint_board(&h, Lang::En);
+        assert_eq!(
+            caption,
+            "Hint: play pit 9 (98X); it is marked on the board.\n\
+             You have 2 hints left in this game."
+        );
+        let png = png.expect("the board draws");
+        assert!(png.starts_with(b"\x89PNG"));
+        // The mark changes the picture: the same board without it differs.
+        let plain = BoardView {
+            position: h.game.position,
+            last_move: h.game.last_move,
+            names: review_names(&h.game, Lang::En),
+            perspective: Side::Black,
+            lang: Lang::En,
+            result_line: None,
+            hint: None,
+        };
+        assert_ne!(crate::render::png(&plain).expect("png"), png);
+        let (ru, _) = hint_board(&hint(0), Lang::Ru);
+        assert!(
+            ru.starts_with("Подсказка: сделайте ход из лунки 9 (98X)"),
+            "{ru}"
+        );
+        assert!(
+            ru.ends_with("Это была последняя подсказка в этой партии."),
+            "{ru}"
+        );
+        let (kk, _) = hint_board(&hint(1), Lang::Kk);
+        assert!(kk.starts_with("Кеңес: 9-отаудан жүріңіз (98X)"), "{kk}");
+    }
+}

@@ -37,6 +37,7 @@ pub fn game(reply: Result<Reply, ActionError>) -> GameView {
     }
 }
 
+#[allow(dead_code)]
 pub fn challenge_id(reply: Result<Reply, ActionError>) -> String {
     match reply {
         Ok(Reply::Challenge(c)) => c.id,

@@ -189,3 +189,51 @@ async fn a_review_beyond_the_limit_is_refused_at_once_while_one_runs() {
     let first = fake.original_message(id).expect("the deferred answer");
     assert!(first["attachments"].as_array().is_none_or(Vec::is_empty));
 }
+
+/// After a restart the channel's last game is no longer in memory: `/review` alone reviews
+/// the caller's last finished game from the archive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn review_alone_after_a_restart_reviews_the_callers_last_game() {
+    let (fake, dir, mut bot) = start("nodes = 2000").await;
+    let alice = User::new(1001, "Alice");
+    let dm = fake.dm_channel(800);
+    let end = a_resigned_game(&fake, &alice).await;
+    let game = custom_ids(&end)
+        .into_iter()
+        .find_map(|c| c.strip_prefix("1rv:").map(str::to_string))
+        .expect("a Review button");
+    bot.kill();
+    fake.drop_sessions();
+    let from = fake.call_count();
+    let opts = Options {
+        extra: "[review]\nnodes = 2000\n".into(),
+        ..Options::default()
+    };
+    let _bot = BotProcess::start(&fake, dir.path(), &opts);
+    fake.wait_ready(1).await;
+    fake.wait_call(from, "command registration", |c| {
+        c.method == "PUT" && c.path.ends_with("/commands")
+    })
+    .await;
+
+    let id = fake.slash(&alice, dm, "review", json!([]), &[]);
+    assert_eq!(fake.wait_callback(id).await.callback_type(), Some(5));
+    let reviewed = fake
+        .wait_for("the review", Duration::from_secs(15), |f| {
+            let m = f.original_message(id)?;
+            (!m["attachments"].as_array()?.is_empty()).then_some(m)
+        })
+        .await;
+    assert_review(&reviewed);
+    // It is that game: its mistake buttons name it.
+    let mistakes = custom_ids(&reviewed);
+    assert!(
+        !mistakes.is_empty(),
+        "the bot plays at random: mistakes are marked"
+    );
+    let prefix = format!("1rb:{game}:");
+    assert!(
+        mistakes.iter().all(|c| c.starts_with(&prefix)),
+        "{mistakes:?}"
+    );
+}

@@ -178,3 +178,41 @@ fn a_review_beyond_the_limit_is_answered_busy_at_once_and_in_the_readers_languag
     // No review went out meanwhile.
     assert!(fake.calls()[mark..].iter().all(|c| c.method != "sendPhoto"));
 }
+
+#[test]
+fn review_alone_after_a_restart_reviews_the_callers_last_game() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = BotProcess::start(&fake, dir.path(), "", QUICK);
+    let aibek = TgUser::new(703, "Aibek", "aibek", "en");
+    let chat = TgChat::private(&aibek);
+    let end = a_resigned_game(&fake, &chat, &aibek);
+    bot.kill();
+
+    // A new process on the same data: the chat's last game is no longer in memory, but the
+    // archive has Aibek's games, newest first.
+    let _bot = BotProcess::start(&fake, dir.path(), "", QUICK);
+    let mark = fake.mark();
+    fake.send_text(&chat, &aibek, "/review");
+    let review = next_photo(&fake, mark);
+    assert_review(&review, &["Aibek"]);
+    // It is that game: its mistake buttons name it.
+    let buttons = review.buttons();
+    assert!(
+        !buttons.is_empty(),
+        "the bot plays at random: mistakes are marked"
+    );
+    assert!(
+        buttons
+            .iter()
+            .all(|(_, d)| d.starts_with(&format!("1rb:{}:", end.game))),
+        "{buttons:?}"
+    );
+    // Someone who never finished a game is told how to name one.
+    let dana = TgUser::new(704, "Dana", "dana", "en");
+    let theirs = TgChat::private(&dana);
+    let mark = fake.mark();
+    fake.send_text(&theirs, &dana, "/review");
+    let none = next_text(&fake, mark);
+    assert!(none.contains("No game has ended here"), "{none}");
+}

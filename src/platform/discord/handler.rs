@@ -307,7 +307,19 @@ impl Bot {
                 Some(game) => self.act(&user, &chat, Action::Rematch { game }).await,
                 None => Err(ActionError::NoSuchGame),
             },
-            Command::Review { game } => return self.review(origin, &chat, game, lang).await,
+            Command::Review { game } => {
+                // Without a game: this place's last, else the caller's last in the archive.
+                let game = match game {
+                    Some(game) => game,
+                    None => match self.manager.last_finished_for(&chat, &user).await {
+                        Ok(game) => game,
+                        Err(error) => {
+                            return origin.ephemeral(present::error_text(&error, lang)).await
+                        }
+                    },
+                };
+                return self.review(origin, &chat, Some(game), lang).await;
+            }
             Command::Stats { player } => {
                 let named = player.and_then(|id| resolved_user(cmd, id));
                 if player.is_some() && named.is_none() {

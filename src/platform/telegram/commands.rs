@@ -366,8 +366,9 @@ impl Cmd<'_> {
     }
 
     /// `/review [game]`: the named game, else the board it replies to, else the game that
-    /// ended last in this chat. Only the refusal is answered here; the review is posted by
-    /// its own task when the engine is done.
+    /// ended last in this chat, else the caller's last finished game in the archive
+    /// (`Manager::last_finished_for`). Only the refusal is answered here; the review is
+    /// posted by its own task when the engine is done.
     async fn review(&self, named: Option<String>) {
         let from_reply = self
             .msg
@@ -380,8 +381,14 @@ impl Cmd<'_> {
             reply_to: Some(self.msg.id.0),
             lang: self.lang,
         };
-        let game = named.or(from_reply);
-        if let Err(err) = reviews::request(self.ctx, &here, game, place).await {
+        let game = match named.or(from_reply) {
+            Some(game) => game,
+            None => match self.ctx.manager.last_finished_for(&here, &self.actor).await {
+                Ok(game) => game,
+                Err(err) => return self.say(present::error_text(&err, self.lang)),
+            },
+        };
+        if let Err(err) = reviews::request(self.ctx, &here, Some(game), place).await {
             self.say(present::error_text(&err, self.lang));
         }
     }

@@ -1,0 +1,87 @@
+//! `/review` without a game, through the manager as the adapters call it (docs/review.md):
+//! the game that ended last in the chat, else, after a restart, the caller's last finished
+//! game from the archive; on sled and on PostgreSQL.
+
+mod common;
+use common::{act, chat, game, user, Backend, T0};
+
+use toguz::engine::{EngineConfig, EnginePool, Level};
+use toguz::manager::{
+    Action, ActionError, ChatRef, Clock, GameView, Manager, ManagerConfig, Platform, UserRef,
+};
+use toguz::rules::{Side, Variant};
+
+async fn manager(backend: &Backend, clock: &Clock) -> Manager {
+    let engine = EnginePool::new(EngineConfig::default());
+    let config = ManagerConfig::default();
+    Manager::start_with_clock(backend.open().await, engine, config, clock.clone())
+        .await
+        .unwrap()
+}
+
+/// `who` plays the bot (White, random level), makes one move, then resigns.
+async fn a_finished_game(m: &Manager, who: &UserRef) -> GameView {
+    let play = Action::PlayBot {
+        level: Level::Random,
+        variant: Variant::STANDARD,
+        colour: Some(Side::White),
+        time: None,
+    };
+    let v = game(act(m, who, play).await);
+    let pit = v.position.legal_moves().iter().next().unwrap();
+    let action = Action::Move {
+        game: v.id.clone(),
+        ply: Some(0),
+        pit,
+    };
+    game(act(m, who, action).await);
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    game(act(m, who, resign).await)
+}
+
+async fn review_alone_finds_the_callers_last_game_after_a_restart(backend: Backend) {
+    let (a, b) = (user("a"), user("b"));
+    let elsewhere = ChatRef::new(Platform::Telegram, "-200");
+    let clock = Clock::manual(T0);
+    let (first, last) = {
+        let m = manager(&backend, &clock).await;
+        // Nothing ended anywhere yet: the clear refusal.
+        let none = m.last_finished_for(&chat(), &a).await;
+        assert!(
+            matches!(none, Err(ActionError::NoFinishedGameHere)),
+            "{none:?}"
+        );
+        let first = a_finished_game(&m, &a).await;
+        clock.advance(60);
+        let last = a_finished_game(&m, &a).await;
+        // Before a restart: the chat's last game, whoever asks.
+        assert_eq!(m.last_finished_for(&chat(), &b).await.unwrap(), last.id);
+        m.flush().unwrap();
+        (first, last)
+    };
+    let m = manager(&backend, &clock).await;
+    // After it: the caller's newest finished game, from the archive, in any chat.
+    assert_eq!(m.last_finished_for(&chat(), &a).await.unwrap(), last.id);
+    assert_eq!(m.last_finished_for(&elsewhere, &a).await.unwrap(), last.id);
+    assert_ne!(first.id, last.id);
+    // Someone with no finished game still gets the clear refusal.
+    let none = m.last_finished_for(&chat(), &b).await;
+    assert!(
+        matches!(none, Err(ActionError::NoFinishedGameHere)),
+        "{none:?}"
+    );
+    // And that game is what gets reviewed.
+    let id = m.last_finished_for(&chat(), &a).await.unwrap();
+    let reviewed = m.start_review_in(&chat(), Some(id)).await.unwrap();
+    assert_eq!(reviewed.game().id, last.id);
+    let review = reviewed.finish().await.unwrap();
+    assert_eq!(review.review.plies.len(), 1);
+}
+
+on_both_backends! {
+    single: [review_alone_finds_the_callers_last_game_after_a_restart],
+    multi: [],
+}
