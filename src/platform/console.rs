@@ -269,11 +269,10 @@ impl<W: Write> Console<W> {
                 }
             }
             Command::Pit(pit) => {
-                let action = |id| Action::Move {
-                    game: id,
-                    ply: None,
-                    pit,
-                };
+                // The ply of the board on screen: if another console on the same database
+                // moved meanwhile, the move is refused as stale and the board shown anew.
+                let ply = self.game.as_ref().map(|g| g.ply);
+                let action = |id| Action::Move { game: id, ply, pit };
                 if let Some(view) = self.current(action).await? {
                     self.show(&view)?;
                     self.await_bot().await?;
@@ -390,7 +389,7 @@ impl<W: Write> Console<W> {
             self.say(&text)?;
             return Ok(None);
         };
-        match self.act(action(id)).await {
+        match self.act(action(id.clone())).await {
             Ok(Reply::Game(view)) => {
                 self.game = Some(view.clone());
                 Ok(Some(view))
@@ -399,9 +398,21 @@ impl<W: Write> Console<W> {
             Err(e) => {
                 let text = present::error_text(&e, self.lang());
                 self.say(&text)?;
+                if matches!(e, ActionError::StaleBoard) {
+                    self.show_latest(&id).await?;
+                }
                 Ok(None)
             }
         }
+    }
+
+    /// Shows the game as it is now (after a stale move: someone else moved meanwhile).
+    async fn show_latest(&mut self, id: &str) -> anyhow::Result<()> {
+        if let Ok(view) = self.manager.game(id).await {
+            self.game = Some(view.clone());
+            self.show(&view)?;
+        }
+        Ok(())
     }
 
     /// If the bot is to move, waits for its move and shows it.
