@@ -42,17 +42,17 @@ async fn play_and_resign(
     v: &GameView,
     loser: &UserRef,
 ) -> Result<GameView, ActionError> {
+    one_move_each(m, v, loser).await;
+    resign(m, v, loser).await
+}
+
+/// Both players make one move each, whoever starts.
+async fn one_move_each(m: &Manager, v: &GameView, viewer: &UserRef) {
     for _ in 0..2 {
-        let shown = game(
-            act(
-                m,
-                loser,
-                Action::Show {
-                    game: Some(v.id.clone()),
-                },
-            )
-            .await,
-        );
+        let show = Action::Show {
+            game: Some(v.id.clone()),
+        };
+        let shown = game(act(m, viewer, show).await);
         let mover = shown
             .to_move_player()
             .and_then(|p| p.user())
@@ -66,6 +66,9 @@ async fn play_and_resign(
         };
         game(act(m, &mover, action).await);
     }
+}
+
+async fn resign(m: &Manager, v: &GameView, loser: &UserRef) -> Result<GameView, ActionError> {
     let resign = Action::Resign {
         game: Some(v.id.clone()),
         ply: None,
@@ -271,11 +274,7 @@ async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
     disk.set_delay(Duration::ZERO);
     // Let the slow flush finish before the retry.
     tokio::time::sleep(Duration::from_millis(1200)).await;
-    let resign = Action::Resign {
-        game: Some(v.id.clone()),
-        ply: None,
-    };
-    let end = game(act(&m, &b, resign).await);
+    let end = resign(&m, &v, &b).await.unwrap();
     assert!(end.ratings.iter().all(Option::is_some));
     assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.games(), 1);
     assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.games(), 1);
@@ -284,7 +283,8 @@ async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
     assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 4);
 }
 
-/// Moves normally, then resigns with the disk slowed down.
+/// As `play_and_resign`, with a quick disk for the moves and a slow one (1 s a flush) for
+/// the resignation.
 async fn play_and_resign_slow(
     m: &Manager,
     v: &GameView,
@@ -292,42 +292,9 @@ async fn play_and_resign_slow(
     disk: &toguz::store::FaultyFlusher,
 ) -> Result<GameView, ActionError> {
     disk.set_delay(Duration::ZERO);
-    for _ in 0..2 {
-        let shown = game(
-            act(
-                m,
-                loser,
-                Action::Show {
-                    game: Some(v.id.clone()),
-                },
-            )
-            .await,
-        );
-        let mover = shown
-            .to_move_player()
-            .and_then(|p| p.user())
-            .unwrap()
-            .clone();
-        let pit = shown.position.legal_moves().iter().next().unwrap();
-        game(
-            act(
-                m,
-                &mover,
-                Action::Move {
-                    game: v.id.clone(),
-                    ply: None,
-                    pit,
-                },
-            )
-            .await,
-        );
-    }
+    one_move_each(m, v, loser).await;
     disk.set_delay(Duration::from_millis(1000));
-    let resign = Action::Resign {
-        game: Some(v.id.clone()),
-        ply: None,
-    };
-    act(m, loser, resign).await.map(|r| game(Ok(r)))
+    resign(m, v, loser).await
 }
 
 /// A crash while the end is being written (the disk fails, the process goes): after the

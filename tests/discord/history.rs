@@ -4,34 +4,13 @@
 //! else's too), an entry opens the game's final board and its record, a forged page
 //! button gets a clear refusal, and unknown members and games get clear answers.
 
-use crate::fake_discord::bot::{BotProcess, Options};
 use crate::fake_discord::{buttons, files_of, id_of, is_valid_png, Call, FakeDiscord, User};
-use crate::ratings::{a_whole_game, Ended};
+use crate::ratings::{a_whole_game, content, start, Ended};
 use serde_json::{json, Value};
 use toguz::rules::{parse_record, replay};
 
 const GUILD: u64 = 910_000_000_000_000_000;
 const CHANNEL: u64 = 720;
-
-async fn start() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
-    let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let bot = BotProcess::start(&fake, dir.path(), &Options::default());
-    fake.wait_ready(1).await;
-    fake.wait_call(0, "command registration", |c| {
-        c.method == "PUT" && c.path.ends_with("/commands")
-    })
-    .await;
-    (fake, dir, bot)
-}
-
-/// The text of an answer (a callback's message data).
-fn content(call: &Call) -> String {
-    call.message_data()
-        .and_then(|d| d["content"].as_str())
-        .unwrap_or_default()
-        .to_string()
-}
 
 /// `user` runs `/name` in the server channel: the private answer and its message.
 async fn ask(

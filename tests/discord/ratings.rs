@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 
 const GUILD: u64 = 910_000_000_000_000_000;
 
-async fn start() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
+/// The real bot against a fake Discord, up once its commands are registered.
+pub async fn start() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
     let fake = FakeDiscord::start().await;
     let dir = tempfile::tempdir().expect("temp dir");
     let bot = BotProcess::start(&fake, dir.path(), &Options::default());
@@ -21,7 +22,8 @@ async fn start() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
     (fake, dir, bot)
 }
 
-fn content(call: &Call) -> String {
+/// The text of an answer (a callback's message data).
+pub fn content(call: &Call) -> String {
     call.message_data()
         .and_then(|d| d["content"].as_str())
         .unwrap_or_default()
