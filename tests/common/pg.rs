@@ -86,6 +86,16 @@ pub async fn fresh() -> Option<PostgresOptions> {
     Some(options)
 }
 
+/// `fresh` for a test without a runtime of its own (one that starts `toguz` processes): the
+/// URL of a fresh schema, or `None` (skipped).
+pub fn fresh_url() -> Option<String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(fresh()).map(|o| o.url)
+}
+
 /// A database for a benchmark: `TOGUZ_BENCH_DATABASE_URL`, or a durable throwaway cluster
 /// (fsync on, as production runs). Its URL, and the cluster to keep alive while it is used;
 /// `None` after saying "SKIPPED `what`" when there is neither.

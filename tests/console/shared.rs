@@ -8,15 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A fresh schema of the test server: its URL, or `None` (skipped) without PostgreSQL.
-fn database() -> Option<String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(pg::fresh()).map(|o| o.url)
-}
-
 /// A config file whose `[storage]` is the database at `url`.
 fn config(dir: &Path, url: &str) -> PathBuf {
     let path = dir.join("toguz.toml");
@@ -69,7 +60,7 @@ fn id_after(out: &str, prefix: &str) -> String {
 
 #[test]
 fn a_second_console_resumes_the_game_and_a_stale_move_in_the_first_is_refused() {
-    let Some(url) = database() else { return };
+    let Some(url) = pg::fresh_url() else { return };
     let dir = tempfile::tempdir().expect("temp dir");
     let config = config(dir.path(), &url);
 

@@ -19,14 +19,7 @@ struct Server {
 
 impl Server {
     async fn start() -> Server {
-        let fake = FakeDiscord::start().await;
-        let dir = tempfile::tempdir().expect("temp dir");
-        let bot = BotProcess::start(&fake, dir.path(), &Options::default());
-        fake.wait_ready(1).await;
-        fake.wait_call(0, "command registration", |c| {
-            c.method == "PUT" && c.path.ends_with("/commands")
-        })
-        .await;
+        let (fake, dir, bot) = crate::ratings::start().await;
         Server {
             _bot: bot,
             fake,

@@ -50,19 +50,24 @@ impl Club {
         call.str("text").unwrap_or_default()
     }
 
-    /// Alice replies `/challenge <time>` to Bob, Bob accepts: the first board.
-    fn timed_game(&self, time: &str) -> Board {
-        let theirs = self.fake.send_text(&self.group, &self.bob, "Quick game?");
+    /// Alice replies `command` (a `/challenge`) to a message of Bob's: the challenge posted.
+    fn challenge(&self, command: &str) -> crate::fake_telegram::Call {
+        let theirs = self.fake.send_text(&self.group, &self.bob, "A game?");
         let mark = self.fake.mark();
-        let text = format!("/challenge {time}");
         self.fake
-            .send_reply(&self.group, &self.alice, &text, theirs);
+            .send_reply(&self.group, &self.alice, command, theirs);
         let (_, call) = self
             .fake
             .wait_call(mark, WAIT, |c| {
                 c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
             })
             .expect("challenge posted");
+        call
+    }
+
+    /// Alice replies `/challenge <time>` to Bob, Bob accepts: the first board.
+    fn timed_game(&self, time: &str) -> Board {
+        let call = self.challenge(&format!("/challenge {time}"));
         let invite = call.str("text").unwrap_or_default();
         assert!(
             invite.contains("Alice challenges Bob") && invite.contains(time),
@@ -375,16 +380,7 @@ fn rows(markup: &serde_json::Value) -> Vec<Vec<String>> {
 #[test]
 fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
     let club = Club::start();
-    let theirs = club.fake.send_text(&club.group, &club.bob, "A game?");
-    let mark = club.fake.mark();
-    club.fake
-        .send_reply(&club.group, &club.alice, "/challenge", theirs);
-    let (_, call) = club
-        .fake
-        .wait_call(mark, WAIT, |c| {
-            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
-        })
-        .expect("challenge posted");
+    let call = club.challenge("/challenge");
     let msg = call.response["result"]["message_id"]
         .as_i64()
         .expect("message id");
@@ -474,16 +470,7 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
 #[test]
 fn a_challenge_with_a_typed_time_control_has_no_time_row() {
     let club = Club::start();
-    let theirs = club.fake.send_text(&club.group, &club.bob, "A game?");
-    let mark = club.fake.mark();
-    club.fake
-        .send_reply(&club.group, &club.alice, "/challenge 3+2", theirs);
-    let (_, call) = club
-        .fake
-        .wait_call(mark, WAIT, |c| {
-            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
-        })
-        .expect("challenge posted");
+    let call = club.challenge("/challenge 3+2");
     let keyboard = rows(&call.reply_markup().expect("a keyboard"));
     assert_eq!(keyboard.len(), 1, "{keyboard:?}");
     assert!(

@@ -64,15 +64,6 @@ impl Node {
     }
 }
 
-/// A fresh schema of the test server: its URL, or `None` (skipped) without PostgreSQL.
-fn database() -> Option<String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(pg::fresh()).map(|o| o.url)
-}
-
 struct Game<'a> {
     fake: &'a FakeTelegram,
     chat: TgChat,
@@ -113,7 +104,7 @@ impl Game<'_> {
 
 #[test]
 fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_db_restart() {
-    let Some(url) = database() else { return };
+    let Some(url) = pg::fresh_url() else { return };
     let fake = FakeTelegram::start(crate::fake_telegram::bot::TOKEN);
     fake.allow_http_webhook();
     let mut a = Node::start(&fake, &url);
@@ -145,17 +136,21 @@ fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_
     });
     assert_eq!(statuses, [200, 200]);
     let ply = game.board.ply;
-    game.after_press(&query);
-    // Let both processes settle, then the board is still one press further, no more.
-    std::thread::sleep(Duration::from_millis(500));
-    let now = wait_board(&fake, game.chat.id, |_| true);
-    assert_eq!(now.ply, game.board.ply);
-    assert!(
-        now.ply <= ply + 2,
-        "a press applied twice: {} -> {}",
-        ply,
-        now.ply
-    );
+    // Both answer the press: the one that applied it quietly, the other (which lost the
+    // race) as stale, in either order.
+    game.board = wait_board(&fake, game.chat.id, |b| {
+        b.ply == ply + 2 || (b.ply == ply + 1 && b.is_over())
+    });
+    let applied = fake.wait_call(0, WAIT, |c| {
+        c.method == "answerCallbackQuery"
+            && c.str("callback_query_id").as_deref() == Some(query.as_str())
+            && c.str("text").is_none()
+    });
+    assert!(applied.is_some(), "no process applied the press");
+    // Applied once, not twice: the next presses are made on this board (ply + 2) and are
+    // applied (a second application would make them stale), and the last check below finds
+    // the game at the ply counted here. (The losing process redraws the board too, and its
+    // redraw may land after the winner's newer one for a moment: see issue 15's note.)
 
     // Process a dies mid-game; b carries on with the game.
     a.bot.kill();
