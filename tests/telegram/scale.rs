@@ -147,10 +147,11 @@ fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_
             && c.str("text").is_none()
     });
     assert!(applied.is_some(), "no process applied the press");
-    // Applied once, not twice: the next presses are made on this board (ply + 2) and are
-    // applied (a second application would make them stale), and the last check below finds
-    // the game at the ply counted here. (The losing process redraws the board too, and its
-    // redraw may land after the winner's newer one for a moment: see issue 15's note.)
+    // The losing process redraws the board too; if its redraw lands after the winner's
+    // newer one it looks again, so the board ends at the game as it is: one press further.
+    std::thread::sleep(Duration::from_millis(300));
+    let settled = game.board.ply;
+    wait_board(&fake, game.chat.id, |b| b.ply == settled);
 
     // Process a dies mid-game; b carries on with the game.
     a.bot.kill();

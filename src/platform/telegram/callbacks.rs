@@ -365,6 +365,23 @@ async fn show_if_behind(ctx: &Arc<Ctx>, show: Request, shown_ply: Option<u16>) {
     if let Ok(Reply::Game(view)) = ctx.manager.act(show).await {
         if shown_ply != Some(view.ply) {
             ctx.refresh(&view).await;
+            tokio::spawn(look_again(ctx.clone(), view));
+        }
+    }
+}
+
+/// How long after a redraw for a stale press the game is read once more.
+const LOOK_AGAIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// With a shared store, another process may move the game on after we read it and draw
+/// the newer board before our redraw lands, which would then show the older one: a moment
+/// later, redraw once more if the game has moved on since (edits of one message go out in
+/// order, so this one lands last).
+async fn look_again(ctx: Arc<Ctx>, drawn: GameView) {
+    tokio::time::sleep(LOOK_AGAIN).await;
+    if let Ok(now) = ctx.manager.game(&drawn.id).await {
+        if now.version > drawn.version {
+            ctx.refresh(&now).await;
         }
     }
 }
