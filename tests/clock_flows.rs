@@ -5,7 +5,7 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{act, challenge_id, game, reopen, user, Backend, T0};
+use common::{act, challenge_id, game, rated_challenge, reopen, user, Backend, T0};
 
 use std::time::Duration;
 use toguz::engine::{level_move_within, EngineConfig, EnginePool, Level};
@@ -31,12 +31,7 @@ async fn start(store: Store, clock: Clock, engine: EngineConfig) -> Manager {
 /// A challenges B at `time`, B accepts; returns the game with A as White.
 async fn timed_game(m: &Manager, a: &UserRef, b: &UserRef, time: &str) -> GameView {
     loop {
-        let challenge = Action::Challenge {
-            opponent: Some(b.clone()),
-            variant: Variant::STANDARD,
-            rated: true,
-            time: Some(TimeControl::parse(time).unwrap()),
-        };
+        let challenge = rated_challenge(b, Some(TimeControl::parse(time).unwrap()));
         let id = challenge_id(act(m, a, challenge).await);
         let accept = Action::AcceptChallenge { challenge: id };
         let view = game(act(m, b, accept).await);
@@ -540,19 +535,7 @@ async fn the_challenger_picks_the_time_control_until_it_is_accepted(backend: Bac
             .await,
         );
         assert!(!typed.time_changeable);
-        let open = challenge(
-            act(
-                &m,
-                &a,
-                Action::Challenge {
-                    opponent: Some(b.clone()),
-                    variant: Variant::STANDARD,
-                    rated: true,
-                    time: None,
-                },
-            )
-            .await,
-        );
+        let open = challenge(act(&m, &a, rated_challenge(&b, None)).await);
         assert!(open.time_changeable);
         assert_eq!(open.time_control, TimeControl::Correspondence);
         assert_eq!(open.time_changes, 0);
@@ -616,19 +599,7 @@ async fn an_expired_challenge_keeps_its_time_control(backend: Backend) {
     let (a, b) = (user("a"), user("b"));
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, clock.clone(), EngineConfig::default()).await;
-    let open = challenge(
-        act(
-            &m,
-            &a,
-            Action::Challenge {
-                opponent: Some(b.clone()),
-                variant: Variant::STANDARD,
-                rated: true,
-                time: None,
-            },
-        )
-        .await,
-    );
+    let open = challenge(act(&m, &a, rated_challenge(&b, None)).await);
     clock.advance(ManagerConfig::default().limits.challenge_expiry_secs);
     let late = set_time(&m, &a, &open.id, "3+2").await;
     assert!(

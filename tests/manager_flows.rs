@@ -1,7 +1,7 @@
 //! The game manager end to end, called directly the way the chat adapters call it.
 
 mod common;
-use common::{act, challenge_id, chat, game, user, Backend, T0};
+use common::{act, challenge_id, chat, game, rated_challenge, user, Backend, T0};
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
@@ -49,19 +49,7 @@ async fn resign(m: &Manager, who: &UserRef, game: Option<String>) -> Result<Repl
 
 /// A challenges B, B accepts: the game with its players as [a or b, the other].
 async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
-    let id = challenge_id(
-        act(
-            m,
-            a,
-            Action::Challenge {
-                opponent: Some(b.clone()),
-                variant: Variant::STANDARD,
-                rated: true,
-                time: None,
-            },
-        )
-        .await,
-    );
+    let id = challenge_id(act(m, a, rated_challenge(b, None)).await);
     game(accept(m, b, &id).await)
 }
 
@@ -137,17 +125,7 @@ async fn a_challenge_is_accepted_and_played_to_the_end(backend: Backend) {
 async fn wrong_users_are_refused_and_nothing_changes(backend: Backend) {
     let (m, _) = manager(&backend).await;
     let (a, b, c) = (user("a"), user("b"), user("c"));
-    let to_self = act(
-        &m,
-        &a,
-        Action::Challenge {
-            opponent: Some(a.clone()),
-            variant: Variant::STANDARD,
-            rated: true,
-            time: None,
-        },
-    )
-    .await;
+    let to_self = act(&m, &a, rated_challenge(&a, None)).await;
     assert!(matches!(to_self, Err(ActionError::ChallengeSelf)));
     let bot = user("bot");
     m.register_bot_user(&bot);
@@ -164,19 +142,7 @@ async fn wrong_users_are_refused_and_nothing_changes(backend: Backend) {
     .await;
     assert!(matches!(to_bot, Err(ActionError::ChallengeBot)));
 
-    let id = challenge_id(
-        act(
-            &m,
-            &a,
-            Action::Challenge {
-                opponent: Some(b.clone()),
-                variant: Variant::STANDARD,
-                rated: true,
-                time: None,
-            },
-        )
-        .await,
-    );
+    let id = challenge_id(act(&m, &a, rated_challenge(&b, None)).await);
     let by_c = accept(&m, &c, &id).await;
     assert!(matches!(by_c, Err(ActionError::NotForYou)));
     let by_a = accept(&m, &a, &id).await;

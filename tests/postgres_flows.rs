@@ -4,7 +4,7 @@
 //! mid-game. Each test is skipped, saying so, without PostgreSQL (see tests/common/pg.rs).
 
 mod common;
-use common::{act, challenge_id, game, pg, user, Backend, T0};
+use common::{act, challenge_id, game, pg, rated_challenge, user, Backend, T0};
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
@@ -12,7 +12,6 @@ use toguz::manager::buttons::{self, Button};
 use toguz::manager::{
     Action, ActionError, Clock, GameView, Manager, ManagerConfig, Platform, Player, UserRef,
 };
-use toguz::rules::Variant;
 use toguz::store::{copy_all, Batch, Expect, KeyRange, Store, StoreError, StoreOptions, Tree};
 
 async fn start(store: Store) -> Manager {
@@ -23,12 +22,7 @@ async fn start(store: Store) -> Manager {
 }
 
 async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
-    let challenge = Action::Challenge {
-        opponent: Some(b.clone()),
-        variant: Variant::STANDARD,
-        rated: true,
-        time: None,
-    };
+    let challenge = rated_challenge(b, None);
     let id = challenge_id(act(m, a, challenge).await);
     game(act(m, b, Action::AcceptChallenge { challenge: id }).await)
 }

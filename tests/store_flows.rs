@@ -3,7 +3,7 @@
 //! layout-1 data directory.
 
 mod common;
-use common::{act, challenge_id, chat, game, reopen, user, Backend, T0};
+use common::{act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -39,12 +39,7 @@ async fn faulty(timeout_ms: u64) -> (Manager, std::sync::Arc<FaultyFlusher>, Sto
 }
 
 async fn challenge(m: &Manager, a: &UserRef, b: &UserRef) -> String {
-    let action = Action::Challenge {
-        opponent: Some(b.clone()),
-        variant: Variant::STANDARD,
-        rated: true,
-        time: None,
-    };
+    let action = rated_challenge(b, None);
     challenge_id(act(m, a, action).await)
 }
 

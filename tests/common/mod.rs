@@ -8,7 +8,9 @@ use std::time::Duration;
 use toguz::manager::{
     Action, ActionError, ChatRef, GameView, Manager, Platform, Reply, Request, UserRef,
 };
+use toguz::rules::Variant;
 use toguz::store::{Location, PostgresOptions, Store, StoreOptions};
+use toguz::timecontrol::TimeControl;
 
 /// The tests' manual clock starts here (unix seconds).
 pub const T0: u64 = 1_800_000_000;
@@ -34,6 +36,18 @@ pub fn game(reply: Result<Reply, ActionError>) -> GameView {
     match reply {
         Ok(Reply::Game(v)) => v,
         other => panic!("expected a game, got {other:?}"),
+    }
+}
+
+/// A rated challenge of `opponent` in the standard variant, at `time` (`None`: the chat's
+/// default control).
+#[allow(dead_code)]
+pub fn rated_challenge(opponent: &UserRef, time: Option<TimeControl>) -> Action {
+    Action::Challenge {
+        opponent: Some(opponent.clone()),
+        variant: Variant::STANDARD,
+        rated: true,
+        time,
     }
 }
 
