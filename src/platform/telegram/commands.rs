@@ -185,10 +185,10 @@ impl Cmd<'_> {
                     history::stats(self.ctx, self.place(), whose, lang).await;
                 }
             }
-            Command::Leaderboard { global } => {
-                let private = self.msg.chat.is_private();
-                let place = self.place();
-                history::leaderboard(self.ctx, place, &self.actor, global, private, lang).await;
+            Command::Leaderboard { global, category } => {
+                let global = global || self.msg.chat.is_private();
+                let asked = history::Asked { global, category };
+                history::leaderboard(self.ctx, self.place(), &self.actor, asked, lang).await;
             }
             Command::Record { game } => {
                 let from_reply = self

@@ -18,11 +18,13 @@ use crate::manager::history::HistoryPage;
 use crate::manager::{ActionError, ChatRef, Platform, UserRef};
 pub use crate::platform::history_text::Whose;
 use crate::platform::history_text::{
-    entry_button, history_text, leaderboard_text, name_in, record_caption, stats_text,
+    category_name, entry_button, history_text, leaderboard_text, name_in, record_caption,
+    stats_text, BoardsShown,
 };
 use crate::platform::present;
 use crate::ratings::keys::Scope;
 use crate::t;
+use crate::timecontrol::Category;
 use std::sync::Arc;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 
@@ -145,22 +147,36 @@ pub async fn stats(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) {
     ctx.reply(place.chat, place.reply_to, html(&text));
 }
 
+/// What `/leaderboard` asked for: Telegram's players (with `global`, and in a private chat)
+/// or the group's; one time category in full, or every category's top.
+pub struct Asked {
+    pub global: bool,
+    pub category: Option<Category>,
+}
+
 /// `/leaderboard`: the group's, or Telegram's with `global` or in a private chat.
-pub async fn leaderboard(
-    ctx: &Arc<Ctx>,
-    place: Place,
-    caller: &UserRef,
-    global: bool,
-    private: bool,
-    lang: Lang,
-) {
-    let scope = if global || private {
+pub async fn leaderboard(ctx: &Arc<Ctx>, place: Place, caller: &UserRef, asked: Asked, lang: Lang) {
+    let scope = if asked.global {
         Scope::Platform(Platform::Telegram)
     } else {
         Scope::Chat(ChatRef::new(Platform::Telegram, place.chat.to_string()))
     };
-    let text = match ctx.manager.leaderboard(scope, Some(caller)).await {
-        Ok(board) => leaderboard_text(&board, lang),
+    let boards = match asked.category {
+        Some(category) => ctx
+            .manager
+            .leaderboard(scope, category, Some(caller))
+            .await
+            .map(|board| (vec![board], BoardsShown::One)),
+        None => {
+            // As the group would type it: `/leaderboard блиц`.
+            let word = category_name(Category::Blitz, lang).to_lowercase();
+            let more = format!("/leaderboard {word}");
+            let boards = ctx.manager.leaderboards(scope, Some(caller)).await;
+            boards.map(|boards| (boards, BoardsShown::Overview { more }))
+        }
+    };
+    let text = match boards {
+        Ok((boards, shown)) => leaderboard_text(&boards, shown, lang),
         Err(err) => present::error_text(&err, lang),
     };
     ctx.reply(place.chat, place.reply_to, html(&text));
