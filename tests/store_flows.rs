@@ -178,7 +178,11 @@ async fn a_bot_move_whose_write_timed_out_is_tried_again_soon() {
     // thinks 300 ms) is refused and undone, and so is its first try again.
     disk.set_delay(Duration::from_millis(1000));
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(game(show(&m, &a, &v.id).await).ply, 1, "no write got through");
+    assert_eq!(
+        game(show(&m, &a, &v.id).await).ply,
+        1,
+        "no write got through"
+    );
     disk.set_delay(Duration::ZERO);
     let started = Instant::now();
     loop {

@@ -3,13 +3,14 @@
 //! move, and following the manager's events (the bot's moves, expired challenges).
 
 use super::markup;
+use super::placement::{self, Facts, Step};
 use super::poster::Content;
 use super::refs::MsgRef;
 use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::{
-    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Target, UserRef,
+    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Target, UserRef,
 };
 use crate::platform::present;
 use crate::render::{self, Charset};
@@ -27,328 +28,415 @@ pub fn html(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-impl Ctx {
-    /// The language of a game's board: its viewer's (`present::board_lang`).
-    pub async fn board_lang(&self, view: &GameView) -> Lang {
-        present::board_lang(view, async |u| self.lang_of(u).await).await
-    }
+/// Where an answer is shown.
+pub struct Origin {
+    /// The message whose button was pressed.
+    pub place: Option<MsgRef>,
+    /// The chat to post new messages in (none for inline messages).
+    pub chat: Option<i64>,
+    /// The command to reply to.
+    pub reply_to: Option<i32>,
+    /// Post the board as a new message even if one exists (`/board`).
+    pub repost: bool,
+    /// The pressed message is a board of this game even if the game does not know it (the
+    /// bot stopped between posting and attaching it): show the game there.
+    pub adopt: bool,
+}
 
-    /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
-    /// or if drawing fails) the text board.
-    pub fn board_content(&self, view: &GameView, lang: Lang, inline: bool) -> Content {
-        let keyboard = Some(markup::game_keyboard(view, lang));
-        let caption = present::caption(view, lang);
-        let board = present::board_view(view, present::viewer(view), lang);
-        if !inline {
-            match render::png(&board) {
-                Ok(png) => {
-                    return Content::Photo {
-                        png: Arc::new(png),
-                        caption,
-                        keyboard,
-                    }
-                }
-                Err(error) => tracing::warn!(%error, game = view.id, "board PNG failed"),
+/// Shows what an action answered: a board (edited or posted), a challenge, a list. Posts
+/// are queued in the chat's outbox; nothing here waits for a flood allowance.
+pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
+    match reply {
+        Reply::Game(view) => show_game(ctx, &view, o).await,
+        Reply::Challenge(cv) => {
+            let here = o
+                .place
+                .as_ref()
+                .is_some_and(|p| cv.messages.contains(&p.to_ref()));
+            if here {
+                refresh_challenge(ctx, &cv).await;
+            } else if let Some(chat) = o.chat {
+                let content = challenge_content(&cv, lang);
+                let target = Target::Challenge(cv.id.clone());
+                ctx.send_later(chat, o.reply_to, content, Some(target));
             }
         }
-        let text = format!(
-            "<pre>{}</pre>\n{}",
-            html(&render::text(&board, Charset::Unicode)),
-            html(&caption)
-        );
-        Content::Text { text, keyboard }
-    }
-
-    /// The messages that show `view` now: the newest one per chat (older ones lost their
-    /// keyboard when a newer one was posted).
-    fn live_messages(view: &GameView) -> Vec<MsgRef> {
-        let mut live: Vec<MsgRef> = vec![];
-        for r in view.messages.iter().rev().filter_map(MsgRef::parse) {
-            if !live.iter().any(|l| l.chat_key() == r.chat_key()) {
-                live.push(r);
-            }
-        }
-        live
-    }
-
-    /// Shows a changed game: edits the live boards (or posts a new one, per config). The
-    /// board is drawn once per kind (photo or inline text), however many messages show it.
-    /// Returns false when no message shows the game yet.
-    pub async fn refresh(self: &Arc<Self>, view: &GameView) -> bool {
-        let lang = self.board_lang(view).await;
-        let live = Self::live_messages(view);
-        if live.is_empty() {
-            // Not attached yet: the handler that is posting it catches up afterwards.
-            tracing::debug!(game = view.id, "no board message to update");
-            return false;
-        }
-        let mut drawn: [Option<Content>; 2] = [None, None];
-        for target in live {
-            let inline = target.is_inline();
-            if self.config.edit_in_place || inline {
-                let content = drawn[usize::from(inline)]
-                    .get_or_insert_with(|| self.board_content(view, lang, inline))
-                    .clone();
-                self.poster.edit(target, content, version(view));
-            } else if let MsgRef::Chat { chat, .. } = target {
-                self.queue_board(view, chat, None, lang, true, false);
-            }
-        }
-        true
-    }
-
-    /// Posts `view` as a new message in `chat` (through the chat's outbox), attaches it to
-    /// the game, takes the keyboard off the board it replaces, and then shows the game
-    /// again if it moved on meanwhile (the bot may have moved before the board was attached).
-    pub fn post_board(
-        self: &Arc<Self>,
-        view: &GameView,
-        chat: i64,
-        reply_to: Option<i32>,
-        lang: Lang,
-    ) {
-        self.queue_board(view, chat, reply_to, lang, false, true);
-    }
-
-    /// Queues a board post; a board of the same game still waiting in the chat's outbox is
-    /// replaced by it (only the newest matters).
-    fn queue_board(
-        self: &Arc<Self>,
-        view: &GameView,
-        chat: i64,
-        reply_to: Option<i32>,
-        lang: Lang,
-        only_newer: bool,
-        catch_up: bool,
-    ) {
-        let ctx = self.clone();
-        let view = view.clone();
-        let key = format!("board:{}", view.id);
-        self.outbox.push(
-            chat,
-            Some(key),
-            Box::pin(async move {
-                ctx.post(&view, chat, reply_to, lang, only_newer).await;
-                if catch_up {
-                    ctx.catch_up(&view).await;
-                }
-            }),
-        );
-    }
-
-    /// Posts `view` now (in the chat's outbox task), skipped when `only_newer` and a board
-    /// as new is already posted.
-    async fn post(
-        &self,
-        view: &GameView,
-        chat: i64,
-        reply_to: Option<i32>,
-        lang: Lang,
-        only_newer: bool,
-    ) {
-        let mut posted = self.poster.posted(&view.id, chat).await;
-        if only_newer && posted.message.is_some() && version(view) <= posted.version {
-            return;
-        }
-        let content = self.board_content(view, lang, false);
-        let posting = self.outbox.posting(chat);
-        let (sent, _attaching) = match self
-            .poster
-            .send_holding(chat, &content, reply_to, posting)
-            .await
-        {
-            Ok(m) => m,
-            Err(err) => {
-                let error = self.poster.describe(&err);
-                tracing::warn!(game = view.id, chat, error, "board not posted");
-                return;
-            }
-        };
-        let new = MsgRef::Chat {
-            chat,
-            message: sent.id.0,
-        };
-        present::attach(&self.manager, Target::Game(view.id.clone()), new.to_ref()).await;
-        let mut old: Vec<MsgRef> = Self::live_messages(view)
-            .into_iter()
-            .filter(|m| m.chat_key() == new.chat_key())
-            .collect();
-        old.extend(posted.message.replace(new.clone()));
-        old.dedup();
-        posted.version = posted.version.max(version(view));
-        for m in old.into_iter().filter(|m| *m != new) {
-            self.poster.edit(m, Content::Keyboard(None), u64::MAX);
-        }
-    }
-
-    /// The bot may have moved while a board was being posted or attached (its change found
-    /// no message to edit): show the game once more if it moved on.
-    pub async fn catch_up(self: &Arc<Self>, posted: &GameView) {
-        if let Some(now) = self.current(posted).await {
-            if now.ply != posted.ply || now.status != posted.status {
-                self.refresh(&now).await;
+        Reply::Games(views) => {
+            if let Some(chat) = o.chat {
+                ctx.reply(chat, o.reply_to, html(&present::games_text(&views, lang)));
             }
         }
     }
+}
 
-    /// The game of `view` as it is now.
-    pub async fn current(&self, view: &GameView) -> Option<GameView> {
-        self.manager.game(&view.id).await.ok()
+async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
+    let lang = board_lang(ctx, view).await;
+    let mut facts = Facts {
+        place: o.place.as_ref(),
+        attached: o
+            .place
+            .as_ref()
+            .is_some_and(|p| view.messages.contains(&p.to_ref())),
+        adopt: o.adopt,
+        attached_now: None,
+        shown: view.messages.iter().any(|m| MsgRef::parse(m).is_some()),
+        // A new game is posted in its own chat (not wherever a button was pressed).
+        home: chat_id(view).or(o.chat),
+        repost: o.repost,
+    };
+    let mut step = placement::decide(&facts);
+    if step == Step::LookAgain {
+        facts.attached_now = Some(attached_now(ctx, view, facts.place).await);
+        step = placement::decide(&facts);
     }
-
-    /// Shows one change of a game (called by its worker in `turns`): the board, and the
-    /// turn notice when `notice`. False if no message shows the game yet.
-    pub async fn show_change(self: &Arc<Self>, change: &Change, notice: bool) -> bool {
-        let shown = self.refresh(&change.view).await;
-        if notice {
-            self.notify_turn(&change.view, change.actor.as_ref()).await;
+    match (step, &o.place) {
+        (Step::Adopt { inline }, Some(place)) => {
+            present::attach(&ctx.manager, Target::Game(view.id.clone()), place.to_ref()).await;
+            let content = board_content(view, lang, inline);
+            ctx.poster.edit(place.clone(), content, version(view));
+            catch_up(ctx, view).await;
         }
-        shown
-    }
-
-    /// Tells the player to move (when that is a person other than `actor`) in the game's
-    /// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
-    /// Only the newest notice of a game stays in the chat: the one it replaces is deleted,
-    /// and the last one goes when the game ends.
-    /// A game that ended on time is announced even with `notify_turn` off: without it
-    /// nobody would learn that the game is over.
-    pub async fn notify_turn(self: &Arc<Self>, view: &GameView, actor: Option<&UserRef>) {
-        let Some(chat) = chat_id(view) else { return };
-        if view.is_over() {
-            if self.config.notify_turn {
-                let ctx = self.clone();
-                let game = view.id.clone();
-                let job = async move { ctx.delete_notice(ctx.notices.replace(&game, None)).await };
-                self.outbox
-                    .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+        (Step::RefreshNow, _) => {
+            if let Some(now) = current(ctx, view).await {
+                refresh(ctx, &now).await;
             }
-            if actor.is_none() && present::ended_on_time(view) {
-                self.tell_the_end(view, chat).await;
-            }
-            return;
         }
-        if !self.config.notify_turn {
-            return;
-        }
-        let Some(Player::Human(user)) = view.to_move_player() else {
-            return;
-        };
-        if actor == Some(user) {
-            return;
-        }
-        let lang = self.lang_of(user).await;
-        let text = t!(
-            lang,
-            "tg-your-turn",
-            name = mention(user),
-            game = view.id.as_str()
-        );
-        let reply_to = Self::live_messages(view).into_iter().find_map(|m| match m {
-            MsgRef::Chat { chat: c, message } if c == chat => Some(message),
-            _ => None,
-        });
-        let content = Content::Text {
-            text,
-            keyboard: None,
-        };
-        let ctx = self.clone();
-        let game = view.id.clone();
-        let job = async move {
-            match ctx.poster.send(chat, &content, reply_to).await {
-                Ok(sent) => {
-                    let new = MsgRef::Chat {
-                        chat,
-                        message: sent.id.0,
-                    };
-                    ctx.delete_notice(ctx.notices.replace(&game, Some(new)))
-                        .await;
-                }
-                Err(err) => {
-                    let error = ctx.poster.describe(&err);
-                    tracing::info!(game, error, "turn notice not sent");
-                }
-            }
-        };
-        // A newer notice of the game replaces one still waiting.
-        self.outbox
-            .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
-    }
-
-    /// A game that ended with nobody pressing (a flag, a first move not made, a move time
-    /// run out): the board's edit does not notify, so its players are told by a message that
-    /// stays, naming them and the result.
-    async fn tell_the_end(self: &Arc<Self>, view: &GameView, chat: i64) {
-        let lang = self.board_lang(view).await;
-        let Some(result) = present::result_text(view, lang) else {
-            return;
-        };
-        let players: Vec<String> = view
-            .players
-            .iter()
-            .filter_map(|p| p.user())
-            .map(mention)
-            .collect();
-        let text = t!(
-            lang,
-            "tg-game-over",
-            mentions = players.join(", "),
-            game = view.id.as_str(),
-            result = html(&result)
-        );
-        let reply_to = Self::live_messages(view).into_iter().find_map(|m| match m {
-            MsgRef::Chat { chat: c, message } if c == chat => Some(message),
-            _ => None,
-        });
-        let content = Content::Text {
-            text,
-            keyboard: None,
-        };
-        self.send_later(chat, reply_to, content, None);
-    }
-
-    async fn delete_notice(&self, notice: Option<MsgRef>) {
-        let Some(MsgRef::Chat { chat, message }) = notice else {
-            return;
-        };
-        let deleted = self
-            .bot
-            .delete_message(ChatId(chat), MessageId(message))
-            .await;
-        if let Err(err) = deleted {
-            // Already gone, or too old to delete (48 hours): harmless.
-            tracing::debug!(
-                error = self.poster.describe(&err),
-                "turn notice not deleted"
-            );
-        }
-    }
-
-    /// What a challenge message shows.
-    pub fn challenge_content(&self, view: &ChallengeView, lang: Lang) -> Content {
-        let keyboard = markup::challenge_keyboard(view, lang);
-        Content::Text {
-            text: html(&present::challenge_text(view, lang)),
-            keyboard: Some(keyboard),
-        }
-    }
-
-    /// Updates every message showing a challenge.
-    pub async fn refresh_challenge(&self, view: &ChallengeView) {
-        let lang = self.lang_of(&view.challenger).await;
-        let accepted = matches!(view.status, ChallengeStatus::Accepted(_));
-        for target in view.messages.iter().filter_map(MsgRef::parse) {
-            if accepted && target.is_inline() {
-                // An accepted inline challenge's message now shows the game itself.
-                continue;
-            }
-            let version = if target.is_inline() {
-                0
-            } else {
-                challenge_version(view)
+        (Step::Post { chat }, _) => post_board(ctx, view, chat, o.reply_to, lang),
+        _ => {
+            let change = Change {
+                view: view.clone(),
+                actor: None,
+                pressed: Some(tokio::time::Instant::now()),
             };
-            self.poster
-                .edit(target, self.challenge_content(view, lang), version);
+            ctx.turns.push(ctx, change);
         }
+    }
+}
+
+/// Whether a pressed board of `view` is among the game's messages once any post of this
+/// game in its chat is attached (a post is attached before its lock is let go): false for
+/// a board the bot posted but did not attach before it stopped.
+async fn attached_now(ctx: &Arc<Ctx>, view: &GameView, place: Option<&MsgRef>) -> bool {
+    let Some(place @ MsgRef::Chat { chat, .. }) = place else {
+        return true;
+    };
+    drop(ctx.poster.posted(&view.id, *chat).await);
+    current(ctx, view)
+        .await
+        .is_none_or(|now| now.messages.contains(&place.to_ref()))
+}
+
+/// The language of a game's board: its viewer's (`present::board_lang`).
+pub async fn board_lang(ctx: &Ctx, view: &GameView) -> Lang {
+    present::board_lang(view, async |u| ctx.lang_of(u).await).await
+}
+
+/// What a board message shows: a PNG with caption and keyboard, or (inline messages,
+/// or if drawing fails) the text board.
+pub fn board_content(view: &GameView, lang: Lang, inline: bool) -> Content {
+    let keyboard = Some(markup::game_keyboard(view, lang));
+    let caption = present::caption(view, lang);
+    let board = present::board_view(view, present::viewer(view), lang);
+    if !inline {
+        match render::png(&board) {
+            Ok(png) => {
+                return Content::Photo {
+                    png: Arc::new(png),
+                    caption,
+                    keyboard,
+                }
+            }
+            Err(error) => tracing::warn!(%error, game = view.id, "board PNG failed"),
+        }
+    }
+    let text = format!(
+        "<pre>{}</pre>\n{}",
+        html(&render::text(&board, Charset::Unicode)),
+        html(&caption)
+    );
+    Content::Text { text, keyboard }
+}
+
+/// The messages that show `view` now: the newest one per chat (older ones lost their
+/// keyboard when a newer one was posted).
+fn live_messages(view: &GameView) -> Vec<MsgRef> {
+    let mut live: Vec<MsgRef> = vec![];
+    for r in view.messages.iter().rev().filter_map(MsgRef::parse) {
+        if !live.iter().any(|l| l.chat_key() == r.chat_key()) {
+            live.push(r);
+        }
+    }
+    live
+}
+
+/// Shows a changed game: edits the live boards (or posts a new one, per config). The
+/// board is drawn once per kind (photo or inline text), however many messages show it.
+/// Returns false when no message shows the game yet.
+pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
+    let lang = board_lang(ctx, view).await;
+    let live = live_messages(view);
+    if live.is_empty() {
+        // Not attached yet: the handler that is posting it catches up afterwards.
+        tracing::debug!(game = view.id, "no board message to update");
+        return false;
+    }
+    let mut drawn: [Option<Content>; 2] = [None, None];
+    for target in live {
+        let inline = target.is_inline();
+        if ctx.config.edit_in_place || inline {
+            let content = drawn[usize::from(inline)]
+                .get_or_insert_with(|| board_content(view, lang, inline))
+                .clone();
+            ctx.poster.edit(target, content, version(view));
+        } else if let MsgRef::Chat { chat, .. } = target {
+            queue_board(ctx, view, chat, None, lang, true, false);
+        }
+    }
+    true
+}
+
+/// Posts `view` as a new message in `chat` (through the chat's outbox), attaches it to
+/// the game, takes the keyboard off the board it replaces, and then shows the game
+/// again if it moved on meanwhile (the bot may have moved before the board was attached).
+pub fn post_board(ctx: &Arc<Ctx>, view: &GameView, chat: i64, reply_to: Option<i32>, lang: Lang) {
+    queue_board(ctx, view, chat, reply_to, lang, false, true);
+}
+
+/// Queues a board post; a board of the same game still waiting in the chat's outbox is
+/// replaced by it (only the newest matters).
+fn queue_board(
+    ctx: &Arc<Ctx>,
+    view: &GameView,
+    chat: i64,
+    reply_to: Option<i32>,
+    lang: Lang,
+    only_newer: bool,
+    then_catch_up: bool,
+) {
+    let ctx = ctx.clone();
+    let view = view.clone();
+    let key = format!("board:{}", view.id);
+    ctx.clone().outbox.push(
+        chat,
+        Some(key),
+        Box::pin(async move {
+            post(&ctx, &view, chat, reply_to, lang, only_newer).await;
+            if then_catch_up {
+                catch_up(&ctx, &view).await;
+            }
+        }),
+    );
+}
+
+/// Posts `view` now (in the chat's outbox task), skipped when `only_newer` and a board
+/// as new is already posted.
+async fn post(
+    ctx: &Ctx,
+    view: &GameView,
+    chat: i64,
+    reply_to: Option<i32>,
+    lang: Lang,
+    only_newer: bool,
+) {
+    let mut posted = ctx.poster.posted(&view.id, chat).await;
+    if only_newer && posted.message.is_some() && version(view) <= posted.version {
+        return;
+    }
+    let content = board_content(view, lang, false);
+    let posting = ctx.outbox.posting(chat);
+    let (sent, _attaching) = match ctx
+        .poster
+        .send_holding(chat, &content, reply_to, posting)
+        .await
+    {
+        Ok(m) => m,
+        Err(err) => {
+            let error = ctx.poster.describe(&err);
+            tracing::warn!(game = view.id, chat, error, "board not posted");
+            return;
+        }
+    };
+    let new = MsgRef::Chat {
+        chat,
+        message: sent.id.0,
+    };
+    present::attach(&ctx.manager, Target::Game(view.id.clone()), new.to_ref()).await;
+    let mut old: Vec<MsgRef> = live_messages(view)
+        .into_iter()
+        .filter(|m| m.chat_key() == new.chat_key())
+        .collect();
+    old.extend(posted.message.replace(new.clone()));
+    old.dedup();
+    posted.version = posted.version.max(version(view));
+    for m in old.into_iter().filter(|m| *m != new) {
+        ctx.poster.edit(m, Content::Keyboard(None), u64::MAX);
+    }
+}
+
+/// The bot may have moved while a board was being posted or attached (its change found
+/// no message to edit): show the game once more if it moved on.
+pub async fn catch_up(ctx: &Arc<Ctx>, posted: &GameView) {
+    if let Some(now) = current(ctx, posted).await {
+        if now.ply != posted.ply || now.status != posted.status {
+            refresh(ctx, &now).await;
+        }
+    }
+}
+
+/// The game of `view` as it is now.
+pub async fn current(ctx: &Ctx, view: &GameView) -> Option<GameView> {
+    ctx.manager.game(&view.id).await.ok()
+}
+
+/// Shows one change of a game (called by its worker in `turns`): the board, and the
+/// turn notice when `notice`. False if no message shows the game yet.
+pub async fn show_change(ctx: &Arc<Ctx>, change: &Change, notice: bool) -> bool {
+    let shown = refresh(ctx, &change.view).await;
+    if notice {
+        notify_turn(ctx, &change.view, change.actor.as_ref()).await;
+    }
+    shown
+}
+
+/// Tells the player to move (when that is a person other than `actor`) in the game's
+/// chat. Edits do not notify in Telegram, so this is what makes a phone buzz.
+/// Only the newest notice of a game stays in the chat: the one it replaces is deleted,
+/// and the last one goes when the game ends.
+/// A game that ended on time is announced even with `notify_turn` off: without it
+/// nobody would learn that the game is over.
+pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef>) {
+    let Some(chat) = chat_id(view) else { return };
+    if view.is_over() {
+        if ctx.config.notify_turn {
+            let worker = ctx.clone();
+            let game = view.id.clone();
+            let job =
+                async move { delete_notice(&worker, worker.notices.replace(&game, None)).await };
+            ctx.outbox
+                .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+        }
+        if actor.is_none() && present::ended_on_time(view) {
+            tell_the_end(ctx, view, chat).await;
+        }
+        return;
+    }
+    if !ctx.config.notify_turn {
+        return;
+    }
+    let Some(Player::Human(user)) = view.to_move_player() else {
+        return;
+    };
+    if actor == Some(user) {
+        return;
+    }
+    let lang = ctx.lang_of(user).await;
+    let text = t!(
+        lang,
+        "tg-your-turn",
+        name = mention(user),
+        game = view.id.as_str()
+    );
+    let reply_to = live_messages(view).into_iter().find_map(|m| match m {
+        MsgRef::Chat { chat: c, message } if c == chat => Some(message),
+        _ => None,
+    });
+    let content = Content::Text {
+        text,
+        keyboard: None,
+    };
+    let worker = ctx.clone();
+    let game = view.id.clone();
+    let job = async move {
+        match worker.poster.send(chat, &content, reply_to).await {
+            Ok(sent) => {
+                let new = MsgRef::Chat {
+                    chat,
+                    message: sent.id.0,
+                };
+                delete_notice(&worker, worker.notices.replace(&game, Some(new))).await;
+            }
+            Err(err) => {
+                let error = worker.poster.describe(&err);
+                tracing::info!(game, error, "turn notice not sent");
+            }
+        }
+    };
+    // A newer notice of the game replaces one still waiting.
+    ctx.outbox
+        .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
+}
+
+/// A game that ended with nobody pressing (a flag, a first move not made, a move time
+/// run out): the board's edit does not notify, so its players are told by a message that
+/// stays, naming them and the result.
+async fn tell_the_end(ctx: &Arc<Ctx>, view: &GameView, chat: i64) {
+    let lang = board_lang(ctx, view).await;
+    let Some(result) = present::result_text(view, lang) else {
+        return;
+    };
+    let players: Vec<String> = view
+        .players
+        .iter()
+        .filter_map(|p| p.user())
+        .map(mention)
+        .collect();
+    let text = t!(
+        lang,
+        "tg-game-over",
+        mentions = players.join(", "),
+        game = view.id.as_str(),
+        result = html(&result)
+    );
+    let reply_to = live_messages(view).into_iter().find_map(|m| match m {
+        MsgRef::Chat { chat: c, message } if c == chat => Some(message),
+        _ => None,
+    });
+    let content = Content::Text {
+        text,
+        keyboard: None,
+    };
+    ctx.send_later(chat, reply_to, content, None);
+}
+
+async fn delete_notice(ctx: &Ctx, notice: Option<MsgRef>) {
+    let Some(MsgRef::Chat { chat, message }) = notice else {
+        return;
+    };
+    let deleted = ctx
+        .bot
+        .delete_message(ChatId(chat), MessageId(message))
+        .await;
+    if let Err(err) = deleted {
+        // Already gone, or too old to delete (48 hours): harmless.
+        tracing::debug!(error = ctx.poster.describe(&err), "turn notice not deleted");
+    }
+}
+
+/// What a challenge message shows.
+pub fn challenge_content(view: &ChallengeView, lang: Lang) -> Content {
+    let keyboard = markup::challenge_keyboard(view, lang);
+    Content::Text {
+        text: html(&present::challenge_text(view, lang)),
+        keyboard: Some(keyboard),
+    }
+}
+
+/// Updates every message showing a challenge.
+pub async fn refresh_challenge(ctx: &Ctx, view: &ChallengeView) {
+    let lang = ctx.lang_of(&view.challenger).await;
+    let accepted = matches!(view.status, ChallengeStatus::Accepted(_));
+    for target in view.messages.iter().filter_map(MsgRef::parse) {
+        if accepted && target.is_inline() {
+            // An accepted inline challenge's message now shows the game itctx.
+            continue;
+        }
+        let version = if target.is_inline() {
+            0
+        } else {
+            challenge_version(view)
+        };
+        ctx.poster
+            .edit(target, challenge_content(view, lang), version);
     }
 }
 
@@ -444,7 +532,7 @@ pub async fn follow_events(ctx: Arc<Ctx>) {
                 ctx.turns.push(&ctx, change);
             }
             Ok(Event::Challenge(view)) if view.chat.platform == Platform::Telegram => {
-                ctx.refresh_challenge(&view).await;
+                refresh_challenge(&ctx, &view).await;
             }
             Ok(_) => {}
             Err(RecvError::Lagged(missed)) => {

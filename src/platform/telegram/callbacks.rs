@@ -1,125 +1,26 @@
 //! Button presses: the board's and the challenge's buttons (checked against the message
 //! they were pressed on), and showing what an action answered.
 
-use super::boards::{chat_id, html, version};
+use super::boards;
+use super::boards::{show_reply, Origin};
 use super::commands::test_panic;
 use super::failure::{Failure, HandlerResult};
 use super::history::{self, PAGE_PREFIX};
 use super::inline::inline_placeholder_press;
 use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
-use super::placement::{self, Facts, Step};
 use super::poster::Content;
 use super::refs::MsgRef;
 use super::reviews::{self, ReviewPlace};
-use super::turns::Change;
 use super::{user_ref, Ctx};
 use crate::i18n::Lang;
 use crate::manager::buttons::{decode, Button};
-use crate::manager::{Action, ActionError, ChatRef, GameView, Platform, Reply, Request, Target};
+use crate::manager::{Action, ActionError, ChatRef, GameView, Platform, Reply, Request};
 use crate::platform::present;
 use crate::t;
 use crate::timecontrol::TimeControl;
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
-
-/// Where an answer is shown.
-pub struct Origin {
-    /// The message whose button was pressed.
-    pub place: Option<MsgRef>,
-    /// The chat to post new messages in (none for inline messages).
-    pub chat: Option<i64>,
-    /// The command to reply to.
-    pub reply_to: Option<i32>,
-    /// Post the board as a new message even if one exists (`/board`).
-    pub repost: bool,
-    /// The pressed message is a board of this game even if the game does not know it (the
-    /// bot stopped between posting and attaching it): show the game there.
-    pub adopt: bool,
-}
-
-/// Shows what an action answered: a board (edited or posted), a challenge, a list. Posts
-/// are queued in the chat's outbox; nothing here waits for a flood allowance.
-pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
-    match reply {
-        Reply::Game(view) => show_game(ctx, &view, o).await,
-        Reply::Challenge(cv) => {
-            let here = o
-                .place
-                .as_ref()
-                .is_some_and(|p| cv.messages.contains(&p.to_ref()));
-            if here {
-                ctx.refresh_challenge(&cv).await;
-            } else if let Some(chat) = o.chat {
-                let content = ctx.challenge_content(&cv, lang);
-                let target = Target::Challenge(cv.id.clone());
-                ctx.send_later(chat, o.reply_to, content, Some(target));
-            }
-        }
-        Reply::Games(views) => {
-            if let Some(chat) = o.chat {
-                ctx.reply(chat, o.reply_to, html(&present::games_text(&views, lang)));
-            }
-        }
-    }
-}
-
-async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
-    let lang = ctx.board_lang(view).await;
-    let mut facts = Facts {
-        place: o.place.as_ref(),
-        attached: o
-            .place
-            .as_ref()
-            .is_some_and(|p| view.messages.contains(&p.to_ref())),
-        adopt: o.adopt,
-        attached_now: None,
-        shown: view.messages.iter().any(|m| MsgRef::parse(m).is_some()),
-        // A new game is posted in its own chat (not wherever a button was pressed).
-        home: chat_id(view).or(o.chat),
-        repost: o.repost,
-    };
-    let mut step = placement::decide(&facts);
-    if step == Step::LookAgain {
-        facts.attached_now = Some(attached_now(ctx, view, facts.place).await);
-        step = placement::decide(&facts);
-    }
-    match (step, &o.place) {
-        (Step::Adopt { inline }, Some(place)) => {
-            present::attach(&ctx.manager, Target::Game(view.id.clone()), place.to_ref()).await;
-            let content = ctx.board_content(view, lang, inline);
-            ctx.poster.edit(place.clone(), content, version(view));
-            ctx.catch_up(view).await;
-        }
-        (Step::RefreshNow, _) => {
-            if let Some(now) = ctx.current(view).await {
-                ctx.refresh(&now).await;
-            }
-        }
-        (Step::Post { chat }, _) => ctx.post_board(view, chat, o.reply_to, lang),
-        _ => {
-            let change = Change {
-                view: view.clone(),
-                actor: None,
-                pressed: Some(tokio::time::Instant::now()),
-            };
-            ctx.turns.push(ctx, change);
-        }
-    }
-}
-
-/// Whether a pressed board of `view` is among the game's messages once any post of this
-/// game in its chat is attached (a post is attached before its lock is let go): false for
-/// a board the bot posted but did not attach before it stopped.
-async fn attached_now(ctx: &Arc<Ctx>, view: &GameView, place: Option<&MsgRef>) -> bool {
-    let Some(place @ MsgRef::Chat { chat, .. }) = place else {
-        return true;
-    };
-    drop(ctx.poster.posted(&view.id, *chat).await);
-    ctx.current(view)
-        .await
-        .is_none_or(|now| now.messages.contains(&place.to_ref()))
-}
 
 /// The game or challenge named by the keyboard Telegram reports under the pressed message.
 /// A modified client can send any data, but not change the message it reports: `None` when
@@ -340,7 +241,7 @@ async fn review_press(
 async fn show_if_behind(ctx: &Arc<Ctx>, show: Request, shown_ply: Option<u16>) {
     if let Ok(Reply::Game(view)) = ctx.manager.act(show).await {
         if shown_ply != Some(view.ply) {
-            ctx.refresh(&view).await;
+            boards::refresh(ctx, &view).await;
             tokio::spawn(look_again(ctx.clone(), view));
         }
     }
@@ -357,7 +258,7 @@ async fn look_again(ctx: Arc<Ctx>, drawn: GameView) {
     tokio::time::sleep(LOOK_AGAIN).await;
     if let Ok(now) = ctx.manager.game(&drawn.id).await {
         if now.version > drawn.version {
-            ctx.refresh(&now).await;
+            boards::refresh(&ctx, &now).await;
         }
     }
 }

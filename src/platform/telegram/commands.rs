@@ -2,7 +2,7 @@
 //! Replies go through the chat's outbox: a handler never waits for a flood allowance.
 
 use super::boards::html;
-use super::callbacks::{show_reply, Origin};
+use super::boards::{show_reply, Origin};
 use super::command::{self, Command, CommandError};
 use super::failure::{Failure, HandlerResult};
 use super::guard::Verdict;

@@ -6,6 +6,7 @@
 //! inline message has no chat to post in, so there the press's answer is all), and redraws
 //! the pressed board's keyboard so its Hint button counts down.
 
+use super::boards;
 use super::boards::version;
 use super::callbacks::{answer, chat_ref};
 use super::failure::HandlerResult;
@@ -71,7 +72,7 @@ async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
         ctx.send_later(*chat, Some(*message), content, None);
     }
     let view = &hint.game;
-    let board_lang = ctx.board_lang(view).await;
+    let board_lang = boards::board_lang(ctx, view).await;
     let keyboard = markup::game_keyboard(view, board_lang);
     ctx.poster.edit(
         place.clone(),

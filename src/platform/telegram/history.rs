@@ -7,6 +7,7 @@
 //! make the bot page through data it never showed. A history is public anyway; the tag is
 //! what lets a forged or garbled button get a plain refusal instead of a lookup.
 
+use super::boards;
 use super::boards::html;
 use super::callbacks::answer;
 use super::failure::{self, Failure, HandlerResult};
@@ -241,7 +242,7 @@ pub async fn record_press(
         if let Ok(view) = ctx.manager.game(game).await {
             // Posted where it was asked for, not attached: the game's own boards stay its
             // boards.
-            let content = ctx.board_content(&view, lang, false);
+            let content = boards::board_content(&view, lang, false);
             ctx.send_later(*chat, Some(*message), content, None);
         }
     }

@@ -3,8 +3,10 @@
 //! with the bot's button key (HMAC-SHA256), so a modified client cannot make a challenge in
 //! another user's name.
 
+use super::boards;
 use super::boards::html;
-use super::callbacks::{answer, chat_ref, show_reply, Origin};
+use super::boards::{show_reply, Origin};
+use super::callbacks::{answer, chat_ref};
 use super::failure::{Failure, HandlerResult};
 use super::markup::{self, INLINE_PREFIX};
 use super::poster::Content;
@@ -144,7 +146,8 @@ async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) ->
         Ok(Reply::Challenge(cv)) => {
             let target = Target::Challenge(cv.id.clone());
             present::attach(&ctx.manager, target, place.to_ref()).await;
-            ctx.poster.edit(place, ctx.challenge_content(&cv, lang), 0);
+            ctx.poster
+                .edit(place, boards::challenge_content(&cv, lang), 0);
             Some(cv.id)
         }
         Ok(_) => None,

@@ -8,6 +8,7 @@
 //! gets no "your move" notice: only when the bot thought long enough (`LOOKED_AWAY`) that
 //! they may have looked away. A worker ends when its game has been quiet for `IDLE`.
 
+use super::boards;
 use super::guard::caught;
 use super::Ctx;
 use crate::manager::{GameId, GameStatus, GameView, Player, UserRef};
@@ -111,7 +112,7 @@ async fn work(ctx: Arc<Ctx>, games: Workers, id: GameId, mut rx: watch::Receiver
         }
         let notice = wants_notice(&change, pressed);
         // A board not attached yet is drawn by whoever posts it; this change is not "shown".
-        if caught("board", ctx.show_change(&change, notice)).await == Some(true) {
+        if caught("board", boards::show_change(&ctx, &change, notice)).await == Some(true) {
             last = Some(shown(&change.view));
         }
     }
