@@ -3,12 +3,12 @@
 //! expiry; draw offers; presses by outsiders; stale, double, forged and malformed buttons; a
 //! 429 on an edit; webhook mode with its secret token; inline mode; a new message per move.
 
-use crate::fake_telegram::bot::{
-    assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT,
-};
-use crate::fake_telegram::{Call, FakeTelegram, TgChat, TgUser};
 use std::time::Duration;
 use toguz::rules::{Position, Side, Variant};
+use toguz::testing::telegram::bot::{
+    assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT,
+};
+use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
 
 const GROUP: i64 = -100_777;
 
@@ -161,7 +161,7 @@ impl Flow {
 
     /// Waits until the group shows `n` turn notices ("…, your move").
     fn assert_notices(&self, n: usize) {
-        let count = |v: &crate::fake_telegram::FakeView| {
+        let count = |v: &toguz::testing::telegram::FakeView| {
             v.bot_messages(GROUP)
                 .iter()
                 .filter(|m| m.text.as_deref().is_some_and(|t| t.contains("your move")))
