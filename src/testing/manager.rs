@@ -43,7 +43,6 @@ pub fn game(reply: Result<Reply, ActionError>) -> GameView {
 
 /// A rated challenge of `opponent` in the standard variant, at `time` (`None`: the chat's
 /// default control).
-#[allow(dead_code)]
 pub fn rated_challenge(opponent: &UserRef, time: Option<TimeControl>) -> Action {
     Action::Challenge {
         opponent: Some(opponent.clone()),
@@ -53,7 +52,6 @@ pub fn rated_challenge(opponent: &UserRef, time: Option<TimeControl>) -> Action 
     }
 }
 
-#[allow(dead_code)]
 pub fn challenge_id(reply: Result<Reply, ActionError>) -> String {
     match reply {
         Ok(Reply::Challenge(c)) => c.id,
@@ -62,7 +60,6 @@ pub fn challenge_id(reply: Result<Reply, ActionError>) -> String {
 }
 
 /// Opens a store, waiting for the previous handle's flusher to let go of sled's lock.
-#[allow(dead_code)]
 pub async fn reopen(dir: &Path) -> Store {
     for _ in 0..100 {
         if let Ok(store) = Store::open(dir) {

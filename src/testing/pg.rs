@@ -6,7 +6,6 @@
 //!
 //! Without either, the PostgreSQL tests print that they were skipped; with
 //! `TOGUZ_REQUIRE_POSTGRES=1` (as `.ci/run` sets) a skip is a failure.
-#![allow(dead_code)]
 
 use crate::store::PostgresOptions;
 use std::path::{Path, PathBuf};

@@ -409,7 +409,6 @@ impl FakeDiscord {
                     created: Instant::now(),
                     acked: None,
                     channel: place.channel(),
-                    guild: place.guild(),
                     component_message: message.as_ref().map(id_of),
                     original: None,
                     user: user.json(),
@@ -444,7 +443,7 @@ impl FakeDiscord {
     }
 
     /// Sends a dispatch event to the shard that owns the guild (shard 0 for DMs).
-    pub fn dispatch(&self, event: &str, d: Value, guild: Option<u64>) {
+    fn dispatch(&self, event: &str, d: Value, guild: Option<u64>) {
         let mut state = self.shared.lock();
         let live: Vec<usize> = (0..state.sessions.len())
             .filter(|&i| !state.sessions[i].tx.is_closed())

@@ -17,7 +17,6 @@
 //! them), `commands` (command registration), `messages` (interaction callbacks, webhooks,
 //! messages and their attachments), `checks` (Discord's limits on embeds and components),
 //! `state` (what the fake remembers), `bot` (the real bot against it).
-#![allow(dead_code)]
 
 mod body;
 pub mod bot;

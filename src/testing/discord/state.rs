@@ -22,7 +22,6 @@ pub(super) struct Interaction {
     pub(super) created: Instant,
     pub(super) acked: Option<u64>,
     pub(super) channel: u64,
-    pub(super) guild: Option<u64>,
     /// The message a component sits on.
     pub(super) component_message: Option<u64>,
     /// The message `@original` refers to, once there is one.

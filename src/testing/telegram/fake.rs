@@ -321,13 +321,9 @@ impl FakeTelegram {
     }
 
     /// Every post into `chat` (sends, edits, deletes) is answered 429 with `retry_after`,
-    /// as Telegram does to a chat over its flood limit, until `unflood`.
+    /// as Telegram does to a chat over its flood limit, for the rest of the test.
     pub fn flood(&self, chat: i64, retry_after: u64) {
         self.lock().flooded.insert(chat, retry_after);
-    }
-
-    pub fn unflood(&self, chat: i64) {
-        self.lock().flooded.remove(&chat);
     }
 
     /// `per_mille` of all posts fail at random: a third each 429 (retry_after 1), 500 and
@@ -365,25 +361,14 @@ impl FakeTelegram {
         self.lock().calls.len()
     }
 
-    /// Waits for the first call at index >= `since` that satisfies `pred`; returns its index
-    /// and the call, or `None` after `timeout`.
-    pub fn wait_call(
-        &self,
-        since: usize,
-        timeout: Duration,
-        pred: impl Fn(&Call) -> bool,
-    ) -> Option<(usize, Call)> {
+    /// Waits until `find` finds something in the fake's state, looking again after every
+    /// change; `None` after `timeout`.
+    fn wait_for<T>(&self, timeout: Duration, find: impl Fn(&FakeState) -> Option<T>) -> Option<T> {
         let deadline = Instant::now() + timeout;
         let mut st = self.lock();
         loop {
-            if let Some((i, c)) = st
-                .calls
-                .iter()
-                .enumerate()
-                .skip(since)
-                .find(|(_, c)| pred(c))
-            {
-                return Some((i, c.clone()));
+            if let Some(found) = find(&st) {
+                return Some(found);
             }
             let left = deadline.checked_duration_since(Instant::now())?;
             st = self
@@ -395,25 +380,25 @@ impl FakeTelegram {
         }
     }
 
+    /// Waits for the first call at index >= `since` that satisfies `pred`; returns its index
+    /// and the call, or `None` after `timeout`.
+    pub fn wait_call(
+        &self,
+        since: usize,
+        timeout: Duration,
+        pred: impl Fn(&Call) -> bool,
+    ) -> Option<(usize, Call)> {
+        self.wait_for(timeout, |st| {
+            let mut calls = st.calls.iter().enumerate().skip(since);
+            calls.find(|(_, c)| pred(c)).map(|(i, c)| (i, c.clone()))
+        })
+    }
+
     /// Waits until `cond` holds on the fake's state (messages and calls), or `timeout`.
     /// `cond` runs under the fake's lock: use only the `FakeView` it gets.
     pub fn wait_until(&self, timeout: Duration, cond: impl Fn(&FakeView) -> bool) -> bool {
-        let deadline = Instant::now() + timeout;
-        let mut st = self.lock();
-        loop {
-            if cond(&FakeView { st: &st }) {
-                return true;
-            }
-            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
-                return false;
-            };
-            st = self
-                .shared
-                .changed
-                .wait_timeout(st, left)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        self.wait_for(timeout, |st| cond(&FakeView { st }).then_some(()))
+            .is_some()
     }
 
     /// The successful answerCallbackQuery for `query_id`, waiting up to `timeout`.
@@ -464,9 +449,6 @@ pub struct FakeView<'a> {
 }
 
 impl FakeView<'_> {
-    pub fn calls(&self) -> &[Call] {
-        &self.st.calls
-    }
     pub fn message(&self, chat: i64, message_id: i64) -> Option<&StoredMessage> {
         self.st.messages.get(&(chat, message_id))
     }

@@ -224,21 +224,50 @@ fn photo_of(
     Ok((hash(bytes), size))
 }
 
-fn send_photo(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, ApiError> {
-    let chat = known_chat(st, p)?;
-    let caption = opt_str(p, "caption");
-    check_caption(&caption)?;
-    if let Some(c) = &caption {
-        check_parse_mode(p, c)?;
+/// A post with a caption (sendPhoto, sendDocument), checked as Telegram does before it
+/// looks at the file: the chat, the caption and its parse mode, the keyboard, the message
+/// replied to.
+struct Captioned {
+    chat: i64,
+    caption: Option<String>,
+    markup: Option<Value>,
+    reply_to: Option<i64>,
+}
+
+impl Captioned {
+    fn check(st: &FakeState, p: &Params) -> Result<Captioned, ApiError> {
+        let chat = known_chat(st, p)?;
+        let caption = opt_str(p, "caption");
+        check_caption(&caption)?;
+        if let Some(c) = &caption {
+            check_parse_mode(p, c)?;
+        }
+        let markup = check_markup(p.get("reply_markup"), false)?;
+        let reply_to = check_reply_to(st, chat, p)?;
+        Ok(Captioned {
+            chat,
+            caption,
+            markup,
+            reply_to,
+        })
     }
-    let markup = check_markup(p.get("reply_markup"), false)?;
-    let reply_to = check_reply_to(st, chat, p)?;
+
+    /// The new message, with its id, once the file passed too.
+    fn message(self, st: &mut FakeState) -> StoredMessage {
+        StoredMessage {
+            caption: self.caption,
+            ..bot_message(st, self.chat, self.markup, self.reply_to)
+        }
+    }
+}
+
+fn send_photo(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, ApiError> {
+    let post = Captioned::check(st, p)?;
     let (photo, size) = photo_of(p.get("photo"), files, "photo", false)?;
     let m = StoredMessage {
-        caption,
         photo: Some(photo),
         photo_size: size,
-        ..bot_message(st, chat, markup, reply_to)
+        ..post.message(st)
     };
     Ok(store_message(st, m))
 }
@@ -247,14 +276,7 @@ fn send_photo(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, Ap
 /// or `attach://` a part) with a file name and 1 byte to 50 MB; a `caption` of at most 1024
 /// characters. A document sent by URL or file id is not something this bot does: refused.
 fn send_document(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, ApiError> {
-    let chat = known_chat(st, p)?;
-    let caption = opt_str(p, "caption");
-    check_caption(&caption)?;
-    if let Some(c) = &caption {
-        check_parse_mode(p, c)?;
-    }
-    let markup = check_markup(p.get("reply_markup"), false)?;
-    let reply_to = check_reply_to(st, chat, p)?;
+    let post = Captioned::check(st, p)?;
     let (name, bytes) = match p.get("document").and_then(value_str) {
         Some(r) if r.starts_with("attach://") => files_named(files, &r["attach://".len()..]),
         Some(_) => return Err(bad("wrong file identifier/HTTP URL specified")),
@@ -271,9 +293,8 @@ fn send_document(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value,
         });
     }
     let m = StoredMessage {
-        caption,
         document: Some((name, bytes.to_vec())),
-        ..bot_message(st, chat, markup, reply_to)
+        ..post.message(st)
     };
     Ok(store_message(st, m))
 }

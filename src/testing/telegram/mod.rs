@@ -17,7 +17,6 @@
 //! webhook delivery), `params` (a request's parameters in any of its encodings), `methods`
 //! (each Bot API method on the fake's state), `checks` (Telegram's limits on text, markup and
 //! photos), `state` (what the fake remembers), `bot` (the real `toguz run` against it).
-#![allow(dead_code)]
 
 pub mod bot;
 mod checks;
