@@ -12,11 +12,12 @@ use toguz::manager::history::{history_page, leaderboard, INACTIVE_SECS, LEADERBO
 use toguz::manager::{
     ChatRef, Ended, FinishReason, GameRecord, GameStatus, HistoryEntry, Platform, Player, UserRef,
 };
-use toguz::ratings::keys::{board_key, history_key, Scope};
+use toguz::ratings::keys::{board_key, board_scope, history_key, Scope};
 use toguz::ratings::{after_game, GameResult, PlayerStats, RatingChange, Score};
 use toguz::rules::{Side, Variant};
 use toguz::store::{Batch, Location, PostgresOptions, Store, StoreOptions, Tree};
 use toguz::testing::pg;
+use toguz::timecontrol::Category;
 
 /// Now, for the data: every game ended within the last 70 days (all players active).
 const NOW: u64 = 1_800_000_000;
@@ -58,6 +59,9 @@ impl Lcg {
     }
 }
 
+/// The games are correspondence games (the default control): one category's board.
+const CAT: Category = Category::Correspondence;
+
 /// The archive, history lines, stats and leaderboard rows `games` rated games leave, built
 /// with the same key functions and rating update the manager uses.
 async fn fill(store: &Store, games: usize, players: usize) {
@@ -72,14 +76,15 @@ async fn fill(store: &Store, games: usize, players: usize) {
         let chat = chat(rng.next(CHATS));
         let id = format!("g{g:07}");
         let (sw, sb) = (stats_of(&mut stats, w), stats_of(&mut stats, b));
-        let (nw, nb) = after_game(sw.rating, sb.rating, white_score);
+        let (rw, rb) = (sw.rating_in(CAT), sb.rating_in(CAT));
+        let (nw, nb) = after_game(rw, rb, white_score);
         let ratings = [
             Some(RatingChange {
-                before: sw.rating,
+                before: rw,
                 after: nw,
             }),
             Some(RatingChange {
-                before: sb.rating,
+                before: rb,
                 after: nb,
             }),
         ];
@@ -97,10 +102,11 @@ async fn fill(store: &Store, games: usize, players: usize) {
             (Side::Black, b, white_score.flip()),
         ] {
             let s = stats.get_mut(&p).unwrap();
-            s.count(GameResult::Rated(score), ended_at);
-            s.rating = ratings[side.index()].unwrap().after;
-            s.enter_scope(&Scope::Platform(Platform::Telegram).key());
-            s.enter_scope(&Scope::Chat(chat.clone()).key());
+            s.count(GameResult::Rated(CAT, score), ended_at);
+            let c = s.category_mut(CAT);
+            c.rating = ratings[side.index()].unwrap().after;
+            c.enter_scope(&Scope::Platform(Platform::Telegram).key());
+            c.enter_scope(&Scope::Chat(chat.clone()).key());
             let entry = HistoryEntry {
                 game: id.clone(),
                 ended_at,
@@ -120,10 +126,13 @@ async fn fill(store: &Store, games: usize, players: usize) {
     }
     for s in stats.values() {
         batch.put(Tree::Ratings, &s.user.key(), s).unwrap();
-        for scope in &s.scopes {
-            let key = board_key(scope, s.rating.rating, &s.user.key());
-            batch.put(Tree::Leaderboard, &key, &s.row()).unwrap();
-            batch.expire_at(Tree::Leaderboard, &key, s.last_rated + INACTIVE_SECS);
+        let (Some(c), Some(row)) = (s.category(CAT), s.row(CAT)) else {
+            continue;
+        };
+        for scope in &c.scopes {
+            let key = board_key(&board_scope(scope, CAT), c.rating.rating, &s.user.key());
+            batch.put(Tree::Leaderboard, &key, &row).unwrap();
+            batch.expire_at(Tree::Leaderboard, &key, c.last_rated + INACTIVE_SECS);
         }
         if batch.len() >= FILL_BATCH {
             write(store, std::mem::take(&mut batch)).await;
@@ -247,7 +256,7 @@ async fn bench(name: &str, store: Store) {
         |r| async move {
             let scope = Scope::Platform(Platform::Telegram);
             let caller = player(r % players);
-            let board = leaderboard(store, scope, Some(&caller), NOW, LEADERBOARD_TOP)
+            let board = leaderboard(store, scope, CAT, Some(&caller), NOW, LEADERBOARD_TOP)
                 .await
                 .unwrap();
             board.top.len() + usize::from(board.caller.is_some())
@@ -257,7 +266,7 @@ async fn bench(name: &str, store: Store) {
     time("/leaderboard of a group, random caller", |r| async move {
         let scope = Scope::Chat(chat(r % CHATS));
         let caller = player(r % players);
-        let board = leaderboard(store, scope, Some(&caller), NOW, LEADERBOARD_TOP)
+        let board = leaderboard(store, scope, CAT, Some(&caller), NOW, LEADERBOARD_TOP)
             .await
             .unwrap();
         board.top.len() + usize::from(board.caller.is_some())

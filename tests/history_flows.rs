@@ -4,16 +4,19 @@
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
-use toguz::manager::history::INACTIVE_SECS;
+use toguz::manager::history::{Leaderboard, INACTIVE_SECS};
 use toguz::manager::{
     Action, ActionError, Clock, GameStatus, GameView, Manager, ManagerConfig, Platform, UserRef,
 };
 use toguz::on_both_backends;
-use toguz::ratings::keys::Scope;
-use toguz::ratings::Score;
+use toguz::ratings::keys::{board_key, Scope};
+use toguz::ratings::{CategoryStats, LeaderRow, PlayerStats, Rating, Score};
 use toguz::rules::{parse_record, replay, Side, Variant};
 use toguz::store::{Store, StoreOptions, Tree};
-use toguz::testing::manager::{act, challenge_id, chat, game, reopen, user, Backend, T0};
+use toguz::testing::manager::{
+    act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0,
+};
+use toguz::timecontrol::{Category, TimeControl};
 
 async fn start(store: Store) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
@@ -75,6 +78,13 @@ async fn resign(m: &Manager, v: &GameView, loser: &UserRef) -> Result<GameView, 
     act(m, loser, resign).await.map(|r| game(Ok(r)))
 }
 
+/// Games started without a time control are correspondence games (the chat's default).
+const CORR: Category = Category::Correspondence;
+
+fn corr(stats: &PlayerStats) -> &CategoryStats {
+    stats.category(CORR).expect("a correspondence rating")
+}
+
 fn chat_scope() -> Scope {
     Scope::Chat(chat())
 }
@@ -86,6 +96,8 @@ on_both_backends! {
         an_aborted_game_changes_nothing_and_a_casual_one_no_rating,
         players_inactive_for_90_days_leave_the_leaderboard,
         history_pages_run_newest_first,
+        ratings_are_kept_per_time_category,
+        ratings_stored_before_categories_read_as_correspondence,
     ],
     multi: [],
 }
@@ -117,14 +129,18 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere(backend: Backend) 
     let (m, _) = start(backend.open().await).await;
     let stats = m.stats(&a).await.unwrap().unwrap();
     assert_eq!(
-        (stats.rated.wins, stats.rated.games(), stats.best_streak),
+        (
+            corr(&stats).results.wins,
+            stats.rated_games(),
+            stats.best_streak
+        ),
         (1, 1, 1)
     );
-    assert_eq!(stats.rating.rating.round(), 1662.0);
+    assert_eq!(corr(&stats).rating.rating.round(), 1662.0);
     let lost = m.stats(&b).await.unwrap().unwrap();
-    assert_eq!((lost.rated.losses, lost.streak), (1, 0));
+    assert_eq!((corr(&lost).results.losses, lost.streak), (1, 0));
     for scope in [chat_scope(), Scope::Platform(Platform::Telegram)] {
-        let board = m.leaderboard(scope.clone(), Some(&b)).await.unwrap();
+        let board = m.leaderboard(scope.clone(), CORR, Some(&b)).await.unwrap();
         let names: Vec<&str> = board
             .top
             .iter()
@@ -134,14 +150,14 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere(backend: Backend) 
         assert_eq!(board.caller.as_ref().map(|(place, _)| *place), Some(2));
     }
     assert!(m
-        .leaderboard(Scope::Platform(Platform::Discord), None)
+        .leaderboard(Scope::Platform(Platform::Discord), CORR, None)
         .await
         .unwrap()
         .top
         .is_empty());
     let other_chat = Scope::Chat(toguz::manager::ChatRef::new(Platform::Telegram, "-200"));
     assert!(m
-        .leaderboard(other_chat, Some(&a))
+        .leaderboard(other_chat, CORR, Some(&a))
         .await
         .unwrap()
         .caller
@@ -206,10 +222,10 @@ async fn bot_games_are_unrated_and_counted_per_level(backend: Backend) {
     let stats = m.stats(&a).await.unwrap().unwrap();
     assert_eq!(stats.against(Level::Easy).losses, 2);
     assert_eq!(stats.against(Level::Hard).losses, 1);
-    assert_eq!((stats.rated.games(), stats.games()), (0, 3));
-    assert_eq!(stats.rating, toguz::ratings::Rating::default());
+    assert_eq!((stats.rated_games(), stats.games()), (0, 3));
+    assert!(stats.categories.is_empty());
     assert!(m
-        .leaderboard(chat_scope(), Some(&a))
+        .leaderboard(chat_scope(), CORR, Some(&a))
         .await
         .unwrap()
         .top
@@ -241,10 +257,10 @@ async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating(backend: Bac
     let end = play_and_resign(&m, &casual, &a).await.unwrap();
     assert_eq!(*end.ratings, [None, None]);
     let stats = m.stats(&b).await.unwrap().unwrap();
-    assert_eq!((stats.casual.wins, stats.rated.games()), (1, 0));
-    assert_eq!(stats.rating, toguz::ratings::Rating::default());
+    assert_eq!((stats.casual.wins, stats.rated_games()), (1, 0));
+    assert!(stats.categories.is_empty());
     assert!(m
-        .leaderboard(chat_scope(), None)
+        .leaderboard(chat_scope(), CORR, None)
         .await
         .unwrap()
         .top
@@ -275,8 +291,8 @@ async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let end = resign(&m, &v, &b).await.unwrap();
     assert!(end.ratings.iter().all(Option::is_some));
-    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.games(), 1);
-    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.games(), 1);
+    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated_games(), 1);
+    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated_games(), 1);
     assert_eq!(store.count(Tree::History).await.unwrap(), 2);
     // One row per player in the chat's board and the platform's.
     assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 4);
@@ -365,8 +381,28 @@ async fn a_crash_during_the_end_write_never_splits_game_and_rating() {
         };
         game(act(&m, &b, resign).await);
     }
-    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.wins, 1);
-    assert_eq!(m.stats(&b).await.unwrap().unwrap().rated.losses, 1);
+    assert_eq!(
+        m.stats(&a)
+            .await
+            .unwrap()
+            .unwrap()
+            .category(CORR)
+            .unwrap()
+            .results
+            .wins,
+        1
+    );
+    assert_eq!(
+        m.stats(&b)
+            .await
+            .unwrap()
+            .unwrap()
+            .category(CORR)
+            .unwrap()
+            .results
+            .losses,
+        1
+    );
     assert_eq!(store.count(Tree::History).await.unwrap(), 2);
 }
 
@@ -378,12 +414,12 @@ async fn players_inactive_for_90_days_leave_the_leaderboard(backend: Backend) {
     clock.advance(INACTIVE_SECS / 2);
     let v = start_game(&m, &c, &b, true).await;
     play_and_resign(&m, &v, &c).await.unwrap();
-    let board = m.leaderboard(chat_scope(), Some(&c)).await.unwrap();
+    let board = m.leaderboard(chat_scope(), CORR, Some(&c)).await.unwrap();
     assert_eq!(board.top.len(), 3);
     assert_eq!(board.caller.as_ref().map(|(p, _)| *p), Some(3));
     // a's last rated game is now 90 days old; b and c played 45 days ago.
     clock.advance(INACTIVE_SECS / 2);
-    let board = m.leaderboard(chat_scope(), Some(&a)).await.unwrap();
+    let board = m.leaderboard(chat_scope(), CORR, Some(&a)).await.unwrap();
     let names: Vec<&str> = board
         .top
         .iter()
@@ -406,7 +442,17 @@ async fn players_inactive_for_90_days_leave_the_leaderboard(backend: Backend) {
     .unwrap();
     assert!(rows.iter().all(|(_, r)| r.user != a), "{rows:?}");
     // Stats stay.
-    assert_eq!(m.stats(&a).await.unwrap().unwrap().rated.wins, 1);
+    assert_eq!(
+        m.stats(&a)
+            .await
+            .unwrap()
+            .unwrap()
+            .category(CORR)
+            .unwrap()
+            .results
+            .wins,
+        1
+    );
 }
 
 fn m_store(m: &Manager) -> Store {
@@ -462,4 +508,125 @@ async fn history_pages_run_newest_first(backend: Backend) {
         toguz::manager::history::score_of(&first.entries[0].status, first.entries[0].side),
         Some(Score::Loss)
     );
+}
+
+/// The delta of `who`'s rating in a finished game.
+fn delta_of(end: &GameView, who: &UserRef) -> i64 {
+    let side = end.side_of(who).unwrap();
+    end.ratings[side.index()].expect("a rated game").delta()
+}
+
+fn names(board: &Leaderboard) -> Vec<String> {
+    board.top.iter().map(|(_, r)| r.user.name.clone()).collect()
+}
+
+async fn ratings_are_kept_per_time_category(backend: Backend) {
+    let (m, _) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    // a wins a blitz game (3+2), then loses a correspondence one: each starts from 1500.
+    let blitz = Some(TimeControl::fischer(3, 2));
+    let id = challenge_id(act(&m, &a, rated_challenge(&b, blitz)).await);
+    let v = game(act(&m, &b, Action::AcceptChallenge { challenge: id }).await);
+    let end = play_and_resign(&m, &v, &b).await.unwrap();
+    assert_eq!(delta_of(&end, &a), 162);
+    let v = start_game(&m, &a, &b, true).await;
+    let end = play_and_resign(&m, &v, &a).await.unwrap();
+    assert_eq!(delta_of(&end, &a), -162, "not from a's blitz rating");
+    let stats = m.stats(&a).await.unwrap().unwrap();
+    let shown: Vec<(Category, i64, u32)> = stats
+        .categories
+        .iter()
+        .map(|c| {
+            (
+                c.category,
+                c.rating.rating.round() as i64,
+                c.results.games(),
+            )
+        })
+        .collect();
+    assert_eq!(shown, [(Category::Blitz, 1662, 1), (CORR, 1338, 1)]);
+    for scope in [chat_scope(), Scope::Platform(Platform::Telegram)] {
+        let blitz = m.leaderboard(scope.clone(), Category::Blitz, Some(&a));
+        let blitz = blitz.await.unwrap();
+        assert_eq!(names(&blitz), ["User a", "User b"], "{scope:?}");
+        assert_eq!(blitz.top[0].1.rating.rating.round(), 1662.0);
+        let corr = m.leaderboard(scope.clone(), CORR, Some(&a)).await.unwrap();
+        assert_eq!(names(&corr), ["User b", "User a"], "{scope:?}");
+        assert_eq!(corr.caller.as_ref().map(|(p, _)| *p), Some(2));
+        let rapid = m.leaderboard(scope.clone(), Category::Rapid, Some(&a));
+        let rapid = rapid.await.unwrap();
+        assert!(rapid.top.is_empty() && rapid.caller.is_none());
+        let all = m.leaderboards(scope, Some(&a)).await.unwrap();
+        let tops: Vec<(Category, usize)> = all.iter().map(|b| (b.category, b.top.len())).collect();
+        assert_eq!(
+            tops,
+            [(Category::Blitz, 2), (Category::Rapid, 0), (CORR, 2)]
+        );
+    }
+    // A rapid game (10+0) adds a third rating; every player has one row per category and
+    // scope, however many games moved it.
+    let rapid = Some(TimeControl::fischer(10, 0));
+    let id = challenge_id(act(&m, &b, rated_challenge(&a, rapid)).await);
+    let v = game(act(&m, &a, Action::AcceptChallenge { challenge: id }).await);
+    play_and_resign(&m, &v, &b).await.unwrap();
+    let stats = m.stats(&b).await.unwrap().unwrap();
+    assert_eq!(stats.rated_games(), 3);
+    assert_eq!(stats.category(Category::Rapid).unwrap().results.losses, 1);
+    let rows = m.store().count(Tree::Leaderboard).await.unwrap();
+    assert_eq!(rows, 2 * 3 * 2, "2 players, 3 categories, 2 scopes");
+}
+
+/// A database written before ratings were split per category: a player's one rating (and
+/// its leaderboard rows under the bare scope keys) reads as their correspondence rating, and
+/// their next correspondence game moves those same rows.
+async fn ratings_stored_before_categories_read_as_correspondence(backend: Backend) {
+    let store = backend.open().await;
+    let (a, b) = (user("a"), user("b"));
+    let old = Rating {
+        rating: 1700.0,
+        deviation: 80.0,
+        volatility: 0.06,
+    };
+    let scopes = ["telegram", "telegram:-100"];
+    let legacy = serde_json::json!({
+        "user": a,
+        "rating": old,
+        "rated": {"wins": 5, "draws": 0, "losses": 1},
+        "casual": {"wins": 0, "draws": 0, "losses": 0},
+        "bots": [],
+        "streak": 0,
+        "best_streak": 2,
+        "last_played": T0,
+        "last_rated": T0,
+        "scopes": scopes,
+    });
+    store.put(Tree::Ratings, &a.key(), &legacy).await.unwrap();
+    let row = LeaderRow {
+        user: a.clone(),
+        rating: old,
+        games: 6,
+        wins: 5,
+        draws: 0,
+        losses: 1,
+        last_rated: T0,
+    };
+    for scope in scopes {
+        let key = board_key(scope, old.rating, &a.key());
+        store.put(Tree::Leaderboard, &key, &row).await.unwrap();
+    }
+    let (m, _) = start(store).await;
+    let board = m.leaderboard(chat_scope(), CORR, Some(&a)).await.unwrap();
+    assert_eq!(names(&board), ["User a"]);
+    assert_eq!(board.caller.as_ref().map(|(p, _)| *p), Some(1));
+    assert_eq!(corr(&m.stats(&a).await.unwrap().unwrap()).results.wins, 5);
+    // a loses a correspondence game to b: the old rows move, none is left behind.
+    let v = start_game(&m, &a, &b, true).await;
+    let end = play_and_resign(&m, &v, &a).await.unwrap();
+    assert!(delta_of(&end, &a) < 0);
+    let board = m.leaderboard(chat_scope(), CORR, Some(&a)).await.unwrap();
+    assert_eq!(board.top.len(), 2, "{:?}", names(&board));
+    let (_, row) = board.caller.as_ref().expect("a is on the board");
+    assert!(row.rating.rating < 1700.0 && row.losses == 2, "{row:?}");
+    let rows = m.store().count(Tree::Leaderboard).await.unwrap();
+    assert_eq!(rows, 4, "one row per player and scope");
 }

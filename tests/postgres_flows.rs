@@ -331,7 +331,7 @@ async fn one_players_games_ending_at_once_in_two_processes_both_count() {
     for m in [&one, &two] {
         let stats = m.stats(&a).await.unwrap().expect("a's stats");
         assert_eq!(
-            (stats.rated.wins, stats.rated.games()),
+            (stats.categories[0].results.wins, stats.rated_games()),
             (2 * ROUNDS, 2 * ROUNDS)
         );
         assert_eq!(m.history(&a, 0).await.unwrap().entries.len(), 8);
@@ -339,6 +339,7 @@ async fn one_players_games_ending_at_once_in_two_processes_both_count() {
     let board = one
         .leaderboard(
             toguz::ratings::keys::Scope::Platform(Platform::Telegram),
+            toguz::timecontrol::Category::Correspondence,
             None,
         )
         .await

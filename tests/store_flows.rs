@@ -159,6 +159,46 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
     assert_eq!(stored.moves, vec![9]);
 }
 
+/// Item 7 on a slow disk: a bot move whose write timed out (and was undone) is tried again
+/// within seconds, not left to the next sweep (30 s away here), and is played once the disk
+/// is quick again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_move_whose_write_timed_out_is_tried_again_soon() {
+    let (m, disk, _store) = faulty(300).await;
+    let a = user("a");
+    let against_bot = Action::PlayBot {
+        level: toguz::engine::Level::Hard,
+        variant: Variant::STANDARD,
+        colour: Some(Side::White),
+        time: None,
+    };
+    let v = game(act(&m, &a, against_bot).await);
+    let moved = game(play(&m, &v, &a, 9).await);
+    assert_eq!(moved.ply, 1);
+    // Every write from now on takes a second, over the 300 ms bound: the bot's move (it
+    // thinks 300 ms) is refused and undone, and so is its first try again.
+    disk.set_delay(Duration::from_millis(1000));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        game(show(&m, &a, &v.id).await).ply,
+        1,
+        "no write got through"
+    );
+    disk.set_delay(Duration::ZERO);
+    let started = Instant::now();
+    loop {
+        let now = game(show(&m, &a, &v.id).await);
+        if now.ply == 2 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the bot never moved again: {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Item 3: after a flush I/O error every later action fails at once, nothing is left half
 /// written, and the failure is announced for the process to exit.
 #[tokio::test]

@@ -44,7 +44,7 @@ discord-help =
     Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
     `/review` (or the Review button under a finished board): the bot's review of the game, with an evaluation graph, each player's largest mistakes and accuracy.
-    `/history player:` your finished games (or a member's), newest first: ◀ ▶ turn the pages, and a game's button shows its final board and record. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings.
+    `/history player:` your finished games (or a member's), newest first: ◀ ▶ turn the pages, and a game's button shows its final board and record. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
     Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/помощь`.
 discord-lang-set = From now on I will speak English with you.
@@ -76,6 +76,9 @@ discord-opt-scope = scope
 discord-opt-scope-desc = This server's players or everyone on Discord
 discord-choice-scope-server = This server
 discord-choice-scope-global = Everyone on Discord
+discord-opt-category = category
+discord-opt-category-desc = One time category in full (without it, the top of each)
+discord-leaderboard-more = /leaderboard category:
 # History and records (issue 16).
 discord-cmd-history = history
 discord-cmd-history-desc = A player's finished games, newest first, with each game's board and record

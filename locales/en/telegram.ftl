@@ -55,14 +55,14 @@ tg-review-inline = Send /review { $id } to me in a private chat, and I will revi
 tg-reviewing = The bot is going through the game; the review will follow here shortly.
 # History, stats, leaderboards and records (issue 16).
 tg-help-history = /history: your finished games, newest first, with buttons for older pages; each game's button shows its final board and record (/history @username or as a reply: someone else's)
-tg-help-stats = /stats: your rating and results (/stats @username or as a reply: someone else's)
-tg-help-leaderboard = /leaderboard: the best players of this group and your place; /leaderboard global (or in a private chat): everyone on Telegram
+tg-help-stats = /stats: your ratings (one per time category: blitz, rapid, correspondence) and results (/stats @username or as a reply: someone else's)
+tg-help-leaderboard = /leaderboard: the best players of this group in each time category and your place; /leaderboard blitz (rapid, correspondence): one category in full; add global (or ask in a private chat) for everyone on Telegram
 tg-help-record = /record: the game record as a file, with its moves (/record and a game number, or as a reply to its board; without them, the last game that ended in this chat)
 tg-cmd-history = Your finished games
 tg-cmd-stats = Your rating and results
 tg-cmd-leaderboard = Best players of this group
 tg-cmd-record = The record of a game as a file
-tg-leaderboard-how = “{ $given }” is no leaderboard I know. Send /leaderboard for this group's, or /leaderboard global for everyone on Telegram.
+tg-leaderboard-how = “{ $given }” is no leaderboard I know. Send /leaderboard for this group's, /leaderboard global for everyone on Telegram, and add blitz, rapid or correspondence for one category in full.
 tg-history-page-gone = That page of the history is empty. Send /history again.
 tg-record-inline = Send /record { $id } to me in a private chat, and I will send the record of this game there.
 tg-history-not-a-person = Bots, channels and anonymous admins don't play, so they have no games or rating.

@@ -4,6 +4,7 @@ use super::export::StoreArgs;
 use crate::manager::history::{leaderboard, INACTIVE_SECS};
 use crate::manager::{ChatRef, Platform};
 use crate::ratings::keys::Scope;
+use crate::timecontrol::Category;
 use anyhow::Context;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -19,6 +20,9 @@ pub struct LeaderboardArgs {
     /// id).
     #[arg(long, allow_hyphen_values = true)]
     pub chat: Option<String>,
+    /// The time category ranked: each has its own ratings.
+    #[arg(long, value_enum, default_value = "correspondence")]
+    pub category: CategoryArg,
     /// How many rows.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
@@ -40,6 +44,23 @@ impl From<PlatformArg> for Platform {
             PlatformArg::Telegram => Platform::Telegram,
             PlatformArg::Discord => Platform::Discord,
             PlatformArg::Console => Platform::Console,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum CategoryArg {
+    Blitz,
+    Rapid,
+    Correspondence,
+}
+
+impl From<CategoryArg> for Category {
+    fn from(c: CategoryArg) -> Category {
+        match c {
+            CategoryArg::Blitz => Category::Blitz,
+            CategoryArg::Rapid => Category::Rapid,
+            CategoryArg::Correspondence => Category::Correspondence,
         }
     }
 }
@@ -74,7 +95,8 @@ async fn run_async(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let board = leaderboard(&store, scope, None, now, args.top.max(1)).await?;
+    let category = Category::from(args.category);
+    let board = leaderboard(&store, scope, category, None, now, args.top.max(1)).await?;
     let rows: Vec<Row> = board
         .top
         .iter()
@@ -97,7 +119,8 @@ async fn run_async(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     }
     if rows.is_empty() {
         println!(
-            "No rated players here (players leave after {} days without a rated game).",
+            "No rated {} players here (players leave after {} days without a rated game of the category).",
+            category.name(),
             INACTIVE_SECS / 86_400
         );
     }

@@ -153,6 +153,10 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "deviation" | "place" => numbers(&[1, 52, 350]),
         "results" => text(&["3/1/2".into()]),
         "platform" => text(&["Telegram".into(), "Discord".into()]),
+        "category" => text(&[
+            crate::t!(lang, "category-blitz"),
+            crate::t!(lang, "category-correspondence"),
+        ]),
         "commands" => text(&["/play, /challenge, /board".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),

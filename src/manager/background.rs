@@ -8,16 +8,42 @@ use std::sync::atomic::Ordering as AtomicOrdering;
 /// busy.
 const BUSY_NOTICE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// A bot move whose write failed (a slow disk's commit timed out, the database was away) is
+/// tried again this many times, the first after `BOT_RETRY_FIRST` and then twice as long
+/// each time (0.5 + 1 + 2 + 4 + 8 s), before only the sweep's `retry_stuck_bot` is left to
+/// pick it up.
+const BOT_RETRIES: u32 = 5;
+const BOT_RETRY_FIRST: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl Manager {
     /// Starts the bot's turn in game `id` unless one is already queued or searching.
     pub(super) fn spawn_bot(&self, id: GameId) {
+        self.spawn_bot_try(id, 0);
+    }
+
+    /// The bot's turn after `failures` failed tries.
+    fn spawn_bot_try(&self, id: GameId, failures: u32) {
         let Some(ticket) = self.inner.bots.enter(&id) else {
             return;
         };
         let manager = self.clone();
         tokio::spawn(async move {
-            if let Err(error) = manager.bot_turn(&id, ticket).await {
-                tracing::error!(game = id, %error, "bot move failed");
+            let Err(error) = manager.bot_turn(&id, ticket).await else {
+                return;
+            };
+            tracing::error!(game = id, %error, failures, "bot move failed");
+            // A store error passes (the move was undone whole): try soon rather than at
+            // the next sweep, which can be a minute away. Other errors (the game is gone)
+            // do not. The pause holds no strong reference: a manager dropped meanwhile
+            // (shut down) tries nothing more.
+            if !matches!(error, ActionError::Storage(_)) || failures >= BOT_RETRIES {
+                return;
+            }
+            let weak = Arc::downgrade(&manager.inner);
+            drop(manager);
+            tokio::time::sleep(BOT_RETRY_FIRST * 2u32.pow(failures)).await;
+            if let Some(inner) = weak.upgrade() {
+                Manager { inner }.spawn_bot_try(id, failures + 1);
             }
         });
     }

@@ -10,17 +10,22 @@
 //! the write is durable, so two games ending at once for one player both count.
 
 use super::*;
-use crate::ratings::keys::{board_key, board_prefix, history_key, history_prefix, Scope};
+use crate::ratings::keys::{
+    board_key, board_prefix, board_scope, history_key, history_prefix, Scope,
+};
 use crate::ratings::{after_game, GameResult, LeaderRow, PlayerStats, RatingChange, Score};
 use crate::store::{Batch, Expect, KeyRange, StoreError};
+use crate::timecontrol::Category;
 use serde::{Deserialize, Serialize};
 
 /// A player whose last rated game is older than this leaves the leaderboards.
 pub const INACTIVE_SECS: u64 = 90 * 24 * 3600;
 /// Entries of one page of `/history`.
 pub const HISTORY_PAGE: usize = 8;
-/// Rows at the top of a leaderboard.
+/// Rows at the top of one category's leaderboard.
 pub const LEADERBOARD_TOP: usize = 10;
+/// Rows of each category when a leaderboard shows them all at once.
+pub const OVERVIEW_TOP: usize = 3;
 /// Lock stripes for players' stats: bounded memory, and two players rarely share one.
 pub(super) const RATING_STRIPES: usize = 64;
 
@@ -58,11 +63,12 @@ pub struct HistoryPage {
     pub more: bool,
 }
 
-/// A leaderboard as shown: the top rows with their places (1-based), and the caller's
-/// own place when they are on it.
+/// A leaderboard as shown: one category's top rows in a scope with their places (1-based),
+/// and the caller's own place when they are on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leaderboard {
     pub scope: Scope,
+    pub category: Category,
     pub top: Vec<(usize, LeaderRow)>,
     pub caller: Option<(usize, LeaderRow)>,
 }
@@ -152,9 +158,15 @@ impl Manager {
             ratings: [None, None],
         };
         let rated = after.rated && counted.len() == 2;
+        let category = after.time_control.category();
         if let Some(white_score) = score_of(&after.status, Side::White) {
             if rated {
-                let old = |c: &Counted| c.before.as_ref().map(|s| s.rating).unwrap_or_default();
+                let old = |c: &Counted| {
+                    c.before
+                        .as_ref()
+                        .map(|s| s.rating_in(category))
+                        .unwrap_or_default()
+                };
                 let (w, b) = (old(&counted[0]), old(&counted[1]));
                 let (nw, nb) = after_game(w, b, white_score);
                 ended.ratings = [
@@ -176,7 +188,7 @@ impl Manager {
                 };
                 let result = match &after.players[c.side.other().index()] {
                     Player::Bot(level) => GameResult::Bot(*level, score),
-                    Player::Human(_) if rated => GameResult::Rated(score),
+                    Player::Human(_) if rated => GameResult::Rated(category, score),
                     Player::Human(_) => GameResult::Casual(score),
                 };
                 let mut stats = c
@@ -186,7 +198,7 @@ impl Manager {
                 stats.user = c.user.clone();
                 stats.count(result, now);
                 if let Some(change) = ended.ratings[c.side.index()] {
-                    stats.rating = change.after;
+                    stats.category_mut(category).rating = change.after;
                 }
                 c.after = Some(stats);
             }
@@ -208,7 +220,8 @@ impl Manager {
             undo.delete(Tree::History, &key);
             if let Some(stats) = c.after.as_mut() {
                 if rated {
-                    rewrite_rows(c.before.as_ref(), stats, &after.chat, batch, undo)?;
+                    let before = c.before.as_ref();
+                    rewrite_rows(before, stats, category, &after.chat, batch, undo)?;
                 }
                 let key = c.user.key();
                 let next = match c.expect {
@@ -249,26 +262,28 @@ impl Manager {
     }
 }
 
-/// Moves a player's leaderboard rows from their old rating to the new one, in every scope
-/// they are entered in plus this game's (the inverse into `undo`). Rows expire when the
-/// player has been inactive for `INACTIVE_SECS`.
+/// Moves a player's leaderboard rows of `category` from their old rating to the new one, in
+/// every scope they are entered in for it plus this game's (the inverse into `undo`). Rows
+/// expire when the player has played no rated game of the category for `INACTIVE_SECS`.
 fn rewrite_rows(
     before: Option<&PlayerStats>,
     stats: &mut PlayerStats,
+    category: Category,
     chat: &ChatRef,
     batch: &mut Batch,
     undo: &mut Batch,
 ) -> Result<(), StoreError> {
     let user = stats.user.key();
+    let entry = stats.category_mut(category);
     for scope in scopes_of(chat) {
         // A scope that falls out of the list has its old row deleted below and gets no
         // new one.
-        stats.enter_scope(&scope);
+        entry.enter_scope(&scope);
     }
-    if let Some(old) = before.filter(|o| o.rated.games() > 0) {
-        let row = old.row();
+    let old = before.and_then(|o| Some((o.category(category)?, o.row(category)?)));
+    if let Some((old, row)) = old {
         for scope in &old.scopes {
-            let key = board_key(scope, old.rating.rating, &user);
+            let key = board_key(&board_scope(scope, category), old.rating.rating, &user);
             batch.delete(Tree::Leaderboard, &key);
             undo.put(Tree::Leaderboard, &key, &row)?;
             undo.expire_at(
@@ -278,14 +293,16 @@ fn rewrite_rows(
             );
         }
     }
-    let row = stats.row();
-    for scope in &stats.scopes {
-        let key = board_key(scope, stats.rating.rating, &user);
+    let (Some(new), Some(row)) = (stats.category(category), stats.row(category)) else {
+        return Ok(());
+    };
+    for scope in &new.scopes {
+        let key = board_key(&board_scope(scope, category), new.rating.rating, &user);
         batch.put(Tree::Leaderboard, &key, &row)?;
         batch.expire_at(
             Tree::Leaderboard,
             &key,
-            stats.last_rated.saturating_add(INACTIVE_SECS),
+            new.last_rated.saturating_add(INACTIVE_SECS),
         );
         undo.delete(Tree::Leaderboard, &key);
     }
@@ -326,12 +343,13 @@ pub async fn history_page(
 pub async fn leaderboard(
     store: &Store,
     scope: Scope,
+    category: Category,
     caller: Option<&UserRef>,
     now: u64,
     top: usize,
 ) -> Result<Leaderboard, StoreError> {
     let scope_key = scope.key();
-    let prefix = board_prefix(&scope_key);
+    let prefix = board_prefix(&board_scope(&scope_key, category));
     let active = |row: &LeaderRow| row.last_rated.saturating_add(INACTIVE_SECS) > now;
     let mut rows = Vec::new();
     let mut after: Option<String> = None;
@@ -358,20 +376,22 @@ pub async fn leaderboard(
         .map(|(i, (_, r))| (i + 1, r))
         .collect();
     let caller = match caller {
-        Some(user) => caller_place(store, &scope_key, user, now, &top_rows).await?,
+        Some(user) => caller_place(store, (&scope_key, category), user, now, &top_rows).await?,
         None => None,
     };
     Ok(Leaderboard {
         scope,
+        category,
         top: top_rows,
         caller,
     })
 }
 
-/// The caller's place in a scope: their row, and how many active rows come before it.
+/// The caller's place on a scope's board of a category: their row, and how many active rows
+/// come before it.
 async fn caller_place(
     store: &Store,
-    scope_key: &str,
+    (scope_key, category): (&str, Category),
     user: &UserRef,
     now: u64,
     top: &[(usize, LeaderRow)],
@@ -382,12 +402,16 @@ async fn caller_place(
     let Some(stats) = store.get::<PlayerStats>(Tree::Ratings, &user.key()).await? else {
         return Ok(None);
     };
-    let active = |row: &LeaderRow| row.last_rated.saturating_add(INACTIVE_SECS) > now;
-    if !stats.scopes.iter().any(|s| s == scope_key) || !active(&stats.row()) {
+    let (Some(entry), Some(row)) = (stats.category(category), stats.row(category)) else {
+        return Ok(None);
+    };
+    let active = row.last_rated.saturating_add(INACTIVE_SECS) > now;
+    if !entry.scopes.iter().any(|s| s == scope_key) || !active {
         return Ok(None);
     }
-    let key = board_key(scope_key, stats.rating.rating, &user.key());
-    let prefix = board_prefix(scope_key);
+    let board = board_scope(scope_key, category);
+    let key = board_key(&board, entry.rating.rating, &user.key());
+    let prefix = board_prefix(&board);
     let range = KeyRange {
         prefix: &prefix,
         after: None,
@@ -396,7 +420,7 @@ async fn caller_place(
     // A count over the index: the rows ahead are not read. A row of a player who has just
     // become inactive counts until the sweeper deletes it (every `sweep_interval_secs`).
     let place = store.count_range(Tree::Leaderboard, range).await? + 1;
-    Ok(Some((place, stats.row())))
+    Ok(Some((place, row)))
 }
 
 /// A game's record, for `/record`: a file name, the record, and the bare move text.
@@ -424,20 +448,32 @@ impl Manager {
             .await?)
     }
 
-    /// The leaderboard of `scope` with `caller`'s place.
+    /// The leaderboard of one category in `scope` with `caller`'s place.
     pub async fn leaderboard(
         &self,
         scope: Scope,
+        category: Category,
         caller: Option<&UserRef>,
     ) -> Result<Leaderboard, ActionError> {
-        Ok(leaderboard(
-            &self.inner.store,
-            scope,
-            caller,
-            self.now(),
-            LEADERBOARD_TOP,
-        )
-        .await?)
+        let store = &self.inner.store;
+        let now = self.now();
+        Ok(leaderboard(store, scope, category, caller, now, LEADERBOARD_TOP).await?)
+    }
+
+    /// Every category's leaderboard in `scope`, the top `OVERVIEW_TOP` of each (what
+    /// `/leaderboard` without a category shows), with `caller`'s places.
+    pub async fn leaderboards(
+        &self,
+        scope: Scope,
+        caller: Option<&UserRef>,
+    ) -> Result<Vec<Leaderboard>, ActionError> {
+        let (store, now) = (&self.inner.store, self.now());
+        let mut boards = Vec::with_capacity(Category::ALL.len());
+        for category in Category::ALL {
+            let board = leaderboard(store, scope.clone(), category, caller, now, OVERVIEW_TOP);
+            boards.push(board.await?);
+        }
+        Ok(boards)
     }
 
     /// The record of `game`, or without one of the game that ended last in `chat`

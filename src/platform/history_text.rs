@@ -10,6 +10,7 @@ use crate::manager::{GameStatus, Platform, UserRef};
 use crate::ratings::keys::Scope;
 use crate::ratings::{PlayerStats, Score, Wdl};
 use crate::t;
+use crate::timecontrol::Category;
 
 /// Whose history or stats: the reader's own, or someone else's with their name.
 pub struct Whose {
@@ -106,37 +107,42 @@ fn none_yet(name: Option<&str>, lang: Lang) -> String {
     }
 }
 
-/// Someone's rating and results (`name` `None`: the reader's own).
+/// A time category's name as a label (`Blitz`, `Блиц`).
+pub fn category_name(category: Category, lang: Lang) -> String {
+    match category {
+        Category::Blitz => t!(lang, "category-blitz"),
+        Category::Rapid => t!(lang, "category-rapid"),
+        Category::Correspondence => t!(lang, "category-correspondence"),
+    }
+}
+
+/// Someone's ratings (one per time category played rated) and results (`name` `None`: the
+/// reader's own).
 pub fn stats_text(name: Option<&str>, stats: Option<&PlayerStats>, lang: Lang) -> String {
     let Some(s) = stats else {
         return none_yet(name, lang);
     };
-    let (rating, deviation) = (s.rating.shown(), s.rating.deviation.round() as i64);
-    let head = match name {
-        Some(name) => t!(
+    let mut lines = vec![match name {
+        Some(name) => t!(lang, "stats-title", name = name),
+        None => t!(lang, "stats-title-you"),
+    }];
+    for c in &s.categories {
+        lines.push(t!(
             lang,
-            "stats-rating",
-            name = name,
-            rating = rating,
-            deviation = deviation
-        ),
-        None => t!(
-            lang,
-            "stats-rating-you",
-            rating = rating,
-            deviation = deviation
-        ),
-    };
-    let mut lines = vec![head];
-    if s.rating.is_provisional() {
+            "stats-category",
+            category = category_name(c.category, lang),
+            rating = c.rating.shown(),
+            deviation = c.rating.deviation.round() as i64,
+            count = c.results.games(),
+            results = wdl(&c.results)
+        ));
+    }
+    if s.categories.is_empty() {
+        lines.push(t!(lang, "stats-no-rated"));
+    }
+    if s.categories.iter().any(|c| c.rating.is_provisional()) {
         lines.push(t!(lang, "stats-provisional"));
     }
-    lines.push(t!(
-        lang,
-        "stats-rated",
-        count = s.rated.games(),
-        results = wdl(&s.rated)
-    ));
     if s.casual.games() > 0 {
         lines.push(t!(
             lang,
@@ -156,19 +162,65 @@ pub fn stats_text(name: Option<&str>, stats: Option<&PlayerStats>, lang: Lang) -
     lines.join("\n")
 }
 
-/// A leaderboard: its title, the top rows, and the caller's own place.
-pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> String {
-    let title = match &board.scope {
+/// How a leaderboard is asked for: one category in full, or every category's top
+/// (`more` then shows how to ask for one in full, in the adapter's own command syntax).
+pub enum BoardsShown {
+    One,
+    Overview { more: String },
+}
+
+/// Leaderboards of one scope: the scope's title, then for each category its name, top rows
+/// and the caller's place. The overview leaves out categories nobody played.
+pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) -> String {
+    let Some(first) = boards.first() else {
+        return String::new();
+    };
+    let title = match &first.scope {
         Scope::Platform(p) => t!(lang, "leaderboard-global", platform = platform_name(*p)),
         Scope::Chat(chat) if chat.platform == Platform::Discord => {
             t!(lang, "leaderboard-server")
         }
         Scope::Chat(_) => t!(lang, "leaderboard-chat"),
     };
-    if board.top.is_empty() {
-        return format!("{title}\n{}", t!(lang, "leaderboard-empty"));
+    let played: Vec<&Leaderboard> = boards.iter().filter(|b| !b.top.is_empty()).collect();
+    let mut lines = vec![title];
+    match shown {
+        BoardsShown::One => {
+            lines.push(format!("{}:", category_name(first.category, lang)));
+            if first.top.is_empty() {
+                lines.push(t!(lang, "leaderboard-empty"));
+                return lines.join("\n");
+            }
+            lines.push(t!(lang, "leaderboard-columns"));
+            board_lines(first, &mut lines);
+            lines.push(match &first.caller {
+                Some((place, _)) => t!(lang, "leaderboard-you", place = *place),
+                None => t!(lang, "leaderboard-you-absent"),
+            });
+        }
+        BoardsShown::Overview { more } => {
+            if played.is_empty() {
+                lines.push(t!(lang, "leaderboard-empty"));
+                return lines.join("\n");
+            }
+            lines.push(t!(lang, "leaderboard-columns"));
+            for board in &played {
+                lines.push(format!("{}:", category_name(board.category, lang)));
+                board_lines(board, &mut lines);
+                if let Some((place, _)) = &board.caller {
+                    lines.push(t!(lang, "leaderboard-you", place = *place));
+                }
+            }
+            if played.iter().all(|b| b.caller.is_none()) {
+                lines.push(t!(lang, "leaderboard-you-absent"));
+            }
+            lines.push(t!(lang, "leaderboard-more", command = more.as_str()));
+        }
     }
-    let mut lines = vec![title, t!(lang, "leaderboard-columns")];
+    lines.join("\n")
+}
+
+fn board_lines(board: &Leaderboard, lines: &mut Vec<String>) {
     for (place, row) in &board.top {
         lines.push(format!(
             "{place}. {} — {} · {}/{}/{}",
@@ -179,11 +231,6 @@ pub fn leaderboard_text(board: &Leaderboard, lang: Lang) -> String {
             row.losses
         ));
     }
-    match &board.caller {
-        Some((place, _)) => lines.push(t!(lang, "leaderboard-you", place = *place)),
-        None => lines.push(t!(lang, "leaderboard-you-absent")),
-    }
-    lines.join("\n")
 }
 
 fn platform_name(p: Platform) -> &'static str {
@@ -251,13 +298,40 @@ mod tests {
         assert!(history_line(&entry, Lang::Kk).contains("жеңіс"));
     }
 
+    fn row(user: UserRef, rating: f64) -> LeaderRow {
+        LeaderRow {
+            user,
+            rating: Rating {
+                rating,
+                deviation: 60.0,
+                volatility: 0.06,
+            },
+            games: 3,
+            wins: 2,
+            draws: 1,
+            losses: 0,
+            last_rated: 5,
+        }
+    }
+
+    fn board(category: Category, top: Vec<(usize, LeaderRow)>) -> Leaderboard {
+        let caller = top.first().cloned();
+        Leaderboard {
+            scope: Scope::Chat(ChatRef::new(Platform::Telegram, "-100")),
+            category,
+            top,
+            caller,
+        }
+    }
+
     #[test]
-    fn stats_and_leaderboards_read_in_each_language() {
+    fn stats_show_each_categorys_rating_in_each_language() {
         let mut s = PlayerStats::new(alice());
         s.count(crate::ratings::GameResult::Bot(Level::Hard, Score::Win), 5);
         for lang in Lang::ALL {
             let text = stats_text(Some("Alice"), Some(&s), lang);
-            assert!(text.contains("1500?") && text.contains("1/0/0"), "{text}");
+            assert!(text.contains("1/0/0"), "{text}");
+            assert!(text.contains(&t!(lang, "stats-no-rated")), "{text}");
             assert!(
                 text.contains(&words::level_name(lang, Level::Hard)),
                 "{text}"
@@ -268,27 +342,65 @@ mod tests {
                 stats_text(Some("Bob"), None, lang)
             );
         }
-        let board = Leaderboard {
-            scope: Scope::Chat(ChatRef::new(Platform::Telegram, "-100")),
-            top: vec![(
-                1,
-                LeaderRow {
-                    user: alice(),
-                    rating: Rating {
-                        rating: 1612.4,
-                        deviation: 60.0,
-                        volatility: 0.06,
-                    },
-                    games: 3,
-                    wins: 2,
-                    draws: 1,
-                    losses: 0,
-                    last_rated: 5,
-                },
-            )],
-            caller: None,
-        };
-        let text = leaderboard_text(&board, Lang::Ru);
+        use crate::ratings::GameResult::Rated;
+        s.count(Rated(Category::Blitz, Score::Win), 6);
+        s.count(Rated(Category::Correspondence, Score::Loss), 7);
+        s.category_mut(Category::Blitz).rating.rating = 1612.4;
+        let text = stats_text(None, Some(&s), Lang::En);
+        let blitz = text.find("Blitz: rating 1612?").expect(&text);
+        let corr = text.find("Correspondence: rating 1500?").expect(&text);
+        assert!(blitz < corr, "fastest first: {text}");
+        assert!(!text.contains("Rapid"), "{text}");
+        assert!(!text.contains(&t!(Lang::En, "stats-no-rated")), "{text}");
+        for lang in Lang::ALL {
+            let text = stats_text(None, Some(&s), lang);
+            for c in [Category::Blitz, Category::Correspondence] {
+                assert!(text.contains(&category_name(c, lang)), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_leaderboard_shows_one_category_or_every_played_one() {
+        let alice_row = row(alice(), 1612.4);
+        let one = board(Category::Blitz, vec![(1, alice_row.clone())]);
+        let text = leaderboard_text(&[one], BoardsShown::One, Lang::Ru);
+        assert!(text.contains("Блиц:"), "{text}");
         assert!(text.contains("1. Alice — 1612 · 2/1/0"), "{text}");
+        let empty = board(Category::Rapid, vec![]);
+        let text = leaderboard_text(std::slice::from_ref(&empty), BoardsShown::One, Lang::En);
+        assert!(text.contains("Rapid:") && text.contains(&t!(Lang::En, "leaderboard-empty")));
+        let corr = board(Category::Correspondence, vec![(1, row(alice(), 1490.0))]);
+        let blitz = board(Category::Blitz, vec![(1, alice_row)]);
+        let boards = [blitz, empty.clone(), corr];
+        let shown = BoardsShown::Overview {
+            more: "/leaderboard blitz".into(),
+        };
+        for lang in Lang::ALL {
+            let text = leaderboard_text(&boards, BoardsShown::Overview { more: "/x".into() }, lang);
+            assert!(
+                !text.contains(&category_name(Category::Rapid, lang)),
+                "{text}"
+            );
+            assert!(
+                text.contains(&category_name(Category::Blitz, lang)),
+                "{text}"
+            );
+            assert!(text.contains("/x"), "{text}");
+        }
+        let text = leaderboard_text(&boards, shown, Lang::En);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], t!(Lang::En, "leaderboard-chat"));
+        assert!(lines.contains(&"1. Alice — 1490 · 2/1/0"), "{text}");
+        assert!(text.ends_with("/leaderboard blitz"), "{text}");
+        let nobody = leaderboard_text(
+            &[empty],
+            BoardsShown::Overview { more: "/x".into() },
+            Lang::Kk,
+        );
+        assert!(
+            nobody.contains(&t!(Lang::Kk, "leaderboard-empty")),
+            "{nobody}"
+        );
     }
 }

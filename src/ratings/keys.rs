@@ -4,6 +4,7 @@
 //! separator `|` only ever separates.
 
 use crate::manager::{ChatRef, Platform};
+use crate::timecontrol::Category;
 
 /// `%` and `|` escaped as `%25` and `%7C`.
 pub fn escape(text: &str) -> String {
@@ -53,19 +54,30 @@ impl Scope {
     }
 }
 
-/// The keys of one scope's leaderboard start with this.
-pub fn board_prefix(scope_key: &str) -> String {
-    format!("{scope_key}|")
+/// The key of one category's leaderboard in a scope: `telegram:-100%blitz`. A raw `%` never
+/// occurs in an escaped scope key, so no scope's board reads into another's. Correspondence
+/// boards keep the bare scope key they had before ratings were split per category, so the
+/// rows written then are still read.
+pub fn board_scope(scope_key: &str, category: Category) -> String {
+    match category {
+        Category::Correspondence => scope_key.to_string(),
+        other => format!("{scope_key}%{}", other.name()),
+    }
 }
 
-/// `scope|inverted rating|user`: a scope's players best first (ties by user key).
-pub fn board_key(scope_key: &str, rating: f64, user_key: &str) -> String {
+/// The keys of one board (a [`board_scope`]) start with this.
+pub fn board_prefix(board: &str) -> String {
+    format!("{board}|")
+}
+
+/// `board|inverted rating|user`: a board's players best first (ties by user key).
+pub fn board_key(board: &str, rating: f64, user_key: &str) -> String {
     const TOP: u64 = 9_999_999_999;
     // Thousandths of a point, clamped into ten digits (a NaN sorts as 0).
     let scaled = (rating.clamp(0.0, 9_999_999.0) * 1000.0).round() as u64;
     format!(
         "{}{:010}|{}",
-        board_prefix(scope_key),
+        board_prefix(board),
         TOP - scaled.min(TOP),
         escape(user_key)
     )
@@ -107,5 +119,25 @@ mod tests {
         assert!(!high.starts_with(&board_prefix("telegram:-10")));
         assert_eq!(Scope::Platform(Platform::Discord).key(), "discord");
         assert!(board_key("x", f64::NAN, "u") > board_key("x", 1.0, "u"));
+    }
+
+    #[test]
+    fn each_category_has_its_own_board_in_a_scope() {
+        let scope = Scope::Chat(ChatRef::new(Platform::Telegram, "-100")).key();
+        let boards: Vec<String> = Category::ALL
+            .iter()
+            .map(|c| board_scope(&scope, *c))
+            .collect();
+        assert_eq!(boards[2], scope, "correspondence keeps the old keys");
+        for (i, a) in boards.iter().enumerate() {
+            for (j, b) in boards.iter().enumerate() {
+                let key = board_key(b, 1500.0, "telegram:1");
+                assert_eq!(key.starts_with(&board_prefix(a)), i == j, "{a} {key}");
+            }
+        }
+        // A chat whose id looked like a category cannot reach into another board: `%` is
+        // escaped in scope keys.
+        let odd = Scope::Chat(ChatRef::new(Platform::Telegram, "-100%blitz")).key();
+        assert_ne!(odd, board_scope(&scope, Category::Blitz));
     }
 }

@@ -2,14 +2,15 @@
 //! code, no I/O. The manager (`manager::history`) reads and writes them through the store.
 //!
 //! Ratings are Glicko-2, computed by the `skillratings` crate: each rated game between two
-//! people is one rating period for both players (`after_game`). A rating whose deviation is
+//! people is one rating period for both players (`after_game`), in the game's time category
+//! (blitz, rapid, correspondence: each has a rating of its own). A rating whose deviation is
 //! above [`PROVISIONAL_DEVIATION`] is provisional and shown with a `?`.
 
 pub mod dates;
 pub mod keys;
 pub mod stats;
 
-pub use stats::{GameResult, LeaderRow, PlayerStats, Wdl};
+pub use stats::{CategoryStats, GameResult, LeaderRow, PlayerStats, Wdl};
 
 use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};

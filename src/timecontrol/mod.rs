@@ -37,8 +37,9 @@ pub enum TimeControl {
     Fischer { base_ms: u64, increment_ms: u64 },
 }
 
-/// The rating category of a time control (kept in the record).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// The rating category of a time control (kept in the record): each has its own rating.
+/// Ordered fastest first, as `/stats` lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
     /// Expected time per side (base + 40 increments) under 8 minutes.
@@ -48,6 +49,8 @@ pub enum Category {
 }
 
 impl Category {
+    pub const ALL: [Category; 3] = [Category::Blitz, Category::Rapid, Category::Correspondence];
+
     pub fn name(self) -> &'static str {
         match self {
             Category::Blitz => "blitz",
@@ -56,11 +59,15 @@ impl Category {
         }
     }
 
+    /// A category's name as a player types it, in any of the catalogs' languages
+    /// (`blitz`, `блиц`, `рапид`, `заочная`, `сырттай`, ...), or as a record writes it.
     pub fn parse(text: &str) -> Option<Category> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "blitz" => Some(Category::Blitz),
-            "rapid" => Some(Category::Rapid),
-            "correspondence" => Some(Category::Correspondence),
+        let lower = text.trim().to_lowercase();
+        match lower.as_str() {
+            "blitz" | "блиц" => Some(Category::Blitz),
+            "rapid" | "рапид" => Some(Category::Rapid),
+            "заочные" => Some(Category::Correspondence),
+            word if CORRESPONDENCE_WORDS.contains(&word) => Some(Category::Correspondence),
             _ => None,
         }
     }

@@ -77,9 +77,19 @@ fn categories_follow_the_expected_time_per_side() {
         TimeControl::Correspondence.category(),
         Category::Correspondence
     );
-    for c in [Category::Blitz, Category::Rapid, Category::Correspondence] {
+    for c in Category::ALL {
         assert_eq!(Category::parse(c.name()), Some(c));
     }
+    for (word, c) in [
+        (" Блиц ", Category::Blitz),
+        ("RAPID", Category::Rapid),
+        ("рапид", Category::Rapid),
+        ("заочные", Category::Correspondence),
+        ("сырттай", Category::Correspondence),
+    ] {
+        assert_eq!(Category::parse(word), Some(c), "{word:?}");
+    }
+    assert_eq!(Category::parse("bullet"), None);
 }
 
 #[test]

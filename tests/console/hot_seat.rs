@@ -30,9 +30,9 @@ fn a_hot_seat_game_is_rated_and_shows_in_history_and_stats() {
         out.contains(": Aigerim – Daulet, lost, 1338? (-162)"),
         "{out}"
     );
-    assert!(out.contains("Daulet: rating 1662?, deviation 290"), "{out}");
+    assert!(out.contains("Results of Daulet:"), "{out}");
     assert!(
-        out.contains("Rated games: 1 (wins/draws/losses: 1/0/0)"),
+        out.contains("Correspondence: rating 1662?, deviation 290; rated games: 1 (wins/draws/losses: 1/0/0)"),
         "{out}"
     );
     assert!(out.contains("Nobody has no finished games yet."), "{out}");
@@ -40,7 +40,7 @@ fn a_hot_seat_game_is_rated_and_shows_in_history_and_stats() {
     // The ratings are kept: the next session's stats read them back.
     let (out2, err2, ok2) = run_play(dir.path(), &args, "stats\nquit\n");
     assert!(ok2, "stderr: {err2}");
-    assert!(out2.contains("Aigerim: rating 1338?"), "{out2}");
+    assert!(out2.contains("Correspondence: rating 1338?"), "{out2}");
 }
 
 #[test]

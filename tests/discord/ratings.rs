@@ -132,9 +132,32 @@ async fn a_rated_game_shows_on_the_board_the_leaderboard_and_stats() {
 
     let board = ask(&fake, &alice, "leaderboard", json!([]), &[]).await;
     assert!(board.contains("Leaderboard of this server"), "{board}");
+    assert!(board.contains("Correspondence:"), "{board}");
     assert!(board.contains("1. ") && board.contains("2. "), "{board}");
     assert!(board.contains("Alice") && board.contains("Bob"), "{board}");
     assert!(board.contains("Your place: "), "{board}");
+    assert!(board.ends_with("/leaderboard category:"), "{board}");
+    let category = |value: &str| json!([{ "name": "category", "type": 3, "value": value }]);
+    let full = ask(
+        &fake,
+        &alice,
+        "leaderboard",
+        category("correspondence"),
+        &[],
+    )
+    .await;
+    assert!(full.contains("Correspondence:\nRating"), "{full}");
+    assert!(
+        full.contains("2. ") && full.contains("Your place: "),
+        "{full}"
+    );
+    let blitz = ask(&fake, &alice, "leaderboard", category("blitz"), &[]).await;
+    assert!(blitz.contains("Blitz:\nNobody here has played"), "{blitz}");
+    let forged = ask(&fake, &alice, "leaderboard", category("bullet"), &[]).await;
+    assert!(
+        forged.contains("option value is not one I know"),
+        "{forged}"
+    );
     let global = ask(
         &fake,
         &bob,
@@ -146,8 +169,9 @@ async fn a_rated_game_shows_on_the_board_the_leaderboard_and_stats() {
     assert!(global.contains("everyone on Discord"), "{global}");
 
     let own = ask(&fake, &alice, "stats", json!([]), &[]).await;
-    assert!(own.starts_with("Your rating: "), "{own}");
-    assert!(own.contains("Rated games: 1 "), "{own}");
+    assert!(own.starts_with("Your results:"), "{own}");
+    assert!(own.contains("Correspondence: rating "), "{own}");
+    assert!(own.contains("rated games: 1 "), "{own}");
     let his = ask(
         &fake,
         &alice,
@@ -156,8 +180,8 @@ async fn a_rated_game_shows_on_the_board_the_leaderboard_and_stats() {
         std::slice::from_ref(&bob),
     )
     .await;
-    assert!(his.starts_with("Bob: rating "), "{his}");
-    assert!(his.contains("Rated games: 1 "), "{his}");
+    assert!(his.starts_with("Results of Bob:"), "{his}");
+    assert!(his.contains("rated games: 1 "), "{his}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -177,7 +201,7 @@ async fn an_unrated_challenge_changes_no_rating() {
     );
     let stats = ask(&fake, &asel, "stats", json!([]), &[]).await;
     assert!(
-        stats.contains("Rated games: 0") && stats.contains("Unrated games: 1"),
+        stats.contains("No rated games yet.") && stats.contains("Unrated games: 1"),
         "{stats}"
     );
 }

@@ -7,7 +7,7 @@ use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 /// The text of the next sendMessage to `chat` from call `mark` on.
-fn next_text(fake: &FakeTelegram, mark: usize, chat: i64) -> String {
+pub fn next_text(fake: &FakeTelegram, mark: usize, chat: i64) -> String {
     let (_, call) = fake
         .wait_call(mark, WAIT, |c| {
             c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(chat)

@@ -3,6 +3,7 @@
 //! expiry; draw offers; presses by outsiders; stale, double, forged and malformed buttons; a
 //! 429 on an edit; webhook mode with its secret token; inline mode; a new message per move.
 
+use crate::abuse::next_text;
 use std::time::Duration;
 use toguz::rules::{Position, Side, Variant};
 use toguz::testing::telegram::bot::{
@@ -872,4 +873,80 @@ fn without_edit_in_place_every_move_posts_a_new_board() {
     let calls = f.fake.calls();
     assert!(calls.iter().all(|c| c.method != "editMessageMedia"));
     assert!(assert_all_photos_png(&calls) >= 6);
+}
+
+#[test]
+fn each_refusal_is_answered_where_it_was_asked() {
+    let f = Flow::start("", "");
+    // Commands that cannot be carried out, in a private chat: a reply says why.
+    let chat = TgChat::private(&f.carol);
+    for (command, words) in [
+        ("/challenge", "Challenges are made in groups"),
+        ("/rematch", "Reply with /rematch"),
+        ("/history bob", "know who “bob” is"),
+    ] {
+        let mark = f.fake.mark();
+        f.fake.send_text(&chat, &f.carol, command);
+        let text = next_text(&f.fake, mark, chat.id);
+        assert!(text.contains(words), "{command}: {text}");
+    }
+
+    // On a board in a group: a stale press passes as a notice, not an alert.
+    let players = [&f.alice, &f.bob];
+    f.alice_vs_bob();
+    let mut pos = Position::start(Variant::default());
+    let board = f.play(players, &mut pos, 1);
+    let msg = board.message.message_id;
+    let (mover, _) = f.turn(&board, players);
+    let stale = format!("1m:{}:{}:{}", board.game, board.ply - 1, board.pits[0].0);
+    let answer = f.press(msg, mover, &stale);
+    assert_says(&answer, "out of date");
+    assert_ne!(
+        answer.str("show_alert").as_deref(),
+        Some("true"),
+        "{answer:#?}"
+    );
+    // A Record button of a game that does not exist: the press is answered, and the refusal
+    // is posted in the chat, where the record would have gone.
+    let mark = f.fake.mark();
+    let answer = f.press(msg, &f.carol, "1rc:zz99zz");
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    let text = next_text(&f.fake, mark, GROUP);
+    assert!(text.contains("There is no such game"), "{text}");
+
+    // On an inline message: a record or a review is asked for in a private chat, and the
+    // placeholder's refusals are alerts.
+    let query = f.fake.inline_query(&f.alice, "");
+    f.fake
+        .wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
+        .expect("inline query answered");
+    let inline = f.fake.send_inline_result(&query, "challenge", false);
+    let (_, placeholder) = f
+        .fake
+        .inline_message(&inline)
+        .expect("sent")
+        .buttons()
+        .first()
+        .cloned()
+        .expect("a button");
+    assert_alert(
+        &f.press_inline(&inline, &f.bob, "1rc:zz99zz"),
+        "Send /record zz99zz to me in a private chat",
+    );
+    assert_alert(
+        &f.press_inline(&inline, &f.bob, "1rv:zz99zz"),
+        "Send /review zz99zz to me in a private chat",
+    );
+    assert_alert(
+        &f.press_inline(&inline, &f.alice, &placeholder),
+        "your own challenge",
+    );
+    assert_eq!(
+        f.press_inline(&inline, &f.bob, &placeholder).str("text"),
+        None
+    );
+    assert_alert(
+        &f.press_inline(&inline, &f.carol, &placeholder),
+        "no longer open",
+    );
 }

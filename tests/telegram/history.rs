@@ -37,12 +37,17 @@ fn document_of(fake: &FakeTelegram, call: &Call) -> (String, String) {
     (name, String::from_utf8(bytes).expect("UTF-8 record"))
 }
 
-/// Alice challenges Bob by reply (rated by default), Bob accepts, they play some plies and
-/// the player to move resigns: the final board.
-fn a_rated_game(fake: &FakeTelegram, group: &TgChat, alice: &TgUser, bob: &TgUser) -> Board {
+/// Alice challenges Bob by reply with `command` (rated by default), Bob accepts, they play
+/// some plies and Alice resigns: the final board.
+fn a_rated_game(
+    fake: &FakeTelegram,
+    group: &TgChat,
+    (alice, bob): (&TgUser, &TgUser),
+    command: &str,
+) -> Board {
     let theirs = fake.send_text(group, bob, "A game?");
     let mark = fake.mark();
-    fake.send_reply(group, alice, "/challenge", theirs);
+    fake.send_reply(group, alice, command, theirs);
     let (_, call) = fake
         .wait_call(mark, WAIT, |c| {
             c.method == "sendMessage"
@@ -82,6 +87,36 @@ fn a_rated_game(fake: &FakeTelegram, group: &TgChat, alice: &TgUser, bob: &TgUse
 }
 
 #[test]
+fn a_blitz_game_is_rated_in_its_own_category() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let group = TgChat::group(GROUP, "Toguz club");
+    let alice = TgUser::new(621, "Alice", "alice_b", "en");
+    let bob = TgUser::new(622, "Bob", "bob_b", "en");
+    let end = a_rated_game(&fake, &group, (&alice, &bob), "/challenge 3+2");
+    assert!(
+        end.caption().contains("Bob 1662? (+162)"),
+        "{}",
+        end.caption()
+    );
+    let mark = fake.mark();
+    fake.send_text(&group, &bob, "/stats");
+    let own = next_text(&fake, mark);
+    assert!(own.contains("Blitz: rating 1662?"), "{own}");
+    assert!(!own.contains("Correspondence"), "{own}");
+    let mark = fake.mark();
+    fake.send_text(&group, &alice, "/leaderboard");
+    let board = next_text(&fake, mark);
+    assert!(board.contains("Blitz:\n1. Bob — 1662?"), "{board}");
+    assert!(!board.contains("Correspondence:"), "{board}");
+    let mark = fake.mark();
+    fake.send_text(&group, &alice, "/leaderboard correspondence");
+    let corr = next_text(&fake, mark);
+    assert!(corr.contains("Nobody here has played"), "{corr}");
+}
+
+#[test]
 fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
@@ -90,7 +125,7 @@ fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     let alice = TgUser::new(611, "Alice", "alice_h", "en");
     let bob = TgUser::new(612, "Bob", "bob_h", "en");
 
-    let end = a_rated_game(&fake, &group, &alice, &bob);
+    let end = a_rated_game(&fake, &group, (&alice, &bob), "/challenge");
     let caption = end.caption();
     assert!(caption.contains("Alice resigned"), "{caption}");
     assert!(caption.contains("wins: Bob."), "{caption}");
@@ -100,15 +135,39 @@ fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     let record_button = format!("1rc:{}", end.game);
     assert!(end.data.contains(&record_button), "{:?}", end.data);
 
-    // The group's leaderboard: Bob first, Alice second, the caller's own place.
+    // The group's leaderboard: each category played (this game had no clock:
+    // correspondence), Bob first, Alice second, the caller's own place.
     let mark = fake.mark();
     fake.send_text(&group, &alice, "/leaderboard");
     let board = next_text(&fake, mark);
     assert!(board.contains("Leaderboard of this chat"), "{board}");
+    assert!(board.contains("Correspondence:"), "{board}");
+    assert!(
+        !board.contains("Blitz:") && !board.contains("Rapid:"),
+        "{board}"
+    );
     let bob_at = board.find("1. Bob — ").expect("Bob first");
     let alice_at = board.find("2. Alice — ").expect("Alice second");
     assert!(bob_at < alice_at && board.contains("· 1/0/0") && board.contains("· 0/0/1"));
     assert!(board.contains("Your place: 2"), "{board}");
+    assert!(board.ends_with("/leaderboard blitz"), "{board}");
+    // One category in full, by its name in any language.
+    let mark = fake.mark();
+    fake.send_text(&group, &alice, "/leaderboard заочные");
+    let full = next_text(&fake, mark);
+    assert!(full.contains("Correspondence:\nRating"), "{full}");
+    assert!(
+        full.contains("1. Bob — ") && full.contains("Your place: 2"),
+        "{full}"
+    );
+    let mark = fake.mark();
+    fake.send_text(&group, &alice, "/leaderboard blitz");
+    let blitz = next_text(&fake, mark);
+    assert!(blitz.contains("Blitz:\nNobody here has played"), "{blitz}");
+    let mark = fake.mark();
+    fake.send_text(&group, &alice, "/leaderboard bullet");
+    let unknown = next_text(&fake, mark);
+    assert!(unknown.contains("“bullet” is no leaderboard"), "{unknown}");
     // Global (everyone on Telegram): the same two.
     let mark = fake.mark();
     fake.send_text(&group, &bob, "/leaderboard global");
@@ -120,15 +179,16 @@ fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     let mark = fake.mark();
     fake.send_text(&group, &bob, "/stats");
     let own = next_text(&fake, mark);
-    assert!(own.starts_with("Your rating: 1"), "{own}");
+    assert!(own.starts_with("Your results:"), "{own}");
     assert!(
-        own.contains("Rated games: 1 (wins/draws/losses: 1/0/0)"),
+        own.contains("Correspondence: rating 1662?, deviation 290; rated games: 1 (wins/draws/losses: 1/0/0)"),
         "{own}"
     );
     let mark = fake.mark();
     fake.send_text(&group, &bob, "/stats @alice_h");
     let hers = next_text(&fake, mark);
-    assert!(hers.starts_with("Alice: rating 1"), "{hers}");
+    assert!(hers.starts_with("Results of Alice:"), "{hers}");
+    assert!(hers.contains("Correspondence: rating 1338?"), "{hers}");
     assert!(hers.contains("0/0/1"), "{hers}");
     let mark = fake.mark();
     fake.send_text(&group, &bob, "/stats @nobody_here");

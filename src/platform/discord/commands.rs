@@ -6,9 +6,10 @@
 
 use crate::engine::Level;
 use crate::i18n::{tr, words, Lang};
+use crate::platform::history_text::category_name;
 use crate::rules::{TuzdekRule, Variant};
 use crate::t;
-use crate::timecontrol::{TimeControl, TimeControlError};
+use crate::timecontrol::{Category, TimeControl, TimeControlError};
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption, InteractionContext, UserId,
@@ -56,9 +57,11 @@ pub enum Command {
     Stats {
         player: Option<UserId>,
     },
-    /// `/leaderboard [scope: server|global]`: `global` true for everyone on Discord.
+    /// `/leaderboard [scope: server|global] [category: blitz|rapid|correspondence]`:
+    /// `global` true for everyone on Discord; without a category, every category's top.
     Leaderboard {
         global: Result<bool, BadOption>,
+        category: Option<Result<Category, BadOption>>,
     },
     /// `/history [player]`: without a player, the caller's own.
     History {
@@ -233,6 +236,22 @@ pub fn definitions() -> Vec<CreateCommand> {
         "global",
         choice_names(|l| t!(l, "discord-choice-scope-global")),
     );
+    let mut category = localized!(
+        option(
+            CommandOptionType::String,
+            "category",
+            "discord-opt-category-desc"
+        ),
+        "discord-opt-category",
+        "discord-opt-category-desc"
+    );
+    for c in Category::ALL {
+        category = category.add_string_choice_localized(
+            category_name(c, Lang::En),
+            c.name(),
+            choice_names(|l| category_name(c, l)),
+        );
+    }
     vec![
         localized!(
             command("challenge", "discord-cmd-challenge-desc"),
@@ -309,7 +328,8 @@ pub fn definitions() -> Vec<CreateCommand> {
             "discord-cmd-leaderboard-desc"
         )
         .contexts(EVERYWHERE.to_vec())
-        .add_option(scope),
+        .add_option(scope)
+        .add_option(category),
         localized!(
             command("history", "discord-cmd-history-desc"),
             "discord-cmd-history",
@@ -433,6 +453,13 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
                 Some("global") => Ok(true),
                 Some(_) => Err(BadOption),
             },
+            // A choice's value is its English name; anything else is a forged option.
+            category: string(options, "category").map(|v| {
+                Category::ALL
+                    .into_iter()
+                    .find(|c| c.name() == v)
+                    .ok_or(BadOption)
+            }),
         },
         _ => return None,
     })
@@ -564,7 +591,10 @@ mod tests {
         assert_eq!(parse("stats", &[]), Some(Command::Stats { player: None }));
         assert_eq!(
             parse("leaderboard", &[]),
-            Some(Command::Leaderboard { global: Ok(false) })
+            Some(Command::Leaderboard {
+                global: Ok(false),
+                category: None
+            })
         );
         for (scope, global) in [
             ("global", Ok(true)),
@@ -574,7 +604,24 @@ mod tests {
             let o = json!([{"name": "scope", "type": 3, "value": scope}]);
             assert_eq!(
                 parse("leaderboard", &options(o)),
-                Some(Command::Leaderboard { global })
+                Some(Command::Leaderboard {
+                    global,
+                    category: None
+                })
+            );
+        }
+        for (value, category) in [
+            ("blitz", Ok(Category::Blitz)),
+            ("correspondence", Ok(Category::Correspondence)),
+            ("блиц", Err(BadOption)),
+        ] {
+            let o = json!([{"name": "category", "type": 3, "value": value}]);
+            assert_eq!(
+                parse("leaderboard", &options(o)),
+                Some(Command::Leaderboard {
+                    global: Ok(false),
+                    category: Some(category)
+                })
             );
         }
         let forged = parse(

@@ -355,8 +355,8 @@ impl Bot {
             Command::Record { game } => {
                 return self.record(origin, (&user, &chat), game, false, lang).await;
             }
-            Command::Leaderboard { global } => {
-                let Ok(global) = global else {
+            Command::Leaderboard { global, category } => {
+                let (Ok(global), Ok(category)) = (global, category.transpose()) else {
                     return origin.ephemeral(t!(lang, "discord-bad-option")).await;
                 };
                 // In a DM there is no server: everyone on Discord.
@@ -365,10 +365,7 @@ impl Bot {
                 } else {
                     Scope::Chat(chat.clone())
                 };
-                let text = match self.manager.leaderboard(scope, Some(&user)).await {
-                    Ok(board) => history_text::leaderboard_text(&board, lang),
-                    Err(error) => present::error_text(&error, lang),
-                };
+                let text = self.leaderboard(scope, category, &user, lang).await;
                 return origin.ephemeral(text).await;
             }
             Command::Help { language } => {

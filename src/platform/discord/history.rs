@@ -15,9 +15,13 @@ use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button, MAX_HISTORY_PAGE};
 use crate::manager::history::{HistoryPage, RecordFile};
 use crate::manager::{Action, ChatRef, GameView, Platform, Reply, Request, UserRef};
-use crate::platform::history_text::{self, entry_button, history_text, name_in, Whose};
+use crate::platform::history_text::{
+    self, entry_button, history_text, name_in, BoardsShown, Whose,
+};
 use crate::platform::present::{self, LabeledButton};
+use crate::ratings::keys::Scope;
 use crate::t;
+use crate::timecontrol::Category;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 /// Discord's longest message content, in characters.
@@ -26,6 +30,32 @@ const CONTENT_MAX: usize = 2000;
 const ENTRIES_PER_ROW: usize = 4;
 
 impl Bot {
+    /// `/leaderboard`'s text: one category in full, or every category's top.
+    pub(super) async fn leaderboard(
+        &self,
+        scope: Scope,
+        category: Option<Category>,
+        caller: &UserRef,
+        lang: Lang,
+    ) -> String {
+        let boards = match category {
+            Some(category) => self
+                .manager
+                .leaderboard(scope, category, Some(caller))
+                .await
+                .map(|board| (vec![board], BoardsShown::One)),
+            None => {
+                let more = t!(lang, "discord-leaderboard-more");
+                let boards = self.manager.leaderboards(scope, Some(caller)).await;
+                boards.map(|boards| (boards, BoardsShown::Overview { more }))
+            }
+        };
+        match boards {
+            Ok((boards, shown)) => history_text::leaderboard_text(&boards, shown, lang),
+            Err(error) => present::error_text(&error, lang),
+        }
+    }
+
     /// `/history`: the first page of `whose`'s games.
     pub(super) async fn history(&self, origin: &Origin<'_>, whose: Whose, lang: Lang) {
         match self.manager.history(&whose.user, 0).await {

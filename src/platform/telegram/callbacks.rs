@@ -3,7 +3,7 @@
 
 use super::boards::{chat_id, html, version};
 use super::commands::test_panic;
-use super::dispatch::HandlerResult;
+use super::failure::{Failure, HandlerResult};
 use super::history::{self, PAGE_PREFIX};
 use super::inline::inline_placeholder_press;
 use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
@@ -150,10 +150,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             message: m.id().0,
         },
         (None, Some(id)) => MsgRef::Inline(id.clone()),
-        (None, None) => {
-            answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
-            return Ok(());
-        }
+        (None, None) => return Err(Failure::bad_button("pressed on no message")),
     };
     if let MsgRef::Chat { chat, .. } = &place {
         // A message just posted may not be attached to its game or challenge yet.
@@ -168,17 +165,9 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         return time_row_press(&ctx, &q, time, place, lang).await;
     }
     if data.starts_with(PAGE_PREFIX) {
-        history::page_press(&ctx, &q, data, lang).await;
-        return Ok(());
+        return history::page_press(&ctx, &q, data, lang).await;
     }
-    let button = match decode(data) {
-        Ok(b) => b,
-        Err(error) => {
-            tracing::info!(%error, "telegram: bad button data");
-            answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
-            return Ok(());
-        }
-    };
+    let button = decode(data).map_err(|error| Failure::bad_button(format!("data: {error}")))?;
     if let Button::Record { game } = &button {
         // A record is public, and a history page carries one button per game: no check of
         // the message it was pressed on. A board (a photo) has its own board already.
@@ -187,28 +176,20 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             .as_ref()
             .and_then(|m| m.regular_message())
             .is_some_and(|m| m.photo().is_some());
-        history::record_press(&ctx, &q, game, &place, !on_board, lang).await;
-        return Ok(());
+        return history::record_press(&ctx, &q, game, &place, !on_board, lang).await;
     }
     if !belongs_here(&q, &button) {
-        tracing::info!(
-            user = q.from.id.0,
-            "telegram: button data of another message"
-        );
-        answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
-        return Ok(());
+        return Err(Failure::bad_button("data of another message"));
     }
     if let Button::Hint { game, ply } = &button {
-        super::hints::press(&ctx, &q, (game, *ply), &place, &actor, lang).await;
-        return Ok(());
+        return super::hints::press(&ctx, &q, (game, *ply), &place, &actor, lang).await;
     }
     if let Button::Review { game } | Button::ReviewBoard { game, .. } = &button {
         let mark = match button {
             Button::ReviewBoard { mark, .. } => Some(mark),
             _ => None,
         };
-        review_press(&ctx, &q, (game, mark), &place, lang).await;
-        return Ok(());
+        return review_press(&ctx, &q, (game, mark), &place, lang).await;
     }
     let shown_game = button.game().map(str::to_string);
     // Only a board whose own keyboard is this game's may be adopted by it.
@@ -231,8 +212,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         _ => String::new(),
     };
     let Some(action) = button.into_action() else {
-        answer(&ctx, &q, t!(lang, "tg-bad-button"), true).await;
-        return Ok(());
+        return Err(Failure::bad_button("no action"));
     };
     let req = Request {
         actor: actor.clone(),
@@ -248,8 +228,6 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             );
         }
         Err(err) => {
-            let alert = present::is_alert(&err);
-            answer(&ctx, &q, present::error_text(&err, lang), alert).await;
             if let (ActionError::StaleBoard, Some(game)) = (&err, shown_game) {
                 let shown = q
                     .message
@@ -268,6 +246,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
                 )
                 .await;
             }
+            return Err(err.into());
         }
     }
     Ok(())
@@ -291,11 +270,7 @@ async fn time_row_press(
         .is_some_and(markup::is_level_keyboard);
     let time = match TimeControl::parse(time) {
         Ok(time) if on_levels => time,
-        _ => {
-            tracing::info!(user = q.from.id.0, "telegram: a time button out of place");
-            answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
-            return Ok(());
-        }
+        _ => return Err(Failure::bad_button("a time button out of place")),
     };
     let keyboard = markup::level_keyboard(lang, Some(time));
     // Version 0: every redraw of a level keyboard is as new as the one before.
@@ -334,10 +309,9 @@ async fn review_press(
     (game, mark): (&str, Option<u8>),
     place: &MsgRef,
     lang: Lang,
-) {
+) -> HandlerResult {
     let MsgRef::Chat { chat, message } = place else {
-        let text = t!(lang, "tg-review-inline", id = game);
-        return answer(ctx, q, text, true).await;
+        return Err(Failure::Unable(t!(lang, "tg-review-inline", id = game)));
     };
     let here = chat_ref(place);
     let review_place = ReviewPlace {
@@ -345,17 +319,19 @@ async fn review_press(
         reply_to: Some(*message),
         lang,
     };
-    let asked = match mark {
-        None => reviews::request(ctx, &here, Some(game.to_string()), review_place).await,
+    let ready = match mark {
+        None => reviews::request(ctx, &here, Some(game.to_string()), review_place).await?,
         Some(mark) => {
-            reviews::request_board(ctx, &here, game.to_string(), mark, review_place).await
+            reviews::request_board(ctx, &here, game.to_string(), mark, review_place).await?
         }
     };
-    match asked {
-        Ok(true) => answer(ctx, q, String::new(), false).await,
-        Ok(false) => answer(ctx, q, t!(lang, "tg-reviewing"), false).await,
-        Err(err) => answer(ctx, q, present::error_text(&err, lang), false).await,
-    }
+    let coming = if ready {
+        String::new()
+    } else {
+        t!(lang, "tg-reviewing")
+    };
+    answer(ctx, q, coming, false).await;
+    Ok(())
 }
 
 /// A press on an old board: if the message itself shows an older ply than the game (an edit

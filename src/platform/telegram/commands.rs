@@ -4,7 +4,7 @@
 use super::boards::html;
 use super::callbacks::{show_reply, Origin};
 use super::command::{self, Command, CommandError};
-use super::dispatch::HandlerResult;
+use super::failure::{Failure, HandlerResult};
 use super::guard::Verdict;
 use super::history;
 use super::markup;
@@ -14,7 +14,6 @@ use super::{user_ref, Ctx};
 use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::{Action, ChatRef, Platform, Request, UserRef};
-use crate::platform::present;
 use crate::rules::Variant;
 use crate::t;
 use crate::timecontrol::TimeControl;
@@ -91,21 +90,13 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
     let Some(command) = command else {
         return Ok(());
     };
-    let actor = user_ref(from);
-    let lang = ctx.lang_of(&actor).await;
     match ctx.commands.check(from.id.0 as i64) {
         Verdict::Go => {}
-        Verdict::Warn => {
-            tracing::info!(user = from.id.0, "telegram: commands over the limit");
-            ctx.reply(
-                msg.chat.id.0,
-                Some(msg.id.0),
-                html(&t!(lang, "tg-slow-down")),
-            );
-            return Ok(());
-        }
+        Verdict::Warn => return Err(Failure::Limited),
         Verdict::Ignore => return Ok(()),
     }
+    let actor = user_ref(from);
+    let lang = ctx.lang_of(&actor).await;
     let c = Cmd {
         ctx: &ctx,
         msg: &msg,
@@ -118,77 +109,53 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
             .trim()
             .trim_start_matches('/'),
     );
-    match command {
-        Ok(command) => {
-            tracing::debug!(
-                command = command.word(),
-                chat = msg.chat.id.0,
-                "telegram: command"
-            );
-            c.run(command).await;
-        }
-        Err(err) if err.answer_in_group() || msg.chat.is_private() => {
-            tracing::debug!(%err, chat = msg.chat.id.0, "telegram: malformed command");
-            c.say(err.text(lang));
-        }
-        Err(_) => {}
-    }
-    Ok(())
-}
-
-/// Answers a command whose handler panicked.
-pub async fn reply_internal_error(ctx: &Arc<Ctx>, msg: &Message) {
-    let lang = match &msg.from {
-        Some(from) => ctx.lang_of(&user_ref(from)).await,
-        None => Lang::default(),
-    };
-    ctx.reply(
-        msg.chat.id.0,
-        Some(msg.id.0),
-        html(&t!(lang, "tg-error-internal")),
+    let command = command?;
+    tracing::debug!(
+        command = command.word(),
+        chat = msg.chat.id.0,
+        "telegram: command"
     );
+    c.run(command).await
 }
 
 impl Cmd<'_> {
-    async fn run(&self, command: Command) {
+    async fn run(&self, command: Command) -> HandlerResult {
         let lang = self.lang;
         match command {
             Command::Start => self.say(t!(lang, "tg-start")),
             Command::Help => self.say(command::help(lang)),
-            Command::Play { level, time } => self.play(level, time).await,
-            Command::Challenge { named, time, rated } => self.challenge(named, time, rated).await,
-            Command::Board => self.act(Action::Show { game: None }, true).await,
-            Command::Games => self.act(Action::ListGames, false).await,
+            Command::Play { level, time } => self.play(level, time).await?,
+            Command::Challenge { named, time, rated } => self.challenge(named, time, rated).await?,
+            Command::Board => self.act(Action::Show { game: None }, true).await?,
+            Command::Games => self.act(Action::ListGames, false).await?,
             Command::Resign => {
                 let action = Action::Resign {
                     game: None,
                     ply: None,
                 };
-                self.act(action, false).await
+                self.act(action, false).await?
             }
             Command::Draw => {
                 let action = Action::OfferDraw {
                     game: None,
                     ply: None,
                 };
-                self.act(action, false).await
+                self.act(action, false).await?
             }
-            Command::Rematch { game } => self.rematch(game).await,
-            Command::Review { game } => self.review(game).await,
+            Command::Rematch { game } => self.rematch(game).await?,
+            Command::Review { game } => self.review(game).await?,
             Command::History { named } => {
-                if let Some(whose) = self.whose(named).await {
-                    history::history(self.ctx, self.place(), whose, lang).await;
-                }
+                let whose = self.whose(named).await?;
+                history::history(self.ctx, self.place(), whose, lang).await?;
             }
             Command::Stats { named } => {
-                if let Some(whose) = self.whose(named).await {
-                    history::stats(self.ctx, self.place(), whose, lang).await;
-                }
+                let whose = self.whose(named).await?;
+                history::stats(self.ctx, self.place(), whose, lang).await?;
             }
-            Command::Leaderboard { global } => {
-                let private = self.msg.chat.is_private();
-                let place = self.place();
-                history::leaderboard(self.ctx, place, &self.actor, global, private, lang).await;
+            Command::Leaderboard { global, category } => {
+                let global = global || self.msg.chat.is_private();
+                let asked = history::Asked { global, category };
+                history::leaderboard(self.ctx, self.place(), &self.actor, asked, lang).await?;
             }
             Command::Record { game } => {
                 let from_reply = self
@@ -196,10 +163,11 @@ impl Cmd<'_> {
                     .reply_to_message()
                     .and_then(|r| r.reply_markup())
                     .and_then(markup::game_of);
-                history::record(self.ctx, self.place(), game.or(from_reply), lang).await;
+                history::record(self.ctx, self.place(), game.or(from_reply), lang).await?;
             }
-            Command::Lang { lang } => self.set_lang(lang).await,
+            Command::Lang { lang } => self.set_lang(lang).await?,
         }
+        Ok(())
     }
 }
 
@@ -220,33 +188,31 @@ impl Cmd<'_> {
             .send_later(self.chat(), Some(self.msg.id.0), content, None);
     }
 
-    async fn act(&self, action: Action, repost: bool) {
+    async fn act(&self, action: Action, repost: bool) -> HandlerResult {
         let req = Request {
             actor: self.actor.clone(),
             chat: ChatRef::new(Platform::Telegram, self.chat().to_string()),
             action,
         };
-        match self.ctx.manager.act(req).await {
-            Ok(reply) => {
-                let origin = Origin {
-                    place: None,
-                    chat: Some(self.chat()),
-                    reply_to: Some(self.msg.id.0),
-                    repost,
-                    adopt: false,
-                };
-                show_reply(self.ctx, reply, &origin, self.lang).await;
-            }
-            Err(err) => self.say(present::error_text(&err, self.lang)),
-        }
+        let reply = self.ctx.manager.act(req).await?;
+        let origin = Origin {
+            place: None,
+            chat: Some(self.chat()),
+            reply_to: Some(self.msg.id.0),
+            repost,
+            adopt: false,
+        };
+        show_reply(self.ctx, reply, &origin, self.lang).await;
+        Ok(())
     }
 
-    async fn play(&self, level: Option<Level>, time: Option<TimeControl>) {
+    async fn play(&self, level: Option<Level>, time: Option<TimeControl>) -> HandlerResult {
         // A time control without a level plays the default level.
         let level = level.or(time.map(|_| self.ctx.manager.config().bot.default_level));
         let Some(level) = level else {
             let keyboard = markup::level_keyboard(self.lang, None);
-            return self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
+            self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
+            return Ok(());
         };
         let action = Action::PlayBot {
             level,
@@ -254,30 +220,33 @@ impl Cmd<'_> {
             colour: None,
             time,
         };
-        self.act(action, false).await;
+        self.act(action, false).await
     }
 
-    async fn challenge(&self, named: Option<String>, time: Option<TimeControl>, rated: bool) {
+    async fn challenge(
+        &self,
+        named: Option<String>,
+        time: Option<TimeControl>,
+        rated: bool,
+    ) -> HandlerResult {
+        let lang = self.lang;
         if self.msg.chat.is_private() {
-            return self.say(t!(self.lang, "tg-challenge-in-group"));
+            return Err(Failure::Unable(t!(lang, "tg-challenge-in-group")));
         }
-        let opponent = match self.opponent(named).await {
-            Ok(o) => o,
-            Err(NoOpponent::Unknown(name)) => {
-                return self.say(t!(self.lang, "tg-unknown-user", username = name))
+        let opponent = self.opponent(named).await.map_err(|no| match no {
+            NoOpponent::Unknown(name) => {
+                Failure::Unable(t!(lang, "tg-unknown-user", username = name))
             }
-            Err(NoOpponent::NotAPerson) => return self.say(t!(self.lang, "tg-opponent-bot")),
-            Err(NoOpponent::Nobody(given)) => {
-                return self.say(CommandError::Opponent(given).text(self.lang))
-            }
-        };
+            NoOpponent::NotAPerson => Failure::Unable(t!(lang, "tg-opponent-bot")),
+            NoOpponent::Nobody(given) => CommandError::Opponent(given).into(),
+        })?;
         let action = Action::Challenge {
             opponent,
             variant: Variant::default(),
             rated,
             time,
         };
-        self.act(action, false).await;
+        self.act(action, false).await
     }
 
     /// Whom `/challenge` names: the author of the message it replies to, a mentioned user,
@@ -318,31 +287,26 @@ impl Cmd<'_> {
     }
 
     /// Whose history or stats: as `/challenge` finds an opponent (a reply, a mention, an
-    /// `@username`), else the caller's own. `None` when answered already (nobody found).
-    async fn whose(&self, named: Option<String>) -> Option<history::Whose> {
+    /// `@username`), else the caller's own.
+    async fn whose(&self, named: Option<String>) -> Result<history::Whose, Failure> {
         let lang = self.lang;
-        match self.opponent(named).await {
-            Ok(Some(user)) => Some(history::Whose {
+        let user = self.opponent(named).await.map_err(|no| {
+            Failure::Unable(match no {
+                NoOpponent::Unknown(name) => t!(lang, "tg-history-unknown-user", username = name),
+                NoOpponent::NotAPerson => t!(lang, "tg-history-not-a-person"),
+                NoOpponent::Nobody(given) => t!(lang, "tg-history-how", given = given),
+            })
+        })?;
+        Ok(match user {
+            Some(user) => history::Whose {
                 own: user == self.actor,
                 user,
-            }),
-            Ok(None) => Some(history::Whose {
+            },
+            None => history::Whose {
                 user: self.actor.clone(),
                 own: true,
-            }),
-            Err(NoOpponent::Unknown(name)) => {
-                self.say(t!(lang, "tg-history-unknown-user", username = name));
-                None
-            }
-            Err(NoOpponent::NotAPerson) => {
-                self.say(t!(lang, "tg-history-not-a-person"));
-                None
-            }
-            Err(NoOpponent::Nobody(given)) => {
-                self.say(t!(lang, "tg-history-how", given = given));
-                None
-            }
-        }
+            },
+        })
     }
 
     async fn by_username(&self, name: &str) -> Result<UserRef, NoOpponent> {
@@ -352,7 +316,7 @@ impl Cmd<'_> {
             .ok_or_else(|| NoOpponent::Unknown(name.to_string()))
     }
 
-    async fn rematch(&self, named: Option<String>) {
+    async fn rematch(&self, named: Option<String>) -> HandlerResult {
         let from_reply = self
             .msg
             .reply_to_message()
@@ -361,15 +325,15 @@ impl Cmd<'_> {
         let game = from_reply.or(named);
         match game {
             Some(game) => self.act(Action::Rematch { game }, false).await,
-            None => self.say(t!(self.lang, "tg-rematch-how")),
+            None => Err(Failure::Unable(t!(self.lang, "tg-rematch-how"))),
         }
     }
 
     /// `/review [game]`: the named game, else the board it replies to, else the game that
     /// ended last in this chat, else the caller's last finished game in the archive
-    /// (`Manager::last_finished_for`). Only the refusal is answered here; the review is
-    /// posted by its own task when the engine is done.
-    async fn review(&self, named: Option<String>) {
+    /// (`Manager::last_finished_for`). Only a refusal is answered now; the review is posted
+    /// by its own task when the engine is done.
+    async fn review(&self, named: Option<String>) -> HandlerResult {
         let from_reply = self
             .msg
             .reply_to_message()
@@ -383,24 +347,25 @@ impl Cmd<'_> {
         };
         let game = match named.or(from_reply) {
             Some(game) => game,
-            None => match self.ctx.manager.last_finished_for(&here, &self.actor).await {
-                Ok(game) => game,
-                Err(err) => return self.say(present::error_text(&err, self.lang)),
-            },
+            None => {
+                self.ctx
+                    .manager
+                    .last_finished_for(&here, &self.actor)
+                    .await?
+            }
         };
-        if let Err(err) = reviews::request(self.ctx, &here, Some(game), place).await {
-            self.say(present::error_text(&err, self.lang));
-        }
+        reviews::request(self.ctx, &here, Some(game), place).await?;
+        Ok(())
     }
 
-    async fn set_lang(&self, lang: Option<Lang>) {
+    async fn set_lang(&self, lang: Option<Lang>) -> HandlerResult {
         let Some(lang) = lang else {
             let current = words::lang_name(self.lang);
-            return self.say(t!(self.lang, "tg-lang-usage", current = current));
+            self.say(t!(self.lang, "tg-lang-usage", current = current));
+            return Ok(());
         };
-        match self.ctx.manager.set_user_lang(&self.actor, lang).await {
-            Ok(()) => self.say(t!(lang, "tg-lang-set")),
-            Err(err) => self.say(present::error_text(&err, self.lang)),
-        }
+        self.ctx.manager.set_user_lang(&self.actor, lang).await?;
+        self.say(t!(lang, "tg-lang-set"));
+        Ok(())
     }
 }

@@ -1,11 +1,14 @@
 //! Serving updates: long polling or a webhook, and the update tree (commands, button
-//! presses, inline queries, chosen inline results), each handler guarded against panics.
+//! presses, inline queries, chosen inline results), each handler guarded against panics and
+//! its failure answered in one place (failure.rs).
 
 use super::config::Checked;
-use super::guard::caught;
+use super::failure::{self, Failure, HandlerResult};
+use super::guard::catch_panic;
 use super::poster::scrub;
-use super::{callbacks, commands, inline, user_ref, Ctx};
-use crate::t;
+use super::{callbacks, commands, inline, Ctx};
+use std::convert::Infallible;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
@@ -13,20 +16,17 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChosenInlineResult, InlineQuery};
 use teloxide::update_listeners::{webhooks, Polling, UpdateListener as _};
 
-pub type HandlerResult = anyhow::Result<()>;
+/// What an endpoint returns: every failure is answered there, so none reaches the
+/// dispatcher.
+type Served = Result<(), Infallible>;
 
 /// Serves updates until Ctrl-C, by long polling or by webhook.
 pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow::Result<()> {
     let bot = ctx.bot.clone();
     let poll_timeout = Duration::from_secs(ctx.config.poll_timeout_secs);
-    let handler_token = token.clone();
     let mut dispatcher = Dispatcher::builder(bot.clone(), schema())
         .dependencies(dptree::deps![ctx])
         .default_handler(|_| async {})
-        .error_handler(Arc::new(move |err: anyhow::Error| {
-            let error = scrub(&format!("{err:#}"), &handler_token);
-            async move { tracing::warn!(error, "telegram: update failed") }
-        }))
         .enable_ctrlc_handler()
         .build();
     match checked.webhook {
@@ -89,7 +89,7 @@ fn listener_errors<E: std::fmt::Display + Send + 'static>(
     })
 }
 
-fn schema() -> UpdateHandler<anyhow::Error> {
+fn schema() -> UpdateHandler<Infallible> {
     dptree::entry()
         .branch(Update::filter_message().endpoint(message))
         .branch(Update::filter_callback_query().endpoint(callback))
@@ -97,38 +97,43 @@ fn schema() -> UpdateHandler<anyhow::Error> {
         .branch(Update::filter_chosen_inline_result().endpoint(chosen_inline))
 }
 
-// Each endpoint runs its handler with panics caught: a bug in one update is logged and
-// answered with a generic error, and the bot goes on serving everyone else.
+// Each endpoint runs its handler with panics caught, and hands a failure (a panic among
+// them) to the one function that answers it for that kind of update: a bug in one update is
+// logged and answered with a generic error, and the bot goes on serving everyone else.
 
-async fn message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
-    match caught("message", commands::on_message(ctx.clone(), msg.clone())).await {
-        Some(result) => result,
-        None => {
-            commands::reply_internal_error(&ctx, &msg).await;
-            Ok(())
-        }
-    }
-}
-
-async fn callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
-    match caught("callback", callbacks::on_callback(ctx.clone(), q.clone())).await {
-        Some(result) => result,
-        None => {
-            let lang = ctx.lang_of(&user_ref(&q.from)).await;
-            callbacks::answer(&ctx, &q, t!(lang, "tg-error-internal"), true).await;
-            Ok(())
-        }
-    }
-}
-
-async fn inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
-    caught("inline query", inline::on_inline_query(ctx, q))
+/// Runs a handler; a panic is a failure like any other.
+async fn guarded(handler: impl Future<Output = HandlerResult>) -> HandlerResult {
+    catch_panic(handler)
         .await
-        .unwrap_or(Ok(()))
+        .unwrap_or_else(|panic| Err(Failure::Panicked(panic)))
 }
 
-async fn chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerResult {
-    caught("chosen inline result", inline::on_chosen_inline(ctx, r))
-        .await
-        .unwrap_or(Ok(()))
+async fn message(ctx: Arc<Ctx>, msg: Message) -> Served {
+    if let Err(failure) = guarded(commands::on_message(ctx.clone(), msg.clone())).await {
+        failure::message_failed(&ctx, &msg, failure).await;
+    }
+    Ok(())
+}
+
+async fn callback(ctx: Arc<Ctx>, q: CallbackQuery) -> Served {
+    if let Err(failure) = guarded(callbacks::on_callback(ctx.clone(), q.clone())).await {
+        failure::press_failed(&ctx, &q, failure).await;
+    }
+    Ok(())
+}
+
+async fn inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> Served {
+    let user = q.from.id.0;
+    if let Err(failure) = guarded(inline::on_inline_query(ctx.clone(), q)).await {
+        failure::inline_failed(&ctx, "inline query", user, failure);
+    }
+    Ok(())
+}
+
+async fn chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> Served {
+    let user = r.from.id.0;
+    if let Err(failure) = guarded(inline::on_chosen_inline(ctx.clone(), r)).await {
+        failure::inline_failed(&ctx, "chosen inline result", user, failure);
+    }
+    Ok(())
 }

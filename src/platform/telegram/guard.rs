@@ -1,5 +1,6 @@
-//! What stands between an update and its handler: a panic is caught (logged, the user told
-//! something went wrong, the process goes on), and commands are rate-limited per user.
+//! What stands between an update and its handler: a panic is caught (a handler's is then
+//! answered and logged as any failure, see failure.rs; a worker's is logged; the process goes
+//! on), and commands are rate-limited per user.
 
 use super::poster::quota;
 use futures_util::FutureExt;
@@ -20,14 +21,22 @@ pub fn panic_text(panic: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Runs a handler; `None` if it panicked (logged with `what`). The handler's state is not
-/// shared with anything that outlives it except through locks that recover from poisoning,
-/// so going on after a panic is safe.
+/// Runs a handler; the panic's message if it panicked. The handler's state is not shared
+/// with anything that outlives it except through locks that recover from poisoning, so going
+/// on after a panic is safe.
+pub async fn catch_panic<T>(fut: impl Future<Output = T>) -> Result<T, String> {
+    AssertUnwindSafe(fut)
+        .catch_unwind()
+        .await
+        .map_err(|panic| panic_text(panic.as_ref()))
+}
+
+/// `catch_panic` for a worker, whose panic no one else hears of: `None` if it panicked
+/// (logged with `what`).
 pub async fn caught<T>(what: &'static str, fut: impl Future<Output = T>) -> Option<T> {
-    match AssertUnwindSafe(fut).catch_unwind().await {
+    match catch_panic(fut).await {
         Ok(out) => Some(out),
         Err(panic) => {
-            let panic = panic_text(panic.as_ref());
             tracing::error!(update = what, panic, "telegram: a handler panicked");
             None
         }
@@ -121,6 +130,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_panic_is_caught() {
+        assert_eq!(catch_panic(async { 7 }).await, Ok(7));
+        let panicked: Result<(), String> = catch_panic(async { panic!("boom") }).await;
+        assert_eq!(panicked, Err("boom".to_string()));
         assert_eq!(caught("test", async { 7 }).await, Some(7));
         let panicked: Option<()> = caught("test", async { panic!("boom") }).await;
         assert_eq!(panicked, None);

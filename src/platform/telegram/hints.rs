@@ -8,6 +8,7 @@
 
 use super::boards::version;
 use super::callbacks::{answer, chat_ref};
+use super::failure::HandlerResult;
 use super::markup;
 use super::poster::Content;
 use super::refs::MsgRef;
@@ -26,19 +27,12 @@ pub async fn press(
     place: &MsgRef,
     actor: &UserRef,
     lang: Lang,
-) {
+) -> HandlerResult {
     let here = chat_ref(place);
-    let asked = ctx
+    let ticket = ctx
         .manager
         .start_hint(actor, &here, Some(game.to_string()), Some(ply))
-        .await;
-    let ticket = match asked {
-        Ok(ticket) => ticket,
-        Err(err) => {
-            let alert = present::is_alert(&err);
-            return answer(ctx, q, present::error_text(&err, lang), alert).await;
-        }
-    };
+        .await?;
     let (ctx, q, place) = (ctx.clone(), q.clone(), place.clone());
     tokio::spawn(async move {
         match ticket.finish().await {
@@ -56,6 +50,7 @@ pub async fn press(
             }
         }
     });
+    Ok(())
 }
 
 /// Posts the hint's board under the pressed board and redraws that board's keyboard.

@@ -9,20 +9,22 @@
 
 use super::boards::html;
 use super::callbacks::answer;
+use super::failure::{self, Failure, HandlerResult};
 use super::poster::Content;
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
-use crate::manager::{ActionError, ChatRef, Platform, UserRef};
+use crate::manager::{ChatRef, Platform, UserRef};
 pub use crate::platform::history_text::Whose;
 use crate::platform::history_text::{
-    entry_button, history_text, leaderboard_text, name_in, record_caption, stats_text,
+    category_name, entry_button, history_text, leaderboard_text, name_in, record_caption,
+    stats_text, BoardsShown,
 };
-use crate::platform::present;
 use crate::ratings::keys::Scope;
 use crate::t;
+use crate::timecontrol::Category;
 use std::sync::Arc;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 
@@ -41,15 +43,12 @@ pub struct Place {
 }
 
 /// `/history`: the first page, with its buttons.
-pub async fn history(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) {
-    match ctx.manager.history(&whose.user, 0).await {
-        Ok(page) => {
-            let (text, keyboard) = history_message(ctx, &whose, &page, lang);
-            let content = Content::Text { text, keyboard };
-            ctx.send_later(place.chat, place.reply_to, content, None);
-        }
-        Err(err) => ctx.reply(place.chat, place.reply_to, error_html(&err, lang)),
-    }
+pub async fn history(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) -> HandlerResult {
+    let page = ctx.manager.history(&whose.user, 0).await?;
+    let (text, keyboard) = history_message(ctx, &whose, &page, lang);
+    let content = Content::Text { text, keyboard };
+    ctx.send_later(place.chat, place.reply_to, content, None);
+    Ok(())
 }
 
 /// A page's text (HTML) and keyboard: one button per game (its board and record), then
@@ -103,25 +102,30 @@ fn read_page(ctx: &Ctx, data: &str) -> Option<(String, usize)> {
 /// A ◀ or ▶ press: the message is redrawn with that page. Data the bot did not sign is
 /// refused; a page that no longer has games (games are only ever added, so only a forged
 /// page number could ask for one) is answered as such.
-pub async fn page_press(ctx: &Arc<Ctx>, q: &CallbackQuery, data: &str, lang: Lang) {
+pub async fn page_press(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    data: &str,
+    lang: Lang,
+) -> HandlerResult {
     let Some((id, number)) = read_page(ctx, data) else {
-        tracing::info!(user = q.from.id.0, "telegram: history page button not ours");
-        return answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+        return Err(Failure::bad_button("history page button not ours"));
     };
     let Some(place) = q.message.as_ref().map(|m| MsgRef::Chat {
         chat: m.chat().id.0,
         message: m.id().0,
     }) else {
-        return answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
+        return Err(Failure::bad_button("history page button on no message"));
     };
     let name = ctx.people.name(id.parse().unwrap_or_default());
     let mut user = UserRef::new(Platform::Telegram, id, name.clone().unwrap_or_default());
-    let page = match ctx.manager.history(&user, number).await {
-        Ok(page) => page,
-        Err(err) => return answer(ctx, q, present::error_text(&err, lang), true).await,
-    };
+    let page = ctx
+        .manager
+        .history(&user, number)
+        .await
+        .map_err(Failure::alert)?;
     if page.entries.is_empty() {
-        return answer(ctx, q, t!(lang, "tg-history-page-gone"), true).await;
+        return Err(Failure::Unable(t!(lang, "tg-history-page-gone")));
     }
     if name.is_none() {
         user.name = name_in(&page, &user);
@@ -134,15 +138,22 @@ pub async fn page_press(ctx: &Arc<Ctx>, q: &CallbackQuery, data: &str, lang: Lan
     // Version 0: every page is as new as the one before.
     ctx.poster.edit(place, Content::Text { text, keyboard }, 0);
     answer(ctx, q, String::new(), false).await;
+    Ok(())
 }
 
 /// `/stats`.
-pub async fn stats(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) {
-    let text = match ctx.manager.stats(&whose.user).await {
-        Ok(stats) => stats_text(whose.name(), stats.as_ref(), lang),
-        Err(err) => present::error_text(&err, lang),
-    };
+pub async fn stats(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) -> HandlerResult {
+    let stats = ctx.manager.stats(&whose.user).await?;
+    let text = stats_text(whose.name(), stats.as_ref(), lang);
     ctx.reply(place.chat, place.reply_to, html(&text));
+    Ok(())
+}
+
+/// What `/leaderboard` asked for: Telegram's players (with `global`, and in a private chat)
+/// or the group's; one time category in full, or every category's top.
+pub struct Asked {
+    pub global: bool,
+    pub category: Option<Category>,
 }
 
 /// `/leaderboard`: the group's, or Telegram's with `global` or in a private chat.
@@ -150,53 +161,63 @@ pub async fn leaderboard(
     ctx: &Arc<Ctx>,
     place: Place,
     caller: &UserRef,
-    global: bool,
-    private: bool,
+    asked: Asked,
     lang: Lang,
-) {
-    let scope = if global || private {
+) -> HandlerResult {
+    let scope = if asked.global {
         Scope::Platform(Platform::Telegram)
     } else {
         Scope::Chat(ChatRef::new(Platform::Telegram, place.chat.to_string()))
     };
-    let text = match ctx.manager.leaderboard(scope, Some(caller)).await {
-        Ok(board) => leaderboard_text(&board, lang),
-        Err(err) => present::error_text(&err, lang),
+    let boards = match asked.category {
+        Some(category) => ctx
+            .manager
+            .leaderboard(scope, category, Some(caller))
+            .await
+            .map(|board| (vec![board], BoardsShown::One)),
+        None => {
+            // As the group would type it: `/leaderboard блиц`.
+            let word = category_name(Category::Blitz, lang).to_lowercase();
+            let more = format!("/leaderboard {word}");
+            let boards = ctx.manager.leaderboards(scope, Some(caller)).await;
+            boards.map(|boards| (boards, BoardsShown::Overview { more }))
+        }
     };
+    let (boards, shown) = boards?;
+    let text = leaderboard_text(&boards, shown, lang);
     ctx.reply(place.chat, place.reply_to, html(&text));
+    Ok(())
 }
 
 /// `/record` and a game's Record button: the record as a document, the move text in its
 /// caption (or, when too long for one, in a message of its own after it).
-pub async fn record(ctx: &Arc<Ctx>, place: Place, game: Option<String>, lang: Lang) -> bool {
+pub async fn record(
+    ctx: &Arc<Ctx>,
+    place: Place,
+    game: Option<String>,
+    lang: Lang,
+) -> HandlerResult {
     let here = ChatRef::new(Platform::Telegram, place.chat.to_string());
-    match ctx.manager.record_in(&here, game).await {
-        Ok(file) => {
-            let caption = record_caption(&file.game, &file.moves, lang);
-            let (short, rest) = if caption.chars().count() <= CAPTION_MAX {
-                (caption, None)
-            } else {
-                (
-                    t!(lang, "record-title", game = file.game.as_str()),
-                    Some(caption),
-                )
-            };
-            let document = Content::Document {
-                name: file.file_name,
-                bytes: Arc::new(file.text.into_bytes()),
-                caption: short,
-            };
-            ctx.send_later(place.chat, place.reply_to, document, None);
-            if let Some(rest) = rest {
-                ctx.reply(place.chat, None, html(&rest));
-            }
-            true
-        }
-        Err(err) => {
-            ctx.reply(place.chat, place.reply_to, error_html(&err, lang));
-            false
-        }
+    let file = ctx.manager.record_in(&here, game).await?;
+    let caption = record_caption(&file.game, &file.moves, lang);
+    let (short, rest) = if caption.chars().count() <= CAPTION_MAX {
+        (caption, None)
+    } else {
+        (
+            t!(lang, "record-title", game = file.game.as_str()),
+            Some(caption),
+        )
+    };
+    let document = Content::Document {
+        name: file.file_name,
+        bytes: Arc::new(file.text.into_bytes()),
+        caption: short,
+    };
+    ctx.send_later(place.chat, place.reply_to, document, None);
+    if let Some(rest) = rest {
+        ctx.reply(place.chat, None, html(&rest));
     }
+    Ok(())
 }
 
 /// A history entry's button or a finished board's Record button: the game's final board
@@ -208,10 +229,9 @@ pub async fn record_press(
     place: &MsgRef,
     with_board: bool,
     lang: Lang,
-) {
+) -> HandlerResult {
     let MsgRef::Chat { chat, message } = place else {
-        let text = t!(lang, "tg-record-inline", id = game);
-        return answer(ctx, q, text, true).await;
+        return Err(Failure::Unable(t!(lang, "tg-record-inline", id = game)));
     };
     let at = Place {
         chat: *chat,
@@ -225,12 +245,13 @@ pub async fn record_press(
             ctx.send_later(*chat, Some(*message), content, None);
         }
     }
-    record(ctx, at, Some(game.to_string()), lang).await;
+    if let Err(failure) = record(ctx, at, Some(game.to_string()), lang).await {
+        // A refusal goes where the record would have gone: into the chat.
+        let private = q.message.as_ref().is_some_and(|m| m.chat().is_private());
+        failure::reply(ctx, at, private, &failure, lang);
+    }
     answer(ctx, q, String::new(), false).await;
-}
-
-fn error_html(err: &ActionError, lang: Lang) -> String {
-    html(&present::error_text(err, lang))
+    Ok(())
 }
 
 #[cfg(test)]

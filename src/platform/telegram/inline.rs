@@ -5,7 +5,7 @@
 
 use super::boards::html;
 use super::callbacks::{answer, chat_ref, show_reply, Origin};
-use super::dispatch::HandlerResult;
+use super::failure::{Failure, HandlerResult};
 use super::markup::{self, INLINE_PREFIX};
 use super::poster::Content;
 use super::refs::MsgRef;
@@ -103,7 +103,12 @@ pub async fn on_inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
         .cache_time(0)
         .is_personal(true)
         .await
-        .map_err(|e| anyhow::anyhow!("answerInlineQuery: {}", ctx.poster.describe(&e)))?;
+        .map_err(|e| {
+            Failure::Internal(anyhow::anyhow!(
+                "answerInlineQuery: {}",
+                ctx.poster.describe(&e)
+            ))
+        })?;
     Ok(())
 }
 
@@ -169,43 +174,31 @@ pub async fn inline_placeholder_press(
 ) -> HandlerResult {
     // The challenger's id is signed: data forged in someone else's name is refused.
     let Some(id) = ctx.button_key.verify(signed) else {
-        tracing::info!(
-            user = q.from.id.0,
-            "telegram: inline button not signed by us"
-        );
-        answer(ctx, q, t!(lang, "tg-bad-button"), true).await;
-        return Ok(());
+        return Err(Failure::bad_button("inline button not signed by us"));
     };
     if id == q.from.id.0 {
-        answer(ctx, q, t!(lang, "tg-inline-own"), true).await;
-        return Ok(());
+        return Err(Failure::Unable(t!(lang, "tg-inline-own")));
     }
     let name = ctx.people.name(id).unwrap_or_else(|| id.to_string());
     let challenger = UserRef::new(Platform::Telegram, id.to_string(), name);
     let Some(challenge) = open_inline_challenge(ctx, challenger, place.clone()).await else {
-        let closed = present::error_text(&ActionError::ChallengeClosed, lang);
-        answer(ctx, q, closed, true).await;
-        return Ok(());
+        return Err(Failure::alert(ActionError::ChallengeClosed));
     };
     let req = Request {
         actor: user_ref(&q.from),
         chat: chat_ref(&place),
         action: Action::AcceptChallenge { challenge },
     };
-    match ctx.manager.act(req).await {
-        Ok(reply) => {
-            answer(ctx, q, String::new(), false).await;
-            let origin = Origin {
-                place: Some(place),
-                chat: None,
-                reply_to: None,
-                repost: false,
-                adopt: false,
-            };
-            show_reply(ctx, reply, &origin, lang).await;
-        }
-        Err(err) => answer(ctx, q, present::error_text(&err, lang), true).await,
-    }
+    let reply = ctx.manager.act(req).await.map_err(Failure::alert)?;
+    answer(ctx, q, String::new(), false).await;
+    let origin = Origin {
+        place: Some(place),
+        chat: None,
+        reply_to: None,
+        repost: false,
+        adopt: false,
+    };
+    show_reply(ctx, reply, &origin, lang).await;
     Ok(())
 }
 

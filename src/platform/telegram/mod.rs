@@ -2,7 +2,8 @@
 //! inline mode, boards as photos with inline keyboards.
 //!
 //! ```text
-//! update -> handlers.rs (dptree: commands, button presses, inline queries)
+//! update -> dispatch.rs (dptree: commands, button presses, inline queries)
+//!           (a handler's failure or panic -> failure.rs: answered and logged in one place)
 //!        -> Manager::act -> GameView -> boards.rs (PNG + caption + markup.rs keyboard)
 //!        -> poster.rs (flood limits, 429 retry, coalesced edits) -> Telegram
 //! Manager events (the bot moved, a challenge expired) -> boards.rs -> the same path
@@ -17,6 +18,7 @@ mod command;
 mod commands;
 pub mod config;
 mod dispatch;
+mod failure;
 mod guard;
 mod hints;
 mod history;

@@ -163,7 +163,12 @@ impl Poster {
 
     /// An error's text with the token removed.
     pub fn describe(&self, err: &RequestError) -> String {
-        scrub(&err.to_string(), &self.token)
+        self.scrubbed(&err.to_string())
+    }
+
+    /// `text` with the token removed.
+    pub fn scrubbed(&self, text: &str) -> String {
+        scrub(text, &self.token)
     }
 
     /// Makes `target` show `content`, in the background. A newer call for the same message

@@ -9,7 +9,7 @@ use crate::engine::Level;
 use crate::i18n::{tr, words, Lang};
 use crate::platform::present;
 use crate::t;
-use crate::timecontrol::{TimeControl, TimeControlError};
+use crate::timecontrol::{Category, TimeControl, TimeControlError};
 use teloxide::types::BotCommand;
 
 /// A command for this bot, with its arguments parsed.
@@ -54,10 +54,12 @@ pub enum Command {
     Stats {
         named: Option<String>,
     },
-    /// `/leaderboard [global]`: the group's players, or with `global` (and in a private
-    /// chat) everyone on Telegram.
+    /// `/leaderboard [global] [category]`: the group's players, or with `global` (and in a
+    /// private chat) everyone on Telegram; every time category's top, or one category's in
+    /// full (`blitz`, `rapid`, `correspondence` or their Russian and Kazakh names).
     Leaderboard {
         global: bool,
+        category: Option<Category>,
     },
     /// `/record [game]`; without a game, the board it replies to, else the game that ended
     /// last in the chat.
@@ -107,7 +109,7 @@ pub enum CommandError {
     /// `/challenge` with words that name nobody (neither `@username` nor a mention).
     #[error("{0:?} names no one to challenge")]
     Opponent(String),
-    /// `/leaderboard` with a word that is no scope.
+    /// `/leaderboard` with a word that is neither a scope nor a time category.
     #[error("unknown leaderboard scope {0:?}")]
     Scope(String),
     /// A word that looks like a time control (a number, or with `+`) but is none.
@@ -270,9 +272,14 @@ const SPECS: [Spec; 15] = [
         help: Some("tg-help-leaderboard"),
         parse: |args| {
             let (rest, global) = take_word(args, &GLOBAL_WORDS);
-            match first_word(&rest) {
-                None => Ok(Command::Leaderboard { global }),
-                Some(other) => Err(CommandError::Scope(other)),
+            let mut words = rest.split_whitespace();
+            let category = match words.next() {
+                None => None,
+                Some(word) => Some(Category::parse(word).ok_or_else(|| bad_scope(word))?),
+            };
+            match words.next() {
+                None => Ok(Command::Leaderboard { global, category }),
+                Some(other) => Err(bad_scope(other)),
             }
         },
     },
@@ -365,6 +372,10 @@ fn take_word(args: &str, words: &[&str]) -> (String, bool) {
     (rest.join(" "), found)
 }
 
+fn bad_scope(word: &str) -> CommandError {
+    CommandError::Scope(word.to_string())
+}
+
 fn first_word(args: &str) -> Option<String> {
     args.split_whitespace().next().map(str::to_string)
 }
@@ -437,349 +448,4 @@ fn menu_words() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const ME: &str = "toguz_bot";
-
-    fn ok(text: &str) -> Command {
-        match parse(text, ME) {
-            Some(Ok(c)) => c,
-            other => panic!("{text}: {other:?}"),
-        }
-    }
-
-    fn err(text: &str) -> CommandError {
-        match parse(text, ME) {
-            Some(Err(e)) => e,
-            other => panic!("{text}: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn commands_are_parsed_for_this_bot_only() {
-        assert_eq!(
-            ok("/play easy"),
-            Command::Play {
-                level: Some(Level::Easy),
-                time: None
-            }
-        );
-        assert_eq!(
-            ok("/Challenge@Toguz_Bot  @bob "),
-            Command::Challenge {
-                named: Some("@bob".into()),
-                time: None,
-                rated: true,
-            }
-        );
-        assert_eq!(parse("/board@other_bot", ME), None);
-        assert_eq!(parse("hello /play", ME), None);
-        assert_eq!(parse("/", ME), None);
-        assert_eq!(parse("/@toguz_bot", ME), None);
-        assert_eq!(ok("/start deep-link-payload"), Command::Start);
-        assert_eq!(ok("/board"), Command::Board);
-        assert_eq!(ok("/games@toguz_bot"), Command::Games);
-        assert_eq!(ok("/resign"), Command::Resign);
-        assert_eq!(ok("/draw please"), Command::Draw);
-        assert_eq!(ok("/help"), Command::Help);
-        assert_eq!(ok("/rematch"), Command::Rematch { game: None });
-        assert_eq!(
-            ok("/rematch g12 now"),
-            Command::Rematch {
-                game: Some("g12".into())
-            }
-        );
-        assert_eq!(
-            ok("/challenge"),
-            Command::Challenge {
-                named: None,
-                time: None,
-                rated: true,
-            }
-        );
-        assert_eq!(ok("/review"), Command::Review { game: None });
-        assert_eq!(
-            ok("/review@toguz_bot AB12CD"),
-            Command::Review {
-                game: Some("ab12cd".into())
-            }
-        );
-    }
-
-    #[test]
-    fn history_stats_leaderboard_record_and_unrated_challenges_parse() {
-        assert_eq!(ok("/history"), Command::History { named: None });
-        assert_eq!(
-            ok("/history @bob"),
-            Command::History {
-                named: Some("@bob".into())
-            }
-        );
-        assert_eq!(
-            ok("/stats@toguz_bot @Bob"),
-            Command::Stats {
-                named: Some("@Bob".into())
-            }
-        );
-        assert_eq!(ok("/leaderboard"), Command::Leaderboard { global: false });
-        for global in ["global", "GLOBAL", "общий", "жалпы"] {
-            assert_eq!(
-                ok(&format!("/leaderboard {global}")),
-                Command::Leaderboard { global: true }
-            );
-        }
-        assert_eq!(
-            err("/leaderboard weekly"),
-            CommandError::Scope("weekly".into())
-        );
-        assert_eq!(ok("/record"), Command::Record { game: None });
-        assert_eq!(
-            ok("/record AB12cd"),
-            Command::Record {
-                game: Some("ab12cd".into())
-            }
-        );
-        for unrated in ["unrated", "Товарищеская", "рейтингсіз"] {
-            assert_eq!(
-                ok(&format!("/challenge @bob {unrated} 3+2")),
-                Command::Challenge {
-                    named: Some("@bob".into()),
-                    time: Some(TimeControl::fischer(3, 2)),
-                    rated: false
-                },
-                "{unrated}"
-            );
-        }
-        assert_eq!(
-            ok("/challenge unrated"),
-            Command::Challenge {
-                named: None,
-                time: None,
-                rated: false
-            }
-        );
-        for lang in Lang::ALL {
-            let text = err("/leaderboard weekly").text(lang);
-            assert!(text.contains("weekly") && !text.contains("tg-"), "{text}");
-        }
-    }
-
-    #[test]
-    fn levels_parse_in_every_language_and_in_two_words() {
-        assert_eq!(
-            ok("/play"),
-            Command::Play {
-                level: None,
-                time: None
-            }
-        );
-        for (text, level) in [
-            ("/play лёгкий", Level::Easy),
-            ("/play ЛЁГКИЙ", Level::Easy),
-            ("/play жаңа бастаушы", Level::Beginner),
-            ("/play easy please", Level::Easy),
-            ("/play max", Level::Max),
-        ] {
-            assert_eq!(
-                ok(text),
-                Command::Play {
-                    level: Some(level),
-                    time: None
-                },
-                "{text}"
-            );
-        }
-        assert_eq!(
-            err("/play grandmaster now"),
-            CommandError::Level("grandmaster now".into())
-        );
-    }
-
-    #[test]
-    fn languages_parse_and_a_bad_one_is_an_error() {
-        assert_eq!(ok("/lang"), Command::Lang { lang: None });
-        assert_eq!(
-            ok("/lang KK"),
-            Command::Lang {
-                lang: Some(Lang::Kk)
-            }
-        );
-        assert_eq!(err("/lang de"), CommandError::Lang("de".into()));
-    }
-
-    #[test]
-    fn unknown_commands_are_answered_in_groups_only_when_addressed() {
-        let plain = err("/frobnicate");
-        assert_eq!(
-            plain,
-            CommandError::Unknown {
-                word: "frobnicate".into(),
-                addressed: false
-            }
-        );
-        assert!(!plain.answer_in_group());
-        assert!(err("/Frobnicate@toguz_bot").answer_in_group());
-        assert!(err("/lang de").answer_in_group());
-    }
-
-    #[test]
-    fn every_error_reads_in_every_language_with_what_was_typed() {
-        let long = "x".repeat(500);
-        for e in [
-            err("/frobnicate"),
-            err("/play grandmaster"),
-            err("/lang de"),
-            CommandError::Opponent("bob".into()),
-            err(&format!("/play {long}")),
-        ] {
-            for lang in Lang::ALL {
-                let text = e.text(lang);
-                assert!(!text.contains("tg-"), "{lang}: {text}");
-                assert!(text.chars().count() < 400, "{lang}: {text}");
-            }
-        }
-        let unknown = err("/frobnicate").text(Lang::Ru);
-        assert!(unknown.contains("frobnicate") && unknown.contains("/play"));
-        assert!(err("/play grandmaster").text(Lang::Kk).contains("жеңіл"));
-        assert!(err("/lang de").text(Lang::En).contains("de"));
-    }
-
-    #[test]
-    fn every_language_has_the_same_valid_command_menu() {
-        for lang in Lang::ALL {
-            let m = menu(lang);
-            assert_eq!(m.len(), SPECS.len() - 1);
-            for cmd in &m {
-                assert!(cmd.command.chars().all(|ch| ch.is_ascii_lowercase()));
-                let n = cmd.description.chars().count();
-                assert!((3..=256).contains(&n), "{lang}: {}", cmd.description);
-            }
-        }
-        assert_ne!(menu(Lang::Kk)[0].description, menu(Lang::En)[0].description);
-    }
-
-    #[test]
-    fn every_command_parses_by_its_word_and_help_names_each_of_them() {
-        for (i, spec) in SPECS.iter().enumerate() {
-            assert!(
-                SPECS[..i].iter().all(|s| s.word != spec.word),
-                "{} twice",
-                spec.word
-            );
-            match parse(&format!("/{}", spec.word), ME) {
-                Some(Ok(c)) => assert_eq!(c.word(), spec.word),
-                other => panic!("/{}: {other:?}", spec.word),
-            }
-        }
-        for lang in Lang::ALL {
-            let help = help(lang);
-            for spec in SPECS.iter().filter(|s| s.help.is_some()) {
-                assert!(help.contains(&format!("/{}", spec.word)), "{lang}: {help}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_time_control_goes_with_play_and_challenge_anywhere() {
-        let blitz = Some(TimeControl::fischer(3, 2));
-        assert_eq!(
-            ok("/challenge 3+2"),
-            Command::Challenge {
-                named: None,
-                time: blitz,
-                rated: true,
-            }
-        );
-        assert_eq!(
-            ok("/challenge @bob 3+2"),
-            Command::Challenge {
-                named: Some("@bob".into()),
-                time: blitz,
-                rated: true,
-            }
-        );
-        assert_eq!(
-            ok("/play easy 5+3"),
-            Command::Play {
-                level: Some(Level::Easy),
-                time: Some(TimeControl::fischer(5, 3))
-            }
-        );
-        assert_eq!(
-            ok("/play жаңа бастаушы 0.5+2"),
-            Command::Play {
-                level: Some(Level::Beginner),
-                time: TimeControl::parse("0.5+2").ok()
-            }
-        );
-        assert_eq!(
-            ok("/play easy заочная"),
-            Command::Play {
-                level: Some(Level::Easy),
-                time: Some(TimeControl::Correspondence)
-            }
-        );
-        assert_eq!(
-            ok("/challenge @bob2024 3 + 2"),
-            Command::Challenge {
-                named: Some("@bob2024".into()),
-                time: blitz,
-                rated: true,
-            }
-        );
-        assert_eq!(
-            ok("/challenge @bob2024"),
-            Command::Challenge {
-                named: Some("@bob2024".into()),
-                time: None,
-                rated: true,
-            }
-        );
-        assert_eq!(
-            ok("/play по переписке"),
-            Command::Play {
-                level: None,
-                time: Some(TimeControl::Correspondence)
-            }
-        );
-        assert_eq!(
-            ok("/play 0,5+2"),
-            Command::Play {
-                level: None,
-                time: TimeControl::parse("0.5+2").ok()
-            }
-        );
-        assert_eq!(
-            ok("/challenge 3+2 @bob"),
-            Command::Challenge {
-                named: Some("@bob".into()),
-                time: blitz,
-                rated: true,
-            }
-        );
-        assert_eq!(
-            ok("/play 5+3 жаңа бастаушы"),
-            Command::Play {
-                level: Some(Level::Beginner),
-                time: Some(TimeControl::fischer(5, 3))
-            }
-        );
-        for bad in [
-            "/play easy 1000+0",
-            "/challenge 3+x @bob",
-            "/challenge -1+0",
-            "/play 0+0",
-            "/challenge @bob 3+x",
-            "/play easy 5+",
-        ] {
-            let error = err(bad);
-            assert!(matches!(error, CommandError::Time(_)), "{bad}: {error:?}");
-            let typed = bad.split(' ').find(|w| w.contains('+')).unwrap_or_default();
-            for lang in Lang::ALL {
-                let text = error.text(lang);
-                assert!(text.contains(typed) && text.contains('+'), "{lang}: {text}");
-            }
-        }
-    }
-}
+mod tests;
