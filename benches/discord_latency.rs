@@ -7,15 +7,12 @@
 //! `cargo bench --bench discord_latency` (prints criterion's figures, then the median and the
 //! 95th percentile of every press it made).
 
-#[path = "../tests/discord/fake_discord/mod.rs"]
-mod fake_discord;
-
 use criterion::{criterion_group, criterion_main, Criterion};
-use fake_discord::bot::{start_in_process, Options};
-use fake_discord::{buttons, id_of, FakeDiscord, User};
 use serde_json::json;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use toguz::testing::discord::bot::{start_in_process, Options};
+use toguz::testing::discord::{buttons, id_of, FakeDiscord, User};
 
 const GUILD: u64 = 900_000_000_000_000_000;
 

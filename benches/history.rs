@@ -6,9 +6,6 @@
 //!
 //! `cargo bench --bench history` (TOGUZ_BENCH_GAMES and TOGUZ_BENCH_PLAYERS change the size)
 
-#[path = "../tests/common/pg.rs"]
-mod pg;
-
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use toguz::manager::history::{history_page, leaderboard, INACTIVE_SECS, LEADERBOARD_TOP};
@@ -19,6 +16,7 @@ use toguz::ratings::keys::{board_key, board_scope, history_key, Scope};
 use toguz::ratings::{after_game, GameResult, PlayerStats, RatingChange, Score};
 use toguz::rules::{Side, Variant};
 use toguz::store::{Batch, Location, PostgresOptions, Store, StoreOptions, Tree};
+use toguz::testing::pg;
 use toguz::timecontrol::Category;
 
 /// Now, for the data: every game ended within the last 70 days (all players active).

@@ -4,9 +4,6 @@
 //! /usr/lib/postgresql/*/bin, or TOGUZ_BENCH_DATABASE_URL; skipped without either).
 //! `cargo bench --bench manager`
 
-#[path = "../tests/common/pg.rs"]
-mod pg;
-
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,6 +13,7 @@ use toguz::manager::{
 };
 use toguz::rules::Variant;
 use toguz::store::{Location, PostgresOptions, Store, StoreOptions};
+use toguz::testing::pg;
 
 /// Games played at once (one task each, moving as both players in turn): one game shows
 /// the cost of a flush per move, many games show what group commit shares.

@@ -19,14 +19,10 @@
 //! Run: `cargo bench --bench telegram_latency` (prints its own numbers);
 //! `-- human`, `-- human-pg` or `-- bot` runs one part.
 
-#[path = "../tests/telegram/fake_telegram/mod.rs"]
-mod fake_telegram;
-#[path = "../tests/common/pg.rs"]
-mod pg;
-
-use fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use fake_telegram::{FakeTelegram, TgChat, TgUser};
 use std::time::{Duration, Instant};
+use toguz::testing::pg;
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 const GAMES: i64 = 4;
 const MOVES_EACH: usize = 50;

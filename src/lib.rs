@@ -2,7 +2,8 @@
 //!
 //! `rules` is the pure game; `engine` plays it; `review` goes through a finished game with it; `store` keeps games in sled; `manager` runs
 //! games for every platform; `render` draws boards; `platform/*` speak to chat services;
-//! `i18n` holds every word shown to players; `cli` is the command line.
+//! `i18n` holds every word shown to players; `cli` is the command line. `testing` (the
+//! `test-support` feature, for tests and benchmarks only) holds the fake Telegram and Discord.
 
 pub mod cli;
 pub mod config;
@@ -16,4 +17,6 @@ pub mod review;
 pub mod rules;
 pub mod secret;
 pub mod store;
+#[cfg(feature = "test-support")]
+pub mod testing;
 pub mod timecontrol;

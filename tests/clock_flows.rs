@@ -3,18 +3,18 @@
 //! the bot playing on its clock, and a challenger picking the time control of a challenge
 //! given without one.
 
-#[allow(dead_code)]
-mod common;
-use common::{act, challenge_id, game, rated_challenge, reopen, user, Backend, T0};
-
 use std::time::Duration;
 use toguz::engine::{level_move_within, EngineConfig, EnginePool, Level};
 use toguz::manager::{
     Action, ActionError, ChallengeRecord, ChallengeView, Clock, Event, FinishReason, GameStatus,
     GameView, Manager, ManagerConfig, Reply, UserRef, HEARTBEAT_KEY,
 };
+use toguz::on_both_backends;
 use toguz::rules::{Position, Side, Variant};
 use toguz::store::{Store, Tree};
+use toguz::testing::manager::{
+    act, challenge_id, game, rated_challenge, reopen, user, Backend, T0,
+};
 use toguz::timecontrol::{think_time, GameClock, TimeControl};
 
 async fn start(store: Store, clock: Clock, engine: EngineConfig) -> Manager {

@@ -1,15 +1,14 @@
 //! Hints in casual games against the bot (issue 18, docs/review.md *Hints*), through the
 //! manager the way the adapters call it, on sled and on PostgreSQL.
 
-mod common;
-use common::{act, challenge_id, chat, game, user, Backend, T0};
-
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
 use toguz::manager::{
     Action, ActionError, Clock, GameHint, GameView, Manager, ManagerConfig, UserRef, MAX_HINTS,
 };
+use toguz::on_both_backends;
 use toguz::rules::{parse_record, replay, Side, Variant};
+use toguz::testing::manager::{act, challenge_id, chat, game, user, Backend, T0};
 
 async fn manager_on(backend: &Backend, engine: EngineConfig) -> Manager {
     let store = backend.open().await;

@@ -2,19 +2,20 @@
 //! lands with the game's end exactly once, bot games are counted per level, aborts change
 //! nothing, history pages, leaderboards by scope, inactivity, records that replay.
 
-mod common;
-use common::{act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0};
-
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
 use toguz::manager::history::{Leaderboard, INACTIVE_SECS};
 use toguz::manager::{
     Action, ActionError, Clock, GameStatus, GameView, Manager, ManagerConfig, Platform, UserRef,
 };
+use toguz::on_both_backends;
 use toguz::ratings::keys::{board_key, Scope};
 use toguz::ratings::{CategoryStats, LeaderRow, PlayerStats, Rating, Score};
 use toguz::rules::{parse_record, replay, Side, Variant};
 use toguz::store::{Store, StoreOptions, Tree};
+use toguz::testing::manager::{
+    act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0,
+};
 use toguz::timecontrol::{Category, TimeControl};
 
 async fn start(store: Store) -> (Manager, Clock) {

@@ -1,8 +1,5 @@
 //! The game manager end to end, called directly the way the chat adapters call it.
 
-mod common;
-use common::{act, challenge_id, chat, game, rated_challenge, user, Backend, T0};
-
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool, Level};
 use toguz::manager::buttons::{self, Button};
@@ -11,8 +8,10 @@ use toguz::manager::{
     GameStatus, GameView, LimitKind, Manager, ManagerConfig, MessageRef, Platform, Player, Reply,
     Target, UserRef,
 };
+use toguz::on_both_backends;
 use toguz::rules::{Side, Variant};
 use toguz::store::{Store, Tree};
+use toguz::testing::manager::{act, challenge_id, chat, game, rated_challenge, user, Backend, T0};
 
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);

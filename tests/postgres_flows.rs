@@ -1,10 +1,7 @@
 //! PostgreSQL as the shared store: compare-and-set between processes (two managers on one
 //! database stand for two `toguz run` processes: nothing is shared between them but the
 //! database), `toguz store copy` between sled and PostgreSQL, and the database restarting
-//! mid-game. Each test is skipped, saying so, without PostgreSQL (see tests/common/pg.rs).
-
-mod common;
-use common::{act, challenge_id, game, pg, rated_challenge, user, Backend, T0};
+//! mid-game. Each test is skipped, saying so, without PostgreSQL (see `toguz::testing::pg`).
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
@@ -13,6 +10,8 @@ use toguz::manager::{
     Action, ActionError, Clock, GameView, Manager, ManagerConfig, Platform, Player, UserRef,
 };
 use toguz::store::{copy_all, Batch, Expect, KeyRange, Store, StoreError, StoreOptions, Tree};
+use toguz::testing::manager::{act, challenge_id, game, rated_challenge, user, Backend, T0};
+use toguz::testing::pg;
 
 async fn start(store: Store) -> Manager {
     let engine = EnginePool::new(EngineConfig::default());

@@ -2,14 +2,13 @@
 //! the game that ended last in the chat, else, after a restart, the caller's last finished
 //! game from the archive; on sled and on PostgreSQL.
 
-mod common;
-use common::{act, chat, game, user, Backend, T0};
-
 use toguz::engine::{EngineConfig, EnginePool, Level};
 use toguz::manager::{
     Action, ActionError, ChatRef, Clock, GameView, Manager, ManagerConfig, Platform, UserRef,
 };
+use toguz::on_both_backends;
 use toguz::rules::{Side, Variant};
+use toguz::testing::manager::{act, chat, game, user, Backend, T0};
 
 async fn manager(backend: &Backend, clock: &Clock) -> Manager {
     let engine = EnginePool::new(EngineConfig::default());

@@ -2,9 +2,6 @@
 //! one copy of every game, finished games leaving memory, expiry, and the upgrade of a
 //! layout-1 data directory.
 
-mod common;
-use common::{act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0};
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 use toguz::engine::{EngineConfig, EnginePool};
@@ -13,8 +10,12 @@ use toguz::manager::{
     Action, ActionError, ChallengeRecord, ChallengeStatus, Clock, FinishReason, GameRecord,
     GameStatus, GameView, Manager, ManagerConfig, Platform, Player, Reply, UserRef,
 };
+use toguz::on_both_backends;
 use toguz::rules::{Side, Variant};
 use toguz::store::{FaultyFlusher, Store, StoreOptions, Tree};
+use toguz::testing::manager::{
+    act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0,
+};
 
 const DAY: u64 = 24 * 3600;
 

@@ -76,7 +76,7 @@ pub use game::{ChallengeRecord, GameRecord};
 pub use hints::{GameHint, HintTicket};
 pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
-pub use timers::{write_heartbeat_offline, HEARTBEAT_KEY};
+pub use timers::HEARTBEAT_KEY;
 pub use types::{
     Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
 };

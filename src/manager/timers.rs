@@ -11,7 +11,6 @@
 //! downtime is not charged, and a game whose time had run out before the stop ends at once.
 
 use super::*;
-use crate::store::StoreError;
 
 /// The key in the meta tree of the last time the manager was known alive (unix ms).
 pub const HEARTBEAT_KEY: &str = "alive-ms";
@@ -155,27 +154,4 @@ impl Manager {
             tracing::info!(resumed, ?alive, "clocks resumed");
         }
     }
-}
-
-/// Writes the "last known alive" time into the sled store in `dir` of a stopped bot, and
-/// closes the store before returning (tests of restarts set up a flag that fell before a
-/// crash with it). It runs on a thread and runtime of its own, ended before it returns: the
-/// store's flusher task holds the database, and its file lock, until its runtime ends.
-#[doc(hidden)]
-pub fn write_heartbeat_offline(dir: &std::path::Path, alive_ms: u64) -> Result<(), StoreError> {
-    let dir = dir.to_path_buf();
-    let write = move || -> Result<(), StoreError> {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(StoreError::Io)?;
-        rt.block_on(async {
-            let store = Store::open(&dir)?;
-            store.put(Tree::Meta, HEARTBEAT_KEY, &alive_ms).await?;
-            store.flush()
-        })
-    };
-    std::thread::spawn(write)
-        .join()
-        .unwrap_or(Err(StoreError::Closed))
 }

@@ -5,8 +5,6 @@ mod crash;
 mod hint;
 mod hot_seat;
 mod lang;
-#[path = "../common/pg.rs"]
-mod pg;
 mod play;
 mod review;
 mod shared;

@@ -2,11 +2,11 @@
 //! started, and a move typed in the first on its old board, after the second moved, is
 //! refused as stale with the current board shown.
 
-use crate::pg;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use toguz::testing::pg;
 
 /// A config file whose `[storage]` is the database at `url`.
 fn config(dir: &Path, url: &str) -> PathBuf {

@@ -2,10 +2,10 @@
 //! `/challenge` and `/play` (registered, parsed, a refused one answered with examples), and a
 //! `0.1+0` game whose flag falls with nobody pressing.
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{buttons, id_of, Call, FakeDiscord, Place, User};
 use serde_json::{json, Value};
 use std::time::Duration;
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{buttons, id_of, Call, FakeDiscord, Place, User};
 
 const GUILD: u64 = 900_000_000_000_000_100;
 
@@ -288,8 +288,11 @@ async fn a_flag_that_fell_before_a_crash_is_shown_and_told_after_the_restart() {
         .unwrap_or_else(|| panic!("no deadline on {text}"));
     s._bot.kill();
     // The process was alive 5 s past the deadline, but its timer never wrote the flag.
-    toguz::manager::write_heartbeat_offline(&s._dir.path().join("data"), (deadline + 5) * 1000)
-        .expect("the heartbeat written");
+    toguz::testing::manager::write_heartbeat_offline(
+        &s._dir.path().join("data"),
+        (deadline + 5) * 1000,
+    )
+    .expect("the heartbeat written");
     let from = s.fake.call_count();
     s._bot = BotProcess::start(&s.fake, s._dir.path(), &Options::default());
     s.flag_shown_and_told(board, from, [&alice, &bob], flagged, winner)

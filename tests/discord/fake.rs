@@ -1,9 +1,9 @@
 //! Checks of the fake Discord itself: what it sends deserializes into serenity's types (or
 //! serenity would silently drop it), and it rejects what real Discord rejects.
 
-use crate::fake_discord::{Failure, FakeDiscord, User, APP_ID, TOKEN};
 use serde_json::{json, Value};
 use serenity::model::application::Interaction;
+use toguz::testing::discord::{Failure, FakeDiscord, User, APP_ID, TOKEN};
 
 fn client() -> reqwest::Client {
     reqwest::Client::new()
@@ -139,7 +139,7 @@ async fn gateway_payloads_deserialize_into_serenity_types() {
         "only once"
     );
     let message = fake.original_message(id).expect("message created");
-    let message_id = crate::fake_discord::id_of(&message);
+    let message_id = toguz::testing::discord::id_of(&message);
     fake.press(&bob, message_id, "x1");
     let event = ws.next_json().await;
     let interaction: Interaction =
@@ -330,7 +330,7 @@ async fn callbacks_check_types_attachments_and_components() {
     assert_eq!(message["attachments"][0]["filename"], "board.png");
     assert_eq!(message["attachments"][0]["content_type"], "image/png");
     assert_eq!(
-        crate::fake_discord::attachment_bytes(&message["attachments"][0]),
+        toguz::testing::discord::attachment_bytes(&message["attachments"][0]),
         vec![1, 2, 3]
     );
     // Followups and edits work through the interaction's webhook.

@@ -3,13 +3,13 @@
 //! Every board message is checked: its attachment is a valid PNG named in the embed, and its
 //! pit buttons match the legal moves of the position (kept here by replaying the moves).
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{
-    attachment_bytes, buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
-};
 use serde_json::{json, Value};
 use std::time::Duration;
 use toguz::rules::{Position, TuzdekRule, Variant};
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{
+    attachment_bytes, buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
+};
 
 const GUILD: u64 = 900_000_000_000_000_000;
 
@@ -61,8 +61,12 @@ impl Harness {
         let from = self.fake.call_count();
         self.bot = Some(if in_process() {
             Running::Task(
-                crate::fake_discord::bot::start_in_process(&self.fake, self.dir.path(), &self.opts)
-                    .await,
+                toguz::testing::discord::bot::start_in_process(
+                    &self.fake,
+                    self.dir.path(),
+                    &self.opts,
+                )
+                .await,
             )
         } else {
             Running::Process(BotProcess::start(&self.fake, self.dir.path(), &self.opts))
@@ -349,7 +353,7 @@ async fn challenge_accept_and_play_to_the_end() {
     assert!(after[1]["custom_id"].as_str().unwrap().starts_with("1rv:"));
     assert!(after[2]["custom_id"].as_str().unwrap().starts_with("1rc:"));
     assert!(
-        !h.log().contains(crate::fake_discord::TOKEN),
+        !h.log().contains(toguz::testing::discord::TOKEN),
         "the token is never logged"
     );
 }
@@ -796,7 +800,7 @@ async fn challenging_any_bot_account_is_refused() {
     let fake = &h.fake;
     let alice = User::new(1001, "Alice");
     let other_bot = User::bot_account(4_000_000_000_000_000_001, "Mee6");
-    let ours = User::bot_account(crate::fake_discord::APP_ID, "toguz");
+    let ours = User::bot_account(toguz::testing::discord::APP_ID, "toguz");
     for (bot, expected) in [
         (&other_bot, "Mee6 is a bot and cannot play"),
         (&ours, "start a game against it"),

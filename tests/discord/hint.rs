@@ -3,10 +3,10 @@
 //! a public message showing the board with the engine's move (`board.png`); the board's
 //! button counts down, and a fourth press is refused privately.
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{attachment_bytes, buttons, id_of, is_valid_png, FakeDiscord, User};
 use serde_json::{json, Value};
 use std::time::Duration;
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{attachment_bytes, buttons, id_of, is_valid_png, FakeDiscord, User};
 
 /// The Hint button of a message: (label, custom_id).
 fn hint_button(message: &Value) -> Option<(String, String)> {

@@ -4,10 +4,10 @@
 //! else's too), an entry opens the game's final board and its record, a forged page
 //! button gets a clear refusal, and unknown members and games get clear answers.
 
-use crate::fake_discord::{buttons, files_of, id_of, is_valid_png, Call, FakeDiscord, User};
 use crate::ratings::{a_whole_game, content, start, Ended};
 use serde_json::{json, Value};
 use toguz::rules::{parse_record, replay};
+use toguz::testing::discord::{buttons, files_of, id_of, is_valid_png, Call, FakeDiscord, User};
 
 const GUILD: u64 = 910_000_000_000_000_000;
 const CHANNEL: u64 = 720;

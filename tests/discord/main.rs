@@ -1,10 +1,6 @@
 //! The Discord adapter end to end: the real serenity client inside the real `toguz` binary
 //! against a fake Discord (gateway websocket + REST) on 127.0.0.1. One test binary.
 
-mod fake_discord;
-#[path = "../common/pg.rs"]
-mod pg;
-
 mod clock;
 mod fake;
 mod flows;

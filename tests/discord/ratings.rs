@@ -3,9 +3,9 @@
 //! rating changes; `/leaderboard` (the server's and `scope: global`) and `/stats` (one's own
 //! and a member's) show them; a challenge with `rated: false` changes no rating.
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{buttons, first_legal_pit, id_of, Call, FakeDiscord, User};
 use serde_json::{json, Value};
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{buttons, first_legal_pit, id_of, Call, FakeDiscord, User};
 
 const GUILD: u64 = 910_000_000_000_000_000;
 

@@ -4,12 +4,12 @@
 //! summary; the Review button under the final board answers with the kept review at once;
 //! refusals (an unknown game, too many reviews) are ephemeral and immediate.
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{
-    attachment_bytes, buttons, first_legal_pit, id_of, is_valid_png, FakeDiscord, User,
-};
 use serde_json::{json, Value};
 use std::time::Duration;
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{
+    attachment_bytes, buttons, first_legal_pit, id_of, is_valid_png, FakeDiscord, User,
+};
 
 /// The bot against the fake, with `[review]` settings.
 async fn start(review: &str) -> (FakeDiscord, tempfile::TempDir, BotProcess) {

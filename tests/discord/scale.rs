@@ -3,11 +3,11 @@
 //! process is shown and played in a server of the other, each process's change redraws the
 //! other's message, and after one process is SIGKILLed the other carries on with the game.
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{buttons, id_of, FakeDiscord, User};
-use crate::pg;
 use serde_json::{json, Value};
 use std::time::Duration;
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{buttons, id_of, FakeDiscord, User};
+use toguz::testing::pg;
 
 /// A guild id whose events Discord sends to `shard` of 2 (`(id >> 22) % 2`).
 fn guild_on_shard(shard: u64) -> u64 {

@@ -9,12 +9,12 @@
 //! figures docs/discord.md quotes:
 //! `cargo test --release --test discord soak_long -- --ignored --nocapture`.
 
-use crate::fake_discord::bot::{BotProcess, Options};
-use crate::fake_discord::{buttons, id_of, Failure, FakeDiscord, Place, User};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use toguz::testing::discord::bot::{BotProcess, Options};
+use toguz::testing::discord::{buttons, id_of, Failure, FakeDiscord, Place, User};
 
 const GUILD0: u64 = 910_000_000_000_000_000;
 /// The channel whose message edits always get a 429.

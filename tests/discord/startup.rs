@@ -1,9 +1,9 @@
 //! Start-up of the real bot against the fake Discord: a bad token is a clear error that never
 //! shows the token; shards (automatic and a fixed range); commands in a development guild.
 
-use crate::fake_discord::bot::{write_config, BotProcess, Options};
-use crate::fake_discord::FakeDiscord;
 use std::time::Duration;
+use toguz::testing::discord::bot::{write_config, BotProcess, Options};
+use toguz::testing::discord::FakeDiscord;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rejected_token_is_a_clear_error_without_the_token() {

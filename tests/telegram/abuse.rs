@@ -1,10 +1,10 @@
 //! What a modified client, an anonymous admin, a channel or another bot cannot do, and a
 //! handler that panics.
 
-use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
 use crate::load::{bot_game, group_game};
 use std::time::Duration;
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 /// The text of the next sendMessage to `chat` from call `mark` on.
 pub fn next_text(fake: &FakeTelegram, mark: usize, chat: i64) -> String {

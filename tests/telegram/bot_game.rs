@@ -1,12 +1,12 @@
 //! The real bot (`toguz run`) against the fake Bot API: a private game against the bot
 //! played to the end by button presses, the command menu, a restart mid-game.
 
-use crate::fake_telegram::bot::{
+use toguz::rules::{Position, Variant};
+use toguz::testing::telegram::bot::{
     assert_all_callback_data_ours, assert_all_photos_png, wait_board, Board, BotProcess, TOKEN,
     WAIT,
 };
-use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
-use toguz::rules::{Position, Variant};
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 /// Plays the game on the latest board of `chat` to its end with the first legal pit,
 /// checking every keyboard against a position tracked from the presses and the captions.

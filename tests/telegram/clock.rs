@@ -2,9 +2,9 @@
 //! after `/challenge` and `/play`, a refused one answered with examples, and a `0.1+0` game
 //! whose flag falls with nobody pressing.
 
-use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
 use std::time::Duration;
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 const GROUP: i64 = -100_888;
 
@@ -51,7 +51,7 @@ impl Club {
     }
 
     /// Alice replies `command` (a `/challenge`) to a message of Bob's: the challenge posted.
-    fn challenge(&self, command: &str) -> crate::fake_telegram::Call {
+    fn challenge(&self, command: &str) -> toguz::testing::telegram::Call {
         let theirs = self.fake.send_text(&self.group, &self.bob, "A game?");
         let mark = self.fake.mark();
         self.fake
@@ -148,7 +148,7 @@ impl Club {
 }
 
 /// The challenge id on a call's Accept button.
-fn challenge_of(c: &crate::fake_telegram::Call) -> Option<String> {
+fn challenge_of(c: &toguz::testing::telegram::Call) -> Option<String> {
     c.buttons()
         .iter()
         .find_map(|(_, d)| d.strip_prefix("1ca:").map(str::to_string))
@@ -276,8 +276,11 @@ fn a_flag_that_fell_before_a_crash_is_shown_and_told_after_the_restart() {
         .duration_since(std::time::UNIX_EPOCH)
         .expect("after 1970")
         .as_millis() as u64;
-    toguz::manager::write_heartbeat_offline(&club._dir.path().join("db"), now_ms + 3_600_000)
-        .expect("the heartbeat written");
+    toguz::testing::manager::write_heartbeat_offline(
+        &club._dir.path().join("db"),
+        now_ms + 3_600_000,
+    )
+    .expect("the heartbeat written");
     let mark = club.fake.mark();
     club._bot = BotProcess::start(&club.fake, club._dir.path(), "", "");
     club.flag_shown_and_told(&first, &third, mark);
@@ -317,7 +320,7 @@ fn the_time_row_under_the_levels_puts_a_game_against_the_bot_on_a_clock() {
     });
     assert!(redrawn, "{:?}", club.fake.message(private.id, msg));
     let edits = |message: i64| {
-        move |c: &crate::fake_telegram::Call| {
+        move |c: &toguz::testing::telegram::Call| {
             c.method == "editMessageReplyMarkup" && c.ok() && c.i64("message_id") == Some(message)
         }
     };

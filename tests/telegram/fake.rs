@@ -1,7 +1,6 @@
 //! The fake Bot API server itself, driven by the real teloxide client: it must accept what
 //! Telegram accepts and refuse, with Telegram's own errors, what Telegram refuses.
 
-use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
 use std::time::Duration;
 use teloxide::payloads::*;
 use teloxide::prelude::*;
@@ -10,6 +9,7 @@ use teloxide::types::{
     InputMedia, InputMediaPhoto,
 };
 use teloxide::{ApiError, RequestError};
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 const TOKEN: &str = "123456:TEST-token";
 
@@ -45,7 +45,7 @@ fn api_error(r: Result<impl std::fmt::Debug, RequestError>) -> ApiError {
 async fn get_me_and_bad_token() {
     let fake = FakeTelegram::start(TOKEN);
     let me = bot(&fake, TOKEN).get_me().await.unwrap();
-    assert_eq!(me.username(), crate::fake_telegram::BOT_USERNAME);
+    assert_eq!(me.username(), toguz::testing::telegram::BOT_USERNAME);
     assert!(me.supports_inline_queries);
     let err = api_error(bot(&fake, "123456:WRONG").get_me().await);
     assert_eq!(err, ApiError::InvalidToken);
@@ -130,7 +130,7 @@ async fn photos_must_be_png_and_media_edits_replace_them() {
     let call = fake.calls().pop().unwrap();
     assert_eq!(call.method, "sendPhoto");
     assert_eq!(
-        crate::fake_telegram::check_png(call.photo_bytes().unwrap()),
+        toguz::testing::telegram::check_png(call.photo_bytes().unwrap()),
         Ok((96, 40))
     );
 

@@ -4,12 +4,12 @@
 //! 429 on an edit; webhook mode with its secret token; inline mode; a new message per move.
 
 use crate::abuse::next_text;
-use crate::fake_telegram::bot::{
-    assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT,
-};
-use crate::fake_telegram::{Call, FakeTelegram, TgChat, TgUser};
 use std::time::Duration;
 use toguz::rules::{Position, Side, Variant};
+use toguz::testing::telegram::bot::{
+    assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT,
+};
+use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
 
 const GROUP: i64 = -100_777;
 
@@ -162,7 +162,7 @@ impl Flow {
 
     /// Waits until the group shows `n` turn notices ("…, your move").
     fn assert_notices(&self, n: usize) {
-        let count = |v: &crate::fake_telegram::FakeView| {
+        let count = |v: &toguz::testing::telegram::FakeView| {
             v.bot_messages(GROUP)
                 .iter()
                 .filter(|m| m.text.as_deref().is_some_and(|t| t.contains("your move")))

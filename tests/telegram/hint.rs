@@ -2,8 +2,8 @@
 //! answers with the engine's move and posts the board with it marked as a reply; the button
 //! counts down on the board, a fourth press is refused, and the record says hints were used.
 
-use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use crate::fake_telegram::{check_png, Call, FakeTelegram, TgChat, TgUser};
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{check_png, Call, FakeTelegram, TgChat, TgUser};
 
 /// A small node budget: a hint is found in well under a second in a debug build.
 const QUICK: &str = "[review]\nnodes = 2000\n";

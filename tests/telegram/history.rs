@@ -4,9 +4,9 @@
 //! uploads a file (sendDocument) whose text replays; `/history` pages with signed ◀ ▶
 //! buttons, a forged page button is refused, and unknown users and games get clear answers.
 
-use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use crate::fake_telegram::{Call, FakeTelegram, TgChat, TgUser};
 use toguz::rules::{parse_record, replay};
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
 
 const GROUP: i64 = -100_616;
 /// Enough room for the dozens of commands and posts below.

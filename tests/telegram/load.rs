@@ -2,9 +2,9 @@
 //! against the bot a turn costs one edit; a short soak of many games at once (a long one is
 //! `#[ignore]`d: `cargo test --release --test telegram soak_long -- --ignored --nocapture`).
 
-use crate::fake_telegram::bot::{latest_board, wait_board, Board, BotProcess, TOKEN, WAIT};
-use crate::fake_telegram::{FakeTelegram, StoredMessage, TgChat, TgUser};
 use std::time::{Duration, Instant};
+use toguz::testing::telegram::bot::{latest_board, wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{FakeTelegram, StoredMessage, TgChat, TgUser};
 
 /// How long a press may wait for its board here: generous for a loaded test machine, far
 /// below the 15 s and more that a 429'd chat held everyone up for before.

@@ -3,8 +3,8 @@
 //! summary as its caption. Refusals (unknown game, a game still going on, no game ended here,
 //! too many reviews at once) are answered at once.
 
-use crate::fake_telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use crate::fake_telegram::{check_png, Call, FakeTelegram, TgChat, TgUser};
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{check_png, Call, FakeTelegram, TgChat, TgUser};
 
 /// A small node budget: a few moves are reviewed in well under a second in a debug build.
 const QUICK: &str = "[review]\nnodes = 2000\n";

@@ -4,10 +4,10 @@
 //! and is applied once, one process is SIGKILLed mid-game and the other carries on, and the
 //! database restarts mid-game without losing an acknowledged move.
 
-use crate::fake_telegram::bot::{wait_board, Board, BotProcess, WAIT};
-use crate::fake_telegram::{FakeTelegram, TgChat, TgUser};
-use crate::pg;
 use std::time::Duration;
+use toguz::testing::pg;
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, WAIT};
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 const SECRET: &str = "lb_secret_42";
 
@@ -105,7 +105,7 @@ impl Game<'_> {
 #[test]
 fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_db_restart() {
     let Some(url) = pg::fresh_url() else { return };
-    let fake = FakeTelegram::start(crate::fake_telegram::bot::TOKEN);
+    let fake = FakeTelegram::start(toguz::testing::telegram::bot::TOKEN);
     fake.allow_http_webhook();
     let mut a = Node::start(&fake, &url);
     let b = Node::start(&fake, &url);

@@ -98,7 +98,7 @@ impl BotProcess {
         let log = dir.join(format!("bot-{n}.log"));
         let out = std::fs::File::create(&log).expect("log file");
         let err = out.try_clone().expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_toguz"))
+        let child = Command::new(crate::testing::toguz_exe())
             .args(["run", "--config"])
             .arg(config)
             .env_remove("DISCORD_TOKEN")
@@ -159,17 +159,17 @@ pub async fn start_in_process(
     dir: &Path,
     opts: &Options,
 ) -> tokio::task::JoinHandle<anyhow::Result<()>> {
-    use toguz::platform::discord::config::DiscordConfig;
+    use crate::platform::discord::config::DiscordConfig;
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .with_test_writer()
         .try_init();
-    let store = toguz::store::Store::open(&dir.join("data")).expect("open the store");
-    let engine = toguz::engine::EnginePool::new(toguz::engine::EngineConfig::default());
-    let mut config = toguz::manager::ManagerConfig::default();
+    let store = crate::store::Store::open(&dir.join("data")).expect("open the store");
+    let engine = crate::engine::EnginePool::new(crate::engine::EngineConfig::default());
+    let mut config = crate::manager::ManagerConfig::default();
     config.limits.challenge_expiry_secs = opts.challenge_expiry_secs;
     config.limits.sweep_interval_secs = 1;
-    let manager = toguz::manager::Manager::start(store, engine, config)
+    let manager = crate::manager::Manager::start(store, engine, config)
         .await
         .expect("start the manager");
     let discord: DiscordConfig = toml::from_str(&format!(
@@ -182,5 +182,5 @@ pub async fn start_in_process(
     ))
     .expect("discord config");
     let settings = discord.resolve(None).expect("discord settings");
-    tokio::spawn(toguz::platform::discord::serve_with(settings, manager))
+    tokio::spawn(crate::platform::discord::serve_with(settings, manager))
 }

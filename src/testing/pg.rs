@@ -6,13 +6,12 @@
 //!
 //! Without either, the PostgreSQL tests print that they were skipped; with
 //! `TOGUZ_REQUIRE_POSTGRES=1` (as `.ci/run` sets) a skip is a failure.
-#![allow(dead_code)]
 
+use crate::store::PostgresOptions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
-use toguz::store::PostgresOptions;
 
 /// The running server: a base URL (no database options), and our cluster if we started it.
 pub struct Server {

@@ -2,10 +2,10 @@
 //! and helpers to follow a game on the fake's messages.
 
 use super::{keyboard_buttons, Call, FakeTelegram, StoredMessage};
+use crate::rules::Position;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use toguz::rules::Position;
 
 pub const TOKEN: &str = "4242:TEST_token-abc";
 /// Long enough for a slow CI machine, short enough to fail fast.
@@ -60,7 +60,7 @@ impl BotProcess {
             .append(true)
             .open(&log)
             .expect("log");
-        let child = Command::new(env!("CARGO_BIN_EXE_toguz"))
+        let child = Command::new(crate::testing::toguz_exe())
             .args(["run", "--config"])
             .arg(&config)
             .env("RUST_LOG", "toguz=debug,info")

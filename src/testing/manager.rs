@@ -1,16 +1,18 @@
-//! Helpers shared by the manager-level test binaries (`manager_flows`, `store_flows`), and
-//! the two backends they run on ([`Backend`], [`on_both_backends!`]).
+//! Helpers shared by the manager-level test binaries (`manager_flows`, `store_flows`,
+//! `clock_flows`, ...), the two backends they run on ([`Backend`],
+//! [`on_both_backends!`](crate::on_both_backends)), and a restart aid for the bots' tests
+//! ([`write_heartbeat_offline`]).
 
-pub mod pg;
-
+use super::pg;
+use crate::manager::{
+    Action, ActionError, ChatRef, GameView, Manager, Platform, Reply, Request, UserRef,
+    HEARTBEAT_KEY,
+};
+use crate::rules::Variant;
+use crate::store::{Location, PostgresOptions, Store, StoreError, StoreOptions, Tree};
+use crate::timecontrol::TimeControl;
 use std::path::Path;
 use std::time::Duration;
-use toguz::manager::{
-    Action, ActionError, ChatRef, GameView, Manager, Platform, Reply, Request, UserRef,
-};
-use toguz::rules::Variant;
-use toguz::store::{Location, PostgresOptions, Store, StoreOptions};
-use toguz::timecontrol::TimeControl;
 
 /// The tests' manual clock starts here (unix seconds).
 pub const T0: u64 = 1_800_000_000;
@@ -41,7 +43,6 @@ pub fn game(reply: Result<Reply, ActionError>) -> GameView {
 
 /// A rated challenge of `opponent` in the standard variant, at `time` (`None`: the chat's
 /// default control).
-#[allow(dead_code)]
 pub fn rated_challenge(opponent: &UserRef, time: Option<TimeControl>) -> Action {
     Action::Challenge {
         opponent: Some(opponent.clone()),
@@ -51,7 +52,6 @@ pub fn rated_challenge(opponent: &UserRef, time: Option<TimeControl>) -> Action 
     }
 }
 
-#[allow(dead_code)]
 pub fn challenge_id(reply: Result<Reply, ActionError>) -> String {
     match reply {
         Ok(Reply::Challenge(c)) => c.id,
@@ -60,7 +60,6 @@ pub fn challenge_id(reply: Result<Reply, ActionError>) -> String {
 }
 
 /// Opens a store, waiting for the previous handle's flusher to let go of sled's lock.
-#[allow(dead_code)]
 pub async fn reopen(dir: &Path) -> Store {
     for _ in 0..100 {
         if let Ok(store) = Store::open(dir) {
@@ -69,6 +68,28 @@ pub async fn reopen(dir: &Path) -> Store {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("the store did not reopen");
+}
+
+/// Writes the "last known alive" time into the sled store in `dir` of a stopped bot, and
+/// closes the store before returning (tests of restarts set up a flag that fell before a
+/// crash with it). It runs on a thread and runtime of its own, ended before it returns: the
+/// store's flusher task holds the database, and its file lock, until its runtime ends.
+pub fn write_heartbeat_offline(dir: &Path, alive_ms: u64) -> Result<(), StoreError> {
+    let dir = dir.to_path_buf();
+    let write = move || -> Result<(), StoreError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(StoreError::Io)?;
+        rt.block_on(async {
+            let store = Store::open(&dir)?;
+            store.put(Tree::Meta, HEARTBEAT_KEY, &alive_ms).await?;
+            store.flush()
+        })
+    };
+    std::thread::spawn(write)
+        .join()
+        .unwrap_or(Err(StoreError::Closed))
 }
 
 /// Where a test's store lives: sled (a directory, or a temporary store) or a fresh schema of
@@ -118,7 +139,7 @@ impl Backend {
 macro_rules! on_both_backends {
     (single: [$($s:ident),* $(,)?], multi: [$($m:ident),* $(,)?] $(,)?) => {
         mod on_sled {
-            use super::common::Backend;
+            use $crate::testing::manager::Backend;
             $(#[tokio::test]
             async fn $s() {
                 super::$s(Backend::sled()).await
@@ -129,7 +150,7 @@ macro_rules! on_both_backends {
             })*
         }
         mod on_postgres {
-            use super::common::Backend;
+            use $crate::testing::manager::Backend;
             $(#[tokio::test]
             async fn $s() {
                 if let Some(backend) = Backend::postgres().await {

@@ -1,0 +1,339 @@
+//! REST under `/api/v10`: routing, the bot token (or an interaction's token in the path),
+//! scripted and random failures with Discord's rate-limit headers, and a record of every
+//! call.
+
+use super::body::{read_body, Body};
+use super::commands::register_commands;
+use super::messages::{create_message, edit_message, interaction_callback, webhook};
+use super::state::{bot_user, FakeState, Shared};
+use super::{is_id, Call, Failure, APP_ID, TOKEN};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(super) type Reply = (StatusCode, Value);
+
+pub(super) fn error(status: u16, code: u64, message: &str) -> Reply {
+    (
+        StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+        json!({ "message": message, "code": code }),
+    )
+}
+
+/// 400 Invalid Form Body, with the path of the offending field.
+pub(super) fn form_error(path: &str, code: &str, message: &str) -> Reply {
+    let mut errors = json!({ "_errors": [{ "code": code, "message": message }] });
+    for part in path.rsplit('.') {
+        errors = json!({ part: errors });
+    }
+    (
+        StatusCode::BAD_REQUEST,
+        json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors }),
+    )
+}
+
+pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
+    let method = req.method().clone();
+    let full_path = req.uri().path().to_string();
+    let headers = req.headers().clone();
+    let Some(path) = full_path.strip_prefix("/api/v10").map(str::to_string) else {
+        return (
+            StatusCode::NOT_FOUND,
+            Json(json!({"message": "404: Not Found", "code": 0})),
+        )
+            .into_response();
+    };
+    let body = match read_body(&headers, req).await {
+        Ok(b) => b,
+        Err(reply) => return reply_response(reply, None),
+    };
+    let mut call = Call {
+        method: method.to_string(),
+        path: path.clone(),
+        status: 0,
+        json: body.json.clone(),
+        files: body.files.clone(),
+        at: Instant::now(),
+    };
+    let (reply, retry_after) = {
+        let mut state = shared.lock();
+        match scripted_failure(&mut state, &method, &path)
+            .or_else(|| random_failure(&mut state, &path))
+        {
+            Some(failure) => failure,
+            None => (
+                handle(&shared, &mut state, &method, &path, &headers, body),
+                None,
+            ),
+        }
+    };
+    call.status = reply.0.as_u16();
+    let mut state = shared.lock();
+    if state.light && !call.files.is_empty() {
+        call.files.clear();
+        call.json = call
+            .json
+            .as_ref()
+            .and_then(|j| j.get("type"))
+            .map(|t| json!({ "type": t }));
+    }
+    if call.status == 204 && path.ends_with("/callback") {
+        if let Some(id) = path.split('/').nth(2).and_then(|s| s.parse().ok()) {
+            state.callbacks.insert(id, call.clone());
+        }
+    }
+    state.calls.push(call);
+    drop(state);
+    shared.bump();
+    reply_response(reply, retry_after)
+}
+
+struct Json(Value);
+
+impl IntoResponse for Json {
+    fn into_response(self) -> Response {
+        ([("content-type", "application/json")], self.0.to_string()).into_response()
+    }
+}
+
+fn reply_response(reply: Reply, retry_after: Option<f64>) -> Response {
+    let (status, body) = reply;
+    if status == StatusCode::NO_CONTENT {
+        return status.into_response();
+    }
+    let mut response = (status, Json(body)).into_response();
+    if let Some(secs) = retry_after {
+        let h = response.headers_mut();
+        let set = |h: &mut HeaderMap, k: &'static str, v: String| {
+            if let Ok(v) = v.parse() {
+                h.insert(k, v);
+            }
+        };
+        set(h, "retry-after", format!("{}", secs.ceil() as u64));
+        set(h, "x-ratelimit-limit", "5".into());
+        set(h, "x-ratelimit-remaining", "0".into());
+        set(h, "x-ratelimit-reset-after", format!("{secs:.3}"));
+        set(h, "x-ratelimit-bucket", "fakebucket".into());
+        set(h, "x-ratelimit-scope", "user".into());
+    }
+    response
+}
+
+fn scripted_failure(
+    state: &mut FakeState,
+    method: &Method,
+    path: &str,
+) -> Option<(Reply, Option<f64>)> {
+    let i = state.failures.iter().position(|f| {
+        f.remaining > 0
+            && f.method.eq_ignore_ascii_case(method.as_str())
+            && path.contains(&f.path_contains)
+    })?;
+    let f = &mut state.failures[i];
+    f.remaining -= 1;
+    Some(failure_reply(&f.failure))
+}
+
+fn failure_reply(failure: &Failure) -> (Reply, Option<f64>) {
+    match *failure {
+        Failure::RateLimit {
+            retry_after,
+            global,
+        } => (
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": global }),
+            ),
+            Some(retry_after),
+        ),
+        Failure::Server(status) => (
+            (
+                StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY),
+                json!({ "message": format!("{status}: Server Error"), "code": 0 }),
+            ),
+            None,
+        ),
+        Failure::UnknownInteraction => (error(404, 10062, "Unknown interaction"), None),
+        Failure::MissingAccess => (
+            (
+                StatusCode::FORBIDDEN,
+                json!({ "message": "Missing Access", "code": 50001 }),
+            ),
+            None,
+        ),
+    }
+}
+
+fn random_failure(state: &mut FakeState, path: &str) -> Option<(Reply, Option<f64>)> {
+    use rand::Rng;
+    let routed = ["/interactions/", "/webhooks/", "/channels/"]
+        .iter()
+        .any(|p| path.starts_with(p));
+    let chaos = state.chaos.as_mut().filter(|_| routed)?;
+    if chaos.rng.gen_range(0..1000) >= chaos.per_mille {
+        return None;
+    }
+    let failure = if chaos.rng.gen_bool(0.5) {
+        Failure::RateLimit {
+            retry_after: f64::from(chaos.rng.gen_range(50..500u32)) / 1000.0,
+            global: false,
+        }
+    } else {
+        Failure::Server([500, 502, 503, 504][chaos.rng.gen_range(0..4)])
+    };
+    Some(failure_reply(&failure))
+}
+
+fn authorized(headers: &HeaderMap) -> bool {
+    headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v == format!("Bot {TOKEN}"))
+}
+
+fn handle(
+    shared: &Shared,
+    state: &mut FakeState,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+    body: Body,
+) -> Reply {
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    // Interaction callbacks and webhooks are authorised by their token in the path; an
+    // Authorization header, if sent, must still be valid.
+    let token_routes = matches!(parts.first(), Some(&"interactions") | Some(&"webhooks"));
+    let has_auth = headers.contains_key("authorization");
+    if (!token_routes || has_auth) && !authorized(headers) {
+        return error(401, 0, "401: Unauthorized");
+    }
+    let m = method.as_str();
+    match (m, parts.as_slice()) {
+        ("GET", ["gateway"]) => (
+            StatusCode::OK,
+            json!({ "url": format!("ws://{}/gateway", shared.addr) }),
+        ),
+        ("GET", ["gateway", "bot"]) => (
+            StatusCode::OK,
+            json!({
+                "url": format!("ws://{}/gateway", shared.addr), "shards": state.recommended_shards,
+                "session_start_limit": { "total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1 }
+            }),
+        ),
+        ("GET", ["users", "@me"]) => (StatusCode::OK, bot_user()),
+        ("GET", ["oauth2", "applications", "@me"]) => (StatusCode::OK, application_json()),
+        ("PUT", ["applications", app, "commands"]) => {
+            if *app != APP_ID.to_string() {
+                return error(403, 50001, "Missing Access");
+            }
+            match register_commands(state, body.json) {
+                Ok(list) => {
+                    state.global_commands = list.clone();
+                    (StatusCode::OK, Value::Array(list))
+                }
+                Err(e) => e,
+            }
+        }
+        ("PUT", ["applications", app, "guilds", guild, "commands"]) => {
+            if *app != APP_ID.to_string() {
+                return error(403, 50001, "Missing Access");
+            }
+            let Ok(guild) = guild.parse::<u64>() else {
+                return error(404, 10004, "Unknown Guild");
+            };
+            match register_commands(state, body.json) {
+                Ok(mut list) => {
+                    for c in &mut list {
+                        c["guild_id"] = json!(guild.to_string());
+                    }
+                    state.guild_commands.insert(guild, list.clone());
+                    (StatusCode::OK, Value::Array(list))
+                }
+                Err(e) => e,
+            }
+        }
+        ("GET", ["applications", _, "commands"]) => {
+            (StatusCode::OK, Value::Array(state.global_commands.clone()))
+        }
+        ("POST", ["interactions", id, token, "callback"]) => {
+            interaction_callback(state, id, token, body)
+        }
+        (_, ["webhooks", app, token, rest @ ..]) => webhook(state, m, app, token, rest, body),
+        ("POST", ["users", "@me", "channels"]) => {
+            let recipient = body
+                .json
+                .as_ref()
+                .and_then(|j| j["recipient_id"].as_str().map(str::to_string));
+            let Some(recipient) = recipient else {
+                return form_error(
+                    "recipient_id",
+                    "BASE_TYPE_REQUIRED",
+                    "This field is required",
+                );
+            };
+            let id = state.snowflake();
+            state.channels.insert(id, None);
+            (
+                StatusCode::OK,
+                json!({ "id": id.to_string(), "type": 1, "last_message_id": null,
+                "recipients": [{ "id": recipient, "username": "user", "discriminator": "0", "global_name": null, "avatar": null }] }),
+            )
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let Some(channel) = known_channel(state, channel) else {
+                return error(404, 10003, "Unknown Channel");
+            };
+            create_message(state, channel, body, 0, None)
+        }
+        ("PATCH", ["channels", channel, "messages", message]) => {
+            let Some(channel) = known_channel(state, channel) else {
+                return error(404, 10003, "Unknown Channel");
+            };
+            match message.parse::<u64>().ok().filter(|id| {
+                state
+                    .messages
+                    .get(id)
+                    .is_some_and(|m| is_id(&m["channel_id"], channel))
+            }) {
+                Some(id) => edit_message(state, id, body),
+                None => error(404, 10008, "Unknown Message"),
+            }
+        }
+        ("GET", ["channels", _, "messages", message]) => match message
+            .parse::<u64>()
+            .ok()
+            .and_then(|id| state.messages.get(&id))
+        {
+            Some(m) => (StatusCode::OK, m.clone()),
+            None => error(404, 10008, "Unknown Message"),
+        },
+        ("DELETE", ["channels", _, "messages", message]) => match message
+            .parse::<u64>()
+            .ok()
+            .and_then(|id| state.messages.remove(&id))
+        {
+            Some(_) => (StatusCode::NO_CONTENT, Value::Null),
+            None => error(404, 10008, "Unknown Message"),
+        },
+        _ => error(404, 0, "404: Not Found"),
+    }
+}
+
+fn known_channel(state: &FakeState, channel: &str) -> Option<u64> {
+    channel
+        .parse::<u64>()
+        .ok()
+        .filter(|c| state.channels.contains_key(c))
+}
+
+fn application_json() -> Value {
+    json!({
+        "id": APP_ID.to_string(), "name": "toguz", "icon": null, "description": "",
+        "bot_public": true, "bot_require_code_grant": false, "verify_key": "00",
+        "flags": 0, "owner": bot_user(), "team": null, "summary": "",
+        "rpc_origins": [], "tags": [],
+    })
+}

@@ -1,0 +1,107 @@
+//! What the fake Discord remembers: calls, interactions, messages, channels, commands,
+//! gateway sessions, scripted and random failures.
+
+use super::{Call, Failure, User, APP_ID, TIMESTAMP};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
+use tokio::sync::{mpsc, watch};
+
+pub(super) struct Scripted {
+    pub(super) method: String,
+    pub(super) path_contains: String,
+    pub(super) failure: Failure,
+    pub(super) remaining: u32,
+}
+
+pub(super) struct Interaction {
+    pub(super) token: String,
+    pub(super) kind: u8,
+    pub(super) created: Instant,
+    pub(super) acked: Option<u64>,
+    pub(super) channel: u64,
+    /// The message a component sits on.
+    pub(super) component_message: Option<u64>,
+    /// The message `@original` refers to, once there is one.
+    pub(super) original: Option<u64>,
+    pub(super) user: Value,
+}
+
+pub(super) struct Session {
+    pub(super) shard: [u64; 2],
+    pub(super) tx: mpsc::UnboundedSender<Value>,
+    pub(super) seq: u64,
+}
+
+/// Random failures of a share of the REST calls (a soak test's weather).
+pub(super) struct Chaos {
+    /// Per thousand calls.
+    pub(super) per_mille: u32,
+    pub(super) rng: rand::rngs::StdRng,
+}
+
+#[derive(Default)]
+pub(super) struct FakeState {
+    pub(super) calls: Vec<Call>,
+    /// The successful callback of each interaction.
+    pub(super) callbacks: HashMap<u64, Call>,
+    pub(super) chaos: Option<Chaos>,
+    /// Record calls without their files and bodies (long soak runs).
+    pub(super) light: bool,
+    pub(super) failures: Vec<Scripted>,
+    pub(super) interactions: HashMap<u64, Interaction>,
+    pub(super) messages: HashMap<u64, Value>,
+    /// channel id -> guild id (None: a DM channel).
+    pub(super) channels: HashMap<u64, Option<u64>>,
+    pub(super) global_commands: Vec<Value>,
+    pub(super) guild_commands: HashMap<u64, Vec<Value>>,
+    pub(super) sessions: Vec<Session>,
+    pub(super) identifies: Vec<Value>,
+    /// Shards GET /gateway/bot recommends.
+    pub(super) recommended_shards: u64,
+    pub(super) next_id: u64,
+}
+
+impl FakeState {
+    pub(super) fn snowflake(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+}
+
+pub(super) struct Shared {
+    pub(super) addr: SocketAddr,
+    pub(super) state: Mutex<FakeState>,
+    pub(super) version: watch::Sender<u64>,
+}
+
+impl Shared {
+    pub(super) fn lock(&self) -> MutexGuard<'_, FakeState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    pub(super) fn bump(&self) {
+        self.version.send_modify(|v| *v += 1);
+    }
+}
+
+pub(super) fn bot_user() -> Value {
+    json!({
+        "id": APP_ID.to_string(), "username": "toguz", "global_name": null,
+        "discriminator": "0", "avatar": null, "bot": true, "public_flags": 0,
+        "verified": true, "mfa_enabled": false, "flags": 0,
+    })
+}
+
+pub(super) fn member_json(user: Option<&User>) -> Value {
+    let mut m = json!({
+        "nick": null, "avatar": null, "roles": [], "joined_at": TIMESTAMP,
+        "premium_since": null, "deaf": false, "mute": false, "flags": 0, "pending": false,
+        "permissions": "2248473465835073", "communication_disabled_until": null,
+    });
+    if let Some(user) = user {
+        m["user"] = user.json();
+    }
+    m
+}

@@ -1,0 +1,208 @@
+//! Telegram's checks of what a bot sends: text and caption lengths, HTML and MarkdownV2
+//! entities, inline keyboards (button kinds, `callback_data` of 1..64 bytes), and photos.
+
+use super::params::{bad, opt_str, ApiError, Params};
+use serde_json::Value;
+
+pub(super) fn check_parse_mode(p: &Params, text: &str) -> Result<(), ApiError> {
+    match opt_str(p, "parse_mode").as_deref() {
+        None | Some("") => Ok(()),
+        Some("HTML") | Some("html") => check_html(text),
+        Some("MarkdownV2") => check_markdown_v2(text),
+        Some("Markdown") => Ok(()),
+        Some(_) => Err(bad("unsupported parse_mode")),
+    }
+}
+
+/// Telegram's HTML: only known tags, properly nested; `<`, `>` and `&` escaped elsewhere.
+fn check_html(text: &str) -> Result<(), ApiError> {
+    const TAGS: &[&str] = &[
+        "b",
+        "strong",
+        "i",
+        "em",
+        "u",
+        "ins",
+        "s",
+        "strike",
+        "del",
+        "span",
+        "tg-spoiler",
+        "a",
+        "code",
+        "pre",
+        "blockquote",
+        "tg-emoji",
+    ];
+    let mut stack: Vec<String> = vec![];
+    let mut rest = text;
+    while let Some(i) = rest.find(['<', '&']) {
+        let after = &rest[i..];
+        if after.starts_with('&') {
+            let end = after.find(';').ok_or_else(|| {
+                bad("can't parse entities: Unsupported start tag \"&\" at byte offset")
+            })?;
+            let name = &after[1..end];
+            let ok = matches!(name, "lt" | "gt" | "amp" | "quot")
+                || name.starts_with('#') && name.len() > 1;
+            if !ok {
+                return Err(bad(&format!(
+                    "can't parse entities: Unsupported HTML entity \"&{name};\""
+                )));
+            }
+            rest = &after[end + 1..];
+            continue;
+        }
+        let end = after
+            .find('>')
+            .ok_or_else(|| bad("can't parse entities: Unclosed start tag"))?;
+        let inner = &after[1..end];
+        if let Some(name) = inner.strip_prefix('/') {
+            let name = name.trim().to_ascii_lowercase();
+            if stack.pop().as_deref() != Some(name.as_str()) {
+                return Err(bad(&format!(
+                    "can't parse entities: Unmatched end tag \"{name}\""
+                )));
+            }
+        } else {
+            let name = inner
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if !TAGS.contains(&name.as_str()) {
+                return Err(bad(&format!(
+                    "can't parse entities: Unsupported start tag \"{name}\""
+                )));
+            }
+            stack.push(name);
+        }
+        rest = &after[end + 1..];
+    }
+    if let Some(open) = stack.pop() {
+        return Err(bad(&format!(
+            "can't parse entities: Can't find end tag corresponding to start tag \"{open}\""
+        )));
+    }
+    Ok(())
+}
+
+fn check_markdown_v2(text: &str) -> Result<(), ApiError> {
+    let mut escaped = false;
+    for c in text.chars() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        if c == '\\' {
+            escaped = true;
+        } else if ".!-=+#|{}>()".contains(c) {
+            return Err(bad(&format!(
+                "can't parse entities: Character '{c}' is reserved and must be escaped with the preceding '\\'"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Validates an inline keyboard the way Telegram does.
+pub(super) fn check_markup(
+    markup: Option<&Value>,
+    inline_only: bool,
+) -> Result<Option<Value>, ApiError> {
+    let Some(m) = markup else { return Ok(None) };
+    if m.is_null() {
+        return Ok(None);
+    }
+    let Some(rows) = m.get("inline_keyboard") else {
+        if inline_only {
+            return Err(bad("inline keyboard expected"));
+        }
+        return Ok(Some(m.clone()));
+    };
+    let rows = rows
+        .as_array()
+        .ok_or_else(|| bad("can't parse inline keyboard"))?;
+    let mut total = 0;
+    for row in rows {
+        let row = row
+            .as_array()
+            .ok_or_else(|| bad("can't parse inline keyboard"))?;
+        if row.len() > 8 {
+            return Err(bad("BUTTON_TYPE_INVALID"));
+        }
+        for b in row {
+            total += 1;
+            let text = b.get("text").and_then(Value::as_str).unwrap_or("");
+            if text.trim().is_empty() {
+                return Err(bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"));
+            }
+            let kinds = [
+                "url",
+                "callback_data",
+                "switch_inline_query",
+                "switch_inline_query_current_chat",
+                "switch_inline_query_chosen_chat",
+                "web_app",
+                "login_url",
+                "copy_text",
+                "pay",
+                "callback_game",
+            ];
+            let n = kinds.iter().filter(|k| b.get(**k).is_some()).count();
+            if n != 1 {
+                return Err(bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"));
+            }
+            if let Some(d) = b.get("callback_data") {
+                let d = d.as_str().ok_or_else(|| bad("BUTTON_DATA_INVALID"))?;
+                if d.is_empty() || d.len() > 64 {
+                    return Err(bad("BUTTON_DATA_INVALID"));
+                }
+            }
+        }
+    }
+    if total > 100 {
+        return Err(bad("reply markup is too long"));
+    }
+    Ok(Some(m.clone()))
+}
+
+pub(super) fn check_text(text: &str, edit: bool) -> Result<(), ApiError> {
+    if text.trim().is_empty() {
+        return Err(bad("message text is empty"));
+    }
+    if text.encode_utf16().count() > 4096 {
+        return Err(bad(if edit {
+            "MESSAGE_TOO_LONG"
+        } else {
+            "message is too long"
+        }));
+    }
+    Ok(())
+}
+
+pub(super) fn check_caption(caption: &Option<String>) -> Result<(), ApiError> {
+    if caption
+        .as_ref()
+        .is_some_and(|c| c.encode_utf16().count() > 1024)
+    {
+        return Err(bad("message caption is too long"));
+    }
+    Ok(())
+}
+
+/// Decodes a PNG fully and applies Telegram's photo limits; returns (width, height).
+pub fn check_png(bytes: &[u8]) -> Result<(u32, u32), String> {
+    if bytes.len() > 10 << 20 {
+        return Err("photo over 10 MB".into());
+    }
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+    let (w, h) = (info.width, info.height);
+    if w == 0 || h == 0 || w + h > 10_000 || w.max(h) > 20 * w.min(h) {
+        return Err(format!("bad dimensions {w}x{h}"));
+    }
+    Ok((w, h))
+}
