@@ -58,20 +58,19 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         files: body.files.clone(),
         at: Instant::now(),
     };
-    let (reply, retry_after) = {
-        let mut state = shared.lock();
-        match scripted_failure(&mut state, &method, &path)
-            .or_else(|| random_failure(&mut state, &path))
-        {
-            Some(failure) => failure,
-            None => (
-                handle(&shared, &mut state, &method, &path, &headers, body),
-                None,
-            ),
-        }
+    // The call is recorded under the lock its effect was made under: a test that sees the
+    // effect (a message edited) also sees the call, whatever mark it took since.
+    let mut state = shared.lock();
+    let (reply, retry_after) = match scripted_failure(&mut state, &method, &path)
+        .or_else(|| random_failure(&mut state, &path))
+    {
+        Some(failure) => failure,
+        None => (
+            handle(&shared, &mut state, &method, &path, &headers, body),
+            None,
+        ),
     };
     call.status = reply.0.as_u16();
-    let mut state = shared.lock();
     if state.light && !call.files.is_empty() {
         call.files.clear();
         call.json = call

@@ -108,11 +108,17 @@ pub(super) async fn handle(
             Err(e) => (e.status, err_body(&e)),
         }
     } else {
+        // The call is recorded under the lock its effect was made under: a test that sees
+        // the effect (a message edited) also sees the call, whatever mark it took since.
         let mut st = shared.lock();
-        match dispatch(&mut st, method, &params, &files) {
+        let (status, body) = match dispatch(&mut st, method, &params, &files) {
             Ok(v) => (200, json!({"ok": true, "result": v})),
             Err(e) => (e.status, err_body(&e)),
-        }
+        };
+        push_call(&mut st, method, params, files, status, body.clone());
+        drop(st);
+        shared.changed.notify_all();
+        return reply(status, body);
     };
     record(&shared, method, params, files, status, body.clone());
     reply(status, body)
@@ -165,7 +171,18 @@ fn reply(status: u16, body: Value) -> Response {
 }
 
 fn record(shared: &Shared, method: &str, params: Params, files: Files, status: u16, body: Value) {
-    let mut st = shared.lock();
+    push_call(&mut shared.lock(), method, params, files, status, body);
+    shared.changed.notify_all();
+}
+
+fn push_call(
+    st: &mut FakeState,
+    method: &str,
+    params: Params,
+    files: Files,
+    status: u16,
+    body: Value,
+) {
     st.calls.push(Call {
         method: method.to_string(),
         params: Value::Object(params),
@@ -174,7 +191,6 @@ fn record(shared: &Shared, method: &str, params: Params, files: Files, status: u
         response: body,
         at: Instant::now(),
     });
-    shared.changed.notify_all();
 }
 
 async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiError> {
