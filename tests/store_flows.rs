@@ -199,6 +199,82 @@ async fn a_bot_move_whose_write_timed_out_is_tried_again_soon() {
     }
 }
 
+/// Item 7 on a slow disk: a search slot is for thinking, not for waiting on the disk. With
+/// one slot and every commit taking 400 ms, four bot replies come in about one or two
+/// commits' time (each search is quick, and the writes share flushes), not one commit
+/// after another (1.6 s) as when the slot was held until the move was durable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_slot_is_not_held_while_the_move_is_written() {
+    let options = StoreOptions {
+        commit_timeout: Duration::from_secs(5),
+        ..StoreOptions::default()
+    };
+    let (store, disk) = Store::faulty(None, &options).unwrap();
+    let engine = EnginePool::new(EngineConfig {
+        max_concurrent: 1,
+        ..EngineConfig::default()
+    });
+    let clock = Clock::manual(T0);
+    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), clock)
+        .await
+        .unwrap();
+    let mut games = Vec::new();
+    for i in 0..4 {
+        let who = user(&format!("p{i}"));
+        let against_bot = Action::PlayBot {
+            level: toguz::engine::Level::Random,
+            variant: Variant::STANDARD,
+            colour: Some(Side::White),
+            time: None,
+        };
+        games.push((game(act(&m, &who, against_bot).await), who));
+    }
+    disk.set_delay(Duration::from_millis(400));
+    let moves = games.iter().map(|(v, who)| play(&m, v, who, 9));
+    for moved in futures::future::join_all(moves).await {
+        assert_eq!(game(moved).ply, 1);
+    }
+    let started = Instant::now();
+    for (v, who) in &games {
+        loop {
+            if game(show(&m, who, &v.id).await).ply == 2 {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "no reply");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(1300),
+        "four replies took {took:?}: the slot waited for the disk"
+    );
+}
+
+/// Item 7: a sweep that comes by while a move against the bot is being written (the game's
+/// lock held for the commit) finds the bot thinking once the move is in, and starts nothing:
+/// it used to see "not thinking" from before the write and warn of a lost turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_during_a_slow_write_finds_no_lost_bot_turn() {
+    let (m, disk, _store) = faulty(5000).await;
+    let a = user("a");
+    let against_bot = Action::PlayBot {
+        level: toguz::engine::Level::Random,
+        variant: Variant::STANDARD,
+        colour: Some(Side::White),
+        time: None,
+    };
+    let v = game(act(&m, &a, against_bot).await);
+    disk.set_delay(Duration::from_millis(500));
+    let (moved, _) = tokio::join!(play(&m, &v, &a, 9), async {
+        // The move has its lock and waits for the disk.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        m.sweep().await
+    });
+    assert_eq!(game(moved).ply, 1);
+    assert_eq!(m.bot_restarts(), 0, "no bot turn was lost");
+}
+
 /// Item 3: after a flush I/O error every later action fails at once, nothing is left half
 /// written, and the failure is announced for the process to exit.
 #[tokio::test]

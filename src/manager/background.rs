@@ -88,7 +88,11 @@ impl Manager {
         // Charged at least what the search took, so a manual clock in tests charges it too.
         let searched_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let (played, view) = self
-            .update_game_charged(id, searched_ms, |game, now| {
+            .update_game_charged(id, searched_ms, move |game, now| {
+                // Out of the queue, under the game's lock, before the move is written: the
+                // search slot is free for the next game while this one's commit waits for
+                // the disk, and whoever sees the move finds the bot free to think again.
+                drop(ticket);
                 if game.position != position || game.bot_to_move().is_none() {
                     return Ok(false);
                 }
@@ -96,7 +100,6 @@ impl Manager {
                 Ok(true)
             })
             .await?;
-        drop(ticket);
         if played {
             tracing::debug!(game = id, pit, "bot moved");
             self.publish(Event::Game(view));
@@ -210,8 +213,17 @@ impl Manager {
         let Ok(slot) = self.game_slot(id).await else {
             return;
         };
-        let stuck = slot.lock().await.bot_to_move().is_some();
+        // Asked again under the game's lock: a move being written when the sweep came by
+        // (the lock was held) starts the bot before it lets the lock go, so only a game
+        // that is still to move with no search after that is stuck.
+        let stuck = {
+            let game = slot.lock().await;
+            game.bot_to_move().is_some() && !self.inner.bots.is_active(id)
+        };
         if stuck {
+            self.inner
+                .bot_restarts
+                .fetch_add(1, AtomicOrdering::Relaxed);
             tracing::warn!(
                 game = id,
                 "the bot is to move but not thinking; starting it again"

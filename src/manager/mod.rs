@@ -133,6 +133,8 @@ struct Inner {
     bots: Arc<bots::BotQueue>,
     /// Bot searches started so far.
     searches: std::sync::atomic::AtomicU64,
+    /// Bot turns the sweep found lost and started again (`retry_stuck_bot`).
+    bot_restarts: std::sync::atomic::AtomicU64,
     /// Players' stats are rewritten under these (`history::count_end`).
     rating_locks: Vec<AsyncMutex<()>>,
     /// The flag timer of each ongoing timed game.
@@ -188,6 +190,7 @@ impl Manager {
                 bot_users: Mutex::new(HashSet::new()),
                 bots: bots::BotQueue::new(slots),
                 searches: Default::default(),
+                bot_restarts: Default::default(),
                 rating_locks: (0..history::RATING_STRIPES)
                     .map(|_| AsyncMutex::new(()))
                     .collect(),
@@ -316,6 +319,14 @@ impl Manager {
     /// The bot's searches: (running, waiting for a slot).
     pub fn bot_load(&self) -> (usize, usize) {
         self.inner.bots.load()
+    }
+
+    /// How many times the sweep found the bot to move with no search queued or running
+    /// (its turn was lost) and started it again; 0 when nothing is lost.
+    pub fn bot_restarts(&self) -> u64 {
+        self.inner
+            .bot_restarts
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// How many bot searches were started since the manager started.
