@@ -85,6 +85,12 @@ fn corr(stats: &PlayerStats) -> &CategoryStats {
     stats.category(CORR).expect("a correspondence rating")
 }
 
+/// `who`'s correspondence results, read from the store.
+async fn corr_results(m: &Manager, who: &UserRef) -> toguz::ratings::Wdl {
+    let stats = m.stats(who).await.unwrap().expect("stats");
+    corr(&stats).results
+}
+
 fn chat_scope() -> Scope {
     Scope::Chat(chat())
 }
@@ -381,28 +387,8 @@ async fn a_crash_during_the_end_write_never_splits_game_and_rating() {
         };
         game(act(&m, &b, resign).await);
     }
-    assert_eq!(
-        m.stats(&a)
-            .await
-            .unwrap()
-            .unwrap()
-            .category(CORR)
-            .unwrap()
-            .results
-            .wins,
-        1
-    );
-    assert_eq!(
-        m.stats(&b)
-            .await
-            .unwrap()
-            .unwrap()
-            .category(CORR)
-            .unwrap()
-            .results
-            .losses,
-        1
-    );
+    assert_eq!(corr_results(&m, &a).await.wins, 1);
+    assert_eq!(corr_results(&m, &b).await.losses, 1);
     assert_eq!(store.count(Tree::History).await.unwrap(), 2);
 }
 
@@ -442,17 +428,7 @@ async fn players_inactive_for_90_days_leave_the_leaderboard(backend: Backend) {
     .unwrap();
     assert!(rows.iter().all(|(_, r)| r.user != a), "{rows:?}");
     // Stats stay.
-    assert_eq!(
-        m.stats(&a)
-            .await
-            .unwrap()
-            .unwrap()
-            .category(CORR)
-            .unwrap()
-            .results
-            .wins,
-        1
-    );
+    assert_eq!(corr_results(&m, &a).await.wins, 1);
 }
 
 fn m_store(m: &Manager) -> Store {

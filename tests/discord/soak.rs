@@ -35,15 +35,24 @@ struct Table {
     fake: FakeDiscord,
     place: Place,
     players: Vec<User>,
+    /// The game's board message the players press (a new one after a `/board`).
     message: u64,
     against_bot: bool,
+    /// Times a player asked for the board anew (the limited channel only).
+    reboards: usize,
 }
 
-/// What the run saw: press-to-board times per server, and how the boards ended.
+/// What the run saw: press-to-board times per server, and how often a player in the
+/// limited channel had to ask for the board anew.
 #[derive(Default)]
 struct Seen {
     latencies: Vec<(u64, Duration)>,
+    reboards: usize,
 }
+
+/// How long a player in the limited channel looks at a board that does not change before
+/// asking for it anew with `/board`.
+const LIMITED_PATIENCE: Duration = Duration::from_secs(10);
 
 fn server_of(place: &Place) -> u64 {
     place.channel()
@@ -111,17 +120,14 @@ impl Table {
             players: if against_bot { vec![a] } else { vec![a, b] },
             message,
             against_bot,
+            reboards: 0,
         }
     }
 
     /// The board once a human may move (the bot's reply shown) or the game is over.
-    async fn my_turn(&self) -> Value {
-        self.fake
-            .wait_for("a human's turn", Duration::from_secs(30), |f| {
-                let m = f.message_view(self.message)?;
-                (over(&m) || !pits(&m).is_empty()).then_some(m)
-            })
-            .await
+    async fn my_turn(&mut self) -> Value {
+        let ready = |m: &Value| over(m) || !pits(m).is_empty();
+        self.board_where("a human's turn", ready).await
     }
 
     fn mover(&self, board: &Value) -> &User {
@@ -132,8 +138,67 @@ impl Table {
             .unwrap_or(&self.players[0])
     }
 
+    fn limited(&self) -> bool {
+        self.place.channel() == LIMITED
+    }
+
+    /// Waits for the board message to satisfy `done`. In the limited channel, where every
+    /// edit gets a 429, a press whose answer was lost (a random failure, or later than
+    /// Discord's 3 s) leaves the pressed message as it was for good, so a player there asks
+    /// for the board anew with `/board` (a new message, which then is the game's board here);
+    /// anywhere else the board must change by itself.
+    async fn board_where(&mut self, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let patience = if self.limited() {
+            LIMITED_PATIENCE
+        } else {
+            Duration::from_secs(30)
+        };
+        let message = self.message;
+        let seen = self
+            .fake
+            .try_wait_for(patience, |f| f.message_view(message).filter(|m| done(m)))
+            .await;
+        if let Some(board) = seen {
+            return board;
+        }
+        assert!(
+            self.limited(),
+            "{what} never came: message {message} in channel {}; calls so far:\n{}",
+            self.place.channel(),
+            self.fake.describe_calls()
+        );
+        let board = self.board_anew().await;
+        assert!(
+            done(&board),
+            "{what} is not on the new board either: {board}"
+        );
+        board
+    }
+
+    /// `/board` in the limited channel until it is answered with a new board message.
+    async fn board_anew(&mut self) -> Value {
+        let player = self.players[0].clone();
+        for _ in 0..5 {
+            let id = self
+                .fake
+                .slash(&player, self.place, "board", json!([]), &[]);
+            let answered = self
+                .fake
+                .try_wait_for(Duration::from_secs(10), |f| {
+                    f.original_message(id).filter(|m| !buttons(m).is_empty())
+                })
+                .await;
+            if let Some(board) = answered {
+                self.message = id_of(&board);
+                self.reboards += 1;
+                return board;
+            }
+        }
+        panic!("/board was never answered in the limited channel");
+    }
+
     /// Plays `moves` presses at random moments; returns each press's time to its board.
-    async fn play(&self, moves: usize, think: Duration, seed: u64) -> Vec<Duration> {
+    async fn play(&mut self, moves: usize, think: Duration, seed: u64) -> Vec<Duration> {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut times = Vec::new();
         for _ in 0..moves {
@@ -151,13 +216,8 @@ impl Table {
             // The board changes by the answer (type 7), by the edit after a deferral (type
             // 6), or, when the answer came too late for Discord, by the game's worker: the
             // move is stored before anything is answered.
-            let shown = self
-                .fake
-                .wait_for("the pressed board", Duration::from_secs(30), |f| {
-                    let m = f.message_view(self.message)?;
-                    (over(&m) || ply(&m) != Some(before)).then_some(m)
-                })
-                .await;
+            let moved = |m: &Value| over(m) || ply(m).is_some_and(|p| p != before);
+            let shown = self.board_where("the pressed board", moved).await;
             let _ = id;
             times.push(sent.elapsed());
             // (In a game against the bot its reply may be there already.)
@@ -177,7 +237,7 @@ impl Table {
 
     /// Ends the game by resigning, so each round leaves no more ongoing games than the last
     /// (live games are kept in memory by design; finished ones must leave it).
-    async fn resign(&self) {
+    async fn resign(&mut self) {
         let board = self.my_turn().await;
         if over(&board) {
             return;
@@ -190,12 +250,7 @@ impl Table {
             panic!("an ongoing game's board has a resign button: {board}");
         };
         self.fake.press(self.mover(&board), self.message, &resign);
-        self.fake
-            .wait_for("the resigned board", Duration::from_secs(30), |f| {
-                let m = f.message_view(self.message)?;
-                over(&m).then_some(())
-            })
-            .await;
+        self.board_where("the resigned board", over).await;
     }
 }
 
@@ -244,14 +299,23 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
 /// figures. Panics on a broken rule.
 async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // TOGUZ_SOAK_KEEP=1 keeps the bot's data and log for a look after a failed run.
+    let (_tmp, dir) = if std::env::var_os("TOGUZ_SOAK_KEEP").is_some() {
+        let kept = tmp.keep();
+        eprintln!("soak: the bot's directory is {}", kept.display());
+        (None, kept)
+    } else {
+        let path = tmp.path().to_path_buf();
+        (Some(tmp), path)
+    };
     let opts = Options {
         cooldown_secs: 0,
         cache_capacity_mb: 8,
         ..Options::default()
     };
     let from = fake.call_count();
-    let bot = BotProcess::start(&fake, dir.path(), &opts);
+    let bot = BotProcess::start(&fake, &dir, &opts);
     fake.wait_ready(1).await;
     fake.wait_call(from, "command registration", |c| {
         c.method == "PUT" && c.path.ends_with("/commands")
@@ -290,7 +354,7 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
                 let arrival = Duration::from_millis(20) * tasks.len() as u32;
                 tasks.push(tokio::spawn(async move {
                     tokio::time::sleep(arrival).await;
-                    let table = Table::open(&fake, place, n, against_bot).await;
+                    let mut table = Table::open(&fake, place, n, against_bot).await;
                     if server == 0 {
                         // A second message of the game there (if this answer is lost to
                         // the random failures, the game simply has one).
@@ -307,6 +371,7 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
                     let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
                     let key = server_of(&table.place);
                     seen.latencies.extend(times.into_iter().map(|t| (key, t)));
+                    seen.reboards += table.reboards;
                 }));
             }
         }
@@ -372,8 +437,9 @@ async fn soak_short() {
     let (seen, rss) = soak(plan, 3).await;
     let (p50, p99) = check(&seen, &rss);
     eprintln!(
-        "soak_short: {} presses, p50 {p50:?}, p99 {p99:?}, RSS {rss:?} KiB",
-        seen.latencies.len()
+        "soak_short: {} presses, p50 {p50:?}, p99 {p99:?}, RSS {rss:?} KiB, {} boards asked anew in the limited channel",
+        seen.latencies.len(),
+        seen.reboards
     );
 }
 
@@ -399,7 +465,7 @@ async fn soak_long() {
         .map(|&(_, t)| t)
         .collect();
     println!(
-        "soak_long: {} presses in {:.0} s; outside the limited channel p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; limited channel max {:.1} ms; bot RSS per round (KiB): {rss:?}",
+        "soak_long: {} presses in {:.0} s; outside the limited channel p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; limited channel max {:.1} ms, {} boards asked anew there; bot RSS per round (KiB): {rss:?}",
         seen.latencies.len(),
         started.elapsed().as_secs_f64(),
         p50.as_secs_f64() * 1e3,
@@ -413,5 +479,6 @@ async fn soak_long() {
             .as_secs_f64()
             * 1e3,
         limited.iter().max().copied().unwrap_or_default().as_secs_f64() * 1e3,
+        seen.reboards,
     );
 }

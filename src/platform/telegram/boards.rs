@@ -169,6 +169,14 @@ fn live_messages(view: &GameView) -> Vec<MsgRef> {
     live
 }
 
+/// The game's board message in `chat`, which a notice about it replies to.
+fn board_message_in(view: &GameView, chat: i64) -> Option<i32> {
+    live_messages(view).into_iter().find_map(|m| match m {
+        MsgRef::Chat { chat: c, message } if c == chat => Some(message),
+        _ => None,
+    })
+}
+
 /// Shows a changed game: edits the live boards (or posts a new one, per config). The
 /// board is drawn once per kind (photo or inline text), however many messages show it.
 /// Returns false when no message shows the game yet.
@@ -336,10 +344,7 @@ pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef
         name = mention(user),
         game = view.id.as_str()
     );
-    let reply_to = live_messages(view).into_iter().find_map(|m| match m {
-        MsgRef::Chat { chat: c, message } if c == chat => Some(message),
-        _ => None,
-    });
+    let reply_to = board_message_in(view, chat);
     let content = Content::Text {
         text,
         keyboard: None,
@@ -387,10 +392,7 @@ async fn tell_the_end(ctx: &Arc<Ctx>, view: &GameView, chat: i64) {
         game = view.id.as_str(),
         result = html(&result)
     );
-    let reply_to = live_messages(view).into_iter().find_map(|m| match m {
-        MsgRef::Chat { chat: c, message } if c == chat => Some(message),
-        _ => None,
-    });
+    let reply_to = board_message_in(view, chat);
     let content = Content::Text {
         text,
         keyboard: None,

@@ -171,25 +171,32 @@ impl FakeDiscord {
         &self,
         what: &str,
         timeout: Duration,
-        mut check: impl FnMut(&FakeDiscord) -> Option<T>,
+        check: impl FnMut(&FakeDiscord) -> Option<T>,
     ) -> T {
+        match self.try_wait_for(timeout, check).await {
+            Some(found) => found,
+            None => panic!(
+                "timed out waiting for {what}; calls so far:\n{}",
+                self.describe_calls()
+            ),
+        }
+    }
+
+    /// `wait_for`, with `None` when `timeout` passes first.
+    pub async fn try_wait_for<T>(
+        &self,
+        timeout: Duration,
+        mut check: impl FnMut(&FakeDiscord) -> Option<T>,
+    ) -> Option<T> {
         let mut rx = self.shared.version.subscribe();
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             if let Some(found) = check(self) {
-                return found;
+                return Some(found);
             }
             match tokio::time::timeout_at(deadline, rx.changed()).await {
                 Ok(Ok(())) => {}
-                _ => {
-                    if let Some(found) = check(self) {
-                        return found;
-                    }
-                    panic!(
-                        "timed out waiting for {what}; calls so far:\n{}",
-                        self.describe_calls()
-                    )
-                }
+                _ => return check(self),
             }
         }
     }
