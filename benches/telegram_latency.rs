@@ -10,8 +10,8 @@
 //! The second part plays whole games against the bot at `easy` and `medium` in private
 //! chats with Telegram's default flood limits (60 posts a minute per private chat, a burst
 //! of 4): from a press to the board showing the bot's reply, which is when the player can
-//! press again. Once with a player who looks at each board for a second before pressing,
-//! once with one who presses the instant the board is back.
+//! press again. With a player who looks at each board for a second before pressing, one who
+//! looks for 300 ms (a quick human), and one who presses the instant the board is back.
 //!
 //! The `human-pg` part is the first one with the store on PostgreSQL (a durable throwaway
 //! cluster, fsync on, or TOGUZ_BENCH_DATABASE_URL; skipped without either).
@@ -53,7 +53,12 @@ fn main() {
         }
     }
     if wants("bot") {
-        for think in [Duration::from_secs(1), Duration::ZERO] {
+        // A second's look, a quick player's 300 ms, and presses the instant the board is back.
+        for think in [
+            Duration::from_secs(1),
+            Duration::from_millis(300),
+            Duration::ZERO,
+        ] {
             for level in ["easy", "medium"] {
                 bot_games(level, think);
             }
