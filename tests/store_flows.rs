@@ -70,6 +70,16 @@ async fn play(m: &Manager, v: &GameView, who: &UserRef, pit: u8) -> Result<Reply
     act(m, who, action).await
 }
 
+/// A game against the bot at `level` in which the person plays White (and so moves first).
+fn play_white_against(level: toguz::engine::Level) -> Action {
+    Action::PlayBot {
+        level,
+        variant: Variant::STANDARD,
+        colour: Some(Side::White),
+        time: None,
+    }
+}
+
 async fn show(m: &Manager, who: &UserRef, id: &str) -> Result<Reply, ActionError> {
     act(
         m,
@@ -166,12 +176,7 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
 async fn a_bot_move_whose_write_timed_out_is_tried_again_soon() {
     let (m, disk, _store) = faulty(300).await;
     let a = user("a");
-    let against_bot = Action::PlayBot {
-        level: toguz::engine::Level::Hard,
-        variant: Variant::STANDARD,
-        colour: Some(Side::White),
-        time: None,
-    };
+    let against_bot = play_white_against(toguz::engine::Level::Hard);
     let v = game(act(&m, &a, against_bot).await);
     let moved = game(play(&m, &v, &a, 9).await);
     assert_eq!(moved.ply, 1);
@@ -221,12 +226,7 @@ async fn a_search_slot_is_not_held_while_the_move_is_written() {
     let mut games = Vec::new();
     for i in 0..4 {
         let who = user(&format!("p{i}"));
-        let against_bot = Action::PlayBot {
-            level: toguz::engine::Level::Random,
-            variant: Variant::STANDARD,
-            colour: Some(Side::White),
-            time: None,
-        };
+        let against_bot = play_white_against(toguz::engine::Level::Random);
         games.push((game(act(&m, &who, against_bot).await), who));
     }
     disk.set_delay(Duration::from_millis(400));
@@ -258,12 +258,7 @@ async fn a_search_slot_is_not_held_while_the_move_is_written() {
 async fn a_sweep_during_a_slow_write_finds_no_lost_bot_turn() {
     let (m, disk, _store) = faulty(5000).await;
     let a = user("a");
-    let against_bot = Action::PlayBot {
-        level: toguz::engine::Level::Random,
-        variant: Variant::STANDARD,
-        colour: Some(Side::White),
-        time: None,
-    };
+    let against_bot = play_white_against(toguz::engine::Level::Random);
     let v = game(act(&m, &a, against_bot).await);
     disk.set_delay(Duration::from_millis(500));
     let (moved, _) = tokio::join!(play(&m, &v, &a, 9), async {
