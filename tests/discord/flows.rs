@@ -959,6 +959,92 @@ async fn a_challenge_answered_too_late_is_posted_in_the_channel() {
     assert!(board["content"].as_str().is_some_and(|c| !c.is_empty()));
 }
 
+/// Alice challenges Bob in `place` without waiting for the answer; the interaction's id.
+fn send_challenge(fake: &FakeDiscord, place: Place, alice: &User, bob: &User) -> u64 {
+    let options = json!([{ "name": "opponent", "type": 6, "value": bob.id.to_string() }]);
+    fake.slash(
+        alice,
+        place,
+        "challenge",
+        options,
+        std::slice::from_ref(bob),
+    )
+}
+
+/// The channel's messages that have buttons.
+fn with_buttons(fake: &FakeDiscord, place: Place) -> Vec<Value> {
+    fake.channel_messages(place.channel())
+        .into_iter()
+        .filter(|m| !buttons(m).is_empty())
+        .collect()
+}
+
+/// Discord failing the answer to a challenge more often than the REST gate retries: the
+/// challenge is stored, so the answer is tried again until Discord takes it (or says it is
+/// too late, and it is posted in the channel): shown once, never lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_whose_answer_fails_past_the_retries_is_still_shown_once() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let place = guild(fake);
+    // The gate sends a request once and retries it three times.
+    fake.fail_next("POST", "/callback", Failure::Server(503), 4);
+    send_challenge(fake, place, &alice, &bob);
+    let shown = fake
+        .wait_for("the challenge shown", Duration::from_secs(20), |f| {
+            let found = with_buttons(f, place);
+            (!found.is_empty()).then_some(found)
+        })
+        .await;
+    // Whichever way it went out, once: give a second copy the time to appear.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(with_buttons(fake, place).len(), 1, "{shown:?}");
+    assert!(buttons(&shown[0])[0]["custom_id"]
+        .as_str()
+        .is_some_and(|id| id.starts_with("1ca:")));
+}
+
+/// The answer went out but reading back its message id failed past the gate's retries:
+/// without the id the challenge message would not be attached, and a later change (the
+/// accept whose own answer Discord refused) would never reach it. It is asked again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_whose_id_could_not_be_read_back_at_once_still_follows_the_game() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let place = guild(fake);
+    fake.fail_next("GET", "/messages/@original", Failure::Server(500), 4);
+    let id = send_challenge(fake, place, &alice, &bob);
+    let message = fake
+        .wait_for("the challenge answer", Duration::from_secs(15), |f| {
+            f.original_message(id).map(|m| id_of(&m))
+        })
+        .await;
+    let accept = fake
+        .message(message)
+        .map(|m| {
+            buttons(&m)[0]["custom_id"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_default();
+    // The id is read back after the pauses; the accept comes once it has been.
+    fake.wait_call(0, "the id read back", |c| {
+        c.method == "GET" && c.path.ends_with("/messages/@original") && c.status == 200
+    })
+    .await;
+    fake.fail_next("POST", "/callback", Failure::UnknownInteraction, 1);
+    fake.press(&bob, message, &accept);
+    fake.wait_for(
+        "the board on the challenge message",
+        Duration::from_secs(15),
+        |f| f.message(message).filter(|m| !pit_buttons(m).is_empty()),
+    )
+    .await;
+}
+
 /// A board left behind (its edit was refused, so the game's worker let it be) is redrawn
 /// when someone presses a button on it, as Telegram does: the press is refused as stale
 /// and the board catches up.

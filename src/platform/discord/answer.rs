@@ -11,6 +11,7 @@ use serenity::all::{
     EditInteractionResponse, Http, InteractionId,
 };
 use serenity::builder::Builder;
+use std::time::Duration;
 
 /// Where an interaction came from and how to answer it. Every answer goes through here, so
 /// the interaction is answered once: directly while it is fresh, or, once it has been
@@ -51,21 +52,59 @@ enum Sent {
     Ok,
     /// Discord no longer knows the interaction (10062): nothing was taken.
     Expired,
+    /// "Already acknowledged" (40060): an earlier try whose reply was lost was taken.
+    Taken,
     Failed,
 }
 
-/// Whether Discord answered "Unknown interaction": the 3 s for a first answer had passed
-/// (or the interaction never existed) and no answer was taken.
-fn is_unknown_interaction(error: &serenity::Error) -> bool {
+/// Pauses before each further try at a public answer (a board, a challenge) that failed
+/// even after the REST gate's own retries. Such an answer shows something already stored;
+/// without it nobody would see the game. Past Discord's 3 s another try of the response
+/// is refused as "Unknown interaction" or "already acknowledged", which says what to do.
+const PUBLIC_RETRY_PAUSES: [Duration; 4] = [
+    Duration::from_millis(500),
+    Duration::from_secs(1),
+    Duration::from_secs(2),
+    Duration::from_secs(4),
+];
+
+/// Runs `attempt` once and then once after each pause while it returns `None`.
+async fn patiently<T, F, Fut>(what: &str, mut attempt: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    if let Some(done) = attempt().await {
+        return Some(done);
+    }
+    for pause in PUBLIC_RETRY_PAUSES {
+        tracing::info!(
+            what,
+            after_ms = pause.as_millis() as u64,
+            "Discord: will try again"
+        );
+        tokio::time::sleep(pause).await;
+        if let Some(done) = attempt().await {
+            return Some(done);
+        }
+    }
+    tracing::warn!(what, "Discord: gave up; /board shows the game");
+    None
+}
+
+/// Discord's JSON error code of a refused request.
+fn error_code(error: &serenity::Error) -> Option<isize> {
     use serenity::all::HttpError;
-    matches!(
-        error,
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(response))
-            if response.error.code == UNKNOWN_INTERACTION
-    )
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
+            Some(response.error.code)
+        }
+        _ => None,
+    }
 }
 
 const UNKNOWN_INTERACTION: isize = 10062;
+const ALREADY_ACKNOWLEDGED: isize = 40060;
 
 /// What an answer is.
 enum Answer {
@@ -102,10 +141,10 @@ impl<'a> Origin<'a> {
             Ok(()) => Sent::Ok,
             Err(error) => {
                 tracing::warn!(%error, "Discord: interaction answer failed");
-                if is_unknown_interaction(&error) {
-                    Sent::Expired
-                } else {
-                    Sent::Failed
+                match error_code(&error) {
+                    Some(UNKNOWN_INTERACTION) => Sent::Expired,
+                    Some(ALREADY_ACKNOWLEDGED) => Sent::Taken,
+                    _ => Sent::Failed,
                 }
             }
         }
@@ -116,20 +155,44 @@ impl<'a> Origin<'a> {
     /// nobody would see it. Only after "Unknown interaction" (10062), which says no answer
     /// was taken, so this never posts twice.
     async fn post_in_channel(&self, out: Outgoing) -> Option<Option<u64>> {
-        match self
-            .channel
-            .send_message(self.http, out.into_message())
-            .await
-        {
-            Ok(message) => {
-                tracing::info!(channel = %self.channel, "Discord: late answer posted in the channel");
-                Some(Some(message.id.get()))
+        patiently("the late answer in the channel", || async {
+            match self
+                .channel
+                .send_message(self.http, out.clone().into_message())
+                .await
+            {
+                Ok(message) => {
+                    tracing::info!(channel = %self.channel, "Discord: late answer posted in the channel");
+                    Some(Some(message.id.get()))
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "Discord: cannot post the late answer in the channel");
+                    None
+                }
             }
-            Err(error) => {
-                tracing::warn!(%error, "Discord: cannot post the late answer in the channel");
-                None
+        })
+        .await
+    }
+
+    /// The id of the message a public answer made. Asked again while the request fails:
+    /// without the id the game's later moves would not reach the message.
+    async fn read_back(&self) -> Option<Option<u64>> {
+        let found = patiently("the answer's message id", || async {
+            match self
+                .http
+                .get_original_interaction_response(self.token)
+                .await
+            {
+                Ok(message) => Some(message.id.get()),
+                Err(error) => {
+                    tracing::warn!(%error, "Discord: cannot read back the answer's message id");
+                    None
+                }
             }
-        }
+        })
+        .await;
+        // The answer is out even when its id stays unknown.
+        Some(found)
     }
 
     pub(super) fn channel(&self) -> ChannelId {
@@ -151,7 +214,7 @@ impl Guarded for Origin<'_> {
             ),
         };
         tracing::info!(deferral = ?self.deferral, "Discord: the answer is late; deferred");
-        if self.send(response).await == Sent::Ok {
+        if matches!(self.send(response).await, Sent::Ok | Sent::Taken) {
             *stage = Stage::Deferred(self.deferral);
         }
     }
@@ -199,23 +262,20 @@ impl Origin<'_> {
             ),
         };
         let Some(post) = post else {
-            return (self.send(response).await == Sent::Ok).then_some(None);
+            let sent = self.send(response).await;
+            return matches!(sent, Sent::Ok | Sent::Taken).then_some(None);
         };
-        match self.send(response).await {
-            Sent::Ok => {}
-            Sent::Expired => return self.post_in_channel(post).await,
-            Sent::Failed => return None,
-        }
-        match self
-            .http
-            .get_original_interaction_response(self.token)
-            .await
-        {
-            Ok(message) => Some(Some(message.id.get())),
-            Err(error) => {
-                tracing::warn!(%error, "Discord: cannot read back the answer's message id");
-                Some(None)
+        // A public answer is tried until Discord says where it stands.
+        let sent = patiently("the answer", || async {
+            match self.send(response.clone()).await {
+                Sent::Failed => None,
+                sent => Some(sent),
             }
+        })
+        .await?;
+        match sent {
+            Sent::Expired => self.post_in_channel(post).await,
+            Sent::Ok | Sent::Taken | Sent::Failed => self.read_back().await,
         }
     }
 
@@ -224,9 +284,15 @@ impl Origin<'_> {
     /// ephemeral refusal is deleted first: Discord cannot make it ephemeral).
     async fn answer_deferred(&self, deferral: Deferral, answer: Answer) -> Option<Option<u64>> {
         match (deferral, answer) {
-            (Deferral::Update, Answer::Update(out))
-            | (Deferral::Message { ephemeral: false }, Answer::Post(out)) => {
+            (Deferral::Update, Answer::Update(out)) => {
                 self.edit_original(out.into_edit_response()).await
+            }
+            // The deferred "thinking" message is the only place this post can appear.
+            (Deferral::Message { ephemeral: false }, Answer::Post(out)) => {
+                patiently("the deferred answer", || {
+                    self.edit_original(out.clone().into_edit_response())
+                })
+                .await
             }
             (Deferral::Message { ephemeral: true }, Answer::Ephemeral(out)) => {
                 self.edit_original(out.into_edit_response()).await
