@@ -731,13 +731,7 @@ fn encode_with(
     palette: &Palette,
     level: flate2::Compression,
 ) -> Result<Vec<u8>, RenderError> {
-    let pixels = palette.apply(canvas.data());
-    let width = canvas.width() as usize;
-    let mut raw = Vec::with_capacity(pixels.len() + canvas.height() as usize);
-    for row in pixels.chunks_exact(width) {
-        raw.push(0); // filter type None
-        raw.extend_from_slice(row);
-    }
+    let raw = palette.scanlines(canvas.data(), canvas.width() as usize);
     let mut zlib = ZlibEncoder::new(Vec::with_capacity(64 * 1024), level);
     let io = |e: std::io::Error| RenderError::Encode(e.to_string());
     zlib.write_all(&raw).map_err(io)?;

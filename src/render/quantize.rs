@@ -52,17 +52,42 @@ impl Palette {
         }
     }
 
-    /// The image as palette indices.
-    pub fn apply(&self, rgba: &[u8]) -> Vec<u8> {
-        let mut pixels = Vec::with_capacity(rgba.len() / 4);
-        for (color, len) in runs(rgba) {
-            let entry = match self.exact.get(&color) {
-                Some(&i) => i,
-                None => self.by_cell[cell_of(unpack(color))],
-            };
-            pixels.resize(pixels.len() + len as usize, entry);
+    /// The image as PNG scanlines of palette indices: each row of `width` pixels after its
+    /// filter byte (0, none). One pass, no copy in between: this runs for every board.
+    pub fn scanlines(&self, rgba: &[u8], width: usize) -> Vec<u8> {
+        let row_bytes = width.max(1) * 4;
+        let mut out = Vec::with_capacity(rgba.len() / row_bytes * (width + 1));
+        // Neighbouring pixels mostly share a colour: its entry is looked up once per run.
+        // No packed colour is u32::MAX (alpha is masked off), so the first pixel looks up.
+        let mut last = (u32::MAX, 0u8);
+        for row in rgba.chunks_exact(row_bytes) {
+            out.push(0);
+            out.extend(row.chunks_exact(4).map(|px| {
+                let color = pack(px);
+                if color != last.0 {
+                    last = (color, self.entry(color));
+                }
+                last.1
+            }));
         }
-        pixels
+        out
+    }
+
+    /// The image as palette indices.
+    #[cfg(test)]
+    pub fn apply(&self, rgba: &[u8]) -> Vec<u8> {
+        let width = rgba.len() / 4;
+        let mut rows = self.scanlines(rgba, width);
+        rows.remove(0);
+        rows
+    }
+
+    /// A colour of the palette is itself; any other takes its cell's entry.
+    fn entry(&self, color: u32) -> u8 {
+        match self.exact.get(&color) {
+            Some(&i) => i,
+            None => self.by_cell[cell_of(unpack(color))],
+        }
     }
 }
 
@@ -136,6 +161,15 @@ mod tests {
         let found: Vec<(u32, u32)> = runs(&img).collect();
         let c = pack(&[1, 2, 3, 255]);
         assert_eq!(found, vec![(c, 2), (pack(&[200, 0, 0, 255]), 1), (c, 1)]);
+    }
+
+    #[test]
+    fn scanlines_start_each_row_with_its_filter_byte() {
+        let img = rgba(&[[1, 2, 3], [200, 0, 0], [200, 0, 0], [1, 2, 3]]);
+        let palette = Palette::learn(&[&img]);
+        // Equal counts: the smaller packed value ([200, 0, 0]) comes first.
+        assert_eq!(palette.colors, vec![[200, 0, 0], [1, 2, 3]]);
+        assert_eq!(palette.scanlines(&img, 2), vec![0, 1, 0, 0, 0, 1]);
     }
 
     #[test]
