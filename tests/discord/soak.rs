@@ -452,7 +452,14 @@ async fn soak_long() {
         servers: 50,
         games_per_server: 4,
         moves: 20,
-        think: Duration::from_millis(500),
+        // TOGUZ_SOAK_THINK_MS sets the longest look at a board before a press: 500 ms (the
+        // default) asks more than two cores can serve; 3000 is a quick human pace.
+        think: Duration::from_millis(
+            std::env::var("TOGUZ_SOAK_THINK_MS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(500),
+        ),
         seed: 11,
     };
     let started = Instant::now();
