@@ -282,6 +282,14 @@ async fn answer_with_buttons(
     .await
 }
 
+/// A number from the environment, else `default`.
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 fn rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
@@ -444,7 +452,7 @@ async fn soak_short() {
 }
 
 /// The long version the issue asks for: 200 games at once in 50 servers, six rounds of new
-/// games with more moves; prints the figures.
+/// games with more moves, players looking up to 3 s at each board; prints the figures.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a few minutes; run by hand for docs/discord.md"]
 async fn soak_long() {
@@ -452,18 +460,15 @@ async fn soak_long() {
         servers: 50,
         games_per_server: 4,
         moves: 20,
-        // TOGUZ_SOAK_THINK_MS sets the longest look at a board before a press: 500 ms (the
-        // default) asks more than two cores can serve; 3000 is a quick human pace.
-        think: Duration::from_millis(
-            std::env::var("TOGUZ_SOAK_THINK_MS")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(500),
-        ),
+        // TOGUZ_SOAK_THINK_MS sets the longest look at a board before a press: 3000 (the
+        // default) is a quick human pace; 500 asks more than two cores can serve.
+        think: Duration::from_millis(env_number("TOGUZ_SOAK_THINK_MS", 3000)),
         seed: 11,
     };
     let started = Instant::now();
-    let (seen, rss) = soak(plan, 6).await;
+    // TOGUZ_SOAK_ROUNDS: more rounds show where memory levels off.
+    let rounds = env_number("TOGUZ_SOAK_ROUNDS", 6) as usize;
+    let (seen, rss) = soak(plan, rounds).await;
     let (p50, p99) = check(&seen, &rss);
     let limited: Vec<Duration> = seen
         .latencies
