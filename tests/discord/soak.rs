@@ -212,13 +212,12 @@ impl Table {
             let custom_id = &choices[rng.gen_range(0..choices.len())];
             let before = ply(&board).unwrap_or_default();
             let sent = Instant::now();
-            let id = self.fake.press(self.mover(&board), self.message, custom_id);
+            self.fake.press(self.mover(&board), self.message, custom_id);
             // The board changes by the answer (type 7), by the edit after a deferral (type
             // 6), or, when the answer came too late for Discord, by the game's worker: the
             // move is stored before anything is answered.
             let moved = |m: &Value| over(m) || ply(m).is_some_and(|p| p != before);
             let shown = self.board_where("the pressed board", moved).await;
-            let _ = id;
             times.push(sent.elapsed());
             // (In a game against the bot its reply may be there already.)
             assert!(

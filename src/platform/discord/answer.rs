@@ -153,7 +153,8 @@ impl<'a> Origin<'a> {
     /// A new public message posted in the channel instead of an answer Discord refused as
     /// too late: the game or challenge exists (it was stored first), and without this
     /// nobody would see it. Only after "Unknown interaction" (10062), which says no answer
-    /// was taken, so this never posts twice.
+    /// was taken, so it does not double an answer; a post tried again after a 5xx that
+    /// Discord had in fact carried out would appear twice, the lesser harm than none.
     async fn post_in_channel(&self, out: Outgoing) -> Option<Option<u64>> {
         patiently("the late answer in the channel", || async {
             match self
@@ -265,17 +266,19 @@ impl Origin<'_> {
             let sent = self.send(response).await;
             return matches!(sent, Sent::Ok | Sent::Taken).then_some(None);
         };
-        // A public answer is tried until Discord says where it stands.
-        let sent = patiently("the answer", || async {
+        // A public answer is tried until Discord says where it stands: taken (now or by
+        // an earlier try) or too late.
+        let expired = patiently("the answer", || async {
             match self.send(response.clone()).await {
                 Sent::Failed => None,
-                sent => Some(sent),
+                sent => Some(sent == Sent::Expired),
             }
         })
         .await?;
-        match sent {
-            Sent::Expired => self.post_in_channel(post).await,
-            Sent::Ok | Sent::Taken | Sent::Failed => self.read_back().await,
+        if expired {
+            self.post_in_channel(post).await
+        } else {
+            self.read_back().await
         }
     }
 
