@@ -36,6 +36,17 @@ const FORWARDED_REQUEST: [&str; 4] = [
     "user-agent",
     "x-audit-log-reason",
 ];
+/// Response headers passed back to serenity.
+const FORWARDED_RESPONSE: [&str; 7] = [
+    "content-type",
+    "retry-after",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "x-ratelimit-reset-after",
+    "x-ratelimit-bucket",
+];
+
 /// Idle connections each HTTP client keeps open to one host, and for how long. Each kept
 /// connection holds its read and write buffers, and without a cap a pool keeps as many as
 /// the busiest moment ever needed: in the long soak (a channel under constant 429, 10%
@@ -51,17 +62,6 @@ pub(crate) fn bounded_pool(builder: reqwest::ClientBuilder) -> reqwest::ClientBu
         .pool_max_idle_per_host(POOL_MAX_IDLE)
         .pool_idle_timeout(POOL_IDLE_TIMEOUT)
 }
-
-/// Response headers passed back to serenity.
-const FORWARDED_RESPONSE: [&str; 7] = [
-    "content-type",
-    "retry-after",
-    "x-ratelimit-limit",
-    "x-ratelimit-remaining",
-    "x-ratelimit-reset",
-    "x-ratelimit-reset-after",
-    "x-ratelimit-bucket",
-];
 
 struct Gate {
     upstream: String,
