@@ -1045,6 +1045,60 @@ async fn an_answer_whose_id_could_not_be_read_back_at_once_still_follows_the_gam
     .await;
 }
 
+/// The long soak's lost board. The accept comes while the challenge's message id is still
+/// being read back (the read fails for two seconds): the accept goes ahead after its wait
+/// for the challenge's lock, and the read-back lands while the accept's answer (the board)
+/// is on its way. It must not take the message for a challenge again: then the game's
+/// worker "redraws" it with the same board, that edit is held up by a 429 while the next
+/// move is answered, lands after that answer and puts back the older board, and the worker
+/// counts the message as up to date. The players are left on a board a move behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accept_during_a_slow_read_back_keeps_the_newest_board_on_the_message() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let place = guild(fake);
+    // One round of the gate's four tries fails: the id is read back after about 2.3 s.
+    fake.fail_next("GET", "/messages/@original", Failure::Server(500), 4);
+    let id = send_challenge(fake, place, &alice, &bob);
+    let message = fake
+        .wait_for("the challenge answer", Duration::from_secs(15), |f| {
+            f.original_message(id).map(|m| id_of(&m))
+        })
+        .await;
+    // The accept's answer waits out a 429 (the read-back lands meanwhile); an edit of the
+    // message by the game's worker would wait out a longer one.
+    let slow = |retry_after| Failure::RateLimit {
+        retry_after,
+        global: false,
+    };
+    fake.fail_next("POST", "/callback", slow(1.0), 1);
+    fake.fail_next("PATCH", &format!("/messages/{message}"), slow(2.0), 1);
+    let accept = button_id(fake, message, 0);
+    fake.press(&bob, message, &accept);
+    let board = fake
+        .wait_for(
+            "the board on the challenge message",
+            Duration::from_secs(15),
+            |f| f.message(message).filter(|m| !pit_buttons(m).is_empty()),
+        )
+        .await;
+    let (_, first_move) = first_enabled_pit(&board).expect("a legal pit");
+    let call = press(fake, mover(&board, &alice, &bob), message, &first_move).await;
+    assert_eq!(call.callback_type(), Some(7));
+    let moved = board_ply(&fake.message(message).expect("the message"));
+    assert_eq!(moved, board_ply(&board).map(|p| p + 1), "the move is shown");
+    // Whatever was still on its way lands; the message still shows the move.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let now = fake.message(message).expect("the message");
+    assert_eq!(
+        board_ply(&now),
+        moved,
+        "the newest board is on the message: {}",
+        fake.describe_calls_about(&[message.to_string()])
+    );
+}
+
 /// A board left behind (its edit was refused, so the game's worker let it be) is redrawn
 /// when someone presses a button on it, as Telegram does: the press is refused as stale
 /// and the board catches up.

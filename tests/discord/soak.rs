@@ -40,6 +40,8 @@ struct Table {
     against_bot: bool,
     /// Times a player asked for the board anew (the limited channel only).
     reboards: usize,
+    /// The interactions sent for this game (command and presses), for a failure's report.
+    sent: Vec<u64>,
 }
 
 /// What the run saw: press-to-board times per server, and how often a player in the
@@ -91,20 +93,23 @@ impl Table {
         let base = 50_000 + n * 10;
         let a = User::new(base, "Ann");
         let b = User::new(base + 1, "Ben");
+        let mut sent = Vec::new();
         let message = if against_bot {
             let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
             let id = fake.slash(&a, place, "play", options, &[]);
+            sent.push(id);
             answer_with_buttons(fake, id, place, &a).await
         } else {
             let options = json!([{ "name": "opponent", "type": 6, "value": b.id.to_string() }]);
             let id = fake.slash(&a, place, "challenge", options, std::slice::from_ref(&b));
+            sent.push(id);
             let message = answer_with_buttons(fake, id, place, &b).await;
             let accept = buttons(&fake.message_view(message).expect("the challenge"))[0]
                 ["custom_id"]
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            fake.press(&b, message, &accept);
+            sent.push(fake.press(&b, message, &accept));
             // The accept turns the challenge into the board: by its answer, or by the
             // game's worker when the answer was too late for Discord.
             fake.wait_for("the accepted game's board", Duration::from_secs(30), |f| {
@@ -121,6 +126,7 @@ impl Table {
             message,
             against_bot,
             reboards: 0,
+            sent,
         }
     }
 
@@ -161,12 +167,16 @@ impl Table {
         if let Some(board) = seen {
             return board;
         }
-        assert!(
-            self.limited(),
-            "{what} never came: message {message} in channel {}; calls so far:\n{}",
-            self.place.channel(),
-            self.fake.describe_calls()
-        );
+        if !self.limited() {
+            let mut about: Vec<String> = self.sent.iter().map(u64::to_string).collect();
+            about.push(message.to_string());
+            panic!(
+                "{what} never came: message {message} in channel {} shows {}; the calls about it:\n{}",
+                self.place.channel(),
+                self.fake.message_view(message).unwrap_or_default(),
+                self.fake.describe_calls_about(&about)
+            );
+        }
         let board = self.board_anew().await;
         assert!(
             done(&board),
@@ -212,7 +222,8 @@ impl Table {
             let custom_id = &choices[rng.gen_range(0..choices.len())];
             let before = ply(&board).unwrap_or_default();
             let sent = Instant::now();
-            self.fake.press(self.mover(&board), self.message, custom_id);
+            let press = self.fake.press(self.mover(&board), self.message, custom_id);
+            self.sent.push(press);
             // The board changes by the answer (type 7), by the edit after a deferral (type
             // 6), or, when the answer came too late for Discord, by the game's worker: the
             // move is stored before anything is answered.
@@ -248,7 +259,8 @@ impl Table {
         else {
             panic!("an ongoing game's board has a resign button: {board}");
         };
-        self.fake.press(self.mover(&board), self.message, &resign);
+        let press = self.fake.press(self.mover(&board), self.message, &resign);
+        self.sent.push(press);
         self.board_where("the resigned board", over).await;
     }
 }
@@ -316,9 +328,20 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
         let path = tmp.path().to_path_buf();
         (Some(tmp), path)
     };
+    // TOGUZ_SOAK_POSTGRES=1 runs the bot on a throwaway PostgreSQL instead of sled.
+    let storage = match std::env::var_os("TOGUZ_SOAK_POSTGRES") {
+        Some(_) => {
+            let pg = toguz::testing::pg::fresh()
+                .await
+                .expect("PostgreSQL for the soak");
+            format!("backend = \"postgres\"\nurl = {:?}\npool_size = 8", pg.url)
+        }
+        None => String::new(),
+    };
     let opts = Options {
         cooldown_secs: 0,
         cache_capacity_mb: 8,
+        storage,
         ..Options::default()
     };
     let from = fake.call_count();

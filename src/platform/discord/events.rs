@@ -171,16 +171,23 @@ const REDRAW_BACKOFF: [Duration; 5] = [
     Duration::from_secs(1800),
 ];
 
-/// What one redraw of a game's messages did.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What one redraw of a game's messages did; later variants say more (the worst counts).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub(super) enum Redraw {
     /// Every message already showed the game as it is.
     UpToDate,
     /// Some message was edited.
     Edited,
+    /// An edit landed while another write of the same message (an answer to a press) was
+    /// on its way: either may have landed last, so the message is drawn again at once.
+    Overlapped,
     /// An edit failed in a way that may pass (see [`transient`]).
     Failed,
 }
+
+/// Redraws in a row after overlapping writes before the worker waits for the next event:
+/// each overlap needs a press answered meanwhile, so this only bounds a pathological run.
+const MAX_OVERLAPPED: usize = 20;
 
 /// Redraws a game's messages, and tries again later while an edit fails. Every attempt
 /// draws the game as it is then, so a late retry never shows an old board, and a newer event
@@ -193,7 +200,7 @@ async fn redraw_until_shown(
     rx: &mut watch::Receiver<()>,
 ) -> Option<GameView> {
     let mut pauses = REDRAW_BACKOFF.iter();
-    let mut checks = 0;
+    let (mut checks, mut overlaps) = (0, 0);
     loop {
         let (redraw, view) = refresh_game(bot, http, id).await;
         match redraw {
@@ -203,6 +210,14 @@ async fn redraw_until_shown(
                 continue;
             }
             Redraw::Edited => return view,
+            Redraw::Overlapped if overlaps < MAX_OVERLAPPED => {
+                overlaps += 1;
+                continue;
+            }
+            Redraw::Overlapped => {
+                tracing::warn!(game = id, "Discord: a game's board keeps being overlapped");
+                return view;
+            }
             Redraw::Failed => {}
         }
         let Some(pause) = pauses.next() else {
@@ -275,15 +290,17 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
             .await
         {
             Ok(_) => {
-                bot.end_draw(message, ticket, stamp);
-                if redraw == Redraw::UpToDate {
-                    redraw = Redraw::Edited;
-                }
+                let known = bot.end_draw(message, ticket, Some(stamp));
+                redraw = redraw.max(match known {
+                    true => Redraw::Edited,
+                    false => Redraw::Overlapped,
+                });
                 if ends_here {
                     tell_in = tell_in.or(Some((channel, message)));
                 }
             }
             Err(error) => {
+                bot.end_draw(message, ticket, None);
                 if transient(&error) {
                     redraw = Redraw::Failed;
                 }
@@ -339,7 +356,17 @@ fn transient(error: &serenity::Error) -> bool {
 /// Shows a closed challenge (expired, declined, accepted elsewhere) on its messages, except
 /// a message that has since become the game's own board.
 async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lang) {
-    for r in &view.messages {
+    // The messages the accepted game took over as its boards are the game's now.
+    let boards = match &view.status {
+        ChallengeStatus::Accepted(game) => bot
+            .manager
+            .game(game)
+            .await
+            .map(|game| game.messages)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    for r in view.messages.iter().filter(|r| !boards.contains(r)) {
         let Some((channel, message)) = parse_message_ref(r) else {
             continue;
         };
@@ -352,17 +379,23 @@ async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lan
             continue;
         }
         let edit = messages::challenge(view, lang).into_edit();
+        let ticket = bot.begin_draw(message);
         match ChannelId::new(channel)
             .edit_message(http, MessageId::new(message), edit)
             .await
         {
-            Ok(_) => bot.set_drawn(message, Drawn::Challenge),
-            Err(error) => tracing::warn!(
-                challenge = view.id,
-                message,
-                %error,
-                "Discord: cannot update a challenge message"
-            ),
+            Ok(_) => {
+                bot.end_draw(message, ticket, Some(Drawn::Challenge));
+            }
+            Err(error) => {
+                bot.end_draw(message, ticket, None);
+                tracing::warn!(
+                    challenge = view.id,
+                    message,
+                    %error,
+                    "Discord: cannot update a challenge message"
+                );
+            }
         }
     }
 }

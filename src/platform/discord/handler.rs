@@ -416,7 +416,7 @@ impl Bot {
                 let Some(message) = origin.post(out).await else {
                     return;
                 };
-                self.set_drawn(message, Drawn::Game(Stamp::of(&view)));
+                self.set_posted(message, Drawn::Game(Stamp::of(&view)));
                 let target = Target::Game(view.id.clone());
                 self.attach(target, origin.channel().get(), message).await;
                 // The bot may have moved while the message was on its way: the game's
@@ -428,7 +428,7 @@ impl Bot {
                 let Some(message) = origin.post(messages::challenge(&view, lang)).await else {
                     return;
                 };
-                self.set_drawn(message, Drawn::Challenge);
+                self.set_posted(message, Drawn::Challenge);
                 let target = Target::Challenge(view.id.clone());
                 self.attach(target, origin.channel().get(), message).await;
             }
@@ -535,9 +535,9 @@ impl Bot {
                         self.update_game(http, origin, &view, &user, message).await;
                     }
                     Ok(Reply::Challenge(view)) => {
-                        if origin.update(messages::challenge(&view, lang)).await {
-                            self.set_drawn(message, Drawn::Challenge);
-                        }
+                        let ticket = self.begin_draw(message);
+                        let answered = origin.update(messages::challenge(&view, lang)).await;
+                        self.end_draw(message, ticket, answered.then_some(Drawn::Challenge));
                     }
                     Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
                     Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
@@ -646,7 +646,8 @@ impl Bot {
         let out = messages::game(view, lang, self.settings.mention);
         let ticket = self.begin_draw(message);
         let answered = origin.update(out).await;
-        if answered && !self.end_draw(message, ticket, Drawn::Game(Stamp::of(view))) {
+        let landed = answered.then_some(Drawn::Game(Stamp::of(view)));
+        if !self.end_draw(message, ticket, landed) && answered {
             // An edit by the game's worker overlapped this answer: either may have landed
             // last, so the worker looks again.
             super::events::nudge_game(self, http, &view.id);

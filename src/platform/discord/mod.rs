@@ -168,13 +168,46 @@ enum Drawn {
     Challenge,
 }
 
-/// What a message shows, and how many writes of it were started: two writes that overlap
-/// (an answer to a press and an edit by the event worker) may land in either order, so what
-/// the message shows is known only when no other write began while one was on its way.
+/// What a message shows, and the writes of it: two writes that overlap (an answer to a
+/// press and an edit by the event worker) may land in either order, so what the message
+/// shows is known only after a write that no other write overlapped, whichever began
+/// first. An edit held up by a 429 that began before an answer and lands after it would
+/// otherwise put back the older board while the newer one is taken as shown.
 #[derive(Clone, Copy, Debug, Default)]
 struct Shown {
+    /// Writes begun: the last one's ticket.
     writes: u64,
+    /// Writes begun and not yet ended.
+    in_flight: u32,
+    /// Whether two of the writes in flight (since none was) overlapped.
+    overlapped: bool,
     what: Option<Drawn>,
+}
+
+impl Shown {
+    fn begin(&mut self) -> u64 {
+        if self.in_flight > 0 {
+            self.overlapped = true;
+        }
+        self.in_flight += 1;
+        self.writes += 1;
+        self.what = None;
+        self.writes
+    }
+
+    /// The write `ticket` ended, having landed showing `landed` (`None`: it failed, and
+    /// may or may not have landed). True when what the message shows is now known.
+    fn end(&mut self, ticket: u64, landed: Option<Drawn>) -> bool {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        let known = landed.is_some() && !self.overlapped && ticket == self.writes;
+        if known {
+            self.what = landed;
+        }
+        if self.in_flight == 0 {
+            self.overlapped = false;
+        }
+        known
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -281,29 +314,33 @@ impl Bot {
         if drawn.len() > MAX_DRAWN {
             drawn.clear();
         }
-        let shown = drawn.entry(message).or_default();
-        shown.writes += 1;
-        shown.what = None;
-        shown.writes
+        drawn.entry(message).or_default().begin()
     }
 
-    /// The write with `ticket` landed: the message shows `what`, unless another write began
-    /// meanwhile (then it stays unknown and the next redraw draws it again).
-    /// Returns false when another write began meanwhile.
-    fn end_draw(&self, message: u64, ticket: u64, what: Drawn) -> bool {
-        match lock(&self.drawn).get_mut(&message) {
-            Some(shown) if shown.writes == ticket => {
-                shown.what = Some(what);
-                true
-            }
-            _ => false,
+    /// The write with `ticket` ended: it landed showing `landed`, or failed (`None`). The
+    /// message shows `landed` only if no other write overlapped this one; else what it
+    /// shows stays unknown and the next redraw draws it again. Every begun write is ended,
+    /// failed ones too. Returns whether what the message shows is known now: a caller that
+    /// gets false must see to a redraw.
+    fn end_draw(&self, message: u64, ticket: u64, landed: Option<Drawn>) -> bool {
+        lock(&self.drawn)
+            .get_mut(&message)
+            .is_some_and(|shown| shown.end(ticket, landed))
+    }
+
+    /// A message just posted shows `what`, unless another write of it has begun since: its
+    /// id may be read back seconds after the post (the read failing meanwhile), and a press
+    /// on it in those seconds (an accept turning a challenge into a board) drew it anew.
+    fn set_posted(&self, message: u64, what: Drawn) {
+        if !lock(&self.drawn).contains_key(&message) {
+            self.set_drawn(message, what);
         }
     }
 
-    /// A message just posted shows `what`.
+    /// A message just written shows `what`.
     fn set_drawn(&self, message: u64, what: Drawn) {
         let ticket = self.begin_draw(message);
-        self.end_draw(message, ticket, what);
+        self.end_draw(message, ticket, Some(what));
     }
 
     /// Forgets messages that will not change again (a finished game, a closed challenge).
@@ -388,5 +425,67 @@ mod tests {
             id: "inline:xyz".into(),
         };
         assert_eq!(parse_message_ref(&broken), None);
+    }
+
+    const OLD: Drawn = Drawn::Challenge;
+
+    fn board(ply: u16) -> Drawn {
+        Drawn::Game(Stamp {
+            version: u64::from(ply),
+            over: false,
+            bot_busy: false,
+        })
+    }
+
+    #[test]
+    fn a_write_no_other_overlapped_is_known_to_show_what_it_sent() {
+        let mut shown = Shown::default();
+        let ticket = shown.begin();
+        assert_eq!(shown.what, None, "unknown while on its way");
+        assert!(shown.end(ticket, Some(board(1))));
+        assert_eq!(shown.what, Some(board(1)));
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_message_unknown() {
+        let mut shown = Shown::default();
+        let ticket = shown.begin();
+        assert!(!shown.end(ticket, None));
+        assert_eq!(shown.what, None);
+        // The next write alone settles it.
+        let ticket = shown.begin();
+        assert!(shown.end(ticket, Some(board(2))));
+    }
+
+    /// The lost board of the long soak: an edit held up by a 429 began before an answer to
+    /// a press and landed after it, putting back the older board, while the answer had
+    /// marked the message as showing the newer one.
+    #[test]
+    fn an_older_write_landing_after_a_newer_one_leaves_the_message_unknown() {
+        let mut shown = Shown::default();
+        let edit = shown.begin();
+        let answer = shown.begin();
+        assert!(
+            !shown.end(answer, Some(board(2))),
+            "an older write is still on its way"
+        );
+        assert!(!shown.end(edit, Some(board(1))));
+        assert_eq!(shown.what, None, "drawn again, not taken as showing either");
+        let again = shown.begin();
+        assert!(shown.end(again, Some(board(2))));
+        assert_eq!(shown.what, Some(board(2)));
+    }
+
+    #[test]
+    fn overlapping_writes_leave_the_message_unknown_whichever_ends_last() {
+        let mut shown = Shown::default();
+        let first = shown.begin();
+        let second = shown.begin();
+        assert!(!shown.end(first, Some(OLD)));
+        assert!(
+            !shown.end(second, Some(board(3))),
+            "either may have landed last"
+        );
+        assert_eq!(shown.what, None);
     }
 }

@@ -268,6 +268,38 @@ impl FakeDiscord {
             .join("\n")
     }
 
+    /// The calls whose path names any of `needles` (a message or interaction id), with
+    /// their time since the first call and what they showed (the callback type, the first
+    /// button's custom_id): what a soak prints about one lost board.
+    pub fn describe_calls_about(&self, needles: &[String]) -> String {
+        let calls = self.calls();
+        let Some(first) = calls.first().map(|c| c.at) else {
+            return String::new();
+        };
+        calls
+            .iter()
+            .filter(|c| needles.iter().any(|n| c.path.contains(n.as_str())))
+            .map(|c| {
+                let shown = c.json.as_ref().map(|j| {
+                    let data = j.get("data").unwrap_or(j);
+                    let first_button = buttons(data)
+                        .first()
+                        .and_then(|b| b["custom_id"].as_str().map(str::to_string));
+                    format!("type={:?} first_button={first_button:?}", j.get("type"))
+                });
+                format!(
+                    "{:>9.3} s {} {} -> {} {}",
+                    c.at.duration_since(first).as_secs_f64(),
+                    c.method,
+                    c.path,
+                    c.status,
+                    shown.unwrap_or_default()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// Sends a slash command; returns the interaction id. `options` as Discord sends them
     /// (`[{"name": "user", "type": 6, "value": "123"}]`); users named in options are put into
     /// `resolved` (as members in a guild).
