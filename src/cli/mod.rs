@@ -8,6 +8,7 @@ pub mod engine;
 pub mod export;
 pub mod leaderboard;
 pub mod matchup;
+pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod render;

@@ -1,6 +1,7 @@
 //! `toguz run`: starts every platform enabled in the config on one shared manager and store,
 //! and shuts down cleanly (store flushed) on Ctrl-C or SIGTERM.
 
+use super::memory;
 use crate::config::{Config, LogFormat};
 use crate::engine::EnginePool;
 use crate::manager::Manager;
@@ -29,6 +30,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         args.log_format.unwrap_or(config.log.format),
         &config.log.filter,
     );
+    memory::settle_allocator();
     let platforms = enabled_platforms(&config);
     if platforms.is_empty() {
         eprintln!(
@@ -87,6 +89,7 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
     let store = Store::open_at(&location, &config.storage.store_options()).await?;
     let engine = EnginePool::new(config.engine.clone());
     let manager = Manager::start(store, engine, config.manager_config()).await?;
+    memory::spawn_trimmer();
     let config = Arc::new(config);
     let mut tasks = Tasks::new();
     for platform in platforms {
