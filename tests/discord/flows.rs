@@ -1005,6 +1005,17 @@ async fn a_challenge_whose_answer_fails_past_the_retries_is_still_shown_once() {
         .is_some_and(|id| id.starts_with("1ca:")));
 }
 
+/// Alice challenges Bob; reading back the answer's message id fails one round of the gate's
+/// four tries, so the id is known only after about 2.3 s. Returns the challenge message.
+async fn challenge_read_back_slowly(fake: &FakeDiscord, alice: &User, bob: &User) -> u64 {
+    fake.fail_next("GET", "/messages/@original", Failure::Server(500), 4);
+    let id = send_challenge(fake, guild(fake), alice, bob);
+    fake.wait_for("the challenge answer", Duration::from_secs(15), |f| {
+        f.original_message(id).map(|m| id_of(&m))
+    })
+    .await
+}
+
 /// The answer went out but reading back its message id failed past the gate's retries:
 /// without the id the challenge message would not be attached, and a later change (the
 /// accept whose own answer Discord refused) would never reach it. It is asked again.
@@ -1013,23 +1024,8 @@ async fn an_answer_whose_id_could_not_be_read_back_at_once_still_follows_the_gam
     let h = Harness::start(Options::default()).await;
     let fake = &h.fake;
     let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
-    let place = guild(fake);
-    fake.fail_next("GET", "/messages/@original", Failure::Server(500), 4);
-    let id = send_challenge(fake, place, &alice, &bob);
-    let message = fake
-        .wait_for("the challenge answer", Duration::from_secs(15), |f| {
-            f.original_message(id).map(|m| id_of(&m))
-        })
-        .await;
-    let accept = fake
-        .message(message)
-        .map(|m| {
-            buttons(&m)[0]["custom_id"]
-                .as_str()
-                .unwrap_or("")
-                .to_string()
-        })
-        .unwrap_or_default();
+    let message = challenge_read_back_slowly(fake, &alice, &bob).await;
+    let accept = button_id(fake, message, 0);
     // The id is read back after the pauses; the accept comes once it has been.
     fake.wait_call(0, "the id read back", |c| {
         c.method == "GET" && c.path.ends_with("/messages/@original") && c.status == 200
@@ -1057,15 +1053,7 @@ async fn an_accept_during_a_slow_read_back_keeps_the_newest_board_on_the_message
     let h = Harness::start(Options::default()).await;
     let fake = &h.fake;
     let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
-    let place = guild(fake);
-    // One round of the gate's four tries fails: the id is read back after about 2.3 s.
-    fake.fail_next("GET", "/messages/@original", Failure::Server(500), 4);
-    let id = send_challenge(fake, place, &alice, &bob);
-    let message = fake
-        .wait_for("the challenge answer", Duration::from_secs(15), |f| {
-            f.original_message(id).map(|m| id_of(&m))
-        })
-        .await;
+    let message = challenge_read_back_slowly(fake, &alice, &bob).await;
     // The accept's answer waits out a 429 (the read-back lands meanwhile); an edit of the
     // message by the game's worker would wait out a longer one.
     let slow = |retry_after| Failure::RateLimit {
