@@ -155,9 +155,7 @@ async fn challenge_worker(
             close_challenge(&bot, &http, &view, lang).await;
         }
         if bot.challenges.retire(&id, &rx) {
-            // What its messages show is no longer needed, known (the challenge) or not (an
-            // edit that failed), except for a message a game took over.
-            bot.forget_drawn(&view.messages, |d| !matches!(d, Some(Drawn::Game(_))));
+            bot.forget_drawn(&view.messages, |d| d == Some(Drawn::Challenge));
             return;
         }
     }
