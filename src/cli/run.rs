@@ -30,7 +30,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         args.log_format.unwrap_or(config.log.format),
         &config.log.filter,
     );
-    memory::settle_allocator();
     let platforms = enabled_platforms(&config);
     if platforms.is_empty() {
         eprintln!(
@@ -89,7 +88,7 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
     let store = Store::open_at(&location, &config.storage.store_options()).await?;
     let engine = EnginePool::new(config.engine.clone());
     let manager = Manager::start(store, engine, config.manager_config()).await?;
-    memory::spawn_trimmer();
+    memory::spawn_reporter();
     let config = Arc::new(config);
     let mut tasks = Tasks::new();
     for platform in platforms {
@@ -218,6 +217,8 @@ pub fn init_logging(format: LogFormat, filter: &str) {
         .unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        // Colours only on a terminal: a log file, docker logs or the journal gets plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     // A second call (tests running several commands) keeps the first subscriber.
     let _ = match format {

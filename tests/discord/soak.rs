@@ -42,6 +42,8 @@ struct Table {
     reboards: usize,
     /// The interactions sent for this game (command and presses), for a failure's report.
     sent: Vec<u64>,
+    /// What the fake saw of each press that waited longer than [`WORST`] for its board.
+    slow: Vec<String>,
 }
 
 /// What the run saw: press-to-board times per server, and how often a player in the
@@ -50,7 +52,14 @@ struct Table {
 struct Seen {
     latencies: Vec<(u64, Duration)>,
     reboards: usize,
+    /// The calls about each press over [`WORST`] outside the limited channel.
+    slow: Vec<String>,
 }
+
+/// The longest any press outside the limited channel may wait for its board: with 10% of
+/// calls failing at random a request now and then meets three failures in a row (the long
+/// run saw 3.3 s once), so not 3 s; a channel stuck behind another still shows.
+const WORST: Duration = Duration::from_secs(8);
 
 /// How long a player in the limited channel looks at a board that does not change before
 /// asking for it anew with `/board`.
@@ -112,11 +121,22 @@ impl Table {
             sent.push(fake.press(&b, message, &accept));
             // The accept turns the challenge into the board: by its answer, or by the
             // game's worker when the answer was too late for Discord.
-            fake.wait_for("the accepted game's board", Duration::from_secs(30), |f| {
-                let m = f.message_view(message)?;
-                (over(&m) || ply(&m).is_some()).then_some(())
-            })
-            .await;
+            let board = fake
+                .try_wait_for(Duration::from_secs(30), |f| {
+                    let m = f.message_view(message)?;
+                    (over(&m) || ply(&m).is_some()).then_some(())
+                })
+                .await;
+            if board.is_none() {
+                let mut about: Vec<String> = sent.iter().map(u64::to_string).collect();
+                about.push(message.to_string());
+                panic!(
+                    "the accepted game's board never came: message {message} in channel {} shows {}; the calls about it:\n{}",
+                    place.channel(),
+                    fake.message_view(message).unwrap_or_default(),
+                    fake.describe_calls_about(&about)
+                );
+            }
             message
         };
         Table {
@@ -127,6 +147,7 @@ impl Table {
             against_bot,
             reboards: 0,
             sent,
+            slow: Vec::new(),
         }
     }
 
@@ -230,6 +251,9 @@ impl Table {
             let moved = |m: &Value| over(m) || ply(m).is_some_and(|p| p != before);
             let shown = self.board_where("the pressed board", moved).await;
             times.push(sent.elapsed());
+            if sent.elapsed() > WORST && !self.limited() {
+                self.slow.push(self.report_slow(press, sent.elapsed()));
+            }
             // (In a game against the bot its reply may be there already.)
             assert!(
                 over(&shown) || ply(&shown).is_some_and(|p| p > before),
@@ -243,6 +267,17 @@ impl Table {
             self.my_turn().await;
         }
         times
+    }
+
+    /// What the fake saw of a press that waited `took` for its board.
+    fn report_slow(&self, press: u64, took: Duration) -> String {
+        let about = [press.to_string(), self.message.to_string()];
+        format!(
+            "press {press} on message {} in channel {} waited {took:?}; the calls about it:\n{}",
+            self.message,
+            self.place.channel(),
+            self.fake.describe_calls_about(&about)
+        )
     }
 
     /// Ends the game by resigning, so each round leaves no more ongoing games than the last
@@ -402,6 +437,7 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
                     let key = server_of(&table.place);
                     seen.latencies.extend(times.into_iter().map(|t| (key, t)));
                     seen.reboards += table.reboards;
+                    seen.slow.append(&mut table.slow);
                 }));
             }
         }
@@ -429,9 +465,7 @@ fn check(seen: &Seen, rss: &[u64]) -> (Duration, Duration) {
         .collect();
     assert!(!others.is_empty());
     others.sort();
-    // The 99th percentile within 3 s; with 10% of calls failing at random a request now
-    // and then meets three failures in a row, so the worst press is held to 8 s (the long
-    // run saw 3.3 s once), which still catches a channel stuck behind another.
+    // The 99th percentile within 3 s, the worst press within WORST.
     let worst = others[others.len() - 1];
     let p99 = others[(others.len() * 99 / 100).min(others.len() - 1)];
     assert!(
@@ -439,8 +473,9 @@ fn check(seen: &Seen, rss: &[u64]) -> (Duration, Duration) {
         "the 99th percentile press waited {p99:?} for its board outside the limited channel"
     );
     assert!(
-        worst < Duration::from_secs(8),
-        "a press waited {worst:?} for its board outside the limited channel"
+        worst <= WORST,
+        "a press waited {worst:?} for its board outside the limited channel:\n{}",
+        seen.slow.join("\n")
     );
     // Memory: after the first round (warm-up), later rounds of the same load end within a
     // margin of it (allocator noise), not growing round by round.
