@@ -9,7 +9,7 @@
 //! a low mmap threshold and `malloc_trim` every 30 s, and one arena for all threads made
 //! presses slower (median press-to-board 37 ms against 10 ms with jemalloc, same soak).
 //! jemalloc keeps small allocations of one size together and a background thread gives
-//! pages unused for a second back to the system (docs/load.md, *Memory*).
+//! pages unused for a second back to the system (docs/load.md, *Known limits*).
 
 use std::time::Duration;
 
