@@ -128,13 +128,11 @@ impl Table {
                 })
                 .await;
             if board.is_none() {
-                let mut about: Vec<String> = sent.iter().map(u64::to_string).collect();
-                about.push(message.to_string());
                 panic!(
                     "the accepted game's board never came: message {message} in channel {} shows {}; the calls about it:\n{}",
                     place.channel(),
                     fake.message_view(message).unwrap_or_default(),
-                    fake.describe_calls_about(&about)
+                    calls_about(fake, &sent, message)
                 );
             }
             message
@@ -189,13 +187,11 @@ impl Table {
             return board;
         }
         if !self.limited() {
-            let mut about: Vec<String> = self.sent.iter().map(u64::to_string).collect();
-            about.push(message.to_string());
             panic!(
                 "{what} never came: message {message} in channel {} shows {}; the calls about it:\n{}",
                 self.place.channel(),
                 self.fake.message_view(message).unwrap_or_default(),
-                self.fake.describe_calls_about(&about)
+                calls_about(&self.fake, &self.sent, message)
             );
         }
         let board = self.board_anew().await;
@@ -250,9 +246,15 @@ impl Table {
             // move is stored before anything is answered.
             let moved = |m: &Value| over(m) || ply(m).is_some_and(|p| p != before);
             let shown = self.board_where("the pressed board", moved).await;
-            times.push(sent.elapsed());
-            if sent.elapsed() > WORST && !self.limited() {
-                self.slow.push(self.report_slow(press, sent.elapsed()));
+            let took = sent.elapsed();
+            times.push(took);
+            if took > WORST && !self.limited() {
+                self.slow.push(format!(
+                    "press {press} on message {} in channel {} waited {took:?}; the calls about it:\n{}",
+                    self.message,
+                    self.place.channel(),
+                    calls_about(&self.fake, &[press], self.message)
+                ));
             }
             // (In a game against the bot its reply may be there already.)
             assert!(
@@ -267,17 +269,6 @@ impl Table {
             self.my_turn().await;
         }
         times
-    }
-
-    /// What the fake saw of a press that waited `took` for its board.
-    fn report_slow(&self, press: u64, took: Duration) -> String {
-        let about = [press.to_string(), self.message.to_string()];
-        format!(
-            "press {press} on message {} in channel {} waited {took:?}; the calls about it:\n{}",
-            self.message,
-            self.place.channel(),
-            self.fake.describe_calls_about(&about)
-        )
     }
 
     /// Ends the game by resigning, so each round leaves no more ongoing games than the last
@@ -326,6 +317,13 @@ async fn answer_with_buttons(
             .map(|m| id_of(&m))
     })
     .await
+}
+
+/// What the fake saw of these interactions and of `message`, for a failure's report.
+fn calls_about(fake: &FakeDiscord, interactions: &[u64], message: u64) -> String {
+    let mut about: Vec<String> = interactions.iter().map(u64::to_string).collect();
+    about.push(message.to_string());
+    fake.describe_calls_about(&about)
 }
 
 /// A number from the environment, else `default`.
