@@ -330,7 +330,7 @@ async fn callbacks_check_types_attachments_and_components() {
     assert_eq!(message["attachments"][0]["filename"], "board.png");
     assert_eq!(message["attachments"][0]["content_type"], "image/png");
     assert_eq!(
-        toguz::testing::discord::attachment_bytes(&message["attachments"][0]),
+        fake.attachment_bytes(&message["attachments"][0]),
         vec![1, 2, 3]
     );
     // Followups and edits work through the interaction's webhook.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use toguz::rules::{Position, TuzdekRule, Variant};
 use toguz::testing::discord::bot::{BotProcess, Options};
 use toguz::testing::discord::{
-    attachment_bytes, buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
+    buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
 };
 
 const GUILD: u64 = 900_000_000_000_000_000;
@@ -142,14 +142,14 @@ fn pit_buttons(message: &Value) -> Vec<Value> {
 }
 
 /// The board image is there, valid and shown by the embed.
-fn check_image(message: &Value) {
+fn check_image(fake: &FakeDiscord, message: &Value) {
     let attachments = message["attachments"]
         .as_array()
         .cloned()
         .unwrap_or_default();
     assert_eq!(attachments.len(), 1, "one board image: {message}");
     assert!(
-        is_valid_png(&attachment_bytes(&attachments[0])),
+        is_valid_png(&fake.attachment_bytes(&attachments[0])),
         "the board is a valid PNG"
     );
     assert_eq!(message["embeds"][0]["image"]["url"], attachments[0]["url"]);
@@ -157,19 +157,19 @@ fn check_image(message: &Value) {
 
 /// The board image is there and valid, and the pit buttons are the legal moves of `pos`
 /// (with the balls of each pit in the label).
-fn check_board(message: &Value, pos: &Position) {
-    check_board_for(message, pos, true)
+fn check_board(fake: &FakeDiscord, message: &Value, pos: &Position) {
+    check_board_for(fake, message, pos, true)
 }
 
 /// As [`check_board`]; `human_to_move` false: the bot is to move and every pit is disabled.
-fn check_board_for(message: &Value, pos: &Position, human_to_move: bool) {
+fn check_board_for(fake: &FakeDiscord, message: &Value, pos: &Position, human_to_move: bool) {
     let attachments = message["attachments"]
         .as_array()
         .cloned()
         .unwrap_or_default();
     assert_eq!(attachments.len(), 1, "one board image: {message}");
     assert!(
-        is_valid_png(&attachment_bytes(&attachments[0])),
+        is_valid_png(&fake.attachment_bytes(&attachments[0])),
         "the board is a valid PNG"
     );
     assert_eq!(
@@ -304,7 +304,7 @@ async fn challenge_accept_and_play_to_the_end() {
     );
     let mut pos = Position::start(small());
     let mut board = fake.message(message).unwrap();
-    check_board(&board, &pos);
+    check_board(fake, &board, &pos);
 
     // Both play (the first legal pit) until the game ends; every update is checked.
     let mut moves = 0;
@@ -335,7 +335,7 @@ async fn challenge_accept_and_play_to_the_end() {
         );
         pos.play(pit).expect("the bot accepted a legal move");
         board = fake.message(message).unwrap();
-        check_board(&board, &pos);
+        check_board(fake, &board, &pos);
         moves += 1;
         assert!(moves < 500, "the game does not end");
     }
@@ -445,7 +445,7 @@ async fn play_the_bot_in_a_dm_to_the_end() {
             let pit = last_move_pit(&m).expect("the bot's move is shown");
             pos.play(pit).expect("the bot's move is legal");
         }
-        check_board(&m, &pos);
+        check_board(fake, &m, &pos);
         if is_over(&m) {
             assert!(
                 pos.is_over(),
@@ -459,7 +459,7 @@ async fn play_the_bot_in_a_dm_to_the_end() {
         let call = press(fake, &alice, message, &custom_id).await;
         assert_eq!(call.callback_type(), Some(7));
         pos.play(pit).expect("my move is legal");
-        check_image(&fake.message(message).unwrap());
+        check_image(fake, &fake.message(message).unwrap());
     }
     assert!(pos.is_over(), "the game ended");
     assert!(
@@ -599,7 +599,7 @@ async fn old_buttons_work_after_a_restart() {
         content(&call)
     );
     pos.play(pit).unwrap();
-    check_board(&h.fake.message(message).unwrap(), &pos);
+    check_board(&h.fake, &h.fake.message(message).unwrap(), &pos);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -771,7 +771,7 @@ async fn a_failed_edit_of_the_bots_move_is_drawn_again_later() {
             (board_ply(&m) == Some(ply + 2)).then_some(m)
         })
         .await;
-    check_image(&caught_up);
+    check_image(fake, &caught_up);
     let statuses: Vec<u16> = fake
         .calls()
         .iter()
@@ -881,7 +881,7 @@ async fn events_piling_up_behind_a_slow_edit_cost_one_edit_of_the_newest_board()
             (board_ply(&m) == Some(pos.ply())).then_some(m)
         })
         .await;
-    check_board(&caught_up, &pos);
+    check_board(fake, &caught_up, &pos);
     let path = format!("/channels/701/messages/{second}");
     let edits = fake.calls()[from..]
         .iter()
@@ -1146,5 +1146,5 @@ async fn a_press_on_a_lagging_board_is_refused_and_redraws_it() {
         })
         .await;
     assert!(!is_over(&caught_up), "the stale press resigned nothing");
-    check_image(&caught_up);
+    check_image(fake, &caught_up);
 }

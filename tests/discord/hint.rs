@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 use std::time::Duration;
 use toguz::testing::discord::bot::{BotProcess, Options};
-use toguz::testing::discord::{attachment_bytes, buttons, id_of, is_valid_png, FakeDiscord, User};
+use toguz::testing::discord::{buttons, id_of, is_valid_png, FakeDiscord, User};
 
 /// The Hint button of a message: (label, custom_id).
 fn hint_button(message: &Value) -> Option<(String, String)> {
@@ -58,7 +58,7 @@ async fn three_hints_by_button_then_a_private_refusal() {
         let attachments = hint["attachments"].as_array().cloned().unwrap_or_default();
         assert_eq!(attachments.len(), 1, "{hint}");
         assert_eq!(attachments[0]["filename"], "board.png");
-        assert!(is_valid_png(&attachment_bytes(&attachments[0])));
+        assert!(is_valid_png(&fake.attachment_bytes(&attachments[0])));
         let caption = hint["embeds"][0]["description"]
             .as_str()
             .unwrap_or_default()

@@ -7,7 +7,7 @@
 use crate::ratings::{a_whole_game, content, start, Ended};
 use serde_json::{json, Value};
 use toguz::rules::{parse_record, replay};
-use toguz::testing::discord::{buttons, files_of, id_of, is_valid_png, Call, FakeDiscord, User};
+use toguz::testing::discord::{buttons, id_of, is_valid_png, Call, FakeDiscord, User};
 
 const GUILD: u64 = 910_000_000_000_000_000;
 const CHANNEL: u64 = 720;
@@ -40,8 +40,8 @@ async fn press(fake: &FakeDiscord, user: &User, message: u64, custom_id: &str) -
 
 /// The record file of an answer's message, checked to be one: its text, replayed (every
 /// ply legal from the variant's start) by the crate's reader and by `toguz replay --check`.
-fn record_of(message: &Value, game: &str) -> String {
-    let files = files_of(message);
+fn record_of(fake: &FakeDiscord, message: &Value, game: &str) -> String {
+    let files = fake.files_of(message);
     let (name, kind, bytes) = files
         .iter()
         .find(|(name, _, _)| name.ends_with(".pgn"))
@@ -119,14 +119,18 @@ async fn records_and_history_pages_with_boards() {
         text.starts_with(&format!("Record of game {game}\n1.")),
         "{text}"
     );
-    let record = record_of(&sent, &game);
+    let record = record_of(&fake, &sent, &game);
     assert!(record.contains("[Termination"), "{record}");
     assert!(record.contains("[WhiteRating"), "{record}");
-    assert_eq!(files_of(&sent).len(), 1, "no board on a board's own record");
+    assert_eq!(
+        fake.files_of(&sent).len(),
+        1,
+        "no board on a board's own record"
+    );
 
     // /record without a game: the last game that ended here, the same file.
     let (_, sent) = ask(&fake, &alice, "record", json!([]), &[]).await;
-    assert_eq!(record_of(&sent, &game), record);
+    assert_eq!(record_of(&fake, &sent, &game), record);
     let unknown = json!([{ "name": "game", "type": 3, "value": "zz99zz" }]);
     let (call, _) = ask(&fake, &alice, "record", unknown, &[]).await;
     assert!(content(&call).contains("no such game"), "{call:?}");
@@ -199,7 +203,7 @@ async fn records_and_history_pages_with_boards() {
     let (call, sent) = press(&fake, &bob, page_msg, &entry).await;
     assert!(call.is_ephemeral(), "{call:?}");
     assert!(content(&call).starts_with(&format!("Record of game {game}")));
-    let files = files_of(&sent);
+    let files = fake.files_of(&sent);
     let (name, kind, png) = &files[0];
     assert_eq!((name.as_str(), kind.as_str()), ("board.png", "image/png"));
     assert!(is_valid_png(png), "the final board is an image");
@@ -210,7 +214,7 @@ async fn records_and_history_pages_with_boards() {
         embed.contains(&format!("{} resigned", loser.name)),
         "{embed}"
     );
-    assert_eq!(record_of(&sent, &game), record);
+    assert_eq!(record_of(&fake, &sent, &game), record);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -248,5 +252,5 @@ async fn history_of_oneself_nobody_and_an_unknown_member() {
         content(&call).starts_with("No game has ended here"),
         "{call:?}"
     );
-    assert!(files_of(&sent).is_empty());
+    assert!(fake.files_of(&sent).is_empty());
 }

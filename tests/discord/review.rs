@@ -7,9 +7,7 @@
 use serde_json::{json, Value};
 use std::time::Duration;
 use toguz::testing::discord::bot::{BotProcess, Options};
-use toguz::testing::discord::{
-    attachment_bytes, buttons, first_legal_pit, id_of, is_valid_png, FakeDiscord, User,
-};
+use toguz::testing::discord::{buttons, first_legal_pit, id_of, is_valid_png, FakeDiscord, User};
 
 /// The bot against the fake, with `[review]` settings.
 async fn start(review: &str) -> (FakeDiscord, tempfile::TempDir, BotProcess) {
@@ -73,7 +71,7 @@ async fn a_resigned_game(fake: &FakeDiscord, user: &User) -> Value {
 
 /// The review message: the graph attached as review.png, shown by the embed, with the
 /// summary naming the player; returns the summary.
-fn assert_review(message: &Value) -> String {
+fn assert_review(fake: &FakeDiscord, message: &Value) -> String {
     let attachments = message["attachments"]
         .as_array()
         .cloned()
@@ -81,7 +79,7 @@ fn assert_review(message: &Value) -> String {
     assert_eq!(attachments.len(), 1, "one graph: {message}");
     assert_eq!(attachments[0]["filename"], "review.png");
     assert!(
-        is_valid_png(&attachment_bytes(&attachments[0])),
+        is_valid_png(&fake.attachment_bytes(&attachments[0])),
         "a valid PNG"
     );
     let embed = &message["embeds"][0];
@@ -119,7 +117,7 @@ async fn review_by_command_is_deferred_then_posted_and_the_button_answers_at_onc
             (!m["attachments"].as_array()?.is_empty()).then_some(m)
         })
         .await;
-    let summary = assert_review(&reviewed);
+    let summary = assert_review(&fake, &reviewed);
 
     // A button per marked mistake; the first posts the board before it.
     let mistakes: Vec<String> = custom_ids(&reviewed);
@@ -134,7 +132,7 @@ async fn review_by_command_is_deferred_then_posted_and_the_button_answers_at_onc
     let attachments = board["attachments"].as_array().cloned().unwrap_or_default();
     assert_eq!(attachments.len(), 1, "{board}");
     assert_eq!(attachments[0]["filename"], "board.png");
-    assert!(is_valid_png(&attachment_bytes(&attachments[0])));
+    assert!(is_valid_png(&fake.attachment_bytes(&attachments[0])));
     let caption = board["embeds"][0]["description"]
         .as_str()
         .unwrap_or_default();
@@ -149,7 +147,7 @@ async fn review_by_command_is_deferred_then_posted_and_the_button_answers_at_onc
     let call = fake.wait_callback(press).await;
     assert_eq!(call.callback_type(), Some(4), "a new message");
     let again = fake.original_message(press).expect("the review message");
-    assert_eq!(assert_review(&again), summary);
+    assert_eq!(assert_review(&fake, &again), summary);
     assert_ne!(id_of(&again), id_of(&end), "the board itself is left alone");
 
     // An unknown game: a private answer at once.
@@ -224,7 +222,7 @@ async fn review_alone_after_a_restart_reviews_the_callers_last_game() {
             (!m["attachments"].as_array()?.is_empty()).then_some(m)
         })
         .await;
-    assert_review(&reviewed);
+    assert_review(&fake, &reviewed);
     // It is that game: its mistake buttons name it.
     let mistakes = custom_ids(&reviewed);
     assert!(

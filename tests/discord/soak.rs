@@ -306,15 +306,13 @@ async fn answer_with_buttons(
                 return Some(id_of(&m));
             }
         }
-        f.channel_messages(place.channel())
-            .into_iter()
-            .find(|m| {
-                !buttons(m).is_empty()
-                    && m["content"]
-                        .as_str()
-                        .is_some_and(|c| c.contains(&who.mention()))
-            })
-            .map(|m| id_of(&m))
+        f.newest_in_channel(place.channel(), |m| {
+            !buttons(m).is_empty()
+                && m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains(&who.mention()))
+        })
+        .map(|m| id_of(&m))
     })
     .await
 }
@@ -373,7 +371,9 @@ async fn soak(plan: Plan, rounds: usize) -> (Seen, Vec<u64>) {
     };
     let opts = Options {
         cooldown_secs: 0,
-        cache_capacity_mb: 8,
+        // TOGUZ_SOAK_CACHE_MB: sled's page cache; small by default so the soak reads from
+        // disk as a busy server whose store outgrew its cache does.
+        cache_capacity_mb: env_number("TOGUZ_SOAK_CACHE_MB", 8),
         storage,
         ..Options::default()
     };

@@ -26,11 +26,9 @@ impl FakeDiscord {
             .expect("bind the fake Discord");
         let addr = listener.local_addr().expect("local addr");
         let (version, _) = watch::channel(0);
-        let state = FakeState {
-            recommended_shards: 1,
-            next_id: 1_200_000_000_000_000_000,
-            ..FakeState::default()
-        };
+        let mut state = FakeState::default();
+        state.recommended_shards = 1;
+        state.next_id = 1_200_000_000_000_000_000;
         let shared = Arc::new(Shared {
             addr,
             state: Mutex::new(state),
@@ -97,7 +95,7 @@ impl FakeDiscord {
     /// A message without its attachments' bytes: id, channel, content, embeds, components.
     pub fn message_view(&self, id: u64) -> Option<Value> {
         let state = self.shared.lock();
-        let m = state.messages.get(&id)?;
+        let m = state.message(id)?;
         Some(
             json!({ "id": m["id"], "channel_id": m["channel_id"], "content": m["content"],
             "embeds": m["embeds"], "components": m["components"] }),
@@ -120,20 +118,51 @@ impl FakeDiscord {
     }
 
     pub fn message(&self, id: u64) -> Option<Value> {
-        self.shared.lock().messages.get(&id).cloned()
+        self.shared.lock().message(id).cloned()
     }
 
     /// Messages in a channel, oldest first.
     pub fn channel_messages(&self, channel: u64) -> Vec<Value> {
         let state = self.shared.lock();
-        let mut list: Vec<Value> = state
-            .messages
-            .values()
-            .filter(|m| is_id(&m["channel_id"], channel))
-            .cloned()
-            .collect();
-        list.sort_by_key(id_of);
+        let mut list: Vec<Value> = state.channel_messages(channel).cloned().collect();
+        list.reverse();
         list
+    }
+
+    /// The newest message of `channel` that `pred` accepts (without copying the others).
+    pub fn newest_in_channel(&self, channel: u64, pred: impl Fn(&Value) -> bool) -> Option<Value> {
+        let state = self.shared.lock();
+        let found = state.channel_messages(channel).find(|m| pred(m));
+        found.cloned()
+    }
+
+    /// The bytes of an attachment of a stored message, as a client downloads them from
+    /// its `url` (empty when the fake records lightly and so keeps no files).
+    pub fn attachment_bytes(&self, attachment: &Value) -> Vec<u8> {
+        let state = self.shared.lock();
+        state
+            .files
+            .get(&id_of(attachment))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The files of a stored message as a client downloads them: (file name, content
+    /// type, bytes), in the message's order.
+    pub fn files_of(&self, message: &Value) -> Vec<(String, String, Vec<u8>)> {
+        message["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| {
+                let text = |k: &str| a[k].as_str().unwrap_or_default().to_string();
+                (
+                    text("filename"),
+                    text("content_type"),
+                    self.attachment_bytes(a),
+                )
+            })
+            .collect()
     }
 
     pub fn global_commands(&self) -> Vec<Value> {
@@ -240,7 +269,7 @@ impl FakeDiscord {
     pub fn original_message(&self, interaction: u64) -> Option<Value> {
         let state = self.shared.lock();
         let id = state.interactions.get(&interaction)?.original?;
-        state.messages.get(&id).cloned()
+        state.message(id).cloned()
     }
 
     pub fn describe_calls(&self) -> String {
@@ -414,13 +443,6 @@ impl FakeDiscord {
             None => Place::Dm { channel },
         };
         let data = json!({ "custom_id": custom_id, "component_type": 2 });
-        // Discord sends the message's attachments as metadata, not their bytes.
-        let mut msg = msg;
-        for a in msg["attachments"].as_array_mut().into_iter().flatten() {
-            if let Some(a) = a.as_object_mut() {
-                a.remove("_bytes");
-            }
-        }
         self.interaction(user, place, 3, data, Some(msg))
     }
 

@@ -191,28 +191,6 @@ pub fn id_of(v: &Value) -> u64 {
         .unwrap_or(0)
 }
 
-/// The files of a stored message as a client downloads them: (file name, content type,
-/// bytes), in the message's order.
-pub fn files_of(message: &Value) -> Vec<(String, String, Vec<u8>)> {
-    message["attachments"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|a| {
-            let text = |k: &str| a[k].as_str().unwrap_or_default().to_string();
-            (text("filename"), text("content_type"), attachment_bytes(a))
-        })
-        .collect()
-}
-
-/// The bytes of a stored attachment (the fake keeps them hex-encoded).
-pub fn attachment_bytes(attachment: &Value) -> Vec<u8> {
-    let hex = attachment["_bytes"].as_str().unwrap_or_default();
-    (0..hex.len() / 2)
-        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
-        .collect()
-}
-
 /// True when `bytes` is a PNG the `png` crate decodes completely.
 pub fn is_valid_png(bytes: &[u8]) -> bool {
     let decoder = png::Decoder::new(std::io::Cursor::new(bytes));

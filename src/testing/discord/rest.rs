@@ -293,26 +293,23 @@ fn handle(
             };
             match message.parse::<u64>().ok().filter(|id| {
                 state
-                    .messages
-                    .get(id)
+                    .message(*id)
                     .is_some_and(|m| is_id(&m["channel_id"], channel))
             }) {
                 Some(id) => edit_message(state, id, body),
                 None => error(404, 10008, "Unknown Message"),
             }
         }
-        ("GET", ["channels", _, "messages", message]) => match message
-            .parse::<u64>()
-            .ok()
-            .and_then(|id| state.messages.get(&id))
-        {
-            Some(m) => (StatusCode::OK, m.clone()),
-            None => error(404, 10008, "Unknown Message"),
-        },
+        ("GET", ["channels", _, "messages", message]) => {
+            match message.parse::<u64>().ok().and_then(|id| state.message(id)) {
+                Some(m) => (StatusCode::OK, m.clone()),
+                None => error(404, 10008, "Unknown Message"),
+            }
+        }
         ("DELETE", ["channels", _, "messages", message]) => match message
             .parse::<u64>()
             .ok()
-            .and_then(|id| state.messages.remove(&id))
+            .and_then(|id| state.remove_message(id))
         {
             Some(_) => (StatusCode::NO_CONTENT, Value::Null),
             None => error(404, 10008, "Unknown Message"),

@@ -3,7 +3,7 @@
 
 use super::{Call, Failure, User, APP_ID, TIMESTAMP};
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::net::SocketAddr;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -52,7 +52,14 @@ pub(super) struct FakeState {
     pub(super) light: bool,
     pub(super) failures: Vec<Scripted>,
     pub(super) interactions: HashMap<u64, Interaction>,
-    pub(super) messages: HashMap<u64, Value>,
+    /// Private to `put_message`/`remove_message`, which keep `by_channel` in step.
+    messages: HashMap<u64, Value>,
+    /// channel id -> its messages' ids, oldest first: finding a message in a channel must
+    /// not walk every message of every channel (a long soak holds tens of thousands).
+    by_channel: HashMap<u64, BTreeSet<u64>>,
+    /// The bytes of each uploaded attachment by its id, as the CDN serves them (not kept
+    /// when recording lightly). Not in the message JSON: Discord never sends them there.
+    pub(super) files: HashMap<u64, Vec<u8>>,
     /// channel id -> guild id (None: a DM channel).
     pub(super) channels: HashMap<u64, Option<u64>>,
     pub(super) global_commands: Vec<Value>,
@@ -68,6 +75,37 @@ impl FakeState {
     pub(super) fn snowflake(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
+    }
+
+    pub(super) fn message(&self, id: u64) -> Option<&Value> {
+        self.messages.get(&id)
+    }
+
+    /// Stores (or replaces) message `id`; its `channel_id` files it under its channel.
+    pub(super) fn put_message(&mut self, id: u64, message: Value) {
+        if let Some(channel) = message["channel_id"].as_str().and_then(|c| c.parse().ok()) {
+            self.by_channel.entry(channel).or_default().insert(id);
+        }
+        self.messages.insert(id, message);
+    }
+
+    pub(super) fn remove_message(&mut self, id: u64) -> Option<Value> {
+        let message = self.messages.remove(&id)?;
+        if let Some(channel) = message["channel_id"].as_str().and_then(|c| c.parse().ok()) {
+            if let Some(ids) = self.by_channel.get_mut(&channel) {
+                ids.remove(&id);
+            }
+        }
+        Some(message)
+    }
+
+    /// The messages of `channel`, newest first.
+    pub(super) fn channel_messages(&self, channel: u64) -> impl Iterator<Item = &Value> {
+        self.by_channel
+            .get(&channel)
+            .into_iter()
+            .flat_map(|ids| ids.iter().rev())
+            .filter_map(|id| self.messages.get(id))
     }
 }
 
