@@ -462,6 +462,7 @@ impl FakeDiscord {
                 .or_insert(place.guild());
             let id = state.snowflake();
             let token = format!("aW50ZXJhY3Rpb246{id}:fake-token");
+            state.tokens.insert(token.clone(), id);
             state.interactions.insert(
                 id,
                 Interaction {

@@ -97,10 +97,10 @@ pub(super) fn webhook(
     body: Body,
 ) -> Reply {
     let found = state
-        .interactions
-        .iter()
-        .find(|(_, i)| i.token == token)
-        .map(|(id, i)| (*id, i.acked, i.original, i.channel, i.created));
+        .tokens
+        .get(token)
+        .and_then(|id| Some((*id, state.interactions.get(id)?)))
+        .map(|(id, i)| (id, i.acked, i.original, i.channel, i.created));
     let Some((id, acked, original, channel, created)) = found.filter(|_| app == APP_ID.to_string())
     else {
         return error(401, 50027, "Invalid Webhook Token");

@@ -52,6 +52,8 @@ pub(super) struct FakeState {
     pub(super) light: bool,
     pub(super) failures: Vec<Scripted>,
     pub(super) interactions: HashMap<u64, Interaction>,
+    /// token -> interaction id: webhooks name the interaction by its token only.
+    pub(super) tokens: HashMap<String, u64>,
     /// Private to `put_message`/`remove_message`, which keep `by_channel` in step.
     messages: HashMap<u64, Value>,
     /// channel id -> its messages' ids, oldest first: finding a message in a channel must
