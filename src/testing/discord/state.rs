@@ -85,7 +85,7 @@ impl FakeState {
 
     /// Stores (or replaces) message `id`; its `channel_id` files it under its channel.
     pub(super) fn put_message(&mut self, id: u64, message: Value) {
-        if let Some(channel) = message["channel_id"].as_str().and_then(|c| c.parse().ok()) {
+        if let Some(channel) = channel_of(&message) {
             self.by_channel.entry(channel).or_default().insert(id);
         }
         self.messages.insert(id, message);
@@ -93,7 +93,7 @@ impl FakeState {
 
     pub(super) fn remove_message(&mut self, id: u64) -> Option<Value> {
         let message = self.messages.remove(&id)?;
-        if let Some(channel) = message["channel_id"].as_str().and_then(|c| c.parse().ok()) {
+        if let Some(channel) = channel_of(&message) {
             if let Some(ids) = self.by_channel.get_mut(&channel) {
                 ids.remove(&id);
             }
@@ -109,6 +109,10 @@ impl FakeState {
             .flat_map(|ids| ids.iter().rev())
             .filter_map(|id| self.messages.get(id))
     }
+}
+
+fn channel_of(message: &Value) -> Option<u64> {
+    message["channel_id"].as_str()?.parse().ok()
 }
 
 pub(super) struct Shared {

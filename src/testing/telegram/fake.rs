@@ -9,7 +9,7 @@ use super::state::{
 };
 use super::{Call, StoredMessage, TgChat, TgUser};
 use serde_json::{json, Value};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -43,7 +43,7 @@ impl FakeTelegram {
                 updates: VecDeque::new(),
                 confirmed: 0,
                 calls: vec![],
-                messages: HashMap::new(),
+                messages: BTreeMap::new(),
                 next_message_id: HashMap::new(),
                 inline_messages: HashMap::new(),
                 chats: HashMap::new(),

@@ -4,7 +4,7 @@
 use super::Call;
 use super::{StoredMessage, BOT_ID, BOT_USERNAME};
 use serde_json::{json, Value};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -37,7 +37,9 @@ pub(super) struct FakeState {
     /// The highest update id the bot confirmed (offset - 1).
     pub(super) confirmed: i64,
     pub(super) calls: Vec<Call>,
-    pub(super) messages: HashMap<(i64, i64), StoredMessage>,
+    /// By (chat, message id): ordered, so one chat's messages are a range, not a walk
+    /// through every message of the run.
+    pub(super) messages: BTreeMap<(i64, i64), StoredMessage>,
     pub(super) next_message_id: HashMap<i64, i64>,
     pub(super) inline_messages: HashMap<String, StoredMessage>,
     /// Chats the bot may write to.
@@ -81,14 +83,12 @@ pub(super) fn bot_user() -> Value {
 }
 
 pub(super) fn bot_messages(st: &FakeState, chat: i64) -> Vec<StoredMessage> {
-    let mut v: Vec<_> = st
-        .messages
-        .values()
-        .filter(|m| m.chat_id == chat && m.from["id"] == json!(BOT_ID))
+    st.messages
+        .range((chat, i64::MIN)..=(chat, i64::MAX))
+        .map(|(_, m)| m)
+        .filter(|m| m.from["id"] == json!(BOT_ID))
         .cloned()
-        .collect();
-    v.sort_by_key(|m| m.message_id);
-    v
+        .collect()
 }
 
 pub(super) fn next_message_id(st: &mut FakeState, chat: i64) -> i64 {
