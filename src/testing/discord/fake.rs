@@ -92,7 +92,8 @@ impl FakeDiscord {
         self.shared.lock().light = true;
     }
 
-    /// A message without its attachments' bytes: id, channel, content, embeds, components.
+    /// What a player sees of a message (id, channel, content, embeds, components), without
+    /// copying the rest.
     pub fn message_view(&self, id: u64) -> Option<Value> {
         let state = self.shared.lock();
         let m = state.message(id)?;

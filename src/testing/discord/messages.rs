@@ -172,9 +172,9 @@ pub(super) fn create_message(
             .as_str()
             .and_then(|s| s.parse::<u64>().ok())
             .or(id.as_u64());
-        let known = target.and_then(|m| state.message(m)).is_some_and(|m| {
-            m["channel_id"].as_str().and_then(|c| c.parse().ok()) == Some(channel)
-        });
+        let known = target
+            .and_then(|m| state.message(m))
+            .is_some_and(|m| is_id(&m["channel_id"], channel));
         if !known {
             return form_error(
                 "message_reference",
