@@ -67,6 +67,14 @@ pub struct WebhookConfig {
     /// Telegram sends it in `X-Telegram-Bot-Api-Secret-Token` on every request; requests
     /// without it are refused. 1..256 characters `A-Z a-z 0-9 _ -`.
     pub secret_token: Secret,
+    /// Updates received and not yet handled, at most; past it a delivery is refused (503)
+    /// and Telegram sends it again later.
+    #[serde(default = "default_queue")]
+    pub queue: usize,
+}
+
+fn default_queue() -> usize {
+    1024
 }
 
 /// A `[telegram]` setting that cannot work, named by its key.
@@ -101,6 +109,7 @@ pub struct CheckedWebhook {
     pub listen: SocketAddr,
     pub public_url: url::Url,
     pub secret_token: Secret,
+    pub queue: usize,
 }
 
 impl TelegramConfig {
@@ -159,10 +168,14 @@ impl WebhookConfig {
         if !ok {
             return Err(TelegramConfigError::SecretToken);
         }
+        if self.queue == 0 {
+            return Err(TelegramConfigError::Zero("webhook.queue"));
+        }
         Ok(CheckedWebhook {
             listen,
             public_url,
             secret_token: self.secret_token.clone(),
+            queue: self.queue,
         })
     }
 }

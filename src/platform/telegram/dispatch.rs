@@ -6,7 +6,7 @@ use super::config::Checked;
 use super::failure::{self, Failure, HandlerResult};
 use super::guard::catch_panic;
 use super::poster::scrub;
-use super::{callbacks, commands, inline, Ctx};
+use super::{callbacks, commands, inline, webhook, Ctx};
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use std::time::Duration;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChosenInlineResult, InlineQuery};
-use teloxide::update_listeners::{webhooks, Polling, UpdateListener as _};
+use teloxide::update_listeners::Polling;
 
 /// What an endpoint returns: every failure is answered there, so none reaches the
 /// dispatcher.
@@ -41,8 +41,7 @@ pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow:
                 .await;
         }
         Some(w) => {
-            // Bound here, not by teloxide, whose server task panics on a taken port: a clear
-            // start-up error instead.
+            // Bound before anything else: a taken port is a clear start-up error.
             let tcp = tokio::net::TcpListener::bind(w.listen)
                 .await
                 .map_err(|err| {
@@ -51,25 +50,7 @@ pub async fn dispatch(ctx: Arc<Ctx>, checked: Checked, token: String) -> anyhow:
                         w.listen
                     )
                 })?;
-            let options = webhooks::Options::new(w.listen, w.public_url)
-                .secret_token(w.secret_token.expose().to_string());
-            let (mut listener, stopped, router) = webhooks::axum_to_router(bot, options)
-                .await
-                .map_err(|err| {
-                    anyhow::anyhow!(
-                        "cannot set the Telegram webhook (telegram.webhook.public_url): {}",
-                        scrub(&err.to_string(), checked.token.expose())
-                    )
-                })?;
-            let stop = listener.stop_token();
-            tokio::spawn(async move {
-                let served = axum::serve(tcp, router).with_graceful_shutdown(stopped);
-                if let Err(error) = served.await {
-                    tracing::error!(%error, "telegram: webhook server failed");
-                    stop.stop();
-                }
-            });
-            tracing::info!(listen = %w.listen, "telegram: webhook listening");
+            let listener = webhook::start(&bot, &w, tcp, checked.token.expose()).await?;
             dispatcher
                 .dispatch_with_listener(listener, listener_errors(token.clone()))
                 .await;

@@ -30,6 +30,7 @@ mod poster;
 mod refs;
 mod reviews;
 mod turns;
+mod webhook;
 
 pub use config::TelegramConfig;
 

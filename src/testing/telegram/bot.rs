@@ -92,6 +92,17 @@ impl BotProcess {
         let _ = self.child.wait();
     }
 
+    /// Sends the process a signal by name (`INT` for Ctrl-C, `TERM`), as an operator or a
+    /// supervisor stopping it would.
+    pub fn signal(&self, name: &str) {
+        let sent = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -{name} failed");
+    }
+
     /// Waits for the process to exit on its own; its status code.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
         let deadline = std::time::Instant::now() + timeout;
