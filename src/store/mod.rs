@@ -26,6 +26,7 @@ mod batch;
 mod commit;
 mod copy;
 mod migrate;
+mod pg_schema;
 mod postgres;
 mod sled_store;
 
@@ -204,6 +205,11 @@ pub enum StoreError {
     /// another process changed the record since it was read. Nothing of the batch applied.
     #[error("record {key:?} in {tree} changed meanwhile")]
     Conflict { tree: &'static str, key: String },
+    #[error(
+        "the database schema is at version {found}, made by a newer toguz, and needs one that \
+         knows version {needs} or later (this one knows {known}): upgrade toguz"
+    )]
+    SchemaTooNew { found: i64, known: i64, needs: i64 },
     #[error("the store has layout {found}, newer than this program knows ({known})")]
     Layout { found: u32, known: u32 },
     #[error("the write did not reach the disk within {ms} ms")]

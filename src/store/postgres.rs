@@ -3,7 +3,7 @@
 //!
 //! Every tree lives in one table, `toguz_records (tree, key, value, revision, expires_at)`,
 //! created and migrated at start by refinery's versioned migrations embedded in the binary
-//! (`migrations/postgres/`). A batch is one SQL transaction (one statement commits by
+//! (`migrations/postgres/`, run by `pg_schema`). A batch is one SQL transaction (one statement commits by
 //! itself), so it is durable when `apply` returns. Conditional writes are compare-and-sets
 //! on `revision` (`UPDATE ... WHERE tree = $1 AND key = $2 AND revision = $5`); one that
 //! finds another revision rolls the batch back and answers `StoreError::Conflict`.
@@ -28,15 +28,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
-mod embedded {
-    refinery::embed_migrations!("migrations/postgres");
-}
-
 /// Attempts of one read or write before it gives up (within the commit timeout).
 const ATTEMPTS: u32 = 6;
-/// Attempts of the schema migration: two processes starting at once may both try the first
-/// migration; the loser's transaction fails and its next attempt finds it done.
-const MIGRATE_ATTEMPTS: u32 = 8;
 
 /// `[storage]` for PostgreSQL. Its `Debug` never shows the password.
 #[derive(Clone, PartialEq, Eq)]
@@ -230,6 +223,9 @@ impl PgStore {
             .options(&joined)
             .connect_timeout(options.connect_timeout)
             .application_name("toguz");
+        super::pg_schema::migrate(&config)
+            .await
+            .map_err(|e| open_error(e.to_string()))?;
         let manager = deadpool_postgres::Manager::from_config(
             config,
             NoTls,
@@ -249,44 +245,8 @@ impl PgStore {
             pool,
             timeout: store.commit_timeout,
         };
-        store
-            .migrate()
-            .await
-            .map_err(|e| open_error(e.to_string()))?;
         tracing::info!(database = %options.redacted_url(), "PostgreSQL store open");
         Ok(store)
-    }
-
-    async fn migrate(&self) -> Result<(), StoreError> {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let outcome = match self.pool.get().await {
-                Ok(mut client) => embedded::migrations::runner()
-                    .run_async(&mut **client)
-                    .await
-                    .map(|report| report.applied_migrations().len())
-                    .map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
-            };
-            match outcome {
-                Ok(applied) => {
-                    if applied > 0 {
-                        tracing::info!(applied, "database schema migrated");
-                    }
-                    return Ok(());
-                }
-                Err(reason) if attempt < MIGRATE_ATTEMPTS => {
-                    tracing::warn!(
-                        attempt,
-                        reason = redact(&reason),
-                        "migration failed; retrying"
-                    );
-                    backoff(attempt).await;
-                }
-                Err(reason) => return Err(StoreError::Migrate(redact(&reason))),
-            }
-        }
     }
 
     /// Runs `attempt` until it succeeds, fails for good, or has failed `ATTEMPTS` times;
