@@ -10,12 +10,12 @@
 //! the write is durable, so two games ending at once for one player both count.
 
 use super::*;
+use crate::model::{Category, ChatRef, GameId, UserRef};
 use crate::ratings::keys::{
     board_key, board_prefix, board_scope, history_key, history_prefix, Scope,
 };
 use crate::ratings::{after_game, GameResult, LeaderRow, PlayerStats, RatingChange, Score};
 use crate::store::{Batch, Expect, KeyRange, StoreError};
-use crate::timecontrol::Category;
 use serde::{Deserialize, Serialize};
 
 /// A player whose last rated game is older than this leaves the leaderboards.

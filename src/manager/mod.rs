@@ -77,19 +77,17 @@ pub use hints::{GameHint, HintTicket};
 pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
-pub use types::{
-    Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
-};
+pub use types::{Action, MessageRef, Player, Request, Target};
 pub use view::{
     Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
     GameView, PitAction, MAX_HINTS,
 };
 
-use crate::engine::{EnginePool, Level};
+use crate::engine::EnginePool;
 use crate::i18n::Lang;
+use crate::model::{ChallengeId, ChatRef, GameId, Level, Platform, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
 use crate::store::{Store, Tree};
-use crate::timecontrol::TimeControl;
 use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;

@@ -114,7 +114,7 @@ fn rating_headers(ended: &Ended, headers: &mut Vec<(String, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::{ChatRef, Platform, UserRef};
+    use crate::model::{ChatRef, Platform, UserRef};
     use crate::ratings::{Rating, RatingChange};
     use crate::rules::{parse_record, replay, Variant};
 
@@ -125,7 +125,7 @@ mod tests {
             variant: Variant::STANDARD,
             players: [
                 Player::Human(UserRef::new(Platform::Telegram, "1", "Ab \"Ek\"")),
-                Player::Bot(crate::engine::Level::Easy),
+                Player::Bot(crate::model::Level::Easy),
             ],
             moves,
             status,

@@ -6,17 +6,15 @@
 //! game is already saved (every move is durable before it is shown) and the next start with
 //! the same data directory resumes it.
 
-use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::{
-    Action, ActionError, ChatRef, Event, FinishReason, GameStatus, GameView, Manager, Platform,
-    Player, Reply, Request, UserRef,
+    Action, ActionError, Event, FinishReason, GameStatus, GameView, Manager, Player, Reply, Request,
 };
+use crate::model::{ChatRef, Level, Platform, TimeControl, UserRef};
 use crate::platform::{history_text, present};
 use crate::render::{self, Charset};
 use crate::rules::{annotate_clocks, RecordResult, Side, Variant};
 use crate::t;
-use crate::timecontrol::TimeControl;
 use std::io::Write;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::sync::broadcast::{self, error::RecvError};

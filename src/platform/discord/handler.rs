@@ -15,15 +15,12 @@ use super::messages::{self, Stamp};
 use super::{guard, message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::buttons::{self, Button};
-use crate::manager::{
-    Action, ActionError, ChallengeView, ChatRef, GameView, Platform, Reply, Request, Target,
-    UserRef,
-};
+use crate::manager::{Action, ActionError, ChallengeView, GameView, Reply, Request, Target};
+use crate::model::{ChatRef, Platform, TimeControl, TimeControlError, UserRef};
 use crate::platform::history_text::{self, Whose};
 use crate::platform::{present, present_review};
 use crate::ratings::keys::Scope;
 use crate::t;
-use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
     Interaction, Member, Ready, User, UserId,

@@ -9,7 +9,7 @@ use super::answer::Origin;
 use super::messages::{Attachment, Outgoing, BOARD_FILE};
 use super::Bot;
 use crate::i18n::Lang;
-use crate::manager::{ChatRef, GameId, UserRef};
+use crate::model::{ChatRef, GameId, UserRef};
 use crate::platform::{present, present_review};
 use serenity::all::{CreateEmbed, Http};
 use std::sync::Arc;

@@ -14,14 +14,14 @@ use super::Bot;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button, MAX_HISTORY_PAGE};
 use crate::manager::history::{HistoryPage, RecordFile};
-use crate::manager::{Action, ChatRef, GameView, Platform, Reply, Request, UserRef};
+use crate::manager::{Action, GameView, Reply, Request};
+use crate::model::{Category, ChatRef, Platform, UserRef};
 use crate::platform::history_text::{
     self, entry_button, history_text, name_in, BoardsShown, Whose,
 };
 use crate::platform::present::{self, LabeledButton};
 use crate::ratings::keys::Scope;
 use crate::t;
-use crate::timecontrol::Category;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 /// Discord's longest message content, in characters.

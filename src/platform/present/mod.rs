@@ -9,8 +9,9 @@ use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
-    Manager, MessageRef, Player, Target, UserRef,
+    Manager, MessageRef, Player, Target,
 };
+use crate::model::UserRef;
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;

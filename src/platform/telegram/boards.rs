@@ -9,9 +9,8 @@ use super::refs::MsgRef;
 use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::{
-    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Target, UserRef,
-};
+use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, Player, Reply, Target};
+use crate::model::{Platform, UserRef};
 use crate::platform::present;
 use crate::render::{self, Charset};
 use crate::t;

@@ -17,7 +17,7 @@ use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
-use crate::manager::{ChatRef, Platform, UserRef};
+use crate::model::{Category, ChatRef, Platform, UserRef};
 pub use crate::platform::history_text::Whose;
 use crate::platform::history_text::{
     category_name, entry_button, history_text, leaderboard_text, name_in, record_caption,
@@ -25,7 +25,6 @@ use crate::platform::history_text::{
 };
 use crate::ratings::keys::Scope;
 use crate::t;
-use crate::timecontrol::Category;
 use std::sync::Arc;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 

@@ -34,7 +34,8 @@ mod turns;
 pub use config::TelegramConfig;
 
 use crate::i18n::Lang;
-use crate::manager::{Manager, Platform, Target, UserRef};
+use crate::manager::{Manager, Target};
+use crate::model::{Platform, UserRef};
 use anyhow::Context as _;
 use poster::{Content, Limiter, Poster};
 use std::collections::HashMap;

@@ -4,7 +4,8 @@
 //! message sent through inline mode. The manager keeps these with the game, so after a
 //! restart the adapter still knows which messages to edit.
 
-use crate::manager::{MessageRef, Platform};
+use crate::manager::MessageRef;
+use crate::model::Platform;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MsgRef {

@@ -11,7 +11,8 @@
 use super::boards;
 use super::guard::caught;
 use super::Ctx;
-use crate::manager::{GameId, GameStatus, GameView, Player, UserRef};
+use crate::manager::{GameStatus, GameView, Player};
+use crate::model::{GameId, UserRef};
 use crate::rules::Side;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -150,8 +151,7 @@ fn wants_notice(change: &Change, pressed: Option<Instant>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::{ChatRef, Platform};
+    use crate::model::{ChatRef, Level, Platform};
 
     fn change(ply: u16, actor: Option<&str>, pressed: Option<Instant>) -> Change {
         let user = UserRef::new(Platform::Telegram, "1", "A");
