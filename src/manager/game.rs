@@ -1,6 +1,6 @@
 //! Games and challenges as stored, and the pure rules of changing them (no I/O, no locks).
 
-use super::history::Ended;
+use super::ended::Ended;
 use super::types::{MessageRef, Player};
 use super::view::{ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus, GameView};
 use crate::model::{ChallengeId, ChatRef, GameId, TimeControl, UserRef};

@@ -1,7 +1,7 @@
 //! A game's record as a PGN-style file (the format `toguz replay` reads), for `/record`,
 //! `toguz export` and the console's `record`.
 
-use super::history::Ended;
+use super::ended::Ended;
 use super::{FinishReason, GameRecord, GameStatus, Player};
 use crate::ratings::dates::record_date;
 use crate::rules::{write_record, EndReason, Position, RecordResult, Side};

@@ -9,6 +9,7 @@ use super::guard::Verdict;
 use super::history;
 use super::markup;
 use super::poster::Content;
+use super::refs::Place;
 use super::reviews::{self, ReviewPlace};
 use super::{user_ref, Ctx};
 use crate::i18n::{words, Lang};
@@ -278,8 +279,8 @@ impl Cmd<'_> {
         }
     }
 
-    fn place(&self) -> history::Place {
-        history::Place {
+    fn place(&self) -> Place {
+        Place {
             chat: self.chat(),
             reply_to: Some(self.msg.id.0),
         }

@@ -8,11 +8,12 @@
 
 use super::boards;
 use super::boards::version;
-use super::callbacks::{answer, chat_ref};
 use super::failure::HandlerResult;
 use super::markup;
 use super::poster::Content;
+use super::refs::chat_ref;
 use super::refs::MsgRef;
+use super::toast::answer;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::GameHint;

@@ -9,10 +9,10 @@
 
 use super::boards;
 use super::boards::html;
-use super::callbacks::answer;
 use super::failure::{self, Failure, HandlerResult};
 use super::poster::Content;
-use super::refs::MsgRef;
+use super::refs::{MsgRef, Place};
+use super::toast::answer;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
@@ -34,13 +34,6 @@ pub const PAGE_PREFIX: &str = "tgh:";
 const CAPTION_MAX: usize = 1024;
 /// Pages past this are not offered (as on Discord: `buttons::MAX_HISTORY_PAGE`).
 const MAX_PAGE: usize = MAX_HISTORY_PAGE as usize;
-
-/// Where an answer goes: the chat and the message it replies to.
-#[derive(Clone, Copy)]
-pub struct Place {
-    pub chat: i64,
-    pub reply_to: Option<i32>,
-}
 
 /// `/history`: the first page, with its buttons.
 pub async fn history(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) -> HandlerResult {

@@ -14,6 +14,7 @@
 
 mod boards;
 mod callbacks;
+mod change;
 mod command;
 mod commands;
 pub mod config;
@@ -29,6 +30,7 @@ mod placement;
 mod poster;
 mod refs;
 mod reviews;
+mod toast;
 mod turns;
 
 pub use config::TelegramConfig;
