@@ -6,7 +6,7 @@
 
 use crate::i18n::{tr, words, Lang};
 use crate::model::{Category, Level, TimeControl, TimeControlError};
-use crate::platform::history_text::category_name;
+use crate::platform::present::history_text::category_name;
 use crate::rules::{TuzdekRule, Variant};
 use crate::t;
 use serenity::all::{

@@ -11,9 +11,9 @@ use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
 use crate::model::UserRef;
-use crate::platform::history_text;
+use crate::platform::present::history_text;
+use crate::platform::present::review::ReviewPost;
 use crate::platform::present::{self, LabeledButton};
-use crate::platform::present_review::ReviewPost;
 use crate::rules::Side;
 use crate::t;
 use serenity::all::{

@@ -1,5 +1,5 @@
 //! `/history`, `/stats`, `/leaderboard` and `/record` in Telegram, and the buttons of a
-//! history page (issue 16). The texts are shared (`platform::history_text`); here are the
+//! history page (issue 16). The texts are shared (`platform::present::history_text`); here are the
 //! keyboards, the signed page buttons and the record as a document.
 //!
 //! A page button carries `tgh:<user id>:<page>:<tag>`, the tag an HMAC of the rest under
@@ -18,8 +18,8 @@ use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
 use crate::model::{Category, ChatRef, Platform, UserRef};
-pub use crate::platform::history_text::Whose;
-use crate::platform::history_text::{
+pub use crate::platform::present::history_text::Whose;
+use crate::platform::present::history_text::{
     category_name, entry_button, history_text, leaderboard_text, name_in, record_caption,
     stats_text, BoardsShown,
 };

@@ -8,7 +8,7 @@ use crate::i18n::{words, Lang};
 use crate::manager::buttons::{decode, encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
 use crate::model::{Level, TimeControl};
-use crate::platform::history_text;
+use crate::platform::present::history_text;
 use crate::platform::present::{self, LabeledButton};
 use crate::t;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, InlineKeyboardMarkup};

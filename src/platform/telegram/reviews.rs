@@ -11,7 +11,7 @@ use crate::manager::buttons::encode;
 use crate::manager::{ActionError, GameReview};
 use crate::model::{ChatRef, GameId};
 use crate::platform::present;
-use crate::platform::present_review::{mistake_board, mistake_buttons, review_post};
+use crate::platform::present::review::{mistake_board, mistake_buttons, review_post};
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::{ChatAction, InlineKeyboardButton, InlineKeyboardMarkup};

@@ -73,7 +73,7 @@ pub fn clock_lines(view: &GameView, lang: Lang, style: ClockStyle) -> Vec<String
 }
 
 fn name(view: &GameView, side: Side, lang: Lang) -> String {
-    super::present::player_name(view.player(side), lang)
+    super::names::player_name(view.player(side), lang)
 }
 
 /// Whether a game ended on time, with nobody pressing: a flag, a first move not made, a

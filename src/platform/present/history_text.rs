@@ -1,7 +1,8 @@
 //! Texts of `/history`, `/stats`, `/leaderboard` and `/record`, shared by every adapter
 //! (as `present` is for boards): each adapter adds its own buttons and files.
 
-use super::present::{player_name, LabeledButton};
+use super::names::player_name;
+use super::LabeledButton;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::history::{score_of, HistoryEntry, HistoryPage, Leaderboard};
