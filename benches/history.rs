@@ -9,15 +9,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use toguz::manager::history::{history_page, leaderboard, INACTIVE_SECS, LEADERBOARD_TOP};
-use toguz::manager::{
-    ChatRef, Ended, FinishReason, GameRecord, GameStatus, HistoryEntry, Platform, Player, UserRef,
-};
+use toguz::manager::{Ended, FinishReason, GameRecord, GameStatus, HistoryEntry, Player};
+use toguz::model::{Category, ChatRef, Platform, UserRef};
 use toguz::ratings::keys::{board_key, board_scope, history_key, Scope};
 use toguz::ratings::{after_game, GameResult, PlayerStats, RatingChange, Score};
 use toguz::rules::{Side, Variant};
 use toguz::store::{Batch, Location, PostgresOptions, Store, StoreOptions, Tree};
 use toguz::testing::pg;
-use toguz::timecontrol::Category;
 
 /// Now, for the data: every game ended within the last 70 days (all players active).
 const NOW: u64 = 1_800_000_000;

@@ -8,9 +8,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use toguz::engine::{EngineConfig, EnginePool};
-use toguz::manager::{
-    Action, ChatRef, Manager, ManagerConfig, Platform, Player, Reply, Request, UserRef,
-};
+use toguz::manager::{Action, Manager, ManagerConfig, Player, Reply, Request};
+use toguz::model::{ChatRef, Platform, UserRef};
 use toguz::rules::Variant;
 use toguz::store::{Location, PostgresOptions, Store, StoreOptions};
 use toguz::testing::pg;

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::{
-    ChallengeRecord, ChallengeStatus, ChatRef, FinishReason, GameRecord, GameStatus, Manager,
-    ManagerConfig, Platform, Player, UserRef,
+    ChallengeRecord, ChallengeStatus, FinishReason, GameRecord, GameStatus, Manager, ManagerConfig,
+    Player,
 };
+use toguz::model::{ChatRef, Platform, UserRef};
 use toguz::rules::{Position, Side, Variant};
 use toguz::store::{Batch, Store, StoreOptions, Tree, CLOSED_CHALLENGE_TTL_SECS};
 

@@ -1,15 +1,19 @@
 //! toguz: a chat bot that hosts games of toguzqumalak in Discord and Telegram.
 //!
-//! `rules` is the pure game; `engine` plays it; `review` goes through a finished game with it; `store` keeps games in sled; `manager` runs
-//! games for every platform; `render` draws boards; `platform/*` speak to chat services;
-//! `i18n` holds every word shown to players; `cli` is the command line. `testing` (the
-//! `test-support` feature, for tests and benchmarks only) holds the fake Telegram and Discord.
+//! `model` holds the plain values every layer shares (ids, levels, time controls); `rules` is
+//! the pure game; `engine` plays it; `review` goes through a finished game with it; `store`
+//! keeps games in sled or PostgreSQL; `manager` runs games for every platform; `render` draws
+//! boards; `platform/*` speak to chat services; `i18n` holds every word shown to players;
+//! `cli` is the command line. `testing` (the `test-support` feature, for tests and benchmarks
+//! only) holds the fake Telegram and Discord. Which module may import which:
+//! docs/architecture.md.
 
 pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod i18n;
 pub mod manager;
+pub mod model;
 pub mod platform;
 pub mod ratings;
 pub mod render;

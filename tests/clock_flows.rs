@@ -4,18 +4,19 @@
 //! given without one.
 
 use std::time::Duration;
-use toguz::engine::{level_move_within, EngineConfig, EnginePool, Level};
+use toguz::engine::{level_move_within, EngineConfig, EnginePool};
 use toguz::manager::{
     Action, ActionError, ChallengeRecord, ChallengeView, Clock, Event, FinishReason, GameStatus,
-    GameView, Manager, ManagerConfig, Reply, UserRef, HEARTBEAT_KEY,
+    GameView, Manager, ManagerConfig, Reply, HEARTBEAT_KEY,
 };
+use toguz::model::{Level, TimeControl, UserRef};
 use toguz::on_both_backends;
 use toguz::rules::{Position, Side, Variant};
 use toguz::store::{Store, Tree};
 use toguz::testing::manager::{
     act, challenge_id, game, rated_challenge, reopen, user, Backend, T0,
 };
-use toguz::timecontrol::{think_time, GameClock, TimeControl};
+use toguz::timecontrol::{think_time, GameClock};
 
 async fn start(store: Store, clock: Clock, engine: EngineConfig) -> Manager {
     Manager::start_with_clock(

@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use toguz::engine::{
-    choose_move, level_move, plies_to_end, EngineConfig, EngineError, EnginePool, Level, Limits,
-    Searcher,
+    choose_move, level_move, plies_to_end, EngineConfig, EngineError, EnginePool, Limits, Searcher,
 };
+use toguz::model::Level;
 use toguz::rules::{Position, Side, TuzdekRule, Variant};
 
 /// Every level, with hard and max given a few milliseconds so the test stays quick.

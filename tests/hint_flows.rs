@@ -2,10 +2,11 @@
 //! manager the way the adapters call it, on sled and on PostgreSQL.
 
 use std::time::Duration;
-use toguz::engine::{EngineConfig, EnginePool, Level};
+use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::{
-    Action, ActionError, Clock, GameHint, GameView, Manager, ManagerConfig, UserRef, MAX_HINTS,
+    Action, ActionError, Clock, GameHint, GameView, Manager, ManagerConfig, MAX_HINTS,
 };
+use toguz::model::{Level, UserRef};
 use toguz::on_both_backends;
 use toguz::rules::{parse_record, replay, Side, Variant};
 use toguz::testing::manager::{act, challenge_id, chat, game, user, Backend, T0};

@@ -3,11 +3,10 @@
 //! nothing, history pages, leaderboards by scope, inactivity, records that replay.
 
 use std::time::Duration;
-use toguz::engine::{EngineConfig, EnginePool, Level};
+use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::history::{Leaderboard, INACTIVE_SECS};
-use toguz::manager::{
-    Action, ActionError, Clock, GameStatus, GameView, Manager, ManagerConfig, Platform, UserRef,
-};
+use toguz::manager::{Action, ActionError, Clock, GameStatus, GameView, Manager, ManagerConfig};
+use toguz::model::{Category, Level, Platform, TimeControl, UserRef};
 use toguz::on_both_backends;
 use toguz::ratings::keys::{board_key, Scope};
 use toguz::ratings::{CategoryStats, LeaderRow, PlayerStats, Rating, Score};
@@ -16,7 +15,6 @@ use toguz::store::{Store, StoreOptions, Tree};
 use toguz::testing::manager::{
     act, challenge_id, chat, game, rated_challenge, reopen, user, Backend, T0,
 };
-use toguz::timecontrol::{Category, TimeControl};
 
 async fn start(store: Store) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
@@ -161,7 +159,7 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere(backend: Backend) 
         .unwrap()
         .top
         .is_empty());
-    let other_chat = Scope::Chat(toguz::manager::ChatRef::new(Platform::Telegram, "-200"));
+    let other_chat = Scope::Chat(toguz::model::ChatRef::new(Platform::Telegram, "-200"));
     assert!(m
         .leaderboard(other_chat, CORR, Some(&a))
         .await

@@ -1,13 +1,13 @@
 //! The game manager end to end, called directly the way the chat adapters call it.
 
 use std::time::Duration;
-use toguz::engine::{EngineConfig, EnginePool, Level};
+use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons::{self, Button};
 use toguz::manager::{
     Action, ActionError, ChallengeRecord, ChallengeStatus, Clock, Event, FinishReason, GameRecord,
-    GameStatus, GameView, LimitKind, Manager, ManagerConfig, MessageRef, Platform, Player, Reply,
-    Target, UserRef,
+    GameStatus, GameView, LimitKind, Manager, ManagerConfig, MessageRef, Player, Reply, Target,
 };
+use toguz::model::{Level, Platform, UserRef};
 use toguz::on_both_backends;
 use toguz::rules::{Side, Variant};
 use toguz::store::{Store, Tree};

@@ -6,9 +6,8 @@
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons::{self, Button};
-use toguz::manager::{
-    Action, ActionError, Clock, GameView, Manager, ManagerConfig, Platform, Player, UserRef,
-};
+use toguz::manager::{Action, ActionError, Clock, GameView, Manager, ManagerConfig, Player};
+use toguz::model::{Platform, UserRef};
 use toguz::store::{copy_all, Batch, Expect, KeyRange, Store, StoreError, StoreOptions, Tree};
 use toguz::testing::manager::{act, challenge_id, game, rated_challenge, user, Backend, T0};
 use toguz::testing::pg;
@@ -339,7 +338,7 @@ async fn one_players_games_ending_at_once_in_two_processes_both_count() {
     let board = one
         .leaderboard(
             toguz::ratings::keys::Scope::Platform(Platform::Telegram),
-            toguz::timecontrol::Category::Correspondence,
+            toguz::model::Category::Correspondence,
             None,
         )
         .await

@@ -2,10 +2,9 @@
 //! the game that ended last in the chat, else, after a restart, the caller's last finished
 //! game from the archive; on sled and on PostgreSQL.
 
-use toguz::engine::{EngineConfig, EnginePool, Level};
-use toguz::manager::{
-    Action, ActionError, ChatRef, Clock, GameView, Manager, ManagerConfig, Platform, UserRef,
-};
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::{Action, ActionError, Clock, GameView, Manager, ManagerConfig};
+use toguz::model::{ChatRef, Level, Platform, UserRef};
 use toguz::on_both_backends;
 use toguz::rules::{Side, Variant};
 use toguz::testing::manager::{act, chat, game, user, Backend, T0};

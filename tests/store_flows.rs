@@ -8,8 +8,9 @@ use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons;
 use toguz::manager::{
     Action, ActionError, ChallengeRecord, ChallengeStatus, Clock, FinishReason, GameRecord,
-    GameStatus, GameView, Manager, ManagerConfig, Platform, Player, Reply, UserRef,
+    GameStatus, GameView, Manager, ManagerConfig, Player, Reply,
 };
+use toguz::model::{Platform, UserRef};
 use toguz::on_both_backends;
 use toguz::rules::{Side, Variant};
 use toguz::store::{FaultyFlusher, Store, StoreOptions, Tree};
@@ -71,7 +72,7 @@ async fn play(m: &Manager, v: &GameView, who: &UserRef, pit: u8) -> Result<Reply
 }
 
 /// A game against the bot at `level` in which the person plays White (and so moves first).
-fn play_white_against(level: toguz::engine::Level) -> Action {
+fn play_white_against(level: toguz::model::Level) -> Action {
     Action::PlayBot {
         level,
         variant: Variant::STANDARD,
@@ -176,7 +177,7 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
 async fn a_bot_move_whose_write_timed_out_is_tried_again_soon() {
     let (m, disk, _store) = faulty(300).await;
     let a = user("a");
-    let against_bot = play_white_against(toguz::engine::Level::Hard);
+    let against_bot = play_white_against(toguz::model::Level::Hard);
     let v = game(act(&m, &a, against_bot).await);
     let moved = game(play(&m, &v, &a, 9).await);
     assert_eq!(moved.ply, 1);
@@ -226,7 +227,7 @@ async fn a_search_slot_is_not_held_while_the_move_is_written() {
     let mut games = Vec::new();
     for i in 0..4 {
         let who = user(&format!("p{i}"));
-        let against_bot = play_white_against(toguz::engine::Level::Random);
+        let against_bot = play_white_against(toguz::model::Level::Random);
         games.push((game(act(&m, &who, against_bot).await), who));
     }
     disk.set_delay(Duration::from_millis(400));
@@ -258,7 +259,7 @@ async fn a_search_slot_is_not_held_while_the_move_is_written() {
 async fn a_sweep_during_a_slow_write_finds_no_lost_bot_turn() {
     let (m, disk, _store) = faulty(5000).await;
     let a = user("a");
-    let against_bot = play_white_against(toguz::engine::Level::Random);
+    let against_bot = play_white_against(toguz::model::Level::Random);
     let v = game(act(&m, &a, against_bot).await);
     disk.set_delay(Duration::from_millis(500));
     let (moved, _) = tokio::join!(play(&m, &v, &a, 9), async {

@@ -2,9 +2,8 @@
 
 use super::export::StoreArgs;
 use crate::manager::history::{leaderboard, INACTIVE_SECS};
-use crate::manager::{ChatRef, Platform};
+use crate::model::{Category, ChatRef, Platform};
 use crate::ratings::keys::Scope;
-use crate::timecontrol::Category;
 use anyhow::Context;
 use serde::Serialize;
 use std::process::ExitCode;

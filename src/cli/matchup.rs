@@ -9,7 +9,8 @@
 //! `--balance` balls of even (`--unbalanced` keeps every one).
 
 use crate::cli::engine::engine_config;
-use crate::engine::{level_move, EngineConfig, Level, Limits, Searcher, BALL};
+use crate::engine::{level_move, EngineConfig, Limits, Searcher, BALL};
+use crate::model::Level;
 use crate::rules::{Position, Side};
 use rand::{seq::IteratorRandom, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -2,13 +2,13 @@
 
 use crate::cli::run::{init_logging, report_store_failure};
 use crate::config::{Config, LogFormat};
-use crate::engine::{EngineConfig, EnginePool, Level};
+use crate::engine::{EngineConfig, EnginePool};
 use crate::i18n::Lang;
 use crate::manager::{Manager, ManagerConfig};
+use crate::model::{Level, TimeControl};
 use crate::platform::console::{console_user, local_player, Console, PlaySettings};
 use crate::rules::{parse_variant, Side, Variant};
 use crate::store::{Location, Store, StoreOptions};
-use crate::timecontrol::TimeControl;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,7 +58,7 @@ pub enum Colour {
 
 fn parse_level(s: &str) -> Result<Level, String> {
     s.parse()
-        .map_err(|e: crate::engine::EngineError| e.to_string())
+        .map_err(|e: crate::model::UnknownLevel| e.to_string())
 }
 
 fn parse_clock(s: &str) -> Result<TimeControl, String> {

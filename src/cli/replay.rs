@@ -1,11 +1,11 @@
 //! `toguz replay`: replay one record and check it, or `--check` every record in many files.
 
+use crate::model::pgn_clock;
 use crate::render::{self, BoardView, Charset};
 use crate::rules::{
     parse_record, parse_records, replay, Disagreement, Position, Record, RecordResult, ReplayedPly,
     Side,
 };
-use crate::timecontrol::pgn_clock;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::process::ExitCode;

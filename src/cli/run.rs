@@ -231,7 +231,8 @@ pub fn init_logging(format: LogFormat, filter: &str) {
 mod tests {
     use super::*;
     use crate::engine::EngineConfig;
-    use crate::manager::{Action, ChatRef, ManagerConfig, Platform, Request, UserRef};
+    use crate::manager::{Action, ManagerConfig, Request};
+    use crate::model::{ChatRef, Platform, UserRef};
     use crate::store::StoreOptions;
     use std::time::Duration;
 

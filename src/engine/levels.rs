@@ -5,7 +5,8 @@
 
 use super::score::{is_loss, is_win, BALL};
 use super::search::{Limits, Searcher};
-use super::{EngineConfig, Level};
+use super::EngineConfig;
+use crate::model::Level;
 use crate::rules::Position;
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -16,65 +16,11 @@ pub use levels::{level_move, level_move_within, Style};
 pub use score::{is_loss, is_win, plies_to_end, BALL, MAX_PLY, WIN};
 pub use search::{Limits, SearchInfo, SearchResult, Searcher};
 
+use crate::model::Level;
 use crate::rules::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
-
-/// A playing level, named in commands and the config.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Level {
-    Random,
-    Beginner,
-    Easy,
-    #[default]
-    Medium,
-    Hard,
-    Max,
-}
-
-impl Level {
-    pub const ALL: [Level; 6] = [
-        Level::Random,
-        Level::Beginner,
-        Level::Easy,
-        Level::Medium,
-        Level::Hard,
-        Level::Max,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Random => "random",
-            Level::Beginner => "beginner",
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-            Level::Max => "max",
-        }
-    }
-}
-
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A level by any name a player may type: English, Russian or Kazakh as the catalogs name
-/// it, a short form (`макс`, `бастаушы`, `med`), whatever the case, `ё` or `е`, and Kazakh
-/// letters typed as their Russian look-alikes (`кездейсок`). See [`words::parse_level`].
-///
-/// [`words::parse_level`]: crate::i18n::words::parse_level
-impl std::str::FromStr for Level {
-    type Err = EngineError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::i18n::words::parse_level(s).ok_or_else(|| EngineError::UnknownLevel(s.to_string()))
-    }
-}
 
 /// `[engine]` in the config.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -100,10 +46,6 @@ impl Default for EngineConfig {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
-    #[error(
-        "unknown level {0:?} (use random, beginner, easy, medium, hard or max, or its Russian or Kazakh name)"
-    )]
-    UnknownLevel(String),
     #[error("the game is over: there is no move to choose")]
     NoMove,
     #[error("the engine task failed")]

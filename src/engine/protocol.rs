@@ -4,7 +4,8 @@
 
 use super::score::plies_to_end;
 use super::search::{Limits, SearchInfo, Searcher};
-use super::{level_move, EngineConfig, Level};
+use super::{level_move, EngineConfig};
+use crate::model::{Level, UnknownLevel};
 use crate::rules::{parse_record, replay, Position};
 use std::time::Duration;
 
@@ -120,7 +121,7 @@ impl Session {
             "level" => {
                 self.level = rest
                     .parse()
-                    .map_err(|e: super::EngineError| ProtocolError::Level(e.to_string()))?
+                    .map_err(|e: UnknownLevel| ProtocolError::Level(e.to_string()))?
             }
             "quit" => return Ok(Flow::Quit),
             other => return Err(ProtocolError::UnknownCommand(other.to_string())),

@@ -99,7 +99,7 @@ fn variables(source: &str) -> BTreeSet<String> {
 /// Values a variable takes in real use, the first being the usual one; numbers cover every
 /// plural category of en, ru and kk (1, 2..4, 5..20, 11, 21, 22, 0).
 fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValue<'static>> {
-    use crate::engine::Level;
+    use crate::model::Level;
     use crate::rules::Side;
     let numbers = |n: &[i64]| n.iter().map(|&n| FluentValue::from(n)).collect::<Vec<_>>();
     let text = |s: &[String]| {

@@ -1,7 +1,7 @@
 //! The game's own words, shared by every adapter and the boards.
 
 use super::Lang;
-use crate::engine::Level;
+use crate::model::{Level, UnknownLevel};
 use crate::rules::Side;
 use crate::t;
 
@@ -94,6 +94,17 @@ pub fn parse_level(name: &str) -> Option<Level> {
         .map(|(_, level)| *level);
     let first = found.next()?;
     found.all(|l| l == first).then_some(first)
+}
+
+/// A level by any name a player may type: English, Russian or Kazakh as the catalogs name
+/// it, a short form (`макс`, `бастаушы`, `med`), whatever the case, `ё` or `е`, and Kazakh
+/// letters typed as their Russian look-alikes (`кездейсок`): see [`parse_level`]. Here, not
+/// beside `Level` in `model`, because the names come from the catalogs.
+impl std::str::FromStr for Level {
+    type Err = UnknownLevel;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_level(s).ok_or_else(|| UnknownLevel(s.to_string()))
+    }
 }
 
 /// "5 balls", "5 шаров", "5 құмалақ": with the language's plural forms.

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
-use super::types::GameId;
+use crate::model::GameId;
 
 /// A search slot; the next waiting game gets it when this is dropped.
 pub(super) struct Permit {

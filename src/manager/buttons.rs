@@ -24,9 +24,8 @@
 //! `ButtonError`, never a panic. The ply inside lets the manager refuse a press on a stale
 //! board.
 
-use super::types::{Action, ChallengeId, GameId};
-use crate::engine::Level;
-use crate::timecontrol::TimeControl;
+use super::types::Action;
+use crate::model::{ChallengeId, GameId, Level, TimeControl};
 
 /// The longest button data the codec writes or reads.
 pub const MAX_LEN: usize = 64;

@@ -1,7 +1,6 @@
 //! `[bot]` and `[limits]` in the config file: what the manager enforces.
 
-use crate::engine::Level;
-use crate::timecontrol::{TimeControl, TimeControlError};
+use crate::model::{Level, TimeControl, TimeControlError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -1,10 +1,11 @@
 //! Games and challenges as stored, and the pure rules of changing them (no I/O, no locks).
 
-use super::history::Ended;
-use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
+use super::ended::Ended;
+use super::types::{MessageRef, Player};
 use super::view::{ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus, GameView};
+use crate::model::{ChallengeId, ChatRef, GameId, TimeControl, UserRef};
 use crate::rules::{move_text, MoveError, MoveReport, Position, Side, Variant};
-use crate::timecontrol::{ClockEvent, GameClock, TimeControl};
+use crate::timecontrol::{ClockEvent, GameClock};
 use serde::{Deserialize, Serialize};
 
 /// A game as stored in sled (inside the store's schema envelope).
@@ -119,7 +120,7 @@ impl Game {
     }
 
     /// The bot's level if the bot is to move in an ongoing game.
-    pub fn bot_to_move(&self) -> Option<crate::engine::Level> {
+    pub fn bot_to_move(&self) -> Option<crate::model::Level> {
         match self.player(self.position.to_move()) {
             Player::Bot(level) if !self.is_over() => Some(*level),
             _ => None,
@@ -314,8 +315,7 @@ pub fn add_message(list: &mut Vec<MessageRef>, msg: MessageRef) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::types::Platform;
+    use crate::model::{Level, Platform};
 
     fn record() -> GameRecord {
         GameRecord {

@@ -9,13 +9,14 @@
 //! Each player's stats are read and rewritten under that player's lock stripe, held until
 //! the write is durable, so two games ending at once for one player both count.
 
+use super::ended::Ended;
 use super::*;
+use crate::model::{Category, ChatRef, GameId, UserRef};
 use crate::ratings::keys::{
     board_key, board_prefix, board_scope, history_key, history_prefix, Scope,
 };
 use crate::ratings::{after_game, GameResult, LeaderRow, PlayerStats, RatingChange, Score};
 use crate::store::{Batch, Expect, KeyRange, StoreError};
-use crate::timecontrol::Category;
 use serde::{Deserialize, Serialize};
 
 /// A player whose last rated game is older than this leaves the leaderboards.
@@ -28,15 +29,6 @@ pub const LEADERBOARD_TOP: usize = 10;
 pub const OVERVIEW_TOP: usize = 3;
 /// Lock stripes for players' stats: bounded memory, and two players rarely share one.
 pub(super) const RATING_STRIPES: usize = 64;
-
-/// How a finished game ended, as kept in its archived record.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Ended {
-    /// Unix seconds.
-    pub at: u64,
-    /// White's and Black's rating before and after, for a rated game.
-    pub ratings: [Option<RatingChange>; 2],
-}
 
 /// One line of a player's history (a value of the `History` tree).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

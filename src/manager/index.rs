@@ -4,7 +4,7 @@
 use super::config::LimitsConfig;
 use super::error::{ActionError, LimitKind};
 use super::game::{ChallengeRecord, Game};
-use super::types::{ChallengeId, GameId, UserRef};
+use crate::model::{ChallengeId, GameId, UserRef};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 #[derive(Default, Debug)]
@@ -182,10 +182,10 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
     use crate::manager::game::GameRecord;
-    use crate::manager::types::{ChatRef, Platform, Player};
+    use crate::manager::types::Player;
     use crate::manager::view::{ChallengeStatus, FinishReason, GameStatus};
+    use crate::model::{ChatRef, Level, Platform};
     use crate::rules::Variant;
 
     fn game(id: &str, chat: &str, user: &str) -> Game {

@@ -45,10 +45,12 @@
 //! Files: this one holds `Manager`, start-up and `act`'s dispatch; `slots` the per-game and
 //! per-challenge lock slots and durable writes; `challenges` and `games` the actions;
 //! `background` the bot's moves and the sweeper; `users` languages, handles and claims;
-//! `clock` the time source; `index` who has what; `game` and `view` the records and views.
+//! `clock` the time source; `index` who has what; `game` and `view` the records and views;
+//! `ended` how an archived game ended.
 
 pub mod buttons;
 pub mod config;
+mod ended;
 mod error;
 mod game;
 pub mod history;
@@ -71,25 +73,24 @@ mod users;
 
 pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
+pub use ended::Ended;
 pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
 pub use hints::{GameHint, HintTicket};
-pub use history::{Ended, HistoryEntry, HistoryPage, Leaderboard};
+pub use history::{HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
-pub use types::{
-    Action, ChallengeId, ChatRef, GameId, MessageRef, Platform, Player, Request, Target, UserRef,
-};
+pub use types::{Action, MessageRef, Player, Request, Target};
 pub use view::{
     Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
     GameView, PitAction, MAX_HINTS,
 };
 
-use crate::engine::{EnginePool, Level};
+use crate::engine::EnginePool;
 use crate::i18n::Lang;
+use crate::model::{ChallengeId, ChatRef, GameId, Level, Platform, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
 use crate::store::{Store, Tree};
-use crate::timecontrol::TimeControl;
 use challenges::Answer;
 use game::{add_message, Game};
 use index::Index;

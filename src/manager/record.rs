@@ -1,7 +1,7 @@
 //! A game's record as a PGN-style file (the format `toguz replay` reads), for `/record`,
 //! `toguz export` and the console's `record`.
 
-use super::history::Ended;
+use super::ended::Ended;
 use super::{FinishReason, GameRecord, GameStatus, Player};
 use crate::ratings::dates::record_date;
 use crate::rules::{write_record, EndReason, Position, RecordResult, Side};
@@ -114,7 +114,7 @@ fn rating_headers(ended: &Ended, headers: &mut Vec<(String, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::{ChatRef, Platform, UserRef};
+    use crate::model::{ChatRef, Platform, UserRef};
     use crate::ratings::{Rating, RatingChange};
     use crate::rules::{parse_record, replay, Variant};
 
@@ -125,7 +125,7 @@ mod tests {
             variant: Variant::STANDARD,
             players: [
                 Player::Human(UserRef::new(Platform::Telegram, "1", "Ab \"Ek\"")),
-                Player::Bot(crate::engine::Level::Easy),
+                Player::Bot(crate::model::Level::Easy),
             ],
             moves,
             status,

@@ -1,86 +1,9 @@
 //! Who acts, where, and what they ask for: the neutral vocabulary between adapters and the
 //! manager.
 
-use crate::engine::Level;
+use crate::model::{ChallengeId, ChatRef, GameId, Level, Platform, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
-use crate::timecontrol::TimeControl;
 use serde::{Deserialize, Serialize};
-
-/// A chat service (or the local console).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Platform {
-    Console,
-    Telegram,
-    Discord,
-}
-
-impl Platform {
-    pub fn name(self) -> &'static str {
-        match self {
-            Platform::Console => "console",
-            Platform::Telegram => "telegram",
-            Platform::Discord => "discord",
-        }
-    }
-}
-
-/// A person on a platform. Two `UserRef`s are the same user when platform and id match; the
-/// display name is only for showing.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct UserRef {
-    pub platform: Platform,
-    pub id: String,
-    /// Display name.
-    pub name: String,
-}
-
-impl UserRef {
-    pub fn new(platform: Platform, id: impl Into<String>, name: impl Into<String>) -> UserRef {
-        UserRef {
-            platform,
-            id: id.into(),
-            name: name.into(),
-        }
-    }
-
-    /// `platform:id`, the key of this user in indexes and the store.
-    pub fn key(&self) -> String {
-        format!("{}:{}", self.platform.name(), self.id)
-    }
-}
-
-impl PartialEq for UserRef {
-    fn eq(&self, other: &Self) -> bool {
-        self.platform == other.platform && self.id == other.id
-    }
-}
-impl Eq for UserRef {}
-
-/// Where an action happens: a Telegram chat id, a Discord guild id (or DM channel id), the
-/// console. Limits count per chat.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ChatRef {
-    pub platform: Platform,
-    pub id: String,
-}
-
-impl ChatRef {
-    pub fn new(platform: Platform, id: impl Into<String>) -> ChatRef {
-        ChatRef {
-            platform,
-            id: id.into(),
-        }
-    }
-
-    pub fn key(&self) -> String {
-        format!("{}:{}", self.platform.name(), self.id)
-    }
-}
-
-/// A short unique id, 6 characters `[a-z0-9]`.
-pub type GameId = String;
-pub type ChallengeId = String;
 
 /// One side of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,10 +1,11 @@
 //! What every action answers with: platform-neutral views of games and challenges, and the
 //! actions each viewer may take on them.
 
-use super::types::{ChallengeId, ChatRef, GameId, MessageRef, Player, UserRef};
+use super::types::{MessageRef, Player};
+use crate::model::{ChallengeId, ChatRef, GameId, TimeControl, UserRef};
 use crate::ratings::RatingChange;
 use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
-use crate::timecontrol::{Deadline, TimeControl};
+use crate::timecontrol::Deadline;
 use serde::{Deserialize, Serialize};
 
 /// Hints a player may ask for in one casual game against the bot.
@@ -297,8 +298,7 @@ impl GameView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::types::Platform;
+    use crate::model::{Level, Platform};
 
     fn user(id: &str) -> UserRef {
         UserRef::new(Platform::Telegram, id, id)

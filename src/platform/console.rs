@@ -6,17 +6,15 @@
 //! game is already saved (every move is durable before it is shown) and the next start with
 //! the same data directory resumes it.
 
-use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::{
-    Action, ActionError, ChatRef, Event, FinishReason, GameStatus, GameView, Manager, Platform,
-    Player, Reply, Request, UserRef,
+    Action, ActionError, Event, FinishReason, GameStatus, GameView, Manager, Player, Reply, Request,
 };
-use crate::platform::{history_text, present};
+use crate::model::{ChatRef, Level, Platform, TimeControl, UserRef};
+use crate::platform::present::{self, history_text};
 use crate::render::{self, Charset};
 use crate::rules::{annotate_clocks, RecordResult, Side, Variant};
 use crate::t;
-use crate::timecontrol::TimeControl;
 use std::io::Write;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::sync::broadcast::{self, error::RecvError};
@@ -335,7 +333,7 @@ impl<W: Write> Console<W> {
         match ticket.finish().await {
             Ok(reviewed) => {
                 let view = self.as_seen(&reviewed.game);
-                let names = crate::platform::present_review::review_names(&view, lang);
+                let names = crate::platform::present::review::review_names(&view, lang);
                 let result = self.result_text(&view).unwrap_or_default();
                 let text = crate::review::summary_text(&reviewed.review, &names, &result, lang);
                 self.say(text.trim_end())?;
@@ -358,7 +356,7 @@ impl<W: Write> Console<W> {
         let text = match asked {
             Ok(hint) => {
                 self.game = Some(hint.game.clone());
-                crate::platform::present_review::hint_caption(&hint, lang)
+                crate::platform::present::review::hint_caption(&hint, lang)
             }
             Err(e) => present::error_text(&e, lang),
         };

@@ -3,8 +3,5 @@
 
 pub mod console;
 pub mod discord;
-pub mod history_text;
 pub mod present;
-pub mod present_clock;
-pub mod present_review;
 pub mod telegram;

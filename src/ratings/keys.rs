@@ -3,8 +3,7 @@
 //! (an inverted rating). Free text in a key (a console player's name) is escaped so that the
 //! separator `|` only ever separates.
 
-use crate::manager::{ChatRef, Platform};
-use crate::timecontrol::Category;
+use crate::model::{Category, ChatRef, Platform};
 
 /// `%` and `|` escaped as `%25` and `%7C`.
 pub fn escape(text: &str) -> String {

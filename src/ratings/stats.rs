@@ -5,9 +5,7 @@
 //! a player's strength at 3+2 says little about their strength at three days a move.
 
 use super::{Rating, Score};
-use crate::engine::Level;
-use crate::manager::UserRef;
-use crate::timecontrol::Category;
+use crate::model::{Category, Level, UserRef};
 use serde::{Deserialize, Serialize};
 
 /// Wins, draws and losses.
@@ -289,7 +287,7 @@ pub struct LeaderRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::Platform;
+    use crate::model::Platform;
 
     #[test]
     fn results_count_where_they_belong_with_streaks() {

@@ -83,19 +83,7 @@ pub fn review_graph(view: &GraphView) -> Result<Vec<u8>, RenderError> {
 
 /// The stages of `png`, timed separately by `benches/render.rs`. Not an API.
 #[doc(hidden)]
-pub mod stages {
-    use super::{BoardView, RenderError};
-    pub use tiny_skia::Pixmap;
-
-    /// Draws the board on a canvas.
-    pub fn draw(view: &BoardView) -> Result<Pixmap, RenderError> {
-        super::png::draw(view)
-    }
-    /// Quantizes and encodes the canvas.
-    pub fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
-        super::png::encode(canvas)
-    }
-}
+pub use png::stages;
 
 /// What a pit shows: its count, or that it is a tuzdek.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -91,6 +91,22 @@ pub(super) fn draw(view: &BoardView) -> Result<Pixmap, RenderError> {
     Ok(canvas)
 }
 
+/// The stages of `render`, timed separately by `benches/render.rs` (re-exported as
+/// `render::stages`). Not an API.
+pub mod stages {
+    use super::{BoardView, RenderError};
+    pub use tiny_skia::Pixmap;
+
+    /// Draws the board on a canvas.
+    pub fn draw(view: &BoardView) -> Result<Pixmap, RenderError> {
+        super::draw(view)
+    }
+    /// Quantizes and encodes the canvas.
+    pub fn encode(canvas: &Pixmap) -> Result<Vec<u8>, RenderError> {
+        super::encode(canvas)
+    }
+}
+
 /// Draws the board on `canvas`, a copy of [`BASE`].
 fn draw_on(canvas: &mut Pixmap, view: &BoardView) -> Result<(), RenderError> {
     let fonts = font::fonts()?;

@@ -14,7 +14,7 @@ use super::{
     parse_move_token, EndReason, MoveError, MoveReport, MoveToken, Position, Side, TuzdekRule,
     Variant,
 };
-use crate::timecontrol::{parse_pgn_clock, pgn_clock, TimeControl};
+use crate::model::{parse_pgn_clock, pgn_clock, TimeControl};
 use std::fmt::{self, Write};
 
 /// The result written in a record.

@@ -9,7 +9,6 @@
 //! It knows the shapes of layout 1's records, which are history and no longer change.
 
 use super::batch::{Batch, Expect};
-use super::sled_store::SledStore;
 use super::{StoreError, Tree, CLAIM_TTL_SECS, CLOSED_CHALLENGE_TTL_SECS};
 use serde::Deserialize;
 
@@ -21,15 +20,28 @@ const LEGACY: [&str; 3] = ["games", "challenges", "users"];
 /// Records copied per atomic batch.
 const CHUNK: usize = 1000;
 
+/// What the upgrade needs of the sled store. A trait, so that this file does not name the
+/// store that runs the upgrade when it opens (`sled_store.rs` implements it).
+pub(super) trait Upgradable {
+    /// The sled database: its tree names, the legacy trees.
+    fn db(&self) -> &sled::Db;
+    /// A `u32` kept in `meta` under `key` (the layout), if any.
+    fn read_meta(&self, key: &str) -> Result<Option<u32>, StoreError>;
+    /// Applies `batch` atomically.
+    fn write(&self, batch: Batch) -> Result<(), StoreError>;
+    /// Makes everything written so far durable.
+    fn make_durable(&self) -> Result<(), StoreError>;
+}
+
 /// Brings the database to the current layout; `now` (unix seconds) starts the expiry clocks
 /// of closed challenges and claims found in layout 1.
-pub(super) fn upgrade(store: &SledStore, now: u64) -> Result<(), StoreError> {
-    let names = store.db.tree_names();
+pub(super) fn upgrade(store: &impl Upgradable, now: u64) -> Result<(), StoreError> {
+    let names = store.db().tree_names();
     let legacy: Vec<&str> = LEGACY
         .into_iter()
         .filter(|n| names.iter().any(|t| t.as_ref() == n.as_bytes()))
         .collect();
-    match store.get::<u32>(Tree::Meta, LAYOUT_KEY)? {
+    match store.read_meta(LAYOUT_KEY)? {
         Some(found) if found > LAYOUT => {
             return Err(StoreError::Layout {
                 found,
@@ -43,34 +55,34 @@ pub(super) fn upgrade(store: &SledStore, now: u64) -> Result<(), StoreError> {
             }
             let mut batch = Batch::new();
             batch.put(Tree::Meta, LAYOUT_KEY, &LAYOUT)?;
-            store.apply(batch)?;
-            store.flush()?;
+            store.write(batch)?;
+            store.make_durable()?;
         }
     }
     // Left over only by a crash between recording the layout and dropping them.
     for name in legacy {
-        store.db.drop_tree(name)?;
+        store.db().drop_tree(name)?;
     }
     Ok(())
 }
 
-fn copy_layout1(store: &SledStore, legacy: &[&str], now: u64) -> Result<(), StoreError> {
+fn copy_layout1(store: &impl Upgradable, legacy: &[&str], now: u64) -> Result<(), StoreError> {
     let started = std::time::Instant::now();
     let mut copied = 0usize;
     for &name in legacy {
         let mut batch = Batch::new();
-        for item in store.db.open_tree(name)?.iter() {
+        for item in store.db().open_tree(name)?.iter() {
             let (key, bytes) = item?;
             let key = String::from_utf8_lossy(&key).into_owned();
             place(&mut batch, name, &key, bytes.to_vec(), now);
             copied += 1;
             if batch.len() >= CHUNK {
-                store.apply(std::mem::take(&mut batch))?;
+                store.write(std::mem::take(&mut batch))?;
             }
         }
-        store.apply(batch)?;
+        store.write(batch)?;
     }
-    store.flush()?;
+    store.make_durable()?;
     let ms = started.elapsed().as_millis() as u64;
     tracing::info!(
         records = copied,

@@ -7,6 +7,7 @@
 
 use super::batch::{Batch, Expect, Op};
 use super::commit::{self, Committer, Flusher};
+use super::migrate::{self, Upgradable};
 use super::{decode, KeyRange, RawRecord, StoreError, StoreOptions, Tree};
 use serde::de::DeserializeOwned;
 use sled::transaction::{
@@ -55,7 +56,7 @@ impl SledStore {
             trees: trees.into(),
             committer: Committer::start(flusher, options.commit_timeout),
         };
-        super::migrate::upgrade(&store, super::unix_now())?;
+        migrate::upgrade(&store, super::unix_now())?;
         Ok(store)
     }
 
@@ -242,6 +243,24 @@ impl SledStore {
             self.committer.written.fetch_add(1, Ordering::SeqCst);
         }
         Ok(wrote)
+    }
+}
+
+impl Upgradable for SledStore {
+    fn db(&self) -> &sled::Db {
+        &self.db
+    }
+
+    fn read_meta(&self, key: &str) -> Result<Option<u32>, StoreError> {
+        self.get(Tree::Meta, key)
+    }
+
+    fn write(&self, batch: Batch) -> Result<(), StoreError> {
+        self.apply(batch)
+    }
+
+    fn make_durable(&self) -> Result<(), StoreError> {
+        self.flush()
     }
 }
 

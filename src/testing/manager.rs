@@ -4,13 +4,10 @@
 //! ([`write_heartbeat_offline`]).
 
 use super::pg;
-use crate::manager::{
-    Action, ActionError, ChatRef, GameView, Manager, Platform, Reply, Request, UserRef,
-    HEARTBEAT_KEY,
-};
+use crate::manager::{Action, ActionError, GameView, Manager, Reply, Request, HEARTBEAT_KEY};
+use crate::model::{ChatRef, Platform, TimeControl, UserRef};
 use crate::rules::Variant;
 use crate::store::{Location, PostgresOptions, Store, StoreError, StoreOptions, Tree};
-use crate::timecontrol::TimeControl;
 use std::path::Path;
 use std::time::Duration;
 

@@ -1,8 +1,9 @@
 //! `toguz export` and `toguz leaderboard` on a store with finished games (issue 16).
 
 use super::{stderr, stdout, toguz};
-use toguz::engine::{EngineConfig, EnginePool, Level};
-use toguz::manager::{Action, ChatRef, Manager, ManagerConfig, Platform, Reply, Request, UserRef};
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::{Action, Manager, ManagerConfig, Reply, Request};
+use toguz::model::{ChatRef, Level, Platform, UserRef};
 use toguz::rules::{Side, Variant};
 use toguz::store::Store;
 

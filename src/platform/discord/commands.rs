@@ -4,12 +4,11 @@
 //! Discord knows `en-US`, `en-GB` and `ru` among our languages but has no Kazakh locale: a `kk`
 //! key in `name_localizations` fails the whole registration (50035). Kazakh shows in messages.
 
-use crate::engine::Level;
 use crate::i18n::{tr, words, Lang};
-use crate::platform::history_text::category_name;
+use crate::model::{Category, Level, TimeControl, TimeControlError};
+use crate::platform::present::history_text::category_name;
 use crate::rules::{TuzdekRule, Variant};
 use crate::t;
-use crate::timecontrol::{Category, TimeControl, TimeControlError};
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption, InteractionContext, UserId,

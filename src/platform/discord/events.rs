@@ -13,9 +13,8 @@
 use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
-use crate::manager::{
-    ChallengeStatus, ChallengeView, Event, GameView, MessageRef, Platform, UserRef,
-};
+use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, MessageRef};
+use crate::model::{Platform, UserRef};
 use crate::platform::present;
 use crate::t;
 use futures::FutureExt as _;
@@ -403,8 +402,8 @@ async fn close_challenge(bot: &Bot, http: &Http, view: &ChallengeView, lang: Lan
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::{Action, ChatRef, Manager, ManagerConfig, Reply, Request, Target};
+    use crate::manager::{Action, Manager, ManagerConfig, Reply, Request, Target};
+    use crate::model::{ChatRef, Level};
     use crate::platform::discord::messages::tests::RENDERS;
     use crate::rules::{Side, Variant};
 

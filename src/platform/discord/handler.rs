@@ -15,15 +15,12 @@ use super::messages::{self, Stamp};
 use super::{guard, message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::buttons::{self, Button};
-use crate::manager::{
-    Action, ActionError, ChallengeView, ChatRef, GameView, Platform, Reply, Request, Target,
-    UserRef,
-};
-use crate::platform::history_text::{self, Whose};
-use crate::platform::{present, present_review};
+use crate::manager::{Action, ActionError, ChallengeView, GameView, Reply, Request, Target};
+use crate::model::{ChatRef, Platform, TimeControl, TimeControlError, UserRef};
+use crate::platform::present;
+use crate::platform::present::history_text::{self, Whose};
 use crate::ratings::keys::Scope;
 use crate::t;
-use crate::timecontrol::{TimeControl, TimeControlError};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
     Interaction, Member, Ready, User, UserId,
@@ -593,8 +590,8 @@ impl Bot {
         }
         match ticket.finish().await {
             Ok(reviewed) => {
-                let buttons = present_review::mistake_buttons(&reviewed, lang);
-                let post = present_review::review_post(&reviewed, lang);
+                let buttons = present::review::mistake_buttons(&reviewed, lang);
+                let post = present::review::review_post(&reviewed, lang);
                 origin.post(messages::review(post, &buttons)).await;
             }
             Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
@@ -620,7 +617,7 @@ impl Bot {
             origin.defer().await;
         }
         let board = match ticket.finish().await {
-            Ok(reviewed) => present_review::mistake_board(&reviewed, mark, lang),
+            Ok(reviewed) => present::review::mistake_board(&reviewed, mark, lang),
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };
         match board {

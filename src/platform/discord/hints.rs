@@ -9,8 +9,8 @@ use super::answer::Origin;
 use super::messages::{Attachment, Outgoing, BOARD_FILE};
 use super::Bot;
 use crate::i18n::Lang;
-use crate::manager::{ChatRef, GameId, UserRef};
-use crate::platform::{present, present_review};
+use crate::model::{ChatRef, GameId, UserRef};
+use crate::platform::present;
 use serenity::all::{CreateEmbed, Http};
 use std::sync::Arc;
 
@@ -34,7 +34,7 @@ impl Bot {
         };
         match ticket.finish().await {
             Ok(hint) => {
-                let (caption, png) = present_review::hint_board(&hint, lang);
+                let (caption, png) = present::review::hint_board(&hint, lang);
                 origin.post(hint_message(caption, png)).await;
                 super::events::nudge_game(self, http, &hint.game.id);
             }

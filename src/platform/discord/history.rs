@@ -1,6 +1,6 @@
 //! `/history` and `/record` in Discord (issue 16), and their buttons: a history page's ◀ ▶
 //! (`1hp:<user id>:<page>`), each entry's button and a finished board's Record button
-//! (`1rc:<game>`). The texts are shared (`platform::history_text`); here are the messages.
+//! (`1rc:<game>`). The texts are shared (`platform::present::history_text`); here are the messages.
 //!
 //! Every answer is ephemeral, as `/stats` and `/leaderboard` are: a lookup is for the one
 //! who asked, and a channel is not filled with pages and files. A history is public, so a
@@ -14,14 +14,14 @@ use super::Bot;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button, MAX_HISTORY_PAGE};
 use crate::manager::history::{HistoryPage, RecordFile};
-use crate::manager::{Action, ChatRef, GameView, Platform, Reply, Request, UserRef};
-use crate::platform::history_text::{
+use crate::manager::{Action, GameView, Reply, Request};
+use crate::model::{Category, ChatRef, Platform, UserRef};
+use crate::platform::present::history_text::{
     self, entry_button, history_text, name_in, BoardsShown, Whose,
 };
 use crate::platform::present::{self, LabeledButton};
 use crate::ratings::keys::Scope;
 use crate::t;
-use crate::timecontrol::Category;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 /// Discord's longest message content, in characters.

@@ -9,10 +9,11 @@
 use super::config::MentionStyle;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button};
-use crate::manager::{ChallengeView, GameView, Player, UserRef};
-use crate::platform::history_text;
+use crate::manager::{ChallengeView, GameView, Player};
+use crate::model::UserRef;
+use crate::platform::present::history_text;
+use crate::platform::present::review::ReviewPost;
 use crate::platform::present::{self, LabeledButton};
-use crate::platform::present_review::ReviewPost;
 use crate::rules::Side;
 use crate::t;
 use serenity::all::{
@@ -379,8 +380,8 @@ impl Outgoing {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::{ChallengeStatus, ChatRef, GameStatus, Platform};
+    use crate::manager::{ChallengeStatus, GameStatus};
+    use crate::model::{ChatRef, Level, Platform};
     use crate::rules::Variant;
     use serde_json::Value;
 

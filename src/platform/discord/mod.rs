@@ -23,7 +23,8 @@ mod messages;
 pub mod rest;
 
 use crate::i18n::Lang;
-use crate::manager::{ChallengeView, GameView, Manager, MessageRef, Platform, UserRef};
+use crate::manager::{ChallengeView, GameView, Manager, MessageRef};
+use crate::model::{Platform, UserRef};
 use anyhow::Context as _;
 use config::{DiscordConfig, DiscordSettings, Shards};
 use latest::Latest;

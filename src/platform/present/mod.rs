@@ -4,20 +4,29 @@
 //!
 //! For a message that both players see (a group chat), pass the player to move as the
 //! viewer of [`pit_buttons`], so the pits shown are the ones that can be played.
+//!
+//! Files: this one holds the board's words and buttons; `clock` the clocks' texts, `review`
+//! reviews and hints, `history_text` the texts of `/history`, `/stats`, `/leaderboard` and
+//! `/record`, `names` how players are named (used by all the others).
 
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
-    Manager, MessageRef, Player, Target, UserRef,
+    Manager, MessageRef, Player, Target,
 };
+use crate::model::UserRef;
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
 
-pub use super::present_clock::{
-    clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle,
-};
+mod clock;
+pub mod history_text;
+mod names;
+pub mod review;
+
+pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
+pub use names::player_name;
 
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:
 /// Telegram puts three in a row, and a longer label is cut on a phone. Every language's
@@ -95,18 +104,6 @@ pub fn board_view(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> Boar
 /// "White" / "Black" in `lang`.
 pub fn side_name(side: Side, lang: Lang) -> String {
     words::side_name(lang, side)
-}
-
-/// A player's display name; the bot is named with its level.
-pub fn player_name(player: &Player, lang: Lang) -> String {
-    match player {
-        Player::Human(user) => user.name.clone(),
-        Player::Bot(level) => t!(
-            lang,
-            "manager-bot-name",
-            level = words::level_name(lang, *level)
-        ),
-    }
 }
 
 /// The variant in words: "standard game", "5 per pit, no tuzdeks".

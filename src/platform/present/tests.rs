@@ -1,7 +1,6 @@
 //! Tests of the shared presentation policy.
 use super::*;
-use crate::engine::Level;
-use crate::manager::{ChatRef, Platform};
+use crate::model::{ChatRef, Level, Platform};
 use crate::rules::Position;
 
 fn user(id: &str) -> UserRef {

@@ -2,16 +2,15 @@
 //! inline mode), editing it in place or posting a new one per move, telling the player to
 //! move, and following the manager's events (the bot's moves, expired challenges).
 
+use super::change::Change;
 use super::markup;
 use super::placement::{self, Facts, Step};
 use super::poster::Content;
 use super::refs::MsgRef;
-use super::turns::Change;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::{
-    ChallengeStatus, ChallengeView, Event, GameView, Platform, Player, Reply, Target, UserRef,
-};
+use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, Player, Reply, Target};
+use crate::model::{Platform, UserRef};
 use crate::platform::present;
 use crate::render::{self, Charset};
 use crate::t;

@@ -9,17 +9,17 @@ use super::history::{self, PAGE_PREFIX};
 use super::inline::inline_placeholder_press;
 use super::markup::{self, INLINE_PREFIX, TIME_PREFIX};
 use super::poster::Content;
-use super::refs::MsgRef;
+use super::refs::{chat_ref, MsgRef};
 use super::reviews::{self, ReviewPlace};
+use super::toast::answer;
 use super::{user_ref, Ctx};
 use crate::i18n::Lang;
 use crate::manager::buttons::{decode, Button};
-use crate::manager::{Action, ActionError, ChatRef, GameView, Platform, Reply, Request};
+use crate::manager::{Action, ActionError, GameView, Reply, Request};
+use crate::model::TimeControl;
 use crate::platform::present;
 use crate::t;
-use crate::timecontrol::TimeControl;
 use std::sync::Arc;
-use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
 /// The game or challenge named by the keyboard Telegram reports under the pressed message.
@@ -260,26 +260,5 @@ async fn look_again(ctx: Arc<Ctx>, drawn: GameView) {
         if now.version > drawn.version {
             boards::refresh(&ctx, &now).await;
         }
-    }
-}
-
-/// The manager's chat of a message: the Telegram chat, or the inline message itself.
-pub fn chat_ref(place: &MsgRef) -> ChatRef {
-    match place {
-        MsgRef::Chat { chat, .. } => ChatRef::new(Platform::Telegram, chat.to_string()),
-        MsgRef::Inline(id) => ChatRef::new(Platform::Telegram, format!("inline:{id}")),
-    }
-}
-
-/// answerCallbackQuery: a toast, or an alert the user must close. Telegram allows 200
-/// characters.
-pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) {
-    let mut req = ctx.bot.answer_callback_query(q.id.clone());
-    if !text.is_empty() {
-        let text: String = text.chars().take(200).collect();
-        req = req.text(text).show_alert(alert);
-    }
-    if let Err(err) = req.await {
-        tracing::info!(error = ctx.poster.describe(&err), "callback not answered");
     }
 }

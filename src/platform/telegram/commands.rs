@@ -9,14 +9,14 @@ use super::guard::Verdict;
 use super::history;
 use super::markup;
 use super::poster::Content;
+use super::refs::Place;
 use super::reviews::{self, ReviewPlace};
 use super::{user_ref, Ctx};
-use crate::engine::Level;
 use crate::i18n::{words, Lang};
-use crate::manager::{Action, ChatRef, Platform, Request, UserRef};
+use crate::manager::{Action, Request};
+use crate::model::{ChatRef, Level, Platform, TimeControl, UserRef};
 use crate::rules::Variant;
 use crate::t;
-use crate::timecontrol::TimeControl;
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardMarkup, MessageEntityKind, User};
@@ -279,8 +279,8 @@ impl Cmd<'_> {
         }
     }
 
-    fn place(&self) -> history::Place {
-        history::Place {
+    fn place(&self) -> Place {
+        Place {
             chat: self.chat(),
             reply_to: Some(self.msg.id.0),
         }

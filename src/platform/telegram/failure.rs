@@ -5,9 +5,9 @@
 //! here too, as [`Failure::Panicked`].
 
 use super::boards::html;
-use super::callbacks::answer;
 use super::command::CommandError;
-use super::history::Place;
+use super::refs::Place;
+use super::toast::answer;
 use super::{user_ref, Ctx};
 use crate::i18n::Lang;
 use crate::manager::ActionError;

@@ -8,15 +8,17 @@
 
 use super::boards;
 use super::boards::version;
-use super::callbacks::{answer, chat_ref};
 use super::failure::HandlerResult;
 use super::markup;
 use super::poster::Content;
+use super::refs::chat_ref;
 use super::refs::MsgRef;
+use super::toast::answer;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::{GameHint, UserRef};
-use crate::platform::{present, present_review};
+use crate::manager::GameHint;
+use crate::model::UserRef;
+use crate::platform::present;
 use std::sync::Arc;
 use teloxide::types::CallbackQuery;
 
@@ -38,7 +40,7 @@ pub async fn press(
     tokio::spawn(async move {
         match ticket.finish().await {
             Ok(hint) => {
-                let caption = present_review::hint_caption(&hint, lang);
+                let caption = present::review::hint_caption(&hint, lang);
                 tokio::join!(
                     answer(&ctx, &q, caption, false),
                     show(&ctx, &hint, &place, lang)
@@ -57,7 +59,7 @@ pub async fn press(
 /// Posts the hint's board under the pressed board and redraws that board's keyboard.
 async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
     if let MsgRef::Chat { chat, message } = place {
-        let (caption, png) = present_review::hint_board(hint, lang);
+        let (caption, png) = present::review::hint_board(hint, lang);
         let content = match png {
             Some(png) => Content::Photo {
                 png: Arc::new(png),

@@ -1,5 +1,5 @@
 //! `/history`, `/stats`, `/leaderboard` and `/record` in Telegram, and the buttons of a
-//! history page (issue 16). The texts are shared (`platform::history_text`); here are the
+//! history page (issue 16). The texts are shared (`platform::present::history_text`); here are the
 //! keyboards, the signed page buttons and the record as a document.
 //!
 //! A page button carries `tgh:<user id>:<page>:<tag>`, the tag an HMAC of the rest under
@@ -9,23 +9,22 @@
 
 use super::boards;
 use super::boards::html;
-use super::callbacks::answer;
 use super::failure::{self, Failure, HandlerResult};
 use super::poster::Content;
-use super::refs::MsgRef;
+use super::refs::{MsgRef, Place};
+use super::toast::answer;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
 use crate::manager::history::HistoryPage;
-use crate::manager::{ChatRef, Platform, UserRef};
-pub use crate::platform::history_text::Whose;
-use crate::platform::history_text::{
+use crate::model::{Category, ChatRef, Platform, UserRef};
+pub use crate::platform::present::history_text::Whose;
+use crate::platform::present::history_text::{
     category_name, entry_button, history_text, leaderboard_text, name_in, record_caption,
     stats_text, BoardsShown,
 };
 use crate::ratings::keys::Scope;
 use crate::t;
-use crate::timecontrol::Category;
 use std::sync::Arc;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 
@@ -35,13 +34,6 @@ pub const PAGE_PREFIX: &str = "tgh:";
 const CAPTION_MAX: usize = 1024;
 /// Pages past this are not offered (as on Discord: `buttons::MAX_HISTORY_PAGE`).
 const MAX_PAGE: usize = MAX_HISTORY_PAGE as usize;
-
-/// Where an answer goes: the chat and the message it replies to.
-#[derive(Clone, Copy)]
-pub struct Place {
-    pub chat: i64,
-    pub reply_to: Option<i32>,
-}
 
 /// `/history`: the first page, with its buttons.
 pub async fn history(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) -> HandlerResult {

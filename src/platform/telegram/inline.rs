@@ -6,14 +6,16 @@
 use super::boards;
 use super::boards::html;
 use super::boards::{show_reply, Origin};
-use super::callbacks::{answer, chat_ref};
 use super::failure::{Failure, HandlerResult};
 use super::markup::{self, INLINE_PREFIX};
 use super::poster::Content;
+use super::refs::chat_ref;
 use super::refs::MsgRef;
+use super::toast::answer;
 use super::{user_ref, Ctx};
 use crate::i18n::Lang;
-use crate::manager::{Action, ActionError, Platform, Reply, Request, Target, UserRef};
+use crate::manager::{Action, ActionError, Reply, Request, Target};
+use crate::model::{Platform, UserRef};
 use crate::platform::present;
 use crate::rules::Variant;
 use crate::t;

@@ -4,14 +4,13 @@
 //! so every platform shows the same words, and the data carries the game id and the ply
 //! shown, fits Telegram's 64 bytes, and still works after a restart.
 
-use crate::engine::Level;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::{decode, encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
-use crate::platform::history_text;
+use crate::model::{Level, TimeControl};
+use crate::platform::present::history_text;
 use crate::platform::present::{self, LabeledButton};
 use crate::t;
-use crate::timecontrol::TimeControl;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, InlineKeyboardMarkup};
 
 /// Pit buttons per row: nine in one row would be too narrow on a phone.
@@ -194,7 +193,8 @@ pub fn ply_of(k: &InlineKeyboardMarkup) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::{ChallengeStatus, ChatRef, Platform, UserRef};
+    use crate::manager::ChallengeStatus;
+    use crate::model::{ChatRef, Platform, UserRef};
 
     #[test]
     fn a_board_keyboard_gives_back_its_game_and_ply() {

@@ -14,6 +14,7 @@
 
 mod boards;
 mod callbacks;
+mod change;
 mod command;
 mod commands;
 pub mod config;
@@ -29,13 +30,15 @@ mod placement;
 mod poster;
 mod refs;
 mod reviews;
+mod toast;
 mod turns;
 mod webhook;
 
 pub use config::TelegramConfig;
 
 use crate::i18n::Lang;
-use crate::manager::{Manager, Platform, Target, UserRef};
+use crate::manager::{Manager, Target};
+use crate::model::{Platform, UserRef};
 use anyhow::Context as _;
 use poster::{Content, Limiter, Poster};
 use std::collections::HashMap;

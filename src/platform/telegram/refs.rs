@@ -1,10 +1,12 @@
-//! Where a board or challenge lives in Telegram, as stored in the manager's `MessageRef`.
+//! Where a board or challenge lives in Telegram, as stored in the manager's `MessageRef`;
+//! the manager's chat of such a message (`chat_ref`); where an answer goes (`Place`).
 //!
 //! `"<chat_id>:<message_id>"` for a message in a chat, `"inline:<inline_message_id>"` for a
 //! message sent through inline mode. The manager keeps these with the game, so after a
 //! restart the adapter still knows which messages to edit.
 
-use crate::manager::{MessageRef, Platform};
+use crate::manager::MessageRef;
+use crate::model::{ChatRef, Platform};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MsgRef {
@@ -51,6 +53,21 @@ impl MsgRef {
     pub fn is_inline(&self) -> bool {
         matches!(self, MsgRef::Inline(_))
     }
+}
+
+/// The manager's chat of a message: the Telegram chat, or the inline message itself.
+pub fn chat_ref(place: &MsgRef) -> ChatRef {
+    match place {
+        MsgRef::Chat { chat, .. } => ChatRef::new(Platform::Telegram, chat.to_string()),
+        MsgRef::Inline(id) => ChatRef::new(Platform::Telegram, format!("inline:{id}")),
+    }
+}
+
+/// Where an answer goes: the chat and the message it replies to.
+#[derive(Clone, Copy)]
+pub struct Place {
+    pub chat: i64,
+    pub reply_to: Option<i32>,
 }
 
 #[cfg(test)]

@@ -9,9 +9,11 @@
 //! they may have looked away. A worker ends when its game has been quiet for `IDLE`.
 
 use super::boards;
+use super::change::Change;
 use super::guard::caught;
 use super::Ctx;
-use crate::manager::{GameId, GameStatus, GameView, Player, UserRef};
+use crate::manager::{GameStatus, GameView, Player};
+use crate::model::GameId;
 use crate::rules::Side;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,16 +27,6 @@ pub const HOLD: Duration = Duration::from_millis(500);
 pub const LOOKED_AWAY: Duration = Duration::from_secs(5);
 /// A worker whose game had no news for this long ends.
 const IDLE: Duration = Duration::from_secs(60);
-
-/// A change of a game to show.
-#[derive(Clone, Debug)]
-pub struct Change {
-    pub view: GameView,
-    /// The person whose action it was; `None` for the bot's move or a time-out.
-    pub actor: Option<UserRef>,
-    /// When a person acted, for the notice after the bot's reply.
-    pub pressed: Option<Instant>,
-}
 
 /// What a board shows that is worth an edit.
 type Shown = (u16, GameStatus, Option<Side>, usize);
@@ -150,8 +142,7 @@ fn wants_notice(change: &Change, pressed: Option<Instant>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::{ChatRef, Platform};
+    use crate::model::{ChatRef, Level, Platform, UserRef};
 
     fn change(ply: u16, actor: Option<&str>, pressed: Option<Instant>) -> Change {
         let user = UserRef::new(Platform::Telegram, "1", "A");

@@ -5,11 +5,10 @@
 //! keys, and how its arguments parse), the two catalog keys in en, ru and kk, and its arm in
 //! `commands.rs`. Nothing else matches on command words.
 
-use crate::engine::Level;
 use crate::i18n::{tr, words, Lang};
+use crate::model::{Category, Level, TimeControl, TimeControlError};
 use crate::platform::present;
 use crate::t;
-use crate::timecontrol::{Category, TimeControl, TimeControlError};
 use teloxide::types::BotCommand;
 
 /// A command for this bot, with its arguments parsed.

@@ -8,9 +8,10 @@
 
 use crate::i18n::Lang;
 use crate::manager::{FinishReason, GameStatus, GameView};
+use crate::model::{clock_text, Category, TimeControl, TimeControlError};
 use crate::rules::Side;
 use crate::t;
-use crate::timecontrol::{clock_text, Category, ClockEvent, TimeControl, TimeControlError};
+use crate::timecontrol::ClockEvent;
 
 /// How the moment a clock runs out is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +73,7 @@ pub fn clock_lines(view: &GameView, lang: Lang, style: ClockStyle) -> Vec<String
 }
 
 fn name(view: &GameView, side: Side, lang: Lang) -> String {
-    super::present::player_name(view.player(side), lang)
+    super::names::player_name(view.player(side), lang)
 }
 
 /// Whether a game ended on time, with nobody pressing: a flag, a first move not made, a
@@ -131,7 +132,8 @@ pub fn time_control_error(error: &TimeControlError, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::{ChatRef, ClockView, Platform, Player, UserRef};
+    use crate::manager::{ClockView, Player};
+    use crate::model::{ChatRef, Platform, UserRef};
     use crate::timecontrol::Deadline;
 
     fn timed_view() -> GameView {

@@ -143,8 +143,8 @@ pub fn hint_board(hint: &GameHint, lang: Lang) -> (String, Option<Vec<u8>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::{ChatRef, FinishReason, GameStatus, Platform, Player, UserRef};
+    use crate::manager::{FinishReason, GameStatus, Player};
+    use crate::model::{ChatRef, Level, Platform, UserRef};
     use crate::review::{review_game, ReviewOptions};
     use crate::rules::{Position, Variant};
     use std::sync::Arc;
@@ -227,8 +227,8 @@ mod tests {
 #[cfg(test)]
 mod hint_tests {
     use super::*;
-    use crate::engine::Level;
-    use crate::manager::{ChatRef, Platform, Player, UserRef};
+    use crate::manager::Player;
+    use crate::model::{ChatRef, Level, Platform, UserRef};
 
     fn hint(left: u8) -> GameHint {
         let mut game = GameView::sample(

@@ -1,16 +1,16 @@
 //! Texts of `/history`, `/stats`, `/leaderboard` and `/record`, shared by every adapter
 //! (as `present` is for boards): each adapter adds its own buttons and files.
 
-use super::present::{player_name, LabeledButton};
-use crate::engine::Level;
+use super::names::player_name;
+use super::LabeledButton;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::history::{score_of, HistoryEntry, HistoryPage, Leaderboard};
-use crate::manager::{GameStatus, Platform, UserRef};
+use crate::manager::GameStatus;
+use crate::model::{Category, Level, Platform, UserRef};
 use crate::ratings::keys::Scope;
 use crate::ratings::{PlayerStats, Score, Wdl};
 use crate::t;
-use crate::timecontrol::Category;
 
 /// Whose history or stats: the reader's own, or someone else's with their name.
 pub struct Whose {
@@ -254,7 +254,8 @@ pub fn record_caption(game: &str, moves: &str, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::{ChatRef, FinishReason, Player, UserRef};
+    use crate::manager::{FinishReason, Player};
+    use crate::model::{ChatRef, UserRef};
     use crate::ratings::{LeaderRow, Rating, RatingChange};
     use crate::rules::{Side, Variant};
 
