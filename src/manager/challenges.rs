@@ -75,12 +75,14 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
-        if let Err(error) = self.write_challenge(None, Some(&rec)).await {
-            lock(&self.inner.index).remove_challenge(&rec);
-            slot.forget();
-            return Err(error);
+        match self.write_challenge(None, Some(&rec)).await {
+            Ok(revision) => rec.revision = revision,
+            Err(error) => {
+                lock(&self.inner.index).remove_challenge(&rec);
+                slot.forget();
+                return Err(error);
+            }
         }
-        rec.revision = 1;
         let view = rec.view(self.now());
         Ok(Reply::Challenge(view))
     }
@@ -166,7 +168,7 @@ impl Manager {
                 (c.variant, c.time_control),
                 players,
                 c.rated,
-                Some((&before, c)),
+                Some((&before, &mut *c)),
             )
             .await;
         let view = match created {
@@ -176,7 +178,6 @@ impl Manager {
                 return Err(error);
             }
         };
-        c.revision += 1;
         lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
@@ -214,11 +215,13 @@ impl Manager {
             let before = c.clone();
             c.time_control = time;
             c.time_changes = c.time_changes.saturating_add(1);
-            if let Err(error) = self.write_challenge(Some(&before), Some(&c)).await {
-                *c = before;
-                return Err(error);
+            match self.write_challenge(Some(&before), Some(&c)).await {
+                Ok(revision) => c.revision = revision,
+                Err(error) => {
+                    *c = before;
+                    return Err(error);
+                }
             }
-            c.revision += 1;
         }
         Ok(Reply::Challenge(c.view(self.now())))
     }
@@ -249,11 +252,13 @@ impl Manager {
     ) -> Result<(), ActionError> {
         let before = c.clone();
         c.status = status;
-        if let Err(error) = self.write_challenge(Some(&before), Some(c)).await {
-            *c = before;
-            return Err(error);
+        match self.write_challenge(Some(&before), Some(c)).await {
+            Ok(revision) => c.revision = revision,
+            Err(error) => {
+                *c = before;
+                return Err(error);
+            }
         }
-        c.revision += 1;
         lock(&self.inner.index).remove_challenge(c);
         Ok(())
     }

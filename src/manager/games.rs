@@ -245,12 +245,14 @@ impl Manager {
         let before = game.rec.clone();
         game.rec.rematch = Some(new_id);
         let revision = game.revision;
-        if let Err(error) = self.write_game(&before, &mut game.rec, revision).await {
-            game.rec = before;
-            self.after_conflict(&slot, &mut game, &error).await;
-            return Err(error);
+        match self.write_game(&before, &mut game.rec, revision).await {
+            Ok(revision) => game.revision = revision,
+            Err(error) => {
+                game.rec = before;
+                self.after_conflict(&slot, &mut game, &error).await;
+                return Err(error);
+            }
         }
-        game.revision += 1;
         Ok(reply)
     }
 }

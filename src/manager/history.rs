@@ -3,7 +3,7 @@
 //!
 //! A game that ends moves from `Games` to `Archive` in one `Batch` (slots.rs); `count_end`
 //! adds to that same batch the players' new stats and ratings, their history lines and their
-//! leaderboard rows, and to its undo batch the inverse. The rating change is therefore
+//! leaderboard rows (the store undoes all of it if the write does not become durable). The rating change is therefore
 //! applied exactly once: with the game's end, or (the write failed or timed out, and was
 //! undone) not at all, in which case the game is still ongoing and its later end counts it.
 //! Each player's stats are read and rewritten under that player's lock stripe, held until
@@ -104,14 +104,13 @@ struct Counted {
 }
 
 impl Manager {
-    /// Adds to `batch` (and the inverse to `undo`) what the end of `after` changes besides
-    /// the game itself, and records the end (time, rating changes) in `after`. The returned
-    /// guards must be held until the write is durable or undone.
+    /// Adds to `batch` what the end of `after` changes besides the game itself, and records
+    /// the end (time, rating changes) in `after`. The returned guards must be held until the
+    /// write is durable or undone.
     pub(super) async fn count_end(
         &self,
         after: &mut GameRecord,
         batch: &mut Batch,
-        undo: &mut Batch,
     ) -> Result<Vec<tokio::sync::MutexGuard<'_, ()>>, ActionError> {
         let now_ms = self.now_ms();
         let now = now_ms / 1000;
@@ -209,22 +208,12 @@ impl Manager {
             };
             let key = history_key(&c.user.key(), now_ms, &after.id);
             batch.put(Tree::History, &key, &entry)?;
-            undo.delete(Tree::History, &key);
             if let Some(stats) = c.after.as_mut() {
                 if rated {
                     let before = c.before.as_ref();
-                    rewrite_rows(before, stats, category, &after.chat, batch, undo)?;
+                    rewrite_rows(before, stats, category, &after.chat, batch)?;
                 }
-                let key = c.user.key();
-                let next = match c.expect {
-                    Expect::Revision(r) => r + 1,
-                    Expect::Absent | Expect::Any => 1,
-                };
-                batch.put_checked(Tree::Ratings, &key, &*stats, c.expect, next)?;
-                match &c.before {
-                    Some(old) => undo.put(Tree::Ratings, &key, old)?,
-                    None => undo.delete(Tree::Ratings, &key),
-                };
+                batch.put_checked(Tree::Ratings, &c.user.key(), &*stats, c.expect)?;
             }
         }
         Ok(guards)
@@ -255,7 +244,7 @@ impl Manager {
 }
 
 /// Moves a player's leaderboard rows of `category` from their old rating to the new one, in
-/// every scope they are entered in for it plus this game's (the inverse into `undo`). Rows
+/// every scope they are entered in for it plus this game's. Rows
 /// expire when the player has played no rated game of the category for `INACTIVE_SECS`.
 fn rewrite_rows(
     before: Option<&PlayerStats>,
@@ -263,7 +252,6 @@ fn rewrite_rows(
     category: Category,
     chat: &ChatRef,
     batch: &mut Batch,
-    undo: &mut Batch,
 ) -> Result<(), StoreError> {
     let user = stats.user.key();
     let entry = stats.category_mut(category);
@@ -273,16 +261,10 @@ fn rewrite_rows(
         entry.enter_scope(&scope);
     }
     let old = before.and_then(|o| Some((o.category(category)?, o.row(category)?)));
-    if let Some((old, row)) = old {
+    if let Some((old, _)) = old {
         for scope in &old.scopes {
             let key = board_key(&board_scope(scope, category), old.rating.rating, &user);
             batch.delete(Tree::Leaderboard, &key);
-            undo.put(Tree::Leaderboard, &key, &row)?;
-            undo.expire_at(
-                Tree::Leaderboard,
-                &key,
-                old.last_rated.saturating_add(INACTIVE_SECS),
-            );
         }
     }
     let (Some(new), Some(row)) = (stats.category(category), stats.row(category)) else {
@@ -296,7 +278,6 @@ fn rewrite_rows(
             &key,
             new.last_rated.saturating_add(INACTIVE_SECS),
         );
-        undo.delete(Tree::Leaderboard, &key);
     }
     Ok(())
 }

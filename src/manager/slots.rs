@@ -6,18 +6,19 @@
 //!   the store), so whoever finds the id waits on that one slot; if the creation fails, the
 //!   slot leaves the map before it is unlocked, and a waiter is told it does not exist
 //!   (`SlotRef::enter`);
-//! - a write that does not reach the disk is undone in the store as well as in memory
-//!   (`Store::write_or_undo`), so the two never disagree.
+//! - a write that does not reach the disk leaves nothing in the store (`Store::write`
+//!   undoes it) and is undone in memory here, so the two never disagree.
 //!
 //! Each one is held with the revision of the stored record it matches ([`Stored`]), and
-//! every write is a compare-and-set on that revision. With a shared store (PostgreSQL,
-//! several processes), what memory holds is checked against the stored revision whenever a
-//! slot is entered ([`Manager::enter`]) and read again if another process changed it; a
-//! write that loses a race (`StoreError::Conflict`) is refused as stale and the record read
-//! again, so a change is never applied twice nor lost.
+//! every write is a compare-and-set on that revision, checked by the store (both backends),
+//! which also says what revision it stored. What memory holds is checked against the stored
+//! revision whenever a slot is entered ([`Manager::enter`]) and read again if another
+//! process changed it (possible on a shared database); a write that loses a race
+//! (`StoreError::Conflict`) is refused as stale and the record read again, so a change is
+//! never applied twice nor lost.
 
 use super::*;
-use crate::store::{Batch, Expect, StoreError, CLOSED_CHALLENGE_TTL_SECS};
+use crate::store::{Batch, Expect, StoreError, Written, CLOSED_CHALLENGE_TTL_SECS};
 use crate::timecontrol::GameClock;
 use std::ops::{Deref, DerefMut};
 
@@ -25,7 +26,7 @@ pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
 type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
 
 /// A game or challenge in memory and the revision of the stored record it matches (0 for a
-/// record not written yet, and always on sled, which keeps no revisions).
+/// record not written yet).
 #[derive(Clone, Debug)]
 pub(super) struct Stored<T> {
     pub(super) value: T,
@@ -228,8 +229,8 @@ fn challenge_tree(c: &ChallengeRecord) -> Tree {
 
 /// Adds to `batch` what turns the stored `from` (at `revision`) into `to` (either may be
 /// absent), moving the record between trees when `tree` says it changed. Every write is
-/// conditional on what was read: the record at `revision`, or no record for a new one; the
-/// result is at `revision + 1` (1 for a new one).
+/// conditional on what was read: the record at `revision`, or no record for a new one (the
+/// store counts the revision the result is stored at).
 fn change<T: serde::Serialize>(
     batch: &mut Batch,
     key: &str,
@@ -237,7 +238,6 @@ fn change<T: serde::Serialize>(
     to: Option<(Tree, &T)>,
     revision: u64,
 ) -> Result<(), ActionError> {
-    let next = if from.is_some() { revision + 1 } else { 1 };
     let mut expect = Expect::Absent;
     if let Some((old, _)) = from {
         expect = Expect::Revision(revision);
@@ -247,7 +247,7 @@ fn change<T: serde::Serialize>(
         }
     }
     if let Some((new, value)) = to {
-        batch.put_checked(new, key, value, expect, next)?;
+        batch.put_checked(new, key, value, expect)?;
     }
     Ok(())
 }
@@ -256,22 +256,45 @@ impl Manager {
     /// Records that `msg` shows a game or challenge, so later changes can update it.
     pub async fn attach_message(&self, target: Target, msg: MessageRef) -> Result<(), ActionError> {
         match target {
-            Target::Game(id) => {
-                self.update_game(&id, |game, _| Ok(add_message(&mut game.rec.messages, msg)))
-                    .await?;
-            }
+            Target::Game(id) => self.attach_to_game(&id, msg).await?,
             Target::Challenge(id) => {
                 let slot = self.challenge_slot(&id).await?;
                 let mut c = self.enter(&slot).await?;
                 let before = c.clone();
                 if add_message(&mut c.messages, msg) {
-                    if let Err(error) = self.write_challenge(Some(&before), Some(&c)).await {
-                        *c = before;
-                        self.after_conflict(&slot, &mut c, &error).await;
-                        return Err(error);
+                    match self.write_challenge(Some(&before), Some(&c)).await {
+                        Ok(revision) => c.revision = revision,
+                        Err(error) => {
+                            *c = before;
+                            self.after_conflict(&slot, &mut c, &error).await;
+                            return Err(error);
+                        }
                     }
-                    c.revision += 1;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// `attach_message` for a game: only its list of messages changes (no board, no
+    /// version), so only that list is kept to put back, not a copy of the whole game.
+    async fn attach_to_game(&self, id: &str, msg: MessageRef) -> Result<(), ActionError> {
+        let slot = self.game_slot(id).await?;
+        let mut game = self.enter(&slot).await?;
+        self.apply_due_clock(&mut game, self.now_ms()).await?;
+        let messages = game.rec.messages.clone();
+        if !add_message(&mut game.rec.messages, msg) {
+            return Ok(());
+        }
+        let mut batch = Batch::new();
+        let (tree, revision) = (game_tree(&game.rec), game.revision);
+        batch.put_checked(tree, game.id(), &game.rec, Expect::Revision(revision))?;
+        match self.write(batch).await {
+            Ok(written) => game.revision = stored_revision(&written, tree, game.id()),
+            Err(error) => {
+                game.rec.messages = messages;
+                self.after_conflict(&slot, &mut game, &error).await;
+                return Err(error);
             }
         }
         Ok(())
@@ -329,11 +352,11 @@ impl Manager {
         Ok(held)
     }
 
-    /// Reads a record again if its stored revision is not the one memory holds (shared
-    /// stores only: sled has one writer, this process).
+    /// Reads a record again if its stored revision is not the one memory holds (another
+    /// process on the same database changed it).
     async fn refresh<T: Held>(&self, id: &str, held: &mut Stored<T>) -> Result<(), ActionError> {
         let store = &self.inner.store;
-        if !store.is_shared() || store.revision(held.tree(), id).await? == Some(held.revision) {
+        if store.revision(held.tree(), id).await? == Some(held.revision) {
             return Ok(());
         }
         let fresh = self.load_held::<T>(id).await?;
@@ -409,62 +432,66 @@ impl Manager {
     }
 
     /// Writes the change of a challenge durably, or leaves the store as it was; `before` is
-    /// what memory held (at its revision), `None` for a new challenge. The caller counts the
-    /// revision up on success.
+    /// what memory held (at its revision), `None` for a new challenge. Returns the revision
+    /// `after` is stored at, for the caller to hold.
     pub(super) async fn write_challenge(
         &self,
         before: Option<&Stored<ChallengeRecord>>,
         after: Option<&ChallengeRecord>,
-    ) -> Result<(), ActionError> {
+    ) -> Result<u64, ActionError> {
         let revision = before.map_or(0, |b| b.revision);
-        let (mut batch, mut undo) = (Batch::new(), Batch::new());
+        let mut batch = Batch::new();
         let was = before.map(|b| &b.value);
         self.challenge_change(&mut batch, was, after, revision)?;
-        self.challenge_change(&mut undo, after, was, revision + 1)?;
-        self.write(batch, undo).await
+        let written = self.write(batch).await?;
+        Ok(after.map_or(0, |c| stored_revision(&written, challenge_tree(c), &c.id)))
     }
 
     /// Writes the change of a game durably, or leaves the store as it was. A game that
     /// finishes moves to the archive in the same write, together with its players' new
     /// stats, ratings, history lines and leaderboard rows (`history::count_end`, which also
-    /// records the end in `after`). The caller counts the revision up on success.
+    /// records the end in `after`). Returns the revision `after` is stored at, for the
+    /// caller to hold.
     pub(super) async fn write_game(
         &self,
         before: &GameRecord,
         after: &mut GameRecord,
         revision: u64,
-    ) -> Result<(), ActionError> {
+    ) -> Result<u64, ActionError> {
         after.version = before.version + u64::from(after.shows_more_than(before));
         // A player's stats are written compare-and-set: another process may have counted
         // another game of theirs meanwhile; then read them again and count this one on top.
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (mut batch, mut undo) = (Batch::new(), Batch::new());
+            let mut batch = Batch::new();
             // Held until the write is durable or undone: see `history`.
             let _stats_locks = if history::ends(before, after) {
-                self.count_end(after, &mut batch, &mut undo).await?
+                self.count_end(after, &mut batch).await?
             } else {
                 Vec::new()
             };
             let after = &*after;
             let (from, to) = ((game_tree(before), before), (game_tree(after), after));
             change(&mut batch, &after.id, Some(from), Some(to), revision)?;
-            change(&mut undo, &after.id, Some(to), Some(from), revision + 1)?;
-            match self.inner.store.write_or_undo(batch, undo).await {
+            match self.inner.store.write(batch).await {
                 Err(StoreError::Conflict { tree, key })
                     if tree == Tree::Ratings.name() && attempt < STATS_ATTEMPTS =>
                 {
                     tracing::info!(key, attempt, "a player's stats changed meanwhile; again");
                 }
-                result => return written(result),
+                result => {
+                    let written = durable(result)?;
+                    return Ok(stored_revision(&written, to.0, &after.id));
+                }
             }
         }
     }
 
-    /// A durable write; a compare-and-set that lost a race is refused as a stale board.
-    async fn write(&self, batch: Batch, undo: Batch) -> Result<(), ActionError> {
-        written(self.inner.store.write_or_undo(batch, undo).await)
+    /// A durable write (or none at all); a compare-and-set that lost a race is refused as a
+    /// stale board.
+    async fn write(&self, batch: Batch) -> Result<Written, ActionError> {
+        durable(self.inner.store.write(batch).await)
     }
 
     /// Locks a game, applies `change`, and makes the result durable; on a storage failure
@@ -506,15 +533,17 @@ impl Manager {
             }
         }
         if game.rec != before.rec {
-            if let Err(error) = self
+            match self
                 .write_game(&before.rec, &mut game.rec, before.revision)
                 .await
             {
-                *game = before;
-                self.after_conflict(&slot, &mut game, &error).await;
-                return Err(error);
+                Ok(revision) => game.revision = revision,
+                Err(error) => {
+                    *game = before;
+                    self.after_conflict(&slot, &mut game, &error).await;
+                    return Err(error);
+                }
             }
-            game.revision += 1;
             self.after_change(&before, &mut game);
         }
         Ok((out, self.view_of(&game)))
@@ -533,14 +562,16 @@ impl Manager {
         };
         let before = game.clone();
         game.apply_clock(event);
-        if let Err(error) = self
+        match self
             .write_game(&before.rec, &mut game.rec, before.revision)
             .await
         {
-            *game = before;
-            return Err(error);
+            Ok(revision) => game.revision = revision,
+            Err(error) => {
+                *game = before;
+                return Err(error);
+            }
         }
-        game.revision += 1;
         self.after_change(&before, game);
         tracing::info!(game = game.id(), ?event, "the clock ended the game");
         self.publish(Event::Game(self.view_of(game)));
@@ -569,7 +600,8 @@ impl Manager {
 
     /// Creates and stores a new game; checks the limits first. `accepted`, the challenge the
     /// game comes from (before, after), is written in the same atomic write, so a crash
-    /// cannot leave a game whose challenge is still open (and could be accepted twice).
+    /// cannot leave a game whose challenge is still open (and could be accepted twice);
+    /// `after` then holds the revision it is stored at.
     pub(super) async fn create_game(
         &self,
         id: Option<GameId>,
@@ -577,7 +609,7 @@ impl Manager {
         (variant, time_control): (Variant, TimeControl),
         players: [Player; 2],
         rated: bool,
-        accepted: Option<(&Stored<ChallengeRecord>, &ChallengeRecord)>,
+        accepted: Option<(&Stored<ChallengeRecord>, &mut Stored<ChallengeRecord>)>,
     ) -> Result<GameView, ActionError> {
         let now_ms = self.now_ms();
         let now = now_ms / 1000;
@@ -621,12 +653,14 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
-        if let Err(error) = self.store_new_game(&game.rec, accepted).await {
-            lock(&self.inner.index).remove_game(&game);
-            slot.forget();
-            return Err(error);
+        match self.store_new_game(&game.rec, accepted).await {
+            Ok(revision) => game.revision = revision,
+            Err(error) => {
+                lock(&self.inner.index).remove_game(&game);
+                slot.forget();
+                return Err(error);
+            }
         }
-        game.revision = 1;
         if let Some(clock) = game.rec.clock.as_mut() {
             clock.start_turn(self.now_ms());
         }
@@ -646,20 +680,24 @@ impl Manager {
         Ok(())
     }
 
+    /// Stores a new game (and the change of the challenge it comes from) durably; returns
+    /// the game's revision.
     async fn store_new_game(
         &self,
         rec: &GameRecord,
-        accepted: Option<(&Stored<ChallengeRecord>, &ChallengeRecord)>,
-    ) -> Result<(), ActionError> {
-        let (mut batch, mut undo) = (Batch::new(), Batch::new());
-        batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent, 1)?;
-        undo.delete(Tree::Games, &rec.id);
-        if let Some((before, after)) = accepted {
+        accepted: Option<(&Stored<ChallengeRecord>, &mut Stored<ChallengeRecord>)>,
+    ) -> Result<u64, ActionError> {
+        let mut batch = Batch::new();
+        batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
+        if let Some((before, after)) = &accepted {
             let revision = before.revision;
             self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
-            self.challenge_change(&mut undo, Some(after), Some(before), revision + 1)?;
         }
-        self.write(batch, undo).await
+        let written = self.write(batch).await?;
+        if let Some((_, after)) = accepted {
+            after.revision = stored_revision(&written, challenge_tree(after), &after.id);
+        }
+        Ok(stored_revision(&written, Tree::Games, &rec.id))
     }
 
     /// Deletes closed challenges and claims whose time is up (a range scan of the expiry
@@ -708,11 +746,16 @@ async fn cached_slot<'m, T: Held>(
 /// How many times a game's end is counted again when a player's stats changed meanwhile.
 const STATS_ATTEMPTS: u32 = 5;
 
+/// The revision `written` stored for the record `key` of `tree` (0 if it stored none).
+fn stored_revision(written: &Written, tree: Tree, key: &str) -> u64 {
+    written.revision(tree, key).unwrap_or(0)
+}
+
 /// A durable write's result for the caller: a compare-and-set that lost a race is refused
 /// as a stale board.
-fn written(result: Result<(), StoreError>) -> Result<(), ActionError> {
+fn durable(result: Result<Written, StoreError>) -> Result<Written, ActionError> {
     match result {
-        Ok(()) => Ok(()),
+        Ok(written) => Ok(written),
         Err(StoreError::Conflict { tree, key }) => {
             tracing::info!(tree, key, "changed by another process; refused as stale");
             Err(ActionError::StaleBoard)

@@ -137,8 +137,8 @@ impl Manager {
                 .write_game(&before.rec, &mut game.rec, before.revision)
                 .await;
             let result = match written {
-                Ok(()) => {
-                    game.revision += 1;
+                Ok(revision) => {
+                    game.revision = revision;
                     self.apply_due_clock(&mut game, now_ms).await
                 }
                 Err(error) => Err(error),

@@ -5,9 +5,10 @@ use super::{encode, StoreError, Tree};
 use serde::Serialize;
 
 /// What a conditional write expects to find stored under its key: the compare of a
-/// compare-and-set. PostgreSQL checks it (`UPDATE ... WHERE revision = $n`); sled, which one
-/// process holds alone behind its file lock, has the manager's per-record lock as its
-/// compare-and-set and does not store revisions.
+/// compare-and-set. Both backends check it and keep real revisions (PostgreSQL: `UPDATE ...
+/// WHERE revision = $n`; sled: a compare-and-swap of the stored bytes, which end with the
+/// revision); a batch with a write whose expectation fails applies nothing and answers
+/// `StoreError::Conflict`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// Whatever is there (or nothing).
@@ -21,7 +22,9 @@ pub enum Expect {
 /// One change of a batch.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Op {
-    /// Writes the record; `revision` `None` counts the stored one up by one (or starts at 1).
+    /// Writes the record at `revision`; `None` counts the stored one up by one (or starts at
+    /// 1). Only a copy (`Store::import`) gives a revision of its own: a conditional put's is
+    /// the one its expectation implies.
     Put {
         tree: Tree,
         key: String,
@@ -73,19 +76,19 @@ impl Batch {
         Ok(self)
     }
 
-    /// Writes `value` under `key` at `revision` if what is stored matches `expect`; the whole
-    /// batch fails with `StoreError::Conflict` otherwise (on a backend that checks, see
-    /// [`Expect`]).
+    /// Writes `value` under `key` if what is stored matches `expect`; the whole batch fails
+    /// with `StoreError::Conflict` otherwise. The store counts the revision: the record is
+    /// then at `r + 1` for `Expect::Revision(r)`, at 1 for `Expect::Absent`, one above what
+    /// was stored for `Expect::Any` (see [`Written`]).
     pub fn put_checked<T: Serialize>(
         &mut self,
         tree: Tree,
         key: &str,
         value: &T,
         expect: Expect,
-        revision: u64,
     ) -> Result<&mut Batch, StoreError> {
         let value = encode(tree, value)?;
-        self.put_bytes(tree, key, value, expect, Some(revision));
+        self.put_bytes(tree, key, value, expect, expect.next());
         Ok(self)
     }
 
@@ -136,16 +139,51 @@ impl Batch {
         self.ops.push(Op::DropExpiryEntry(entry));
     }
 
-    /// Only puts, all in one tree: sled's single-tree batch is atomic and
-    /// cheaper than a transaction (a move is one put).
-    pub(super) fn single_tree_puts(&self) -> Option<Tree> {
-        let Some(Op::Put { tree: first, .. }) = self.ops.first() else {
-            return None;
-        };
-        let all = self
+    /// The revisions the conditional puts of this batch store when it applies.
+    pub(super) fn written(&self) -> Written {
+        let revisions = self
             .ops
             .iter()
-            .all(|op| matches!(op, Op::Put { tree, .. } if tree == first));
-        all.then_some(*first)
+            .filter_map(|op| match op {
+                Op::Put {
+                    tree,
+                    key,
+                    expect,
+                    revision: Some(revision),
+                    ..
+                } if *expect != Expect::Any => Some((*tree, key.clone(), *revision)),
+                _ => None,
+            })
+            .collect();
+        Written { revisions }
+    }
+}
+
+impl Expect {
+    /// The revision a write that found what it expected stores (`None`: one above whatever
+    /// it found).
+    fn next(self) -> Option<u64> {
+        match self {
+            Expect::Any => None,
+            Expect::Absent => Some(1),
+            Expect::Revision(r) => Some(r.saturating_add(1)),
+        }
+    }
+}
+
+/// What an applied batch stored: the revision of each of its conditional puts, which the
+/// caller holds to make its next write conditional on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    revisions: Vec<(Tree, String, u64)>,
+}
+
+impl Written {
+    /// The revision a conditional put of the batch stored under `key` of `tree`.
+    pub fn revision(&self, tree: Tree, key: &str) -> Option<u64> {
+        self.revisions
+            .iter()
+            .find(|(t, k, _)| *t == tree && k == key)
+            .map(|(_, _, r)| *r)
     }
 }

@@ -2,14 +2,16 @@
 //! time limit) for a flush that started after its write; a failed flush fails the store.
 
 use super::StoreError;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(feature = "test-support")]
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::{watch, Notify};
 
 /// Makes everything written so far durable; blocking (it runs on tokio's blocking pool).
 /// Production uses sled's flush; tests wrap it to make flushes slow or fail
-/// (`Store::with_flusher`).
+/// (`Store::with_flusher`, with the `test-support` feature).
 pub trait Flusher: Send + Sync + 'static {
     fn flush(&self) -> Result<(), StoreError>;
 }
@@ -29,13 +31,14 @@ pub(super) fn sled_flusher(db: sled::Db) -> Arc<dyn Flusher> {
 
 /// A flusher for tests: sled's own flush behind an adjustable delay (a slow disk) and an
 /// injectable I/O error (a failing disk). See `Store::faulty`.
-#[doc(hidden)]
+#[cfg(feature = "test-support")]
 pub struct FaultyFlusher {
     inner: Arc<dyn Flusher>,
     delay_ms: AtomicU64,
     fail: AtomicBool,
 }
 
+#[cfg(feature = "test-support")]
 impl FaultyFlusher {
     /// Every flush from now on first sleeps this long.
     pub fn set_delay(&self, delay: Duration) {
@@ -49,6 +52,7 @@ impl FaultyFlusher {
     }
 }
 
+#[cfg(feature = "test-support")]
 impl Flusher for FaultyFlusher {
     fn flush(&self) -> Result<(), StoreError> {
         std::thread::sleep(Duration::from_millis(self.delay_ms.load(Ordering::SeqCst)));
@@ -59,10 +63,10 @@ impl Flusher for FaultyFlusher {
     }
 }
 
+#[cfg(feature = "test-support")]
 impl super::Store {
     /// A store whose flushes go through a [`FaultyFlusher`] (for tests); `dir` `None` is a
     /// temporary store.
-    #[doc(hidden)]
     pub fn faulty(
         dir: Option<&std::path::Path>,
         options: &super::StoreOptions,

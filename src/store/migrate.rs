@@ -7,6 +7,11 @@
 //! (same envelope, same bytes) into its new tree, records the layout in `meta`, and only then
 //! drops the old trees: a crash part-way leaves the old trees whole and the upgrade runs again.
 //! It knows the shapes of layout 1's records, which are history and no longer change.
+//!
+//! Layout 3 stores each record's revision after its envelope (`sled_store::split`). Records
+//! written before it are bare envelopes and read as revision 1, so the upgrade from layout 2
+//! rewrites nothing: it only records layout 3, which an older program refuses to open (it
+//! would take every newer record for a corrupt one).
 
 use super::batch::{Batch, Expect};
 use super::{StoreError, Tree, CLAIM_TTL_SECS, CLOSED_CHALLENGE_TTL_SECS};
@@ -14,7 +19,7 @@ use serde::Deserialize;
 
 const LAYOUT_KEY: &str = "layout";
 /// The layout this program writes.
-pub(super) const LAYOUT: u32 = 2;
+pub(super) const LAYOUT: u32 = 3;
 /// The trees of layout 1.
 const LEGACY: [&str; 3] = ["games", "challenges", "users"];
 /// Records copied per atomic batch.
@@ -41,16 +46,17 @@ pub(super) fn upgrade(store: &impl Upgradable, now: u64) -> Result<(), StoreErro
         .into_iter()
         .filter(|n| names.iter().any(|t| t.as_ref() == n.as_bytes()))
         .collect();
-    match store.read_meta(LAYOUT_KEY)? {
+    let found = store.read_meta(LAYOUT_KEY)?;
+    match found {
         Some(found) if found > LAYOUT => {
             return Err(StoreError::Layout {
                 found,
                 known: LAYOUT,
             })
         }
-        Some(_) => {}
-        None => {
-            if !legacy.is_empty() {
+        Some(LAYOUT) => {}
+        _ => {
+            if found.is_none() && !legacy.is_empty() {
                 copy_layout1(store, &legacy, now)?;
             }
             let mut batch = Batch::new();

@@ -13,8 +13,13 @@
 //! - **PostgreSQL** (`postgres.rs`), shared by several processes: one table keyed by (tree,
 //!   key) with the record's bytes, revision and expiry time, so a new [`Tree`] needs no
 //!   schema change. `apply` is one SQL transaction, committed (durable) before it returns;
-//!   `commit` has nothing left to do. Conditional writes ([`Expect`]) are compare-and-sets on
-//!   the revision, and a lost race fails the batch with [`StoreError::Conflict`].
+//!   `commit` has nothing left to do.
+//!
+//! Both keep a revision with every record and check conditional writes ([`Expect`]) against
+//! it themselves: a write that finds another revision fails its whole batch with
+//! [`StoreError::Conflict`], and an applied batch tells the revisions it stored
+//! ([`Written`]). [`Store::write`] is the one durable write: applied, durable, or undone.
+//! Its caller never needs to know which backend it has.
 //!
 //! Both keep serde records in named trees, each wrapped in an envelope with a schema version
 //! (`{"schema":1,"data":{...}}`). A caller answers a user only after `commit` returns `Ok`.
@@ -30,7 +35,8 @@ mod pg_schema;
 mod postgres;
 mod sled_store;
 
-pub use batch::{Batch, Expect};
+pub use batch::{Batch, Expect, Written};
+#[cfg(feature = "test-support")]
 pub use commit::{FaultyFlusher, Flusher};
 pub use copy::{copy_all, Copied};
 pub use postgres::PostgresOptions;
@@ -278,7 +284,7 @@ pub struct RawRecord {
     pub expires_at: Option<u64>,
 }
 
-/// A record and the revision it was read at (always 0 on sled, see `sled_store`).
+/// A record and the revision it was read at.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Versioned<T> {
     pub value: T,
@@ -323,13 +329,23 @@ impl Store {
 
     /// Opens (or creates) a sled database in `dir`, migrating an older layout first.
     pub fn open_with(dir: &Path, options: &StoreOptions) -> Result<Store, StoreError> {
-        Store::with_flusher(Some(dir), options, |f| f)
+        Store::open_sled(Some(dir), options, |f| f)
     }
 
     /// A sled store in a temporary directory that sled deletes on drop (for tests and
     /// benches).
     pub fn temporary() -> Result<Store, StoreError> {
-        Store::with_flusher(None, &StoreOptions::default(), |f| f)
+        Store::open_sled(None, &StoreOptions::default(), |f| f)
+    }
+
+    fn open_sled(
+        dir: Option<&Path>,
+        options: &StoreOptions,
+        wrap: impl FnOnce(Arc<dyn commit::Flusher>) -> Arc<dyn commit::Flusher>,
+    ) -> Result<Store, StoreError> {
+        Ok(Store {
+            backend: Backend::Sled(SledStore::open(dir, options, wrap)?),
+        })
     }
 
     /// Opens the store at `location`: a sled directory, or a PostgreSQL database (connected,
@@ -345,21 +361,13 @@ impl Store {
 
     /// A sled store whose group-commit flushes go through `wrap(sled's flusher)`: tests use
     /// it to make flushes slow or fail. `dir` `None` is a temporary store.
-    #[doc(hidden)]
+    #[cfg(feature = "test-support")]
     pub fn with_flusher(
         dir: Option<&Path>,
         options: &StoreOptions,
         wrap: impl FnOnce(Arc<dyn Flusher>) -> Arc<dyn Flusher>,
     ) -> Result<Store, StoreError> {
-        Ok(Store {
-            backend: Backend::Sled(SledStore::open(dir, options, wrap)?),
-        })
-    }
-
-    /// Whether other processes may write to the same records (PostgreSQL): the manager then
-    /// checks what it holds in memory against the stored revision before acting on it.
-    pub fn is_shared(&self) -> bool {
-        matches!(self.backend, Backend::Postgres(_))
+        Store::open_sled(dir, options, wrap)
     }
 
     /// Writes one record (sled: not yet durable, call `commit`).
@@ -371,7 +379,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut batch = Batch::new();
         batch.put(tree, key, value)?;
-        self.apply(batch).await
+        self.apply(batch).await.map(drop)
     }
 
     /// Writes a record only if its key is absent, with an optional expiry time (unix
@@ -385,25 +393,14 @@ impl Store {
         expires_at: Option<u64>,
     ) -> Result<bool, StoreError> {
         let mut batch = Batch::new();
-        match &self.backend {
-            Backend::Sled(s) => {
-                batch.put(tree, key, value)?;
-                if let Some(at) = expires_at {
-                    batch.expire_at(tree, key, at);
-                }
-                s.apply_if_absent(tree, key, batch)
-            }
-            Backend::Postgres(pg) => {
-                batch.put_checked(tree, key, value, Expect::Absent, 1)?;
-                if let Some(at) = expires_at {
-                    batch.expire_at(tree, key, at);
-                }
-                match pg.apply(batch).await {
-                    Ok(()) => Ok(true),
-                    Err(StoreError::Conflict { .. }) => Ok(false),
-                    Err(error) => Err(error),
-                }
-            }
+        batch.put_checked(tree, key, value, Expect::Absent)?;
+        if let Some(at) = expires_at {
+            batch.expire_at(tree, key, at);
+        }
+        match self.apply(batch).await {
+            Ok(_) => Ok(true),
+            Err(StoreError::Conflict { .. }) => Ok(false),
+            Err(error) => Err(error),
         }
     }
 
@@ -423,7 +420,7 @@ impl Store {
         key: &str,
     ) -> Result<Option<Versioned<T>>, StoreError> {
         let found = match &self.backend {
-            Backend::Sled(s) => s.get_bytes(tree, key)?.map(|b| (b, 0)),
+            Backend::Sled(s) => s.get_bytes(tree, key)?,
             Backend::Postgres(pg) => pg.get(tree, key).await?,
         };
         match found {
@@ -435,10 +432,10 @@ impl Store {
         }
     }
 
-    /// The revision a record is stored at, `None` if absent (sled: 0 for any record).
+    /// The revision a record is stored at, `None` if absent.
     pub async fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
         match &self.backend {
-            Backend::Sled(s) => Ok(s.contains(tree, key)?.then_some(0)),
+            Backend::Sled(s) => s.revision(tree, key),
             Backend::Postgres(pg) => pg.revision(tree, key).await,
         }
     }
@@ -471,11 +468,7 @@ impl Store {
         tree: Tree,
     ) -> Result<Vec<(String, Versioned<T>)>, StoreError> {
         let raw = match &self.backend {
-            Backend::Sled(s) => s
-                .scan(tree)
-                .into_iter()
-                .map(|(key, value)| (key, value, 0))
-                .collect(),
+            Backend::Sled(s) => s.scan(tree),
             Backend::Postgres(pg) => pg.scan(tree).await?,
         };
         let mut out = Vec::with_capacity(raw.len());
@@ -546,26 +539,31 @@ impl Store {
         }
     }
 
-    /// Writes raw bytes (tests use it to plant corrupt records).
+    /// Writes raw bytes (tests use it to plant corrupt records; on sled they are stored as a
+    /// record written before revisions, which reads as revision 1).
+    #[cfg(feature = "test-support")]
     pub async fn put_raw(&self, tree: Tree, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Sled(s) => s.put_raw(tree, key, bytes),
             Backend::Postgres(_) => {
                 let mut batch = Batch::new();
                 batch.put_bytes(tree, key, bytes.to_vec(), Expect::Any, None);
-                self.apply(batch).await
+                self.apply(batch).await.map(drop)
             }
         }
     }
 
-    /// Applies every change of `batch` at once (all or nothing, across trees). Sled: in
-    /// memory, call `commit`; PostgreSQL: committed when it returns, or
-    /// `StoreError::Conflict` when a conditional write lost a race (nothing applied).
-    pub async fn apply(&self, batch: Batch) -> Result<(), StoreError> {
+    /// Applies every change of `batch` at once (all or nothing, across trees), or nothing
+    /// at all with `StoreError::Conflict` when a conditional write found another revision.
+    /// Sled: in memory, call `commit` (or use `write`); PostgreSQL: committed when it
+    /// returns.
+    pub async fn apply(&self, batch: Batch) -> Result<Written, StoreError> {
+        let written = batch.written();
         match &self.backend {
-            Backend::Sled(s) => s.apply(batch),
-            Backend::Postgres(pg) => pg.apply(batch).await,
+            Backend::Sled(s) => drop(s.apply(batch)?),
+            Backend::Postgres(pg) => pg.apply(batch).await?,
         }
+        Ok(written)
     }
 
     /// Waits until every write made so far is durable, at most the configured commit
@@ -577,24 +575,25 @@ impl Store {
         }
     }
 
-    /// Applies `batch` and waits until it is durable; if the commit fails or times out,
-    /// applies `undo` (which should put back what `batch` replaced) so the store holds what
-    /// it held before, and returns the commit's error. PostgreSQL needs no undo: a batch
-    /// that did not commit changed nothing.
-    pub async fn write_or_undo(&self, batch: Batch, undo: Batch) -> Result<(), StoreError> {
+    /// Applies `batch` and waits until it is durable: when this returns `Ok` the batch is
+    /// durable, otherwise nothing of it is left. Sled undoes a write whose commit failed or
+    /// timed out itself (each key it changed is put back as it was, unless another write
+    /// changed it since); a PostgreSQL batch that did not commit changed nothing.
+    pub async fn write(&self, batch: Batch) -> Result<Written, StoreError> {
         let s = match &self.backend {
             Backend::Sled(s) => s,
-            Backend::Postgres(pg) => return pg.apply(batch).await,
+            Backend::Postgres(_) => return self.apply(batch).await,
         };
-        s.apply(batch)?;
-        let committed = s.committer.commit().await;
-        if let Err(error) = &committed {
+        let written = batch.written();
+        let undo = s.apply(batch)?;
+        if let Err(error) = s.committer.commit().await {
             tracing::warn!(%error, "write not durable; undoing it");
-            if let Err(undo_error) = s.apply(undo) {
+            if let Err(undo_error) = s.undo(undo) {
                 tracing::error!(error = %undo_error, "cannot undo a write that failed");
             }
+            return Err(error);
         }
-        committed
+        Ok(written)
     }
 
     /// Resolves with the cause once a sled flush has failed; the store then refuses every

@@ -1,9 +1,9 @@
 //! The embedded backend: sled, held by one process alone (its file lock). Writes land in
 //! memory at once and become durable through the group commit (`commit.rs`).
 //!
-//! Revisions are not stored: with one process, the manager's per-record lock already makes
-//! every change a compare-and-set, so `Expect` is not checked here and reads report
-//! revision 0.
+//! Every record carries its revision at the end of its stored bytes (see `split`), and every
+//! conditional write is checked against it (`Expect`), as on PostgreSQL: the manager does
+//! not need to know which backend it has.
 
 use super::batch::{Batch, Expect, Op};
 use super::commit::{self, Committer, Flusher};
@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
 };
+use sled::IVec;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -64,8 +65,16 @@ impl SledStore {
         &self.trees[tree as usize]
     }
 
-    pub(super) fn get_bytes(&self, tree: Tree, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.tree(tree).get(key.as_bytes())?.map(|v| v.to_vec()))
+    /// A record's envelope and revision.
+    pub(super) fn get_bytes(
+        &self,
+        tree: Tree,
+        key: &str,
+    ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
+        Ok(self.tree(tree).get(key.as_bytes())?.map(|v| {
+            let (envelope, revision) = split(&v);
+            (envelope.to_vec(), revision)
+        }))
     }
 
     pub(super) fn get<T: DeserializeOwned>(
@@ -75,26 +84,28 @@ impl SledStore {
     ) -> Result<Option<T>, StoreError> {
         match self.tree(tree).get(key.as_bytes())? {
             None => Ok(None),
-            Some(bytes) => decode(tree, key, &bytes).map(Some),
+            Some(bytes) => decode(tree, key, split(&bytes).0).map(Some),
         }
     }
 
-    pub(super) fn contains(&self, tree: Tree, key: &str) -> Result<bool, StoreError> {
-        Ok(self.tree(tree).contains_key(key.as_bytes())?)
+    pub(super) fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.tree(tree).get(key.as_bytes())?.map(|v| split(&v).1))
     }
 
     pub(super) fn count(&self, tree: Tree) -> usize {
         self.tree(tree).len()
     }
 
-    /// Every record of a tree as stored (key, bytes); unreadable entries are logged and
-    /// skipped.
-    pub(super) fn scan(&self, tree: Tree) -> Vec<(String, Vec<u8>)> {
+    /// Every record of a tree as stored (key, envelope, revision); unreadable entries are
+    /// logged and skipped.
+    pub(super) fn scan(&self, tree: Tree) -> Vec<(String, Vec<u8>, u64)> {
         let mut out = Vec::new();
         for item in self.tree(tree).iter() {
             match item {
                 Ok((key, bytes)) => {
-                    out.push((String::from_utf8_lossy(&key).into_owned(), bytes.to_vec()))
+                    let (envelope, revision) = split(&bytes);
+                    let key = String::from_utf8_lossy(&key).into_owned();
+                    out.push((key, envelope.to_vec(), revision));
                 }
                 Err(error) => {
                     tracing::error!(tree = tree.name(), %error, "cannot read a record; skipped")
@@ -115,7 +126,8 @@ impl SledStore {
         for item in self.tree(tree).range(bounds(range)).take(limit) {
             let (key, bytes) = item?;
             if range.admits(&key) {
-                out.push((String::from_utf8_lossy(&key).into_owned(), bytes.to_vec()));
+                let envelope = split(&bytes).0.to_vec();
+                out.push((String::from_utf8_lossy(&key).into_owned(), envelope));
             }
         }
         Ok(out)
@@ -137,7 +149,7 @@ impl SledStore {
     /// Every record of a tree with its expiry time, for `store copy`.
     pub(super) fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {
         let mut out = Vec::new();
-        for (key, value) in self.scan(tree) {
+        for (key, value, revision) in self.scan(tree) {
             let at = self.trees[EXPIRY_KEYS].get(tagged(tree, key.as_bytes()))?;
             let expires_at = at
                 .and_then(|at| <[u8; 8]>::try_from(at.as_ref()).ok())
@@ -145,13 +157,16 @@ impl SledStore {
             out.push(RawRecord {
                 key,
                 value,
-                revision: 0,
+                revision,
                 expires_at,
             });
         }
         Ok(out)
     }
 
+    /// Stores `bytes` as they are, as a record written before sled kept revisions (tests
+    /// plant corrupt and old records with it).
+    #[cfg(feature = "test-support")]
     pub(super) fn put_raw(&self, tree: Tree, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
         self.tree(tree).insert(key.as_bytes(), bytes)?;
         Ok(())
@@ -171,11 +186,7 @@ impl SledStore {
             let (key, _) = item?;
             match parse_expiry_key(&key) {
                 Some((tree, record)) => {
-                    batch.ops.push(Op::Delete {
-                        tree,
-                        key: String::from_utf8_lossy(record).into_owned(),
-                        expect: Expect::Any,
-                    });
+                    batch.delete(tree, &String::from_utf8_lossy(record));
                 }
                 None => tracing::error!(key = ?key, "malformed expiry entry; dropped"),
             }
@@ -186,63 +197,192 @@ impl SledStore {
         Ok(due)
     }
 
-    /// Applies every change of `batch` at once (all or nothing, across trees); not yet
-    /// durable: call `commit`.
-    pub(super) fn apply(&self, batch: Batch) -> Result<(), StoreError> {
-        if batch.is_empty() {
-            return Ok(());
+    /// Applies every change of `batch` at once (all or nothing, across trees), checking
+    /// each conditional write against the stored revision; not yet durable: call `commit`.
+    /// Returns what undoes it (`undo`). A lone put (a move) is one compare-and-swap of its
+    /// key; anything else one transaction over every tree. A transaction (like sled's
+    /// `apply_batch`) takes sled's global write lock and seals its own piece of the log, so
+    /// group commit shares nothing between them: the hot path must stay a single-key write.
+    pub(super) fn apply(&self, batch: Batch) -> Result<Undo, StoreError> {
+        let undo = match batch.ops.as_slice() {
+            [] => return Ok(Undo::default()),
+            [Op::Put {
+                tree,
+                key,
+                value,
+                expect,
+                revision,
+            }] => self.put_one(*tree, key, value, *expect, *revision)?,
+            ops => self.transact(ops)?,
+        };
+        self.committer.written.fetch_add(1, Ordering::SeqCst);
+        Ok(undo)
+    }
+
+    /// One conditional put: read, check, compare-and-swap (again if the key changed between
+    /// the read and the swap).
+    fn put_one(
+        &self,
+        tree: Tree,
+        key: &str,
+        envelope: &[u8],
+        expect: Expect,
+        revision: Option<u64>,
+    ) -> Result<Undo, StoreError> {
+        let t = self.tree(tree);
+        loop {
+            let current = t.get(key.as_bytes())?;
+            let found = current.as_deref().map(|c| split(c).1);
+            let next = next_revision(tree, key, expect, revision, found)?;
+            let new = with_revision(envelope, next);
+            if t.compare_and_swap(key.as_bytes(), current.as_ref(), Some(new.clone()))?
+                .is_ok()
+            {
+                return Ok(Undo(vec![Change {
+                    tree: tree as usize,
+                    key: key.as_bytes().into(),
+                    old: current,
+                    new: Some(new),
+                }]));
+            }
         }
-        if batch.single_tree_puts().is_some() {
-            let mut sb = sled::Batch::default();
-            let mut tree = None;
-            for op in &batch.ops {
-                if let Op::Put {
-                    tree: t,
-                    key,
-                    value,
-                    ..
-                } = op
-                {
-                    tree = Some(*t);
-                    sb.insert(key.as_bytes(), value.as_slice());
+    }
+
+    fn transact(&self, ops: &[Op]) -> Result<Undo, StoreError> {
+        let trees: Vec<&sled::Tree> = self.trees.iter().collect();
+        trees
+            .as_slice()
+            .transaction(|t| {
+                let mut tx = Tx { t, log: Vec::new() };
+                for op in ops {
+                    tx.apply(op)?;
                 }
+                Ok(Undo(tx.log))
+            })
+            .map_err(storage_error)
+    }
+
+    /// Puts back what `apply` replaced, key by key, where the key still holds what `apply`
+    /// wrote (a later write of another caller stays). Not durable by itself: the next flush
+    /// carries it.
+    pub(super) fn undo(&self, undo: Undo) -> Result<(), StoreError> {
+        match undo.0.as_slice() {
+            [] => return Ok(()),
+            [one] => {
+                // Refused if the key changed since: then it is not ours to put back.
+                let _ = self.trees[one.tree].compare_and_swap(
+                    &one.key,
+                    one.new.as_ref(),
+                    one.old.clone(),
+                )?;
             }
-            if let Some(tree) = tree {
-                self.tree(tree).apply_batch(sb)?;
+            log => {
+                let trees: Vec<&sled::Tree> = self.trees.iter().collect();
+                trees
+                    .as_slice()
+                    .transaction(|t| {
+                        for c in log.iter().rev() {
+                            if t[c.tree].get(&c.key)? == c.new {
+                                match &c.old {
+                                    Some(old) => t[c.tree].insert(c.key.clone(), old.clone())?,
+                                    None => t[c.tree].remove(c.key.clone())?,
+                                };
+                            }
+                        }
+                        Ok::<_, ConflictableTransactionError<Conflict>>(())
+                    })
+                    .map_err(storage_error)?;
             }
-        } else {
-            let trees: Vec<&sled::Tree> = self.trees.iter().collect();
-            trees
-                .as_slice()
-                .transaction(|t| batch.ops.iter().try_for_each(|op| apply_op(t, op)))
-                .map_err(storage_error)?;
         }
         self.committer.written.fetch_add(1, Ordering::SeqCst);
         Ok(())
     }
+}
 
-    /// Applies `batch` only if `key` is absent from `tree`, atomically; true if it did.
-    pub(super) fn apply_if_absent(
-        &self,
-        tree: Tree,
-        key: &str,
-        batch: Batch,
-    ) -> Result<bool, StoreError> {
-        let trees: Vec<&sled::Tree> = self.trees.iter().collect();
-        let wrote = trees
-            .as_slice()
-            .transaction(|t| {
-                if t[tree as usize].get(key.as_bytes())?.is_some() {
-                    return Ok(false);
-                }
-                batch.ops.iter().try_for_each(|op| apply_op(t, op))?;
-                Ok(true)
-            })
-            .map_err(storage_error)?;
-        if wrote {
-            self.committer.written.fetch_add(1, Ordering::SeqCst);
+/// What undoes an applied batch: every raw change it made to a sled tree (the expiry index
+/// included), in order.
+#[derive(Default)]
+pub(super) struct Undo(Vec<Change>);
+
+/// One raw change: `tree` is an index into `SledStore::trees`; `None` is no record.
+struct Change {
+    tree: usize,
+    key: IVec,
+    old: Option<IVec>,
+    new: Option<IVec>,
+}
+
+/// The last byte of a record stored with its revision (layout 3): the 8 bytes before it are
+/// the revision (big-endian), everything before them the envelope. A record written before
+/// layout 3 is a bare envelope (JSON, so it ends with `}`), read as revision 1.
+const REVISIONED: u8 = 0x01;
+/// The revision of a record written before sled kept revisions.
+const FIRST_REVISION: u64 = 1;
+
+/// A stored value's envelope and revision.
+pub(super) fn split(stored: &[u8]) -> (&[u8], u64) {
+    if let Some((&REVISIONED, rest)) = stored.split_last() {
+        if let Some(at) = rest.len().checked_sub(8) {
+            let (envelope, revision) = rest.split_at(at);
+            if let Ok(revision) = <[u8; 8]>::try_from(revision) {
+                return (envelope, u64::from_be_bytes(revision));
+            }
         }
-        Ok(wrote)
+    }
+    (stored, FIRST_REVISION)
+}
+
+/// The value stored for `envelope` at `revision`.
+fn with_revision(envelope: &[u8], revision: u64) -> IVec {
+    let mut out = Vec::with_capacity(envelope.len() + 9);
+    out.extend_from_slice(envelope);
+    out.extend_from_slice(&revision.to_be_bytes());
+    out.push(REVISIONED);
+    IVec::from(out)
+}
+
+/// The revision a write stores when what it found (`found`, `None` for no record) is what
+/// it expects: `given`, or one above what it found; a conflict otherwise.
+fn next_revision(
+    tree: Tree,
+    key: &str,
+    expect: Expect,
+    given: Option<u64>,
+    found: Option<u64>,
+) -> Result<u64, Conflict> {
+    check(tree, key, expect, found)?;
+    Ok(given.unwrap_or_else(|| found.map_or(1, |r| r.saturating_add(1))))
+}
+
+fn check(tree: Tree, key: &str, expect: Expect, found: Option<u64>) -> Result<(), Conflict> {
+    let matches = match expect {
+        Expect::Any => true,
+        Expect::Absent => found.is_none(),
+        Expect::Revision(r) => found == Some(r),
+    };
+    if matches {
+        Ok(())
+    } else {
+        Err(Conflict {
+            tree: tree.name(),
+            key: key.to_string(),
+        })
+    }
+}
+
+/// A conditional write that found something else: aborts the transaction.
+#[derive(Debug)]
+pub(super) struct Conflict {
+    tree: &'static str,
+    key: String,
+}
+
+impl From<Conflict> for StoreError {
+    fn from(c: Conflict) -> StoreError {
+        StoreError::Conflict {
+            tree: c.tree,
+            key: c.key,
+        }
     }
 }
 
@@ -303,48 +443,105 @@ fn parse_expiry_key(entry: &[u8]) -> Option<(Tree, &[u8])> {
     Some((Tree::from_tag(tag)?, entry.get(9..)?))
 }
 
-type TxResult = Result<(), ConflictableTransactionError<()>>;
+type TxResult = Result<(), ConflictableTransactionError<Conflict>>;
 
-/// Removes the expiry of `key`, if it has one.
-fn clear_expiry(t: &[TransactionalTree], tree: Tree, key: &[u8]) -> TxResult {
-    if let Some(at) = t[EXPIRY_KEYS].remove(tagged(tree, key))? {
-        if let Ok(at) = <[u8; 8]>::try_from(at.as_ref()) {
-            t[EXPIRY].remove(expiry_key(u64::from_be_bytes(at), tree, key))?;
-        }
-    }
-    Ok(())
+/// A transaction in progress, logging each raw change for `Undo`.
+struct Tx<'a> {
+    t: &'a [TransactionalTree],
+    log: Vec<Change>,
 }
 
-fn apply_op(t: &[TransactionalTree], op: &Op) -> TxResult {
-    match op {
-        Op::Put {
-            tree, key, value, ..
-        } => {
-            t[*tree as usize].insert(key.as_bytes(), value.as_slice())?;
+impl Tx<'_> {
+    fn insert(&mut self, tree: usize, key: &[u8], value: IVec) -> TxResult {
+        let old = self.t[tree].insert(key, value.clone())?;
+        self.log.push(Change {
+            tree,
+            key: key.into(),
+            old,
+            new: Some(value),
+        });
+        Ok(())
+    }
+
+    fn remove(&mut self, tree: usize, key: &[u8]) -> TxResult {
+        if let Some(old) = self.t[tree].remove(key)? {
+            self.log.push(Change {
+                tree,
+                key: key.into(),
+                old: Some(old),
+                new: None,
+            });
         }
-        Op::Delete { tree, key, .. } => {
-            t[*tree as usize].remove(key.as_bytes())?;
-            clear_expiry(t, *tree, key.as_bytes())?;
-        }
-        Op::Expire { tree, key, at } => {
-            clear_expiry(t, *tree, key.as_bytes())?;
-            t[EXPIRY].insert(expiry_key(*at, *tree, key.as_bytes()), &[])?;
-            t[EXPIRY_KEYS].insert(tagged(*tree, key.as_bytes()), &at.to_be_bytes())?;
-        }
-        Op::DropExpiryEntry(entry) => {
-            t[EXPIRY].remove(entry.as_slice())?;
-            if let Some((tree, key)) = parse_expiry_key(entry) {
-                t[EXPIRY_KEYS].remove(tagged(tree, key))?;
+        Ok(())
+    }
+
+    /// The stored revision of `key` (`None`: absent).
+    fn revision(
+        &self,
+        tree: Tree,
+        key: &str,
+    ) -> Result<Option<u64>, ConflictableTransactionError<Conflict>> {
+        Ok(self.t[tree as usize]
+            .get(key.as_bytes())?
+            .map(|v| split(&v).1))
+    }
+
+    /// Removes the expiry of `key`, if it has one.
+    fn clear_expiry(&mut self, tree: Tree, key: &[u8]) -> TxResult {
+        let tag = tagged(tree, key);
+        if let Some(at) = self.t[EXPIRY_KEYS].get(&tag)? {
+            self.remove(EXPIRY_KEYS, &tag)?;
+            if let Ok(at) = <[u8; 8]>::try_from(at.as_ref()) {
+                self.remove(EXPIRY, &expiry_key(u64::from_be_bytes(at), tree, key))?;
             }
         }
+        Ok(())
     }
-    Ok(())
+
+    fn apply(&mut self, op: &Op) -> TxResult {
+        match op {
+            Op::Put {
+                tree,
+                key,
+                value,
+                expect,
+                revision,
+            } => {
+                let found = self.revision(*tree, key)?;
+                let next = next_revision(*tree, key, *expect, *revision, found)
+                    .map_err(ConflictableTransactionError::Abort)?;
+                self.insert(*tree as usize, key.as_bytes(), with_revision(value, next))?;
+            }
+            Op::Delete { tree, key, expect } => {
+                let found = self.revision(*tree, key)?;
+                check(*tree, key, *expect, found).map_err(ConflictableTransactionError::Abort)?;
+                self.remove(*tree as usize, key.as_bytes())?;
+                self.clear_expiry(*tree, key.as_bytes())?;
+            }
+            Op::Expire { tree, key, at } => {
+                self.clear_expiry(*tree, key.as_bytes())?;
+                self.insert(
+                    EXPIRY,
+                    &expiry_key(*at, *tree, key.as_bytes()),
+                    IVec::default(),
+                )?;
+                let at = IVec::from(&at.to_be_bytes()[..]);
+                self.insert(EXPIRY_KEYS, &tagged(*tree, key.as_bytes()), at)?;
+            }
+            Op::DropExpiryEntry(entry) => {
+                self.remove(EXPIRY, entry)?;
+                if let Some((tree, key)) = parse_expiry_key(entry) {
+                    self.remove(EXPIRY_KEYS, &tagged(tree, key))?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-fn storage_error(error: TransactionError<()>) -> StoreError {
+fn storage_error<E: Into<StoreError>>(error: TransactionError<E>) -> StoreError {
     match error {
         TransactionError::Storage(e) => StoreError::Sled(e),
-        // Nothing in this module aborts a transaction without saying why.
-        TransactionError::Abort(()) => StoreError::Closed,
+        TransactionError::Abort(e) => e.into(),
     }
 }

@@ -202,7 +202,7 @@ async fn a_failed_flush_fails_the_store_for_good() {
 }
 
 #[tokio::test]
-async fn write_or_undo_puts_back_what_a_timed_out_write_replaced() {
+async fn a_write_that_times_out_is_undone_with_its_revisions_and_expiry() {
     let (store, flusher) = store_with_test_flusher(100);
     store
         .put(Tree::Games, "g", &thing("before", 1))
@@ -210,19 +210,115 @@ async fn write_or_undo_puts_back_what_a_timed_out_write_replaced() {
         .unwrap();
     store.commit().await.unwrap();
     flusher.set_delay(Duration::from_millis(1000));
+    // A move between trees with an expiry (a batch: one transaction).
     let mut batch = Batch::new();
-    batch.delete(Tree::Games, "g");
-    batch.put(Tree::Archive, "g", &thing("after", 2)).unwrap();
-    let mut undo = Batch::new();
-    undo.delete(Tree::Archive, "g");
-    undo.put(Tree::Games, "g", &thing("before", 1)).unwrap();
-    let err = store.write_or_undo(batch, undo).await.unwrap_err();
+    batch.delete_checked(Tree::Games, "g", Expect::Revision(1));
+    batch
+        .put_checked(Tree::Archive, "g", &thing("after", 2), Expect::Absent)
+        .unwrap();
+    batch.expire_at(Tree::Archive, "g", 10);
+    let err = store.write(batch).await.unwrap_err();
     assert!(matches!(err, StoreError::CommitTimeout { .. }), "{err}");
+    let back = store
+        .get_versioned::<Thing>(Tree::Games, "g")
+        .await
+        .unwrap();
     assert_eq!(
-        store.get::<Thing>(Tree::Games, "g").await.unwrap(),
-        Some(thing("before", 1))
+        back.map(|v| (v.value, v.revision)),
+        Some((thing("before", 1), 1))
     );
     assert!(!store.contains(Tree::Archive, "g").await.unwrap());
+    assert_eq!(
+        store.expire_due(u64::MAX - 1, 10).await.unwrap(),
+        0,
+        "no expiry left"
+    );
+    // A lone put (a move: one compare-and-swap).
+    let mut batch = Batch::new();
+    batch
+        .put_checked(Tree::Games, "g", &thing("moved", 2), Expect::Revision(1))
+        .unwrap();
+    let err = store.write(batch).await.unwrap_err();
+    assert!(matches!(err, StoreError::CommitTimeout { .. }), "{err}");
+    let back = store
+        .get_versioned::<Thing>(Tree::Games, "g")
+        .await
+        .unwrap();
+    assert_eq!(
+        back.map(|v| (v.value, v.revision)),
+        Some((thing("before", 1), 1))
+    );
+    // A new record is taken away again.
+    let mut batch = Batch::new();
+    batch
+        .put_checked(Tree::Games, "new", &thing("new", 1), Expect::Absent)
+        .unwrap();
+    store.write(batch).await.unwrap_err();
+    assert!(!store.contains(Tree::Games, "new").await.unwrap());
+}
+
+#[tokio::test]
+async fn an_undo_leaves_a_key_another_write_changed_since() {
+    let (store, flusher) = store_with_test_flusher(300);
+    flusher.set_delay(Duration::from_millis(1000));
+    let mut batch = Batch::new();
+    batch.put(Tree::Games, "g", &thing("mine", 1)).unwrap();
+    let mine = store.write(batch);
+    let theirs = async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        store
+            .put(Tree::Games, "g", &thing("theirs", 2))
+            .await
+            .unwrap();
+    };
+    let (mine, ()) = tokio::join!(mine, theirs);
+    assert!(mine.is_err());
+    let left = store
+        .get_versioned::<Thing>(Tree::Games, "g")
+        .await
+        .unwrap();
+    assert_eq!(
+        left.map(|v| (v.value, v.revision)),
+        Some((thing("theirs", 2), 2))
+    );
+}
+
+#[tokio::test]
+async fn a_record_written_before_revisions_reads_as_revision_1() {
+    let store = Store::temporary().unwrap();
+    // Layout 2 stored the bare envelope.
+    let old = br#"{"schema":1,"data":{"name":"old","n":1}}"#;
+    store.put_raw(Tree::Games, "g", old).await.unwrap();
+    let read = store
+        .get_versioned::<Thing>(Tree::Games, "g")
+        .await
+        .unwrap();
+    assert_eq!(
+        read.map(|v| (v.value, v.revision)),
+        Some((thing("old", 1), 1))
+    );
+    let mut batch = Batch::new();
+    batch
+        .put_checked(Tree::Games, "g", &thing("new", 2), Expect::Revision(1))
+        .unwrap();
+    let written = store.apply(batch).await.unwrap();
+    assert_eq!(written.revision(Tree::Games, "g"), Some(2));
+    assert_eq!(store.revision(Tree::Games, "g").await.unwrap(), Some(2));
+}
+
+#[tokio::test]
+async fn revisions_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        for n in 0..3 {
+            store.put(Tree::Games, "g", &thing("g", n)).await.unwrap();
+        }
+        store.commit().await.unwrap();
+    }
+    let backend = crate::testing::manager::Backend::Sled(dir);
+    let store = backend.open().await;
+    assert_eq!(store.revision(Tree::Games, "g").await.unwrap(), Some(3));
 }
 
 #[tokio::test]
@@ -276,3 +372,5 @@ async fn scan_reads_a_prefix_in_key_order_from_a_point() {
         .unwrap();
     assert!(other.is_empty());
 }
+
+mod cas;
