@@ -32,5 +32,6 @@ console-saved = Game saved. Goodbye!
 console-you-win = You win.
 console-you-resigned = You resigned.
 console-you-timed-out = You ran out of time.
+console-you-missed-deadline = You did not move in time.
 console-you-offer-draw = You offer a draw.
 console-new-local-game = New game { $id }: { $white } plays White, { $black } plays Black. The game is rated.

@@ -4,7 +4,7 @@ board-tuzdek = Тұздық
 board-tuzdek-legend = X = тұздық
 board-to-move-white = Ақтардың жүрісі
 board-to-move-black = Қаралардың жүрісі
-board-turn-chip = жүріс кезегі
+board-turn-chip = кезегі
 board-winner-chip = жеңімпаз
 board-white-wins = Ақтар жеңді, { $white }:{ $black }
 board-black-wins = Қаралар жеңді, { $white }:{ $black }
@@ -13,7 +13,7 @@ board-atsyrau = атсырау
 board-last-move = Соңғы жүріс: { $notation }
 board-captured = { $count } құмалақ алынды
 board-tuzdek-made = тұздық алынды
-board-legend-played = жүрген отау
+board-legend-played = жүрілген отау
 board-legend-landed = соңғы құмалақ
 board-legend-mistake = жасалған жүріс
 board-legend-better = жақсырақ жүріс

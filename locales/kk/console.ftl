@@ -31,6 +31,7 @@ console-saved = Ойын сақталды. Сау болыңыз!
 # Ортақ нәтижелер ойыншылар туралы үшінші жақпен айтады; жергілікті ойыншы мыналарды оқиды.
 console-you-win = Сіз жеңдіңіз.
 console-you-resigned = Сіз берілдіңіз.
-console-you-timed-out = Жүріс уақытыңыз бітті.
+console-you-timed-out = Уақытыңыз бітті.
+console-you-missed-deadline = Жүріс уақытыңыз бітті.
 console-you-offer-draw = Сіз тең ойын ұсындыңыз.
 console-new-local-game = { $id } ойыны басталды: ақтармен { $white }, қаралармен { $black } ойнайды. Ойын рейтингке есептеледі.

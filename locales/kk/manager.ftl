@@ -1,4 +1,4 @@
-# Ойын менеджері: барлық платформаға ортақ жазулар, нәтижелер, шақырулар, түймелер мен бас тартулар.
+# Ойын менеджері: барлық платформаға ортақ жазулар, нәтижелер, шақырулар, батырмалар мен бас тартулар.
 manager-bot-name = Бот ({ $level })
 manager-game-title = { $id } ойыны
 manager-turn = { $side ->
@@ -21,7 +21,7 @@ manager-result-aborted = Ойын тоқтатылды.
 manager-reason-kazan = Жеңімпаздың қазанында құмалақтардың жартысынан көбі жиналды.
 manager-reason-equal-kazans = Екі қазанда да { $balls } бар.
 manager-reason-atsyrau = Атсырау: жүруге тиіс ойыншының отауларында құмалақ қалмады.
-manager-reason-resigned = { $name } жеңілгенін мойындады.
+manager-reason-resigned = { $name } берілді.
 manager-reason-agreed = Келісім бойынша тең ойын.
 manager-reason-timeout = { $name } уақытында жүріс жасамады.
 manager-variant-standard = әдеттегі ойын
@@ -49,7 +49,7 @@ manager-button-cancel = Қайтарып алу
 manager-games-none = Сізде қазір жүріп жатқан ойын жоқ.
 manager-games-header = Сіздің жүріп жатқан ойындарыңыз:
 manager-games-line = { $id }: { $white } — { $black }, { $number }-жүріс
-manager-error-not-your-turn = Қазір сіздің кезегіңіз емес.
+manager-error-not-your-turn = Қазір кезек сізде емес.
 manager-error-not-your-game = Сіз бұл ойынға қатыспайсыз.
 manager-error-not-for-you = Бұл шақыру сізге арналмаған.
 manager-error-stale = Бұл тақта ескірді: ойында жаңа жүрістер жасалды. Соңғы тақтаны қараңыз.
@@ -92,7 +92,7 @@ manager-clock = Сағат { $control }: { $white } : { $black }
 manager-clock-runs-out = { $side ->
     [white] Ақтардың
    *[black] Қаралардың
-} уақыты бітетін сәт: { $time } (UTC).
+} уақыты UTC бойынша сағат { $time } болғанда бітеді.
 manager-clock-runs-out-live = { $side ->
     [white] Ақтардың
    *[black] Қаралардың

@@ -2,8 +2,8 @@
 review-title = Ойынды талдау: { $white } – { $black }. { $result }
 review-accuracy = { $side }, { $name }: дәлдік { $accuracy }%
 review-accuracy-side = { $side }: дәлдік { $accuracy }%
-review-mistake = { $mark }) { $moveno } { $move }: { $best } жақсырақ еді, шығын — { $cost }
-review-no-mistakes = бір не одан да көп құмалаққа түскен қате жоқ
+review-mistake = { $mark }) { $moveno } { $move } — { $cost } ұтқызды; { $best } жақсырақ еді
+review-no-mistakes = бірде-бір құмалақ ұтқызған қате жоқ
 review-result-white = Ақтар жеңді
 review-result-black = Қаралар жеңді
 review-result-draw = Тең ойын

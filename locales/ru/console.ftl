@@ -31,6 +31,7 @@ console-saved = Партия сохранена. До встречи!
 # Общие итоги говорят об игроках в третьем лице; местному игроку — эти строки.
 console-you-win = Вы победили.
 console-you-resigned = Вы сдались.
-console-you-timed-out = Ваше время на ход истекло.
+console-you-timed-out = Ваше время истекло.
+console-you-missed-deadline = Ваше время на ход истекло.
 console-you-offer-draw = Вы предлагаете ничью.
 console-new-local-game = Новая партия { $id }: { $white } играет белыми, { $black } — чёрными. Партия рейтинговая.

@@ -4,6 +4,7 @@ use super::export::StoreArgs;
 use crate::manager::history::{leaderboard, INACTIVE_SECS};
 use crate::model::{Category, ChatRef, Platform};
 use crate::ratings::keys::Scope;
+use crate::ratings::LeaderRow;
 use anyhow::Context;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -12,20 +13,21 @@ use std::process::ExitCode;
 pub struct LeaderboardArgs {
     #[command(flatten)]
     pub store: StoreArgs,
-    /// The platform whose players are ranked.
-    #[arg(long, value_enum, default_value = "telegram")]
-    pub platform: PlatformArg,
+    /// The platform whose players are ranked; without it, every platform that has rated
+    /// players, each in its own section.
+    #[arg(long, value_enum)]
+    pub platform: Option<PlatformArg>,
     /// Only the players of this chat (a Telegram chat id such as -100123, a Discord server
-    /// id).
+    /// id); looked up on every platform unless --platform is given.
     #[arg(long, allow_hyphen_values = true)]
     pub chat: Option<String>,
     /// The time category ranked: each has its own ratings.
     #[arg(long, value_enum, default_value = "correspondence")]
     pub category: CategoryArg,
-    /// How many rows.
+    /// How many rows (on each platform).
     #[arg(long, default_value_t = 10)]
     pub top: usize,
-    /// An array of rows, best first, as JSON.
+    /// An array of rows, best first on each platform, as JSON.
     #[arg(long)]
     pub json: bool,
 }
@@ -64,9 +66,13 @@ impl From<CategoryArg> for Category {
     }
 }
 
+/// Every platform, in the order their sections are printed.
+const PLATFORMS: [Platform; 3] = [Platform::Telegram, Platform::Discord, Platform::Console];
+
 /// One row of `--json`.
 #[derive(Serialize, Debug, PartialEq)]
 pub struct Row {
+    pub platform: &'static str,
     pub place: usize,
     pub name: String,
     pub user: String,
@@ -79,6 +85,12 @@ pub struct Row {
     pub losses: u32,
 }
 
+/// One platform's leaderboard.
+struct Section {
+    platform: Platform,
+    rows: Vec<Row>,
+}
+
 pub fn run(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(run_async(args))
@@ -86,20 +98,54 @@ pub fn run(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
 
 async fn run_async(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let store = args.store.open().await?;
-    let platform = Platform::from(args.platform);
-    let scope = match args.chat {
-        Some(chat) => Scope::Chat(ChatRef::new(platform, chat)),
-        None => Scope::Platform(platform),
-    };
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let category = Category::from(args.category);
-    let board = leaderboard(&store, scope, category, None, now, args.top.max(1)).await?;
-    let rows: Vec<Row> = board
-        .top
+    let platforms = match args.platform {
+        Some(p) => vec![Platform::from(p)],
+        None => PLATFORMS.to_vec(),
+    };
+    let mut sections = Vec::new();
+    for platform in platforms {
+        let scope = match &args.chat {
+            Some(chat) => Scope::Chat(ChatRef::new(platform, chat.clone())),
+            None => Scope::Platform(platform),
+        };
+        let board = leaderboard(&store, scope, category, None, now, args.top.max(1)).await?;
+        sections.push(section(platform, &board.top));
+    }
+    if args.json {
+        let rows: Vec<&Row> = sections.iter().flat_map(|s| &s.rows).collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    // A platform asked for by name gets its rows alone; otherwise each platform that has
+    // rated players gets a heading.
+    let headed = args.platform.is_none();
+    sections.retain(|s| !s.rows.is_empty());
+    if sections.is_empty() {
+        println!(
+            "No rated {} players here (players leave after {} days without a rated game of the category).",
+            category.name(),
+            INACTIVE_SECS / 86_400
+        );
+    }
+    for (i, section) in sections.iter().enumerate() {
+        if headed {
+            let gap = if i == 0 { "" } else { "\n" };
+            println!("{gap}{}:", section.platform.name());
+        }
+        print_rows(section);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn section(platform: Platform, top: &[(usize, LeaderRow)]) -> Section {
+    let rows = top
         .iter()
         .map(|(place, r)| Row {
+            platform: platform.name(),
             place: *place,
             name: r.user.name.clone(),
             user: r.user.key(),
@@ -112,29 +158,17 @@ async fn run_async(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
             losses: r.losses,
         })
         .collect();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    if rows.is_empty() {
-        println!(
-            "No rated {} players here (players leave after {} days without a rated game of the category).",
-            category.name(),
-            INACTIVE_SECS / 86_400
-        );
-    }
-    for (row, (_, r)) in rows.iter().zip(&board.top) {
+    Section { platform, rows }
+}
+
+fn print_rows(section: &Section) {
+    for row in &section.rows {
+        // As the chat leaderboards show it: a provisional rating is marked `?`.
+        let mark = if row.provisional { "?" } else { "" };
+        let shown = format!("{}{mark}", row.rating);
         println!(
             "{:>3}. {:<24} {:>6} ±{:<3} {:>4} games  +{} ={} -{}",
-            row.place,
-            row.name,
-            r.rating.shown(),
-            row.deviation,
-            row.games,
-            row.wins,
-            row.draws,
-            row.losses
+            row.place, row.name, shown, row.deviation, row.games, row.wins, row.draws, row.losses
         );
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -611,8 +611,12 @@ impl<W: Write> Console<W> {
             FinishReason::Resigned(side) if Some(side) == me => {
                 Some(t!(lang, "console-you-resigned"))
             }
-            FinishReason::TimedOut(side) if Some(side) == me => {
+            // The clock's flag fell, or a correspondence game's time for a move ran out.
+            FinishReason::TimedOut(side) if Some(side) == me && view.clock.is_some() => {
                 Some(t!(lang, "console-you-timed-out"))
+            }
+            FinishReason::TimedOut(side) if Some(side) == me => {
+                Some(t!(lang, "console-you-missed-deadline"))
             }
             _ => present::result_reason(view, lang),
         };

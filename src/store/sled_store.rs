@@ -396,7 +396,7 @@ impl Upgradable for SledStore {
     }
 
     fn write(&self, batch: Batch) -> Result<(), StoreError> {
-        self.apply(batch)
+        self.apply(batch).map(drop)
     }
 
     fn make_durable(&self) -> Result<(), StoreError> {

@@ -195,12 +195,13 @@ fn leaderboard_prints_rows_best_first_as_json_and_text() {
     for key in ["rating", "deviation", "draws"] {
         assert!(rows[0][key].is_number(), "{key}: {}", rows[0]);
     }
+    // A chat without --platform is looked up on every platform; only Telegram has it.
     let chat = toguz(
         &["leaderboard", "--data-dir", data_dir, "--chat", "-100"],
         "",
     );
     assert!(
-        stdout(&chat).starts_with("  1. Player 1"),
+        stdout(&chat).starts_with("telegram:\n  1. Player 1"),
         "{}",
         stdout(&chat)
     );
@@ -223,4 +224,81 @@ fn leaderboard_prints_rows_best_first_as_json_and_text() {
         "{}",
         stderr(&missing)
     );
+}
+
+/// The case players met: rated hot-seat games at the console, then `toguz leaderboard`
+/// without `--platform` listed nobody (it ranked Telegram only). Now every platform that has
+/// rated players gets a section, and one named with `--platform` is printed alone.
+#[test]
+fn leaderboard_without_platform_shows_every_platform_with_rated_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().to_str().unwrap();
+    let leaderboard = |extra: &[&str]| {
+        let mut args = vec!["leaderboard", "--data-dir", data_dir];
+        args.extend_from_slice(extra);
+        let out = toguz(&args, "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let empty = leaderboard(&[]);
+    assert!(
+        empty.starts_with("No rated correspondence players"),
+        "{empty}"
+    );
+
+    // White moves, Black moves, White resigns: Daulet beats Aigerim in a rated game.
+    let args = [
+        "play",
+        "--data-dir",
+        data_dir,
+        "--white",
+        "Aigerim",
+        "--black",
+        "Daulet",
+        "--lang",
+        "en",
+    ];
+    let played = toguz(&args, "7\n9\nresign\nquit\n");
+    assert!(played.status.success(), "{}", stderr(&played));
+    let console_only = leaderboard(&[]);
+    assert!(
+        console_only.starts_with("console:\n  1. Daulet") && console_only.contains("  2. Aigerim"),
+        "{console_only}"
+    );
+    assert!(!console_only.contains("telegram:"), "{console_only}");
+
+    build_store(dir.path());
+    let both = leaderboard(&[]);
+    let telegram = both.find("telegram:\n  1. Player 1").expect(&both);
+    let console = both.find("\n\nconsole:\n  1. Daulet").expect(&both);
+    assert!(telegram < console, "{both}");
+    assert!(!both.contains("discord:"), "{both}");
+    assert_eq!(both.matches(" games  +").count(), 5, "{both}");
+
+    let json: Vec<serde_json::Value> = serde_json::from_str(&leaderboard(&["--json"])).unwrap();
+    let rows: Vec<(&str, u64, &str)> = json
+        .iter()
+        .map(|r| {
+            let field = |k: &str| r[k].as_str().unwrap();
+            (
+                field("platform"),
+                r["place"].as_u64().unwrap(),
+                field("name"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("telegram", 1, "Player 1"),
+            ("telegram", 2, "Player 3"),
+            ("telegram", 3, "Player 2"),
+            ("console", 1, "Daulet"),
+            ("console", 2, "Aigerim"),
+        ]
+    );
+
+    let named = leaderboard(&["--platform", "console"]);
+    assert!(named.starts_with("  1. Daulet"), "{named}");
+    assert_eq!(named.lines().count(), 2, "{named}");
 }

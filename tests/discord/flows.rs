@@ -997,12 +997,25 @@ async fn a_challenge_whose_answer_fails_past_the_retries_is_still_shown_once() {
             (!found.is_empty()).then_some(found)
         })
         .await;
-    // Whichever way it went out, once: give a second copy the time to appear.
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(with_buttons(fake, place).len(), 1, "{shown:?}");
     assert!(buttons(&shown[0])[0]["custom_id"]
         .as_str()
         .is_some_and(|id| id.starts_with("1ca:")));
+    // Bob accepts. The accept waits for the challenge's lock, held from posting the
+    // challenge until its message is attached, so the board on that message is the sign
+    // that every try at the answer is over. Whichever way it went out, once: the board is
+    // the only message with buttons (a second copy would still offer "Accept").
+    let message = id_of(&shown[0]);
+    let accept = button_id(fake, message, 0);
+    fake.press(&bob, message, &accept);
+    fake.wait_for(
+        "the board on the challenge message",
+        Duration::from_secs(15),
+        |f| f.message(message).filter(|m| !pit_buttons(m).is_empty()),
+    )
+    .await;
+    let now = with_buttons(fake, place);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert_eq!(id_of(&now[0]), message);
 }
 
 /// Alice challenges Bob; reading back the answer's message id fails one round of the gate's

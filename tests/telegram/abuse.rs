@@ -1,8 +1,7 @@
 //! What a modified client, an anonymous admin, a channel or another bot cannot do, and a
 //! handler that panics.
 
-use crate::load::{bot_game, group_game};
-use std::time::Duration;
+use crate::load::{board_of, bot_game, group_game, press_first, to_move};
 use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
@@ -16,8 +15,26 @@ pub fn next_text(fake: &FakeTelegram, mark: usize, chat: i64) -> String {
     call.str("text").unwrap_or_default()
 }
 
-fn no_challenge_since(fake: &FakeTelegram, mark: usize) -> bool {
-    std::thread::sleep(Duration::from_millis(500));
+/// Waits until every update sent to `chat` so far has been handled and its posts are out:
+/// a chat's updates are handled one after another and its posts go out in order, so the
+/// answer to a `/help` sent now by `from` comes after all of them. The index of that answer.
+fn settle(fake: &FakeTelegram, chat: &TgChat, from: &TgUser) -> usize {
+    let mark = fake.mark();
+    fake.send_text(chat, from, "/help");
+    let (at, _) = fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage"
+                && c.ok()
+                && c.i64("chat_id") == Some(chat.id)
+                && c.str("text").is_some_and(|t| t.contains("/play"))
+        })
+        .expect("the answer to /help");
+    at
+}
+
+/// No challenge posted since `mark`, once what was sent to `chat` has been handled.
+fn no_challenge_since(fake: &FakeTelegram, mark: usize, chat: &TgChat, from: &TgUser) -> bool {
+    settle(fake, chat, from);
     !fake.calls()[mark..]
         .iter()
         .any(|c| c.buttons().iter().any(|(_, d)| d.starts_with("1ca:")))
@@ -42,14 +59,14 @@ fn anonymous_admins_channels_and_bots_cannot_play() {
         None,
     );
     assert!(next_text(&fake, mark, group.id).contains("anonymously"));
-    assert!(no_challenge_since(&fake, mark));
+    assert!(no_challenge_since(&fake, mark, &group, &ann));
 
     // A post sent as a channel: from Channel_Bot, on behalf of the channel.
     let channel = TgChat::channel(-1005002, "News");
     let mark = fake.mark();
     fake.send_as(&group, &channel, &TgUser::channel_bot(), "/challenge", None);
     assert!(next_text(&fake, mark, group.id).contains("anonymously"));
-    assert!(no_challenge_since(&fake, mark));
+    assert!(no_challenge_since(&fake, mark, &group, &ann));
 
     // Another bot, and an anonymous admin's message, as the challenged "user".
     let other_bot = TgUser::bot(5102, "Helper", "helper_bot");
@@ -57,12 +74,12 @@ fn anonymous_admins_channels_and_bots_cannot_play() {
     let mark = fake.mark();
     fake.send_reply(&group, &ann, "/challenge", theirs);
     assert!(next_text(&fake, mark, group.id).contains("Only people"));
-    assert!(no_challenge_since(&fake, mark));
+    assert!(no_challenge_since(&fake, mark, &group, &ann));
     let anonymous = fake.send_as(&group, &group, &TgUser::group_anonymous_bot(), "hi", None);
     let mark = fake.mark();
     fake.send_reply(&group, &ann, "/challenge", anonymous);
     assert!(next_text(&fake, mark, group.id).contains("Only people"));
-    assert!(no_challenge_since(&fake, mark));
+    assert!(no_challenge_since(&fake, mark, &group, &ann));
 }
 
 #[test]
@@ -92,17 +109,44 @@ fn a_forged_inline_button_makes_no_challenge_in_another_users_name() {
             "{answer:#?}"
         );
     }
-    std::thread::sleep(Duration::from_millis(500));
-    let after = fake.inline_message(&inline).expect("still there");
-    assert_eq!(after.text, before.text, "nothing changed");
-    assert_eq!(after.reply_markup, before.reply_markup);
-    assert!(!fake.calls().iter().any(|c| c.method == "editMessageText"));
-    // The genuine button still works.
+    let untouched = fake.inline_message(&inline).expect("still there");
+    assert_eq!(untouched.text, before.text, "nothing changed");
+    assert_eq!(untouched.reply_markup, before.reply_markup);
+    // The genuine button still works: Eve takes Mallory's challenge, and the message
+    // becomes their board. That edit is the sign the presses before it were dealt with;
+    // then the message was edited once, into Mallory's game, and Alice is in nothing sent.
     let q = fake.press_inline(&inline, &eve, &genuine);
     assert_eq!(
         fake.wait_answer(&q, WAIT).expect("answered").str("text"),
         None
     );
+    let started = fake.wait_until(WAIT, |v| {
+        v.inline_message(&inline)
+            .and_then(Board::of)
+            .is_some_and(|b| !b.pits.is_empty())
+    });
+    assert!(started, "{:#?}", fake.inline_message(&inline));
+    let board = Board::of(&fake.inline_message(&inline).expect("there")).expect("a board");
+    let calls = fake.calls();
+    // Every edit of the message shows this one game: no forged press started another.
+    let games: std::collections::BTreeSet<String> = calls
+        .iter()
+        .filter(|c| {
+            c.method.starts_with("editMessage")
+                && c.str("inline_message_id") == Some(inline.clone())
+        })
+        .flat_map(|c| c.buttons())
+        .filter_map(|(_, data)| Some(data.strip_prefix("1m:")?.split(':').next()?.to_string()))
+        .collect();
+    assert_eq!(
+        games,
+        std::collections::BTreeSet::from([board.game.clone()])
+    );
+    let alice_named = calls
+        .iter()
+        .filter(|c| c.method != "answerCallbackQuery")
+        .find(|c| c.params.to_string().contains("Alice"));
+    assert!(alice_named.is_none(), "{alice_named:#?}");
 }
 
 #[test]
@@ -125,13 +169,36 @@ fn a_forged_button_on_another_games_board_is_refused_and_changes_nothing() {
         answer.str("text").is_some_and(|t| t.contains("not valid")),
         "{answer:#?}"
     );
-    std::thread::sleep(Duration::from_millis(800));
     let board = Board::of(&fake.message(group.id, theirs.message.message_id).unwrap())
         .expect("still a board");
     assert_eq!(board.game, theirs.game, "not taken over");
     assert_eq!(board.data, theirs.data);
-    let own = wait_board(&fake, cat_chat.id, |_| true);
-    assert_eq!(own.ply, mine.ply, "Cat's game did not move");
+    // Signs that the forged press was dealt with before anything after it. In the group,
+    // whose updates are handled in order: the player to move makes a move, and the board
+    // shows that move alone, still of their game.
+    let players = [ann.clone(), ben.clone()];
+    let mover = to_move(&theirs, &players).expect("someone to move");
+    let q = press_first(&fake, &group, mover, &theirs);
+    assert_eq!(
+        fake.wait_answer(&q, WAIT).expect("answered").str("text"),
+        None
+    );
+    let moved = wait_board(&fake, group.id, |b| b.ply > theirs.ply);
+    assert_eq!(moved.game, theirs.game, "not taken over");
+    assert_eq!(moved.ply, theirs.ply + 1);
+    let shown = fake.bot_messages(group.id);
+    assert!(
+        board_of(&shown, &mine.game).is_none(),
+        "Cat's game in the group"
+    );
+    // Cat's own game: the move she forged is taken on her board, so it was not played.
+    let q = press_first(&fake, &cat_chat, &cat, &mine);
+    assert_eq!(
+        fake.wait_answer(&q, WAIT).expect("answered").str("text"),
+        None,
+        "Cat's game did not move before"
+    );
+    wait_board(&fake, cat_chat.id, |b| b.ply > mine.ply);
 }
 
 #[test]
@@ -154,12 +221,13 @@ fn a_panicking_handler_is_answered_and_the_bot_goes_on() {
     assert!(next_text(&fake, mark, chat.id).contains("/play"));
 }
 
-/// No sendMessage to `chat` since `mark`, after a moment for one to arrive.
-fn silent_since(fake: &FakeTelegram, mark: usize, chat: i64) -> bool {
-    std::thread::sleep(Duration::from_millis(500));
-    !fake.calls()[mark..]
+/// No sendMessage to `chat` since `mark` but the answer to the `/help` that shows all
+/// that was sent before has been handled.
+fn silent_since(fake: &FakeTelegram, mark: usize, chat: &TgChat, from: &TgUser) -> bool {
+    let help = settle(fake, chat, from);
+    !fake.calls()[mark..help]
         .iter()
-        .any(|c| c.method == "sendMessage" && c.i64("chat_id") == Some(chat))
+        .any(|c| c.method == "sendMessage" && c.i64("chat_id") == Some(chat.id))
 }
 
 #[test]
@@ -199,7 +267,8 @@ fn malformed_commands_get_a_clear_answer_and_other_bots_commands_none() {
     let group = TgChat::group(-5501, "Club");
     let mark = fake.mark();
     fake.send_text(&group, &eva, "/weather");
-    assert!(silent_since(&fake, mark, group.id));
+    assert!(silent_since(&fake, mark, &group, &eva));
+    let mark = fake.mark();
     fake.send_text(&group, &eva, "/weather@toguz_test_bot");
     assert!(next_text(&fake, mark, group.id).contains("/weather"));
     let mark = fake.mark();
@@ -209,5 +278,5 @@ fn malformed_commands_get_a_clear_answer_and_other_bots_commands_none() {
         text.contains("«bob»") && text.contains("/challenge @username"),
         "{text}"
     );
-    assert!(no_challenge_since(&fake, mark));
+    assert!(no_challenge_since(&fake, mark, &group, &eva));
 }

@@ -322,7 +322,7 @@ fn the_language_comes_from_telegram_or_from_lang() {
         });
         assert!(found.is_some(), "no message with {words:?}");
     };
-    said(mark, "Привет!");
+    said(mark, "Здравствуйте!");
     let mark = f.fake.mark();
     f.fake.send_text(&chat, &dana, "/lang kk");
     said(mark, "Сізбен қазақша сөйлесемін.");

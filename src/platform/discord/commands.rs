@@ -546,7 +546,8 @@ mod tests {
                 t!(lang, "discord-lang-set"),
                 t!(lang, "discord-help")
             );
-            assert!(text.chars().count() <= 2000, "{lang:?}: {}", text.len());
+            let length = text.chars().count();
+            assert!(length <= 2000, "{lang:?}: {length} characters");
         }
     }
 

@@ -158,7 +158,7 @@ fn results_say_who_won_and_why() {
     assert!(caption(&v, Lang::Ru).contains("Победили чёрные: Бот (лёгкий). A сдаётся."));
     assert_eq!(
         result_text(&v, Lang::Kk).unwrap(),
-        "Қаралар жеңді: Бот (жеңіл). A жеңілгенін мойындады."
+        "Қаралар жеңді: Бот (жеңіл). A берілді."
     );
     v.status = GameStatus::Finished {
         winner: Some(Side::White),
