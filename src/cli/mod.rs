@@ -16,6 +16,7 @@ pub mod replay;
 pub mod review;
 pub mod run;
 pub mod store;
+pub mod swiss;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -59,6 +60,9 @@ pub enum Command {
     /// Work on the store itself (copy it between sled and PostgreSQL).
     #[command(subcommand)]
     Store(store::StoreCommand),
+    /// Swiss tournaments: pair the next round of a FIDE TRF file (Dutch system).
+    #[command(subcommand)]
+    Swiss(swiss::SwissCommand),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -77,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
         Command::Store(command) => store::run(command),
+        Command::Swiss(command) => swiss::run(command),
     };
     match result {
         Ok(code) => code,

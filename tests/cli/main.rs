@@ -1,5 +1,5 @@
 //! The `toguz` command line as a user runs it: `replay`, `perft`, `render`, `analyze`,
-//! `match` and `engine`; output, errors and exit codes. One test binary for all of them.
+//! `match`, `engine` and `swiss pair`; output, errors and exit codes. One test binary for all of them.
 
 mod engine;
 mod history;
@@ -7,6 +7,7 @@ mod render;
 mod replay;
 mod review;
 mod run;
+mod swiss;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -1,0 +1,769 @@
+//! Maximum weight perfect matching on a general graph (Edmonds' blossom
+//! algorithm, primal-dual, after Galil's "Efficient algorithms for finding
+//! maximum matching in graphs", 1986), kept warm between calls: the Dutch
+//! pairing changes a few edges and matches again hundreds of times a round, so
+//! each call starts from the previous optimum and its dual solution instead of
+//! from nothing. An odd number of vertices gets one dummy vertex joined to all
+//! by weight-zero edges; whoever it takes is left unmatched.
+//!
+//! Weights are exact integers (`Weight`), never floats: the Dutch pairing packs
+//! all its criteria into one weight and one lost bit would change a pairing.
+
+use super::wide::Weight;
+
+const NONE: usize = usize::MAX;
+
+/// Edge weights of a complete graph (zero: no edge) and the last optimum.
+pub struct MatchingComputer<W: Weight> {
+    size: usize,
+    n: usize,
+    weights: Vec<W>,
+    initialized: bool,
+    touched: Vec<usize>,
+    is_touched: Vec<bool>,
+    dirty: Vec<usize>,
+    stamp: u32,
+    allowed: Vec<u32>,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+    queue: Vec<usize>,
+}
+
+fn tri(a: usize, b: usize) -> usize {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    hi * (hi - 1) / 2 + lo
+}
+
+impl<W: Weight> MatchingComputer<W> {
+    /// A graph of `size` vertices and no edges.
+    pub fn new(size: usize) -> Self {
+        let n = size + size % 2;
+        let mut computer = MatchingComputer {
+            size,
+            n,
+            weights: vec![W::zero(); size * size.saturating_sub(1) / 2],
+            initialized: false,
+            touched: Vec::new(),
+            is_touched: vec![false; n],
+            dirty: Vec::new(),
+            stamp: 0,
+            allowed: vec![0; n * n],
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).rev().collect(),
+            dualvar: vec![W::zero(); 2 * n],
+            queue: Vec::new(),
+        };
+        computer.reset_blossoms();
+        computer
+    }
+
+    /// The number of vertices.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Twice the weight of the edge between `a` and `b` (zero: no edge).
+    fn edge_weight(&self, a: usize, b: usize) -> W {
+        if a >= self.size || b >= self.size || a == b {
+            W::zero()
+        } else {
+            self.weights[tri(a, b)]
+        }
+    }
+
+    /// Sets the weight of the edge between `a` and `b` (zero removes it).
+    pub fn set_edge_weight(&mut self, a: usize, b: usize, weight: W) {
+        // Stored doubled, so that every dual variable stays an integer.
+        let weight = weight.plus(weight);
+        let old = std::mem::replace(&mut self.weights[tri(a, b)], weight);
+        if !self.initialized {
+            return;
+        }
+        if weight == old {
+            return;
+        }
+        let (ta, tb) = (self.inblossom[a], self.inblossom[b]);
+        if ta == tb && ta >= self.n {
+            self.dirty.push(ta);
+        }
+        let matched = self.mate[a] != NONE && self.endpoint(self.mate[a]) == b;
+        // Refitting `a` alone makes its edges feasible again.
+        if weight > old || matched {
+            self.touch(a);
+            if ta >= self.n {
+                self.dirty.push(ta);
+            }
+        }
+    }
+
+    fn touch(&mut self, v: usize) {
+        if !self.is_touched[v] {
+            self.is_touched[v] = true;
+            self.touched.push(v);
+        }
+    }
+
+    fn present(&self, a: usize, b: usize) -> bool {
+        a != b && (a >= self.size || b >= self.size || self.weights[tri(a, b)] > W::zero())
+    }
+
+    fn endpoint(&self, p: usize) -> usize {
+        p % self.n
+    }
+
+    fn flip(&self, p: usize) -> usize {
+        (p % self.n) * self.n + p / self.n
+    }
+
+    fn edge(&self, k: usize) -> (usize, usize) {
+        (k / self.n, k % self.n)
+    }
+
+    fn canonical(&self, a: usize, b: usize) -> usize {
+        if a < b {
+            a * self.n + b
+        } else {
+            b * self.n + a
+        }
+    }
+
+    fn slack(&self, k: usize) -> W {
+        let (i, j) = self.edge(k);
+        let w = self.edge_weight(i, j);
+        self.dualvar[i].plus(self.dualvar[j]).minus(w.plus(w))
+    }
+
+    fn allowed(&self, k: usize) -> bool {
+        self.allowed[k] == self.stamp
+    }
+
+    fn allow(&mut self, k: usize) {
+        self.allowed[k] = self.stamp;
+    }
+
+    /// A maximum weight matching among those leaving at most one vertex
+    /// unmatched: `mate[v]` is v's partner, or `v` itself. `None` when no such
+    /// matching exists.
+    pub fn compute_matching(&mut self) -> Option<Vec<usize>> {
+        if !self.initialized {
+            let mut max = W::zero();
+            for &w in &self.weights {
+                if w > max {
+                    max = w;
+                }
+            }
+            for v in 0..self.n {
+                self.dualvar[v] = max;
+            }
+            self.initialized = true;
+            self.touched.clear();
+            self.is_touched.iter_mut().for_each(|t| *t = false);
+        } else {
+            self.dissolve_dirty_blossoms();
+            let touched = std::mem::take(&mut self.touched);
+            for &v in &touched {
+                self.is_touched[v] = false;
+                self.refit(v);
+            }
+        }
+        self.solve()?;
+        Some(
+            (0..self.size)
+                .map(|v| {
+                    let m = self.endpoint(self.mate[v]);
+                    if m >= self.size {
+                        v
+                    } else {
+                        m
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Sets `v`'s dual to the least value that keeps its edges feasible, and
+    /// unmatches it if its matched edge is no longer tight.
+    fn refit(&mut self, v: usize) {
+        let mut best: Option<W> = None;
+        for w in 0..self.n {
+            if self.present(v, w) {
+                let weight = self.edge_weight(v, w);
+                let need = weight.plus(weight).minus(self.dualvar[w]);
+                if best.is_none_or(|b| need > b) {
+                    best = Some(need);
+                }
+            }
+        }
+        if let Some(best) = best {
+            self.dualvar[v] = best;
+        }
+        self.unmatch_if_loose(v);
+    }
+
+    fn unmatch_if_loose(&mut self, v: usize) {
+        if self.mate[v] == NONE {
+            return;
+        }
+        let m = self.endpoint(self.mate[v]);
+        let k = self.canonical(v, m);
+        if !self.present(v, m) || self.slack(k) != W::zero() {
+            self.mate[v] = NONE;
+            self.mate[m] = NONE;
+        }
+    }
+
+    /// Turns the duals of every blossom holding a changed edge into its
+    /// vertices' duals (which keeps every edge feasible) and forgets those
+    /// blossoms; matched edges that stop being tight are unmatched.
+    fn dissolve_dirty_blossoms(&mut self) {
+        let dirty = std::mem::take(&mut self.dirty);
+        for b in dirty {
+            if b < self.n || self.blossombase[b] == NONE || self.blossomparent[b] != NONE {
+                continue;
+            }
+            let leaves = self.leaves_of(b);
+            self.release(b);
+            for &v in &leaves {
+                self.inblossom[v] = v;
+                self.blossomparent[v] = NONE;
+            }
+            for &v in &leaves {
+                self.unmatch_if_loose(v);
+            }
+        }
+    }
+
+    /// Moves the duals of `b` and its sub-blossoms onto their vertices and
+    /// frees their slots.
+    fn release(&mut self, b: usize) {
+        let z = self.dualvar[b];
+        if z != W::zero() {
+            for v in self.leaves_of(b) {
+                self.dualvar[v] = self.dualvar[v].plus(z);
+            }
+        }
+        for child in std::mem::take(&mut self.blossomchilds[b]) {
+            if child >= self.n {
+                self.release(child);
+            }
+        }
+        self.blossomendps[b].clear();
+        self.blossombase[b] = NONE;
+        self.blossomparent[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.labelend[b] = NONE;
+        self.label[b] = 0;
+        self.dualvar[b] = W::zero();
+        self.unusedblossoms.push(b);
+    }
+
+    fn reset_blossoms(&mut self) {
+        let n = self.n;
+        for v in 0..n {
+            self.inblossom[v] = v;
+            self.blossombase[v] = v;
+        }
+        for b in 0..2 * n {
+            self.blossomparent[b] = NONE;
+            self.blossomchilds[b].clear();
+            self.blossomendps[b].clear();
+            self.blossombestedges[b] = None;
+            self.bestedge[b] = NONE;
+            self.labelend[b] = NONE;
+            self.label[b] = 0;
+        }
+        for b in n..2 * n {
+            self.blossombase[b] = NONE;
+            self.dualvar[b] = W::zero();
+        }
+        self.unusedblossoms = (n..2 * n).rev().collect();
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &t in &self.blossomchilds[b] {
+                self.leaves(t, out);
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.leaves(b, &mut out);
+        out
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.inblossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.labelend[w] = p;
+        self.labelend[b] = p;
+        self.bestedge[w] = NONE;
+        self.bestedge[b] = NONE;
+        if t == 1 {
+            let mut leaves = Vec::new();
+            self.leaves(b, &mut leaves);
+            self.queue.extend(leaves);
+        } else if t == 2 {
+            let base = self.blossombase[b];
+            let mb = self.mate[base];
+            let flipped = self.flip(mb);
+            self.assign_label(self.endpoint(mb), 1, flipped);
+        }
+    }
+
+    fn scan_blossom(&mut self, mut v: usize, mut w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        while v != NONE || w != NONE {
+            let mut b = self.inblossom[v];
+            if self.label[b] & 4 != 0 {
+                base = self.blossombase[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.endpoint(self.labelend[b]);
+                b = self.inblossom[v];
+                v = self.endpoint(self.labelend[b]);
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (mut v, mut w) = self.edge(k);
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let Some(b) = self.unusedblossoms.pop() else {
+            return;
+        };
+        self.blossombase[b] = base;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b;
+            path.push(bv);
+            endps.push(self.labelend[bv]);
+            v = self.endpoint(self.labelend[bv]);
+            bv = self.inblossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        let (ka, kb) = self.edge(k);
+        endps.push(kb * self.n + ka);
+        while bw != bb {
+            self.blossomparent[bw] = b;
+            path.push(bw);
+            endps.push(self.flip(self.labelend[bw]));
+            w = self.endpoint(self.labelend[bw]);
+            bw = self.inblossom[w];
+        }
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = W::zero();
+        self.blossomchilds[b] = path.clone();
+        self.blossomendps[b] = endps;
+        for v in self.leaves_of(b) {
+            if self.label[self.inblossom[v]] == 2 {
+                self.queue.push(v);
+            }
+            self.inblossom[v] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * self.n];
+        for &bv in &path {
+            let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
+                None => self
+                    .leaves_of(bv)
+                    .into_iter()
+                    .map(|v| {
+                        (0..self.n)
+                            .filter(|&w| self.present(v, w))
+                            .map(|w| self.canonical(v, w))
+                            .collect()
+                    })
+                    .collect(),
+                Some(list) => vec![list],
+            };
+            for nblist in nblists {
+                for k in nblist {
+                    let (i, mut j) = self.edge(k);
+                    if self.inblossom[j] == b {
+                        j = i;
+                    }
+                    let bj = self.inblossom[j];
+                    if bj != b
+                        && self.label[bj] == 1
+                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+                    {
+                        bestedgeto[bj] = k;
+                    }
+                }
+            }
+            self.bestedge[bv] = NONE;
+        }
+        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut best = NONE;
+        for &k in &list {
+            if best == NONE || self.slack(k) < self.slack(best) {
+                best = k;
+            }
+        }
+        self.blossombestedges[b] = Some(list);
+        self.bestedge[b] = best;
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        let childs = self.blossomchilds[b].clone();
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s] == W::zero() {
+                self.expand_blossom(s, endstage);
+            } else {
+                for v in self.leaves_of(s) {
+                    self.inblossom[v] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let entrychild = self.inblossom[self.endpoint(self.flip(self.labelend[b]))];
+            let len = childs.len() as isize;
+            let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
+            let (jstep, endptrick): (isize, bool) = if j & 1 == 1 {
+                j -= len;
+                (1, false)
+            } else {
+                (-1, true)
+            };
+            let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+            let trick = |this: &Self, p: usize, flip: bool| if flip { this.flip(p) } else { p };
+            let back = isize::from(endptrick);
+            let endps = self.blossomendps[b].clone();
+            let mut p = self.labelend[b];
+            while j != 0 {
+                let pf = self.flip(p);
+                let e = self.endpoint(pf);
+                self.label[e] = 0;
+                let q = endps[at(j - back)];
+                let q_other = trick(self, q, !endptrick);
+                let e = self.endpoint(q_other);
+                self.label[e] = 0;
+                self.assign_label(self.endpoint(pf), 2, p);
+                let (qa, qb) = (q / self.n, q % self.n);
+                let qk = self.canonical(qa, qb);
+                self.allow(qk);
+                j += jstep;
+                p = trick(self, endps[at(j - back)], endptrick);
+                let (pa, pb) = (p / self.n, p % self.n);
+                let pk = self.canonical(pa, pb);
+                self.allow(pk);
+                j += jstep;
+            }
+            let bv = childs[at(j)];
+            let pf = self.flip(p);
+            let e = self.endpoint(pf);
+            self.label[e] = 2;
+            self.label[bv] = 2;
+            self.labelend[e] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while childs[at(j)] != entrychild {
+                let bv = childs[at(j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let found = self.leaves_of(bv).into_iter().find(|&v| self.label[v] != 0);
+                if let Some(v) = found {
+                    self.label[v] = 0;
+                    let mb = self.mate[self.blossombase[bv]];
+                    let e = self.endpoint(mb);
+                    self.label[e] = 0;
+                    self.assign_label(v, 2, self.labelend[v]);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = u8::MAX;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.dualvar[b] = W::zero();
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b {
+            t = self.blossomparent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.blossomchilds[b].len() as isize;
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .unwrap_or(0);
+        let mut j = i as isize;
+        let (jstep, endptrick): (isize, bool) = if j & 1 == 1 {
+            j -= len;
+            (1, false)
+        } else {
+            (-1, true)
+        };
+        let back = isize::from(endptrick);
+        let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+        while j != 0 {
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            let raw = self.blossomendps[b][at(j - back)];
+            let p = if endptrick { self.flip(raw) } else { raw };
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint(p));
+            }
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            let pf = self.flip(p);
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint(pf));
+            }
+            let (a, c) = (self.endpoint(p), self.endpoint(pf));
+            self.mate[a] = pf;
+            self.mate[c] = p;
+        }
+        self.blossomchilds[b].rotate_left(i);
+        self.blossomendps[b].rotate_left(i);
+        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w) = self.edge(k);
+        for (mut s, mut p) in [(v, v * self.n + w), (w, w * self.n + v)] {
+            loop {
+                let bs = self.inblossom[s];
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.labelend[bs] == NONE {
+                    break;
+                }
+                let t = self.endpoint(self.labelend[bs]);
+                let bt = self.inblossom[t];
+                s = self.endpoint(self.labelend[bt]);
+                let j = self.endpoint(self.flip(self.labelend[bt]));
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.labelend[bt];
+                p = self.flip(self.labelend[bt]);
+            }
+        }
+    }
+
+    /// Stages until every vertex is matched; `None` when that is impossible.
+    fn solve(&mut self) -> Option<()> {
+        let n = self.n;
+        while (0..n).any(|v| self.mate[v] == NONE) {
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                self.allowed.iter_mut().for_each(|a| *a = u32::MAX);
+                self.stamp = 1;
+            }
+            for b in 0..2 * n {
+                self.label[b] = 0;
+                self.bestedge[b] = NONE;
+            }
+            for b in n..2 * n {
+                self.blossombestedges[b] = None;
+            }
+            self.queue.clear();
+            for v in 0..n {
+                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                    self.assign_label(v, 1, NONE);
+                }
+            }
+            if !self.stage()? {
+                return None;
+            }
+            for b in n..2 * n {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] != NONE
+                    && self.label[b] == 1
+                    && self.dualvar[b] == W::zero()
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// One stage: grow alternating trees and adjust duals until an augmenting
+    /// path is found (`Some(true)`); `None` when no perfect matching exists.
+    fn stage(&mut self) -> Option<bool> {
+        let n = self.n;
+        loop {
+            while let Some(v) = self.queue.pop() {
+                let dual_v = self.dualvar[v];
+                for w in 0..n {
+                    let weight = self.edge_weight(v, w);
+                    if w == v
+                        || (weight == W::zero() && v < self.size && w < self.size)
+                        || self.inblossom[v] == self.inblossom[w]
+                    {
+                        continue;
+                    }
+                    let p = v * n + w;
+                    let k = self.canonical(v, w);
+                    let mut kslack = W::zero();
+                    if !self.allowed(k) {
+                        kslack = dual_v.plus(self.dualvar[w]).minus(weight.plus(weight));
+                        if kslack <= W::zero() {
+                            self.allow(k);
+                        }
+                    }
+                    if self.allowed(k) {
+                        if self.label[self.inblossom[w]] == 0 {
+                            let pf = self.flip(p);
+                            self.assign_label(w, 2, pf);
+                        } else if self.label[self.inblossom[w]] == 1 {
+                            let base = self.scan_blossom(v, w);
+                            if base != NONE {
+                                self.add_blossom(base, k);
+                            } else {
+                                self.augment_matching(k);
+                                return Some(true);
+                            }
+                        } else if self.label[w] == 0 {
+                            self.label[w] = 2;
+                            self.labelend[w] = self.flip(p);
+                        }
+                    } else if self.label[self.inblossom[w]] == 1 {
+                        let b = self.inblossom[v];
+                        if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                            self.bestedge[b] = k;
+                        }
+                    } else if self.label[w] == 0
+                        && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                    {
+                        self.bestedge[w] = k;
+                    }
+                }
+            }
+            let mut deltatype = 0;
+            let mut delta = W::zero();
+            let mut deltaedge = NONE;
+            let mut deltablossom = NONE;
+            for v in 0..n {
+                if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                    let d = self.slack(self.bestedge[v]);
+                    if deltatype == 0 || d < delta {
+                        delta = d;
+                        deltatype = 2;
+                        deltaedge = self.bestedge[v];
+                    }
+                }
+            }
+            for b in 0..2 * n {
+                if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
+                    let d = self.slack(self.bestedge[b]).half();
+                    if deltatype == 0 || d < delta {
+                        delta = d;
+                        deltatype = 3;
+                        deltaedge = self.bestedge[b];
+                    }
+                }
+            }
+            for b in n..2 * n {
+                if self.blossombase[b] != NONE
+                    && self.blossomparent[b] == NONE
+                    && self.label[b] == 2
+                    && (deltatype == 0 || self.dualvar[b] < delta)
+                {
+                    delta = self.dualvar[b];
+                    deltatype = 4;
+                    deltablossom = b;
+                }
+            }
+            if deltatype == 0 {
+                return None;
+            }
+            for v in 0..n {
+                match self.label[self.inblossom[v]] {
+                    1 => self.dualvar[v] = self.dualvar[v].minus(delta),
+                    2 => self.dualvar[v] = self.dualvar[v].plus(delta),
+                    _ => {}
+                }
+            }
+            for b in n..2 * n {
+                if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                    match self.label[b] {
+                        1 => self.dualvar[b] = self.dualvar[b].plus(delta),
+                        2 => self.dualvar[b] = self.dualvar[b].minus(delta),
+                        _ => {}
+                    }
+                }
+            }
+            match deltatype {
+                2 => {
+                    self.allow(deltaedge);
+                    let (mut i, j) = self.edge(deltaedge);
+                    if self.label[self.inblossom[i]] == 0 {
+                        i = j;
+                    }
+                    self.queue.push(i);
+                }
+                3 => {
+                    self.allow(deltaedge);
+                    let (i, _) = self.edge(deltaedge);
+                    self.queue.push(i);
+                }
+                _ => self.expand_blossom(deltablossom, false),
+            }
+        }
+    }
+}
