@@ -1,5 +1,6 @@
 //! Platform adapters: each turns native events into manager actions and draws views with its
-//! own widgets.
+//! own widgets. What a player sees is decided once, for all of them, in `present` (the floor
+//! below the adapters, docs/architecture.md); no adapter touches the store.
 
 pub mod console;
 pub mod discord;
