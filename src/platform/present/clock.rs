@@ -171,7 +171,10 @@ mod tests {
         let live = clock_lines(&view, Lang::Ru, ClockStyle::Live);
         assert_eq!(live[1], "Время белых истечёт <t:1764539225:R>.");
         let kk = clock_lines(&view, Lang::Kk, ClockStyle::TimeOfDay);
-        assert_eq!(kk[1], "Ақтардың уақыты UTC бойынша сағат 21:47:05 болғанда бітеді.");
+        assert_eq!(
+            kk[1],
+            "Ақтардың уақыты UTC бойынша сағат 21:47:05 болғанда бітеді."
+        );
         let mut first = view.clone();
         if let Some(clock) = first.clock.as_mut() {
             clock.deadline = clock.deadline.map(|d| Deadline {
