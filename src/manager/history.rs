@@ -73,11 +73,12 @@ pub struct Leaderboard {
     pub caller: Option<(usize, LeaderRow)>,
 }
 
-/// The points `side` scored in a finished game; `None` for an aborted (or ongoing) one.
+/// The points `side` scored in a finished game; `None` for one without result (aborted, a
+/// first move missed) or an ongoing one.
 pub fn score_of(status: &GameStatus, side: Side) -> Option<Score> {
     match status {
         GameStatus::Finished {
-            reason: FinishReason::Aborted,
+            reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_),
             ..
         }
         | GameStatus::Ongoing => None,

