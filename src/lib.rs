@@ -2,7 +2,7 @@
 //!
 //! `rules` is the pure game; `engine` plays it; `review` goes through a finished game with it; `store` keeps games in sled; `manager` runs
 //! games for every platform; `render` draws boards; `platform/*` speak to chat services;
-//! `i18n` holds every word shown to players; `cli` is the command line. `testing` (the
+//! `i18n` holds every word shown to players; `names` makes display names safe to show; `cli` is the command line. `testing` (the
 //! `test-support` feature, for tests and benchmarks only) holds the fake Telegram and Discord.
 
 pub mod cli;
@@ -10,6 +10,7 @@ pub mod config;
 pub mod engine;
 pub mod i18n;
 pub mod manager;
+pub mod names;
 pub mod platform;
 pub mod ratings;
 pub mod render;

@@ -37,7 +37,7 @@ fn result(status: &GameStatus) -> RecordResult {
 /// A player's name in a record: the display name at the time, or the bot and its level.
 pub fn player_name(player: &Player) -> String {
     match player {
-        Player::Human(u) => u.name.clone(),
+        Player::Human(u) => crate::names::clean_name(&u.name),
         Player::Bot(level) => format!("toguz bot ({})", level.name()),
     }
 }

@@ -87,3 +87,45 @@ fn a_game_resigned_before_any_move_is_aborted_and_changes_no_rating() {
         assert!(!text.contains(": 1 ("), "{text}");
     }
 }
+
+/// Item 14: a name with a right-to-left override, zero-width characters and a line break,
+/// and a 500-character name, as a challenge and a board show them.
+#[test]
+fn hostile_display_names_are_shown_cleaned_and_capped() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let group = TgChat::group(GROUP, "Toguz club");
+    let mallory = TgUser::new(
+        741,
+        "Mal\u{202E}lory\u{200D}\u{200B}\n2. Fake",
+        "mallory_t",
+        "en",
+    );
+    let long = TgUser::new(742, &"L".repeat(500), "long_t", "en");
+    let (msg, text, buttons) = challenge(&fake, &group, (&mallory, &long), "/challenge");
+    let q = fake.press(&group, msg, &long, &data_starting(&buttons, "1ca:"));
+    fake.wait_answer(&q, WAIT).expect("accepted");
+    let board = wait_board(&fake, GROUP, |b| {
+        !b.pits.is_empty() && b.message.message_id > msg
+    });
+    let capped = format!("{}…", "L".repeat(31));
+    let caption = board.caption().to_string();
+    for shown in [&text, &caption] {
+        for hidden in ['\u{202E}', '\u{200D}', '\u{200B}'] {
+            assert!(!shown.contains(hidden), "{hidden:?} in {shown}");
+        }
+        assert!(!shown.contains("Mallory\n2. Fake"), "{shown}");
+        assert!(!shown.contains(&"L".repeat(32)), "{shown}");
+        // The caption names the player to move, one or the other.
+        assert!(
+            shown.contains("Mallory 2. Fake") || shown.contains(&capped),
+            "{shown}"
+        );
+    }
+    // The challenge names both.
+    assert!(
+        text.contains("Mallory 2. Fake") && text.contains(&capped),
+        "{text}"
+    );
+}

@@ -9,7 +9,7 @@ use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
-    Manager, MessageRef, Player, Target, UserRef,
+    Manager, MessageRef, Platform, Player, Target, UserRef,
 };
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
@@ -84,10 +84,10 @@ pub fn board_view(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> Boar
     BoardView {
         position: view.position,
         last_move: view.last_move,
-        names: Side::BOTH.map(|s| player_name(view.player(s), lang)),
+        names: Side::BOTH.map(|s| plain_player_name(view.player(s), lang)),
         perspective: viewer.and_then(|v| view.side_of(v)).unwrap_or(Side::White),
         lang,
-        result_line: result_text(view, lang),
+        result_line: result_text_plain(view, lang),
         hint: None,
     }
 }
@@ -97,16 +97,40 @@ pub fn side_name(side: Side, lang: Lang) -> String {
     words::side_name(lang, side)
 }
 
-/// A player's display name; the bot is named with its level.
+/// A person's name as a text shows it (issue 31, item 14): cleaned of hidden characters
+/// and capped (`names::clean_name`; names stored before that was done on entry are cleaned
+/// here), and on Discord, whose texts are markdown, with its markdown escaped, so that a
+/// name never formats, links or mentions. Telegram's adapter escapes its HTML as a whole.
+pub fn user_name(user: &UserRef) -> String {
+    let name = crate::names::clean_name(&user.name);
+    match user.platform {
+        Platform::Discord => crate::names::escape_markdown(&name),
+        Platform::Telegram | Platform::Console => name,
+    }
+}
+
+/// A player's display name in a text; the bot is named with its level.
 pub fn player_name(player: &Player, lang: Lang) -> String {
     match player {
-        Player::Human(user) => user.name.clone(),
-        Player::Bot(level) => t!(
-            lang,
-            "manager-bot-name",
-            level = words::level_name(lang, *level)
-        ),
+        Player::Human(user) => user_name(user),
+        Player::Bot(level) => bot_name(*level, lang),
     }
+}
+
+/// A player's name on an image, where no markup is read: cleaned, never escaped.
+pub fn plain_player_name(player: &Player, lang: Lang) -> String {
+    match player {
+        Player::Human(user) => crate::names::clean_name(&user.name),
+        Player::Bot(level) => bot_name(*level, lang),
+    }
+}
+
+fn bot_name(level: crate::engine::Level, lang: Lang) -> String {
+    t!(
+        lang,
+        "manager-bot-name",
+        level = words::level_name(lang, level)
+    )
 }
 
 /// The variant in words: "standard game", "5 per pit, no tuzdeks".
@@ -132,15 +156,31 @@ pub fn variant_text(variant: Variant, lang: Lang) -> String {
 
 /// The result of a finished game, as two sentences: who won, and why.
 pub fn result_text(view: &GameView, lang: Lang) -> Option<String> {
-    let headline = result_headline(view, lang)?;
-    Some(match result_reason(view, lang) {
+    result_text_named(view, lang, player_name)
+}
+
+/// `result_text` for an image: the names without markup escapes.
+pub fn result_text_plain(view: &GameView, lang: Lang) -> Option<String> {
+    result_text_named(view, lang, plain_player_name)
+}
+
+fn result_text_named(view: &GameView, lang: Lang, names: NameOf) -> Option<String> {
+    let headline = result_headline_named(view, lang, names)?;
+    Some(match result_reason_named(view, lang, names) {
         Some(why) => format!("{headline} {why}"),
         None => headline,
     })
 }
 
+/// How a text names a player: `player_name` or `plain_player_name`.
+type NameOf = fn(&Player, Lang) -> String;
+
 /// Who won a finished game ("Black wins: Bot (easy)."), a draw, or the abort.
 pub fn result_headline(view: &GameView, lang: Lang) -> Option<String> {
+    result_headline_named(view, lang, player_name)
+}
+
+fn result_headline_named(view: &GameView, lang: Lang, player_name: NameOf) -> Option<String> {
     let GameStatus::Finished { winner, reason } = view.status else {
         return None;
     };
@@ -297,8 +337,10 @@ pub fn deadline_text(view: &GameView, lang: Lang) -> Option<String> {
 
 /// The text of a challenge message, by its status.
 pub fn challenge_text(view: &ChallengeView, lang: Lang) -> String {
-    let challenger = view.challenger.name.as_str();
-    let opponent = view.opponent.as_ref().map(|o| o.name.as_str());
+    let challenger = user_name(&view.challenger);
+    let challenger = challenger.as_str();
+    let opponent = view.opponent.as_ref().map(user_name);
+    let opponent = opponent.as_deref();
     let mut variant = variant_text(view.variant, lang);
     let time = time_control_text(view.time_control, lang);
     if !time.is_empty() {
