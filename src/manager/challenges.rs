@@ -5,7 +5,8 @@ use super::*;
 /// What a player does with an open challenge.
 #[derive(Clone, Copy)]
 pub(super) enum Answer {
-    Accept,
+    /// With the terms' version the accepting player was shown (a button), if known.
+    Accept(Option<u32>),
     Decline,
     Cancel,
 }
@@ -122,7 +123,16 @@ impl Manager {
             return Err(ActionError::ChallengeClosed);
         }
         let status = match answer {
-            Answer::Accept => return self.accept_open(actor, &mut c).await,
+            // Accepting is agreeing to the terms shown: once they changed, an Accept shown
+            // before is refused with the new ones (issue 31, item 3).
+            Answer::Accept(Some(terms)) if terms != c.time_changes => {
+                return Err(ActionError::TermsChanged {
+                    variant: c.variant,
+                    time: c.time_control,
+                    rated: c.rated,
+                });
+            }
+            Answer::Accept(_) => return self.accept_open(actor, &mut c).await,
             // Only the one challenged declines (an open challenge is simply left to expire),
             // only the challenger cancels.
             Answer::Decline if c.opponent.as_ref() == Some(actor) => ChallengeStatus::Declined,

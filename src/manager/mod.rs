@@ -400,7 +400,11 @@ impl Manager {
                 self.challenge(actor, chat, opponent, rules).await
             }
             Action::AcceptChallenge { challenge } => {
-                self.answer(&actor, &challenge, Answer::Accept).await
+                self.answer(&actor, &challenge, Answer::Accept(None)).await
+            }
+            Action::AcceptTerms { challenge, terms } => {
+                self.answer(&actor, &challenge, Answer::Accept(Some(terms)))
+                    .await
             }
             Action::DeclineChallenge { challenge } => {
                 self.answer(&actor, &challenge, Answer::Decline).await

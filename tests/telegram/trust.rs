@@ -129,3 +129,46 @@ fn hostile_display_names_are_shown_cleaned_and_capped() {
         "{text}"
     );
 }
+
+/// Item 3: Bob sees a correspondence challenge; Alice makes it blitz 3+2. Bob's press of the
+/// Accept he saw starts nothing and is answered with the new terms; the Accept of the new
+/// terms starts a 3+2 game.
+#[test]
+fn an_accept_of_terms_changed_since_is_refused_with_the_new_terms() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let group = TgChat::group(GROUP, "Toguz club");
+    let alice = TgUser::new(751, "Alice", "alice_t", "en");
+    let bob = TgUser::new(752, "Bob", "bob_t", "en");
+    let (msg, _, buttons) = challenge(&fake, &group, (&alice, &bob), "/challenge");
+    let old_accept = data_starting(&buttons, "1ca:");
+    let id = old_accept.split(':').nth(1).expect("an id").to_string();
+    let q = fake.press(&group, msg, &alice, &format!("1ct:{id}:3+2"));
+    fake.wait_answer(&q, WAIT).expect("time changed");
+    let q = fake.press(&group, msg, &bob, &old_accept);
+    let answer = fake.wait_answer(&q, WAIT).expect("answered");
+    let text = answer.str("text").unwrap_or_default();
+    assert!(text.contains("changed after you saw it"), "{text}");
+    assert!(
+        text.contains("blitz 3+2") && text.contains("rated"),
+        "{text}"
+    );
+    // Nothing started: no board in the group.
+    assert!(fake
+        .bot_messages(GROUP)
+        .iter()
+        .all(|m| toguz::testing::telegram::bot::Board::of(m).is_none()));
+    let stored = fake.message(GROUP, msg).expect("the challenge");
+    let new_accept = stored
+        .buttons()
+        .into_iter()
+        .find(|(_, d)| d.starts_with("1ca:"))
+        .map(|(_, d)| d)
+        .expect("an Accept of the new terms");
+    assert_ne!(new_accept, old_accept);
+    let q = fake.press(&group, msg, &bob, &new_accept);
+    fake.wait_answer(&q, WAIT).expect("accepted");
+    let board = wait_board(&fake, GROUP, |b| !b.pits.is_empty());
+    assert!(board.caption().contains("3+2"), "{}", board.caption());
+}

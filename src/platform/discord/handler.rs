@@ -517,7 +517,7 @@ impl Bot {
                 let reply = self.act(&user, &chat, action).await;
                 self.answer_new(http, origin, reply, lang).await;
             }
-            Button::AcceptChallenge { ref challenge }
+            Button::AcceptChallenge { ref challenge, .. }
             | Button::DeclineChallenge { ref challenge }
             | Button::CancelChallenge { ref challenge }
             | Button::ChallengeTime { ref challenge, .. } => {

@@ -416,6 +416,27 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::NoSuchGame => t!(lang, "manager-error-no-such-game"),
         ActionError::NoSuchChallenge => t!(lang, "manager-error-no-such-challenge"),
         ActionError::ChallengeClosed => t!(lang, "manager-error-challenge-closed"),
+        ActionError::TermsChanged {
+            variant,
+            time,
+            rated,
+        } => {
+            let mut terms = variant_text(*variant, lang);
+            let time = time_control_text(*time, lang);
+            if !time.is_empty() {
+                terms = format!("{terms}, {time}");
+            }
+            let rated = if *rated {
+                t!(lang, "manager-terms-rated")
+            } else {
+                t!(lang, "manager-terms-unrated")
+            };
+            t!(
+                lang,
+                "manager-error-terms-changed",
+                terms = format!("{terms}, {rated}")
+            )
+        }
         ActionError::ChallengeSelf => t!(lang, "manager-error-challenge-self"),
         ActionError::ChallengeBot => t!(lang, "manager-error-challenge-bot"),
         ActionError::NotYourChallenge => t!(lang, "manager-error-not-your-challenge"),
@@ -574,6 +595,7 @@ pub fn challenge_buttons(view: &ChallengeView, lang: Lang) -> Vec<LabeledButton>
     let mut out = vec![LabeledButton {
         button: Button::AcceptChallenge {
             challenge: id.clone(),
+            terms: view.time_changes,
         },
         label: t!(lang, "manager-button-accept"),
         enabled: true,

