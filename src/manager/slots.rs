@@ -21,6 +21,9 @@ use crate::store::{Batch, Expect, StoreError, CLOSED_CHALLENGE_TTL_SECS};
 use crate::timecontrol::GameClock;
 use std::ops::{Deref, DerefMut};
 
+/// Games whose spectators' boards one process keeps at most.
+const SPECTATED_GAMES: usize = 10_000;
+
 pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
 type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
 
@@ -257,8 +260,27 @@ impl Manager {
     pub async fn attach_message(&self, target: Target, msg: MessageRef) -> Result<(), ActionError> {
         match target {
             Target::Game(id) => {
-                self.update_game(&id, |game, _| Ok(add_message(&mut game.rec.messages, msg)))
+                // The game's own list takes its first board and newer boards in the places it
+                // holds; a board in any other place (a spectator's `/board` elsewhere) is
+                // kept apart, so it neither pushes the players' boards out of the list nor
+                // writes the game (a write would make the players' next press stale in
+                // another process).
+                let (elsewhere, _) = self
+                    .update_game(&id, |game, _| {
+                        let list = &mut game.rec.messages;
+                        let held = list
+                            .iter()
+                            .any(|m| m.platform == msg.platform && m.place() == msg.place());
+                        if list.is_empty() || held {
+                            add_message(list, msg.clone());
+                            return Ok(None);
+                        }
+                        Ok(Some(msg.clone()))
+                    })
                     .await?;
+                if let Some(msg) = elsewhere {
+                    self.add_spectator_board(&id, msg);
+                }
             }
             Target::Challenge(id) => {
                 let slot = self.challenge_slot(&id).await?;
@@ -275,6 +297,24 @@ impl Manager {
             }
         }
         Ok(())
+    }
+
+    /// Keeps a spectator's board of game `id` (newest per place, at most `MESSAGE_PLACES`
+    /// places, the oldest going first). Boards of games no longer ongoing are let go once
+    /// many games have some.
+    fn add_spectator_board(&self, id: &GameId, msg: MessageRef) {
+        let mut boards = lock(&self.inner.spectator_boards);
+        if boards.len() >= SPECTATED_GAMES && !boards.contains_key(id) {
+            let ongoing: HashSet<GameId> = lock(&self.inner.index)
+                .ongoing_games()
+                .into_iter()
+                .collect();
+            boards.retain(|game, _| ongoing.contains(game));
+            if boards.len() >= SPECTATED_GAMES {
+                return;
+            }
+        }
+        add_message(boards.entry(id.clone()).or_default(), msg);
     }
 
     // ----- lookups -----
