@@ -48,6 +48,7 @@ on_both_backends! {
     single: [
         an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms,
         spectators_boards_never_displace_the_players_nor_change_the_game,
+        the_same_two_get_three_rated_games_a_day_across_processes,
     ],
     multi: [],
 }
@@ -193,4 +194,78 @@ async fn spectators_boards_never_displace_the_players_nor_change_the_game(backen
     let newer = board_at("-100", 11);
     m.attach_message(target, newer.clone()).await.unwrap();
     assert_eq!(stored(&m, &v.id).await.0.messages, vec![newer]);
+}
+
+/// `from` challenges `to` (rated, the chat's default time) through `m`.
+async fn rated_offer(m: &Manager, from: &UserRef, to: &UserRef) -> ChallengeView {
+    let open = toguz::testing::manager::rated_challenge(to, None);
+    challenge(act(m, from, open).await)
+}
+
+/// `who` accepts `shown` with its Accept button through `m`, then aborts the game (so the
+/// players' limits of ongoing games never count): whether the game was rated.
+async fn accept_and_abort(m: &Manager, who: &UserRef, shown: &ChallengeView) -> bool {
+    let v = game(press_accept(m, who, shown).await);
+    game(act(m, who, Action::Abort { game: v.id.clone() }).await);
+    v.rated
+}
+
+/// Issue 31, item 2: two managers on one store (two processes sharing a database) start at
+/// most three rated games a day between the same two people, whichever manager starts them;
+/// a challenge over the limit is unrated and says so; a challenge shown as rated whose pair
+/// reached the limit since refuses its Accept with the new (unrated) terms; another pair, and
+/// the same pair the next day, play rated.
+async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Backend) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0);
+    let engine = || EnginePool::new(EngineConfig::default());
+    let config = ManagerConfig::default();
+    assert_eq!(config.limits.rated_games_per_pair_per_day, 3);
+    let m1 = Manager::start_with_clock(store.clone(), engine(), config.clone(), clock.clone())
+        .await
+        .unwrap();
+    let m2 = Manager::start_with_clock(store.clone(), engine(), config, clock.clone())
+        .await
+        .unwrap();
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    // Each process counts what the other started (each one's challenges stay its own: the
+    // limits of open challenges are per process today, issue 31 item 6).
+    for round in 0..3 {
+        let m = if round % 2 == 0 { &m1 } else { &m2 };
+        let shown = rated_offer(m, &a, &b).await;
+        assert!(shown.rated, "game {round} of the day");
+        assert!(accept_and_abort(m, &b, &shown).await, "game {round} rated");
+    }
+    // The fourth challenge of the day between them is unrated, and says so.
+    let fourth = rated_offer(&m2, &b, &a).await;
+    assert!(!fourth.rated);
+    let text = toguz::platform::present::challenge_text(&fourth, toguz::i18n::Lang::En);
+    assert!(text.contains("An unrated game"), "{text}");
+    assert!(!accept_and_abort(&m2, &a, &fourth).await);
+    // Four challenges shown as rated between a and c; three are accepted, the fourth's Accept
+    // is refused with the unrated terms, and accepting those plays unrated.
+    let mut shown = Vec::new();
+    for (from, to) in [(&a, &c), (&a, &c), (&c, &a), (&c, &a)] {
+        let offer = rated_offer(&m1, from, to).await;
+        assert!(offer.rated);
+        shown.push((offer, if from == &a { c.clone() } else { a.clone() }));
+    }
+    for (offer, taker) in &shown[..3] {
+        assert!(accept_and_abort(&m1, taker, offer).await);
+    }
+    let (last, taker) = &shown[3];
+    match press_accept(&m2, taker, last).await {
+        Err(ActionError::TermsChanged { rated, .. }) => assert!(!rated),
+        other => panic!("the rated Accept went through: {other:?}"),
+    }
+    let now_unrated = ChallengeView {
+        time_changes: last.time_changes + 1,
+        ..last.clone()
+    };
+    assert!(!accept_and_abort(&m2, taker, &now_unrated).await);
+    // The next day the pair plays rated again.
+    clock.advance(24 * 3600);
+    let next_day = rated_offer(&m1, &a, &b).await;
+    assert!(next_day.rated);
+    assert!(accept_and_abort(&m2, &b, &next_day).await);
 }

@@ -49,6 +49,15 @@ impl Manager {
                 return Err(ActionError::ChallengeBot);
             }
         }
+        // Over the pair's daily limit of rated games the challenge is unrated from the start,
+        // and its text says so (`pairs`).
+        let rated = match &opponent {
+            Some(o) if rated => {
+                let pair = [Player::Human(actor.clone()), Player::Human(o.clone())];
+                self.pair_may_play_rated(&pair).await?
+            }
+            _ => rated,
+        };
         let now = self.now();
         let rec = ChallengeRecord {
             id: self.unused_id(Tree::Challenges).await?,
@@ -165,6 +174,9 @@ impl Manager {
         if challenger_side == Side::Black {
             players.swap(0, 1);
         }
+        if c.rated && !self.pair_may_play_rated(&players).await? {
+            return self.unrate(c).await;
+        }
         let before = c.clone();
         let game_id = self.unused_id(Tree::Games).await?;
         c.status = ChallengeStatus::Accepted(game_id.clone());
@@ -190,6 +202,26 @@ impl Manager {
         lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
+    }
+
+    /// A challenge shown as rated whose two players reached their daily limit of rated games
+    /// since: it becomes unrated (a change of its terms, redrawn through the event), and the
+    /// Accept of the rated terms is refused with the new ones.
+    async fn unrate(&self, c: &mut Stored<ChallengeRecord>) -> Result<Reply, ActionError> {
+        let before = c.clone();
+        c.rated = false;
+        c.time_changes = c.time_changes.saturating_add(1);
+        if let Err(error) = self.write_challenge(Some(&before), Some(c)).await {
+            *c = before;
+            return Err(error);
+        }
+        c.revision += 1;
+        self.publish(Event::Challenge(c.view(self.now())));
+        Err(ActionError::TermsChanged {
+            variant: c.variant,
+            time: c.time_control,
+            rated: false,
+        })
     }
 
     /// The challenger changes the time control of their open challenge, under its lock (so

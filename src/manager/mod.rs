@@ -63,6 +63,7 @@ mod challenges;
 mod clock;
 mod games;
 mod hints;
+mod pairs;
 mod reviews;
 mod secrets;
 mod slots;

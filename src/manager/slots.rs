@@ -625,8 +625,19 @@ impl Manager {
             Some(id) => id,
             None => self.unused_id(Tree::Games).await?,
         };
-        // Only games between people are rated.
-        let rated = rated && players.iter().all(|p| !p.is_bot());
+        // Only games between people are rated, and only so many a day between two of them
+        // (`pairs`; the count is written with the game).
+        let mut rated = rated && players.iter().all(|p| !p.is_bot());
+        let pair = if rated {
+            self.pair_count(&players).await?
+        } else {
+            None
+        };
+        let limit = self.inner.config.limits.rated_games_per_pair_per_day;
+        if pair.as_ref().is_some_and(|p| p.reached(limit)) {
+            rated = false;
+        }
+        let pair = pair.filter(|_| rated);
         let rec = GameRecord {
             id: id.clone(),
             chat,
@@ -661,7 +672,10 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
-        if let Err(error) = self.store_new_game(&game.rec, accepted).await {
+        if let Err(error) = self
+            .store_new_game(&game.rec, accepted, pair.as_ref())
+            .await
+        {
             lock(&self.inner.index).remove_game(&game);
             slot.forget();
             return Err(error);
@@ -690,10 +704,14 @@ impl Manager {
         &self,
         rec: &GameRecord,
         accepted: Option<(&Stored<ChallengeRecord>, &ChallengeRecord)>,
+        pair: Option<&super::pairs::PairCount>,
     ) -> Result<(), ActionError> {
         let (mut batch, mut undo) = (Batch::new(), Batch::new());
         batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent, 1)?;
         undo.delete(Tree::Games, &rec.id);
+        if let Some(pair) = pair {
+            pair.count_one(&mut batch, &mut undo)?;
+        }
         if let Some((before, after)) = accepted {
             let revision = before.revision;
             self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
