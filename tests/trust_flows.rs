@@ -48,6 +48,7 @@ on_both_backends! {
     single: [
         an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms,
         spectators_boards_never_displace_the_players_nor_change_the_game,
+        an_inline_game_counts_only_on_the_platform_leaderboard,
         the_same_two_get_three_rated_games_a_day_across_processes,
     ],
     multi: [],
@@ -194,6 +195,68 @@ async fn spectators_boards_never_displace_the_players_nor_change_the_game(backen
     let newer = board_at("-100", 11);
     m.attach_message(target, newer.clone()).await.unwrap();
     assert_eq!(stored(&m, &v.id).await.0.messages, vec![newer]);
+}
+
+/// Issue 31, item 4: a rated game on a Telegram inline message (its chat is
+/// `inline:<message>`, a place that is in no chat anyone can ask in) counts on the
+/// Telegram-wide leaderboard and on no board of its own.
+async fn an_inline_game_counts_only_on_the_platform_leaderboard(backend: Backend) {
+    use toguz::manager::{ChatRef, Request};
+    use toguz::ratings::keys::Scope;
+    use toguz::timecontrol::Category;
+    let (m, _) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    let inline = ChatRef::new(Platform::Telegram, "inline:AgAAAExample");
+    let act_in = |who: &UserRef, action: Action| {
+        m.act(Request {
+            actor: who.clone(),
+            chat: inline.clone(),
+            action,
+        })
+    };
+    let open = Action::Challenge {
+        opponent: None,
+        variant: toguz::rules::Variant::STANDARD,
+        rated: true,
+        time: None,
+    };
+    let id = challenge_id(act_in(&a, open).await);
+    let v = game(act_in(&b, Action::AcceptChallenge { challenge: id }).await);
+    for _ in 0..2 {
+        let shown = m.game(&v.id).await.unwrap();
+        let mover = shown
+            .to_move_player()
+            .and_then(|p| p.user())
+            .unwrap()
+            .clone();
+        let pit = shown.position.legal_moves().iter().next().unwrap();
+        let action = Action::Move {
+            game: v.id.clone(),
+            ply: None,
+            pit,
+        };
+        game(act_in(&mover, action).await);
+    }
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    let end = game(act_in(&a, resign).await);
+    assert!(end.ratings[0].is_some(), "a rated end");
+    let category = Category::Correspondence;
+    let everyone = m
+        .leaderboard(Scope::Platform(Platform::Telegram), category, None)
+        .await
+        .unwrap();
+    assert_eq!(everyone.top.len(), 2, "{everyone:?}");
+    let own = m
+        .leaderboard(Scope::Chat(inline.clone()), category, None)
+        .await
+        .unwrap();
+    assert!(own.top.is_empty(), "{own:?}");
+    let stats = m.stats(&b).await.unwrap().expect("stats");
+    let scopes = &stats.category(category).expect("rated").scopes;
+    assert!(scopes.iter().all(|s| !s.contains("inline")), "{scopes:?}");
 }
 
 /// `from` challenges `to` (rated, the chat's default time) through `m`.

@@ -172,3 +172,64 @@ fn an_accept_of_terms_changed_since_is_refused_with_the_new_terms() {
     let board = wait_board(&fake, GROUP, |b| !b.pits.is_empty());
     assert!(board.caption().contains("3+2"), "{}", board.caption());
 }
+
+/// `from` offers an inline challenge and sends it without feedback: the inline message's id
+/// and the signed data of its button.
+fn inline_offer(fake: &FakeTelegram, from: &TgUser) -> (String, String) {
+    let mark = fake.mark();
+    let query = fake.inline_query(from, "");
+    let offered = next_call(fake, mark, "answerInlineQuery", |_| true);
+    let result = offered.params["results"][0]["id"].as_str().expect("id");
+    let inline = fake.send_inline_result(&query, result, false);
+    let (_, data) = fake
+        .inline_message(&inline)
+        .expect("sent")
+        .buttons()
+        .first()
+        .cloned()
+        .expect("the placeholder button");
+    assert!(data.starts_with("tgi:"), "{data}");
+    (inline, data)
+}
+
+fn assert_refused(fake: &FakeTelegram, q: &str) {
+    let answer = fake.wait_answer(q, WAIT).expect("answered");
+    let text = answer.str("text").unwrap_or_default();
+    assert!(text.contains("no longer valid"), "{answer:#?}");
+}
+
+/// Item 4: Alice's inline offer, pressed first in a group, opens nothing; pressed by Bob on
+/// its own message, it starts a game; the same data pressed again by Carol, on her own inline
+/// message or on Alice's again, opens nothing and is refused.
+#[test]
+fn an_inline_offer_is_good_once_on_an_inline_message() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let group = TgChat::group(GROUP, "Toguz club");
+    let alice = TgUser::new(761, "Alice", "alice_i", "en");
+    let bob = TgUser::new(762, "Bob", "bob_i", "en");
+    let carol = TgUser::new(763, "Carol", "carol_i", "en");
+    let (inline, data) = inline_offer(&fake, &alice);
+    // In a group, on a message that is not inline: refused (and not used up).
+    let msg = fake.send_text(&group, &carol, "look");
+    assert_refused(&fake, &fake.press(&group, msg, &carol, &data));
+    // On its own message: Bob accepts, a game starts there.
+    let q = fake.press_inline(&inline, &bob, &data);
+    let answer = fake.wait_answer(&q, WAIT).expect("answered");
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    let started = fake.wait_until(WAIT, |v| {
+        v.inline_message(&inline)
+            .is_some_and(|m| m.buttons().iter().any(|(_, d)| d.starts_with("1m:")))
+    });
+    assert!(started, "{:#?}", fake.inline_message(&inline));
+    // Replayed by Carol on another inline message, and on the first one again.
+    let (other, _) = inline_offer(&fake, &carol);
+    let before = fake.inline_message(&other).expect("sent");
+    assert_refused(&fake, &fake.press_inline(&other, &carol, &data));
+    assert_refused(&fake, &fake.press_inline(&inline, &carol, &data));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let after = fake.inline_message(&other).expect("still there");
+    assert_eq!(after.text, before.text, "nothing opened in Alice's name");
+    assert_eq!(after.reply_markup, before.reply_markup);
+}
