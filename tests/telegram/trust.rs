@@ -159,14 +159,25 @@ fn an_accept_of_terms_changed_since_is_refused_with_the_new_terms() {
         .bot_messages(GROUP)
         .iter()
         .all(|m| toguz::testing::telegram::bot::Board::of(m).is_none()));
+    // The challenge message is redrawn with the new terms and their Accept.
+    let accept_now = |m: &toguz::testing::telegram::StoredMessage| {
+        m.buttons()
+            .into_iter()
+            .find(|(_, d)| d.starts_with("1ca:"))
+            .map(|(_, d)| d)
+    };
+    let redrawn = fake.wait_until(WAIT, |v| {
+        v.message(GROUP, msg)
+            .and_then(accept_now)
+            .is_some_and(|d| d != old_accept)
+    });
+    assert!(redrawn, "{:#?}", fake.message(GROUP, msg));
     let stored = fake.message(GROUP, msg).expect("the challenge");
-    let new_accept = stored
-        .buttons()
-        .into_iter()
-        .find(|(_, d)| d.starts_with("1ca:"))
-        .map(|(_, d)| d)
-        .expect("an Accept of the new terms");
-    assert_ne!(new_accept, old_accept);
+    assert!(
+        stored.text.as_deref().unwrap_or_default().contains("3+2"),
+        "{stored:#?}"
+    );
+    let new_accept = accept_now(&stored).expect("an Accept of the new terms");
     let q = fake.press(&group, msg, &bob, &new_accept);
     fake.wait_answer(&q, WAIT).expect("accepted");
     let board = wait_board(&fake, GROUP, |b| !b.pits.is_empty());
