@@ -5,7 +5,9 @@
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::history::{Leaderboard, INACTIVE_SECS};
-use toguz::manager::{Action, ActionError, Clock, GameStatus, GameView, Manager, ManagerConfig};
+use toguz::manager::{
+    Action, ActionError, Clock, FinishReason, GameStatus, GameView, Manager, ManagerConfig,
+};
 use toguz::model::{Category, Level, Platform, TimeControl, UserRef};
 use toguz::on_both_backends;
 use toguz::ratings::keys::{board_key, Scope};
@@ -102,6 +104,8 @@ on_both_backends! {
         history_pages_run_newest_first,
         ratings_are_kept_per_time_category,
         ratings_stored_before_categories_read_as_correspondence,
+        an_end_before_both_sides_moved_has_no_result,
+        a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result,
     ],
     multi: [],
 }
@@ -603,4 +607,155 @@ async fn ratings_stored_before_categories_read_as_correspondence(backend: Backen
     assert!(row.rating.rating < 1700.0 && row.losses == 2, "{row:?}");
     let rows = m.store().count(Tree::Leaderboard).await.unwrap();
     assert_eq!(rows, 4, "one row per player and scope");
+}
+
+/// Neither a rating nor stats, and a record with result `*`: what a game without result
+/// (issue 31, item 1) leaves behind.
+async fn assert_no_result(m: &Manager, v: &GameView, players: [&UserRef; 2]) {
+    let end = game(
+        act(
+            m,
+            players[0],
+            Action::Show {
+                game: Some(v.id.clone()),
+            },
+        )
+        .await,
+    );
+    assert!(
+        matches!(
+            end.status,
+            GameStatus::Finished {
+                winner: None,
+                reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_)
+            }
+        ),
+        "{:?}",
+        end.status
+    );
+    assert_eq!(*end.ratings, [None, None]);
+    for who in players {
+        assert_eq!(m.stats(who).await.unwrap(), None, "{}", who.id);
+    }
+    let record = m.record(&v.id).await.unwrap().text;
+    assert!(record.contains("[Result \"*\"]"), "{record}");
+    assert!(record.contains("[Termination \"aborted\"]"), "{record}");
+    for category in Category::ALL {
+        let board = m.leaderboard(chat_scope(), category, None).await.unwrap();
+        assert!(board.top.is_empty(), "{board:?}");
+    }
+}
+
+/// The side to move in `v` now, and its user.
+async fn mover(m: &Manager, v: &GameView, viewer: &UserRef) -> (GameView, UserRef) {
+    let show = Action::Show {
+        game: Some(v.id.clone()),
+    };
+    let shown = game(act(m, viewer, show).await);
+    let user = shown
+        .to_move_player()
+        .and_then(|p| p.user())
+        .unwrap()
+        .clone();
+    (shown, user)
+}
+
+/// Issue 31, item 1: a resignation at ply 0, a draw agreed at ply 1 and a resignation at
+/// ply 1 in rated games between people end them without result.
+async fn an_end_before_both_sides_moved_has_no_result(backend: Backend) {
+    let (m, _) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    // Resigned before any move (today: a rated loss).
+    let v = start_game(&m, &a, &b, true).await;
+    let (_, white) = mover(&m, &v, &a).await;
+    resign(&m, &v, &white).await.unwrap();
+    assert_no_result(&m, &v, [&a, &b]).await;
+    // One move, then a draw offered and accepted.
+    let v = start_game(&m, &a, &b, true).await;
+    let (shown, white) = mover(&m, &v, &a).await;
+    let pit = shown.position.legal_moves().iter().next().unwrap();
+    let action = Action::Move {
+        game: v.id.clone(),
+        ply: None,
+        pit,
+    };
+    game(act(&m, &white, action).await);
+    let black = if white == a { b.clone() } else { a.clone() };
+    let offer = Action::OfferDraw {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    game(act(&m, &white, offer).await);
+    game(act(&m, &black, Action::AcceptDraw { game: v.id.clone() }).await);
+    assert_no_result(&m, &v, [&a, &b]).await;
+    // One move, then the side that has not moved resigns.
+    let v = start_game(&m, &a, &b, true).await;
+    let (shown, white) = mover(&m, &v, &a).await;
+    let pit = shown.position.legal_moves().iter().next().unwrap();
+    let action = Action::Move {
+        game: v.id.clone(),
+        ply: None,
+        pit,
+    };
+    game(act(&m, &white, action).await);
+    let black = if white == a { b.clone() } else { a.clone() };
+    resign(&m, &v, &black).await.unwrap();
+    assert_no_result(&m, &v, [&a, &b]).await;
+    // Once both have moved, a resignation counts as before (another pair: a and b have
+    // had their three rated games of the day).
+    let c = user("c");
+    let v = start_game(&m, &a, &c, true).await;
+    play_and_resign(&m, &v, &a).await.unwrap();
+    assert_eq!(corr_results(&m, &c).await.wins, 1);
+}
+
+/// Issue 31, item 1: a timed game whose first move is not made in time, and a
+/// correspondence game whose move time runs out at ply 0 or 1, end without result (today:
+/// a rated draw, and a rated loss).
+async fn a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result(backend: Backend) {
+    let (m, clock) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    let mut events = m.subscribe();
+    let time = Some(TimeControl::parse("3+0").unwrap());
+    let id = challenge_id(act(&m, &a, rated_challenge(&b, time)).await);
+    let v = game(act(&m, &b, Action::AcceptChallenge { challenge: id }).await);
+    clock.advance(ManagerConfig::default().clock.first_move_secs + 1);
+    let wait = async {
+        loop {
+            if let Ok(toguz::manager::Event::Game(g)) = events.recv().await {
+                if g.id == v.id && g.is_over() {
+                    return g;
+                }
+            }
+        }
+    };
+    let ended = tokio::time::timeout(Duration::from_secs(10), wait)
+        .await
+        .expect("the first move's limit ends the game");
+    assert!(matches!(
+        ended.status,
+        GameStatus::Finished {
+            reason: FinishReason::FirstMoveMissed(_),
+            ..
+        }
+    ));
+    assert_no_result(&m, &v, [&a, &b]).await;
+    // Correspondence: the move time runs out before any move, then after one move.
+    let timeout = ManagerConfig::default().limits.move_timeout_secs();
+    for moves in 0..2 {
+        let v = start_game(&m, &a, &b, true).await;
+        if moves == 1 {
+            let (shown, white) = mover(&m, &v, &a).await;
+            let pit = shown.position.legal_moves().iter().next().unwrap();
+            let action = Action::Move {
+                game: v.id.clone(),
+                ply: None,
+                pit,
+            };
+            game(act(&m, &white, action).await);
+        }
+        clock.advance(timeout + 1);
+        m.sweep().await;
+        assert_no_result(&m, &v, [&a, &b]).await;
+    }
 }

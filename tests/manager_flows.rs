@@ -52,6 +52,30 @@ async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
     game(accept(m, b, &id).await)
 }
 
+/// Both players of `v` make one move each (a game ended before that has no result).
+async fn one_move_each(m: &Manager, v: &GameView, a: &UserRef, b: &UserRef) {
+    for _ in 0..2 {
+        let shown = game(
+            act(
+                m,
+                a,
+                Action::Show {
+                    game: Some(v.id.clone()),
+                },
+            )
+            .await,
+        );
+        let mover = player_to_move(&shown, a, b);
+        let pit = shown.position.legal_moves().iter().next().unwrap();
+        let action = Action::Move {
+            game: v.id.clone(),
+            ply: None,
+            pit,
+        };
+        game(act(m, mover, action).await);
+    }
+}
+
 fn player_to_move<'a>(v: &GameView, a: &'a UserRef, b: &'a UserRef) -> &'a UserRef {
     match v.to_move_player() {
         Some(Player::Human(u)) if u == a => a,
@@ -384,8 +408,9 @@ async fn resign_draws_and_abort(backend: Backend) {
         }
     );
 
-    // Resign, by the game this chat has (no id given).
+    // Resign, by the game this chat has (no id given), once both have moved.
     let v = start_game(&m, &a, &b).await;
+    one_move_each(&m, &v, &a, &b).await;
     let resigned = game(resign(&m, &b, None).await);
     let b_side = v.side_of(&b).unwrap();
     assert_eq!(
@@ -482,6 +507,8 @@ async fn a_lapsed_game_is_lost_on_time_and_both_are_told(backend: Backend) {
     let (m, clock) = manager(&backend).await;
     let (a, b) = (user("a"), user("b"));
     let v = start_game(&m, &a, &b).await;
+    // Both move first: a move time that runs out before that is no loss (issue 31, item 1).
+    one_move_each(&m, &v, &a, &b).await;
     let mut events = m.subscribe();
     clock.advance(72 * 3600 - 1);
     assert_eq!(m.sweep().await, 0);

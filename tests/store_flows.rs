@@ -339,7 +339,8 @@ async fn a_resign_racing_the_creation_acts_on_the_one_copy() {
     let GameStatus::Finished { reason, .. } = shown.status else {
         panic!("the game shows as {:?}", shown.status);
     };
-    assert!(matches!(reason, FinishReason::Resigned(_)), "{reason:?}");
+    // Resigned before any move: an abort (issue 31, item 1).
+    assert!(matches!(reason, FinishReason::Aborted), "{reason:?}");
     assert!(!store.contains(Tree::Games, &created.id).await.unwrap());
     assert!(store.contains(Tree::Archive, &created.id).await.unwrap());
     assert_eq!(m.loaded(), (0, 0));

@@ -114,3 +114,7 @@ manager-time-error-format = “{ $text }” is not a time control. Give the minu
 manager-time-error-too-short = { $text }: that is too little time. The shortest is 0.1 minutes (6 seconds), such as 0.1+0 or 0.5+2.
 manager-time-error-too-long = { $text }: that is too long. At most 180 minutes per player, such as 60+30; for a longer game write “correspondence”.
 manager-time-error-increment = { $text }: at most 60 seconds may be added per move, such as 3+2 or 10+5.
+manager-reason-no-result = The game ended before both sides had moved: it has no result, and no rating changes.
+manager-error-terms-changed = The challenge was changed after you saw it. Now: { $terms }. Press Accept again if that suits you.
+manager-terms-rated = rated
+manager-terms-unrated = unrated

@@ -68,3 +68,4 @@ tg-record-inline = Send /record { $id } to me in a private chat, and I will send
 tg-history-not-a-person = Bots, channels and anonymous admins don't play, so they have no games or rating.
 tg-history-how = I don't know who “{ $given }” is. Write /history @username, reply to that person's message with the command, or send it alone for your own.
 tg-history-unknown-user = I haven't seen { $username } yet. Reply to one of their messages with the command instead.
+tg-inline-used = This challenge button is no longer valid: it was used already, it has expired, or it belongs to another message. Ask for a new challenge with @ and the bot's name.

@@ -160,6 +160,11 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "commands" => text(&["/play, /challenge, /board".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),
+        "terms" => text(&[format!(
+            "{}, {}",
+            crate::t!(lang, "manager-variant-standard"),
+            crate::t!(lang, "manager-terms-rated")
+        )]),
         // A side is a selector (`white`/`black`) or a word to print.
         "side" if selector => text(&["white".into(), "black".into()]),
         "side" => text(&[

@@ -14,7 +14,8 @@
 //! | review a finished game | `1rv:<game>` |
 //! | a hint for the player to move | `1h:<game>:<ply>` |
 //! | the board before a review's marked mistake | `1rb:<game>:<mark>` |
-//! | accept / decline / cancel a challenge | `1ca:<id>`, `1cd:<id>`, `1cc:<id>` |
+//! | accept a challenge as shown | `1ca:<id>:<terms>` (`terms`: the challenge's `time_changes` when shown; `1ca:<id>`, written before, reads as 0) |
+//! | decline / cancel a challenge | `1cd:<id>`, `1cc:<id>` |
 //! | change an open challenge's time control | `1ct:<id>:<time control>` (`1ct:ab12cd:5+3`) |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //! | a page of a player's history (Discord) | `1hp:<user id>:<page>` |
@@ -80,8 +81,11 @@ pub enum Button {
     Record {
         game: GameId,
     },
+    /// Accepts the challenge only if its terms are still the ones shown: `terms` is the
+    /// challenge's version (`ChallengeView::time_changes`) on the message pressed.
     AcceptChallenge {
         challenge: ChallengeId,
+        terms: u32,
     },
     DeclineChallenge {
         challenge: ChallengeId,
@@ -134,7 +138,7 @@ pub fn encode(button: &Button) -> String {
         Button::Review { game } => format!("1rv:{game}"),
         Button::ReviewBoard { game, mark } => format!("1rb:{game}:{mark}"),
         Button::Record { game } => format!("1rc:{game}"),
-        Button::AcceptChallenge { challenge } => format!("1ca:{challenge}"),
+        Button::AcceptChallenge { challenge, terms } => format!("1ca:{challenge}:{terms}"),
         Button::DeclineChallenge { challenge } => format!("1cd:{challenge}"),
         Button::CancelChallenge { challenge } => format!("1cc:{challenge}"),
         Button::ChallengeTime { challenge, time } => format!("1ct:{challenge}:{time}"),
@@ -184,7 +188,15 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             mark: mark_number(mark)?,
         },
         ("rc", [g]) => Button::Record { game: id(g)? },
-        ("ca", [c]) => Button::AcceptChallenge { challenge: id(c)? },
+        // Accept buttons posted before they carried the terms accept the first terms only.
+        ("ca", [c]) => Button::AcceptChallenge {
+            challenge: id(c)?,
+            terms: 0,
+        },
+        ("ca", [c, terms]) => Button::AcceptChallenge {
+            challenge: id(c)?,
+            terms: number(terms)?.into(),
+        },
         ("cd", [c]) => Button::DeclineChallenge { challenge: id(c)? },
         ("cc", [c]) => Button::CancelChallenge { challenge: id(c)? },
         ("ct", [c, time]) => Button::ChallengeTime {
@@ -308,7 +320,9 @@ impl Button {
             | Button::ReviewBoard { .. }
             | Button::Record { .. }
             | Button::HistoryPage { .. } => return None,
-            Button::AcceptChallenge { challenge } => Action::AcceptChallenge { challenge },
+            Button::AcceptChallenge { challenge, terms } => {
+                Action::AcceptTerms { challenge, terms }
+            }
             Button::DeclineChallenge { challenge } => Action::DeclineChallenge { challenge },
             Button::CancelChallenge { challenge } => Action::CancelChallenge { challenge },
             Button::ChallengeTime { challenge, time } => {
@@ -360,6 +374,11 @@ mod tests {
             Button::Record { game: g.clone() },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
+                terms: 0,
+            },
+            Button::AcceptChallenge {
+                challenge: "zzzzzzzzzzzzzzz9".into(),
+                terms: u16::MAX.into(),
             },
             Button::DeclineChallenge {
                 challenge: "zz9".into(),
@@ -454,6 +473,12 @@ mod tests {
             "1ct::3+2",
             "1ct:ZZ9:3+2",
             "1ct:zz9:3+2:1",
+            "1ca:zz9:",
+            "1ca:zz9:-1",
+            "1ca:zz9:+1",
+            "1ca:zz9:1:2",
+            "1ca:zz9:65536",
+            "1ca:zz9:x",
         ];
         for data in bad {
             assert!(decode(data).is_err(), "{data:?} was accepted");
@@ -481,6 +506,16 @@ mod tests {
                 time: TimeControl::fischer(5, 3),
             })
         );
+        // An Accept names the terms it was shown with; one posted before that, the first.
+        for (data, terms) in [("1ca:ab12cd:2", 2), ("1ca:ab12cd", 0)] {
+            assert_eq!(
+                decode(data).unwrap().into_action(),
+                Some(Action::AcceptTerms {
+                    challenge: "ab12cd".into(),
+                    terms
+                })
+            );
+        }
         let review = decode("1rv:ab12cd").unwrap();
         assert_eq!(review.game(), Some("ab12cd"));
         assert_eq!(review.into_action(), None);

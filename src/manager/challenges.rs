@@ -5,7 +5,8 @@ use super::*;
 /// What a player does with an open challenge.
 #[derive(Clone, Copy)]
 pub(super) enum Answer {
-    Accept,
+    /// With the terms' version the accepting player was shown (a button), if known.
+    Accept(Option<u32>),
     Decline,
     Cancel,
 }
@@ -48,6 +49,15 @@ impl Manager {
                 return Err(ActionError::ChallengeBot);
             }
         }
+        // Over the pair's daily limit of rated games the challenge is unrated from the start,
+        // and its text says so (`pairs`).
+        let rated = match &opponent {
+            Some(o) if rated => {
+                let pair = [Player::Human(actor.clone()), Player::Human(o.clone())];
+                self.pair_may_play_rated(&pair).await?
+            }
+            _ => rated,
+        };
         let now = self.now();
         let rec = ChallengeRecord {
             id: self.unused_id(Tree::Challenges).await?,
@@ -124,7 +134,16 @@ impl Manager {
             return Err(ActionError::ChallengeClosed);
         }
         let status = match answer {
-            Answer::Accept => return self.accept_open(actor, &mut c).await,
+            // Accepting is agreeing to the terms shown: once they changed, an Accept shown
+            // before is refused with the new ones (issue 31, item 3).
+            Answer::Accept(Some(terms)) if terms != c.time_changes => {
+                return Err(ActionError::TermsChanged {
+                    variant: c.variant,
+                    time: c.time_control,
+                    rated: c.rated,
+                });
+            }
+            Answer::Accept(_) => return self.accept_open(actor, &mut c).await,
             // Only the one challenged declines (an open challenge is simply left to expire),
             // only the challenger cancels.
             Answer::Decline if c.opponent.as_ref() == Some(actor) => ChallengeStatus::Declined,
@@ -157,6 +176,9 @@ impl Manager {
         if challenger_side == Side::Black {
             players.swap(0, 1);
         }
+        if c.rated && !self.pair_may_play_rated(&players).await? {
+            return self.unrate(c).await;
+        }
         let before = c.clone();
         let game_id = self.unused_id(Tree::Games).await?;
         c.status = ChallengeStatus::Accepted(game_id.clone());
@@ -181,6 +203,26 @@ impl Manager {
         lock(&self.inner.index).remove_challenge(c);
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(Reply::Game(view))
+    }
+
+    /// A challenge shown as rated whose two players reached their daily limit of rated games
+    /// since: it becomes unrated (a change of its terms, redrawn through the event), and the
+    /// Accept of the rated terms is refused with the new ones.
+    async fn unrate(&self, c: &mut Stored<ChallengeRecord>) -> Result<Reply, ActionError> {
+        let before = c.clone();
+        c.rated = false;
+        c.time_changes = c.time_changes.saturating_add(1);
+        if let Err(error) = self.write_challenge(Some(&before), Some(c)).await {
+            *c = before;
+            return Err(error);
+        }
+        c.revision += 1;
+        self.publish(Event::Challenge(c.view(self.now())));
+        Err(ActionError::TermsChanged {
+            variant: c.variant,
+            time: c.time_control,
+            rated: false,
+        })
     }
 
     /// The challenger changes the time control of their open challenge, under its lock (so

@@ -38,6 +38,10 @@ pub struct LimitsConfig {
     pub move_timeout_hours: u64,
     /// How often the background task looks for expired challenges and time-outs.
     pub sweep_interval_secs: u64,
+    /// Rated games the same two people may start in one day (UTC); later games between them
+    /// that day are unrated, and their challenges say so (against farming a rating with a
+    /// second account). 0: no limit.
+    pub rated_games_per_pair_per_day: u32,
 }
 
 impl Default for LimitsConfig {
@@ -50,6 +54,7 @@ impl Default for LimitsConfig {
             challenge_expiry_secs: 600,
             move_timeout_hours: 72,
             sweep_interval_secs: 30,
+            rated_games_per_pair_per_day: 3,
         }
     }
 }

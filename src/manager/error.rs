@@ -72,6 +72,14 @@ pub enum ActionError {
     NoHintsLeft,
     #[error("too many hints are asked for at once")]
     HintsBusy,
+    /// The challenge's terms changed after the Accept pressed was shown; these are the new
+    /// ones.
+    #[error("the challenge's terms have changed")]
+    TermsChanged {
+        variant: crate::rules::Variant,
+        time: crate::timecontrol::TimeControl,
+        rated: bool,
+    },
     #[error("storage failed: {0}")]
     Storage(String),
 }

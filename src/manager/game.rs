@@ -208,7 +208,15 @@ impl Game {
         }
     }
 
+    /// Ends the game. Between two people, an end before each side has moved has no
+    /// result (`no_result_before_both_moved`).
     pub fn finish(&mut self, winner: Option<Side>, reason: FinishReason) {
+        let people = self.rec.players.iter().all(|p| !p.is_bot());
+        let (winner, reason) = if people && self.ply() < 2 {
+            no_result_before_both_moved(winner, reason)
+        } else {
+            (winner, reason)
+        };
         self.rec.status = GameStatus::Finished { winner, reason };
         self.rec.draw_offer = None;
     }
@@ -342,6 +350,24 @@ pub fn add_message(list: &mut Vec<MessageRef>, msg: MessageRef) -> bool {
         list.drain(..list.len() - MESSAGE_PLACES);
     }
     true
+}
+
+/// How a game between two people that ends before each side has made a move ends (issue
+/// 31): without a result, so that nobody wins or loses rating by resigning, agreeing a draw
+/// or letting the time run out before the game began. A correspondence move time that ran
+/// out is a first move missed, like a timed game's; a resignation or a draw is an abort.
+pub(super) fn no_result_before_both_moved(
+    winner: Option<Side>,
+    reason: FinishReason,
+) -> (Option<Side>, FinishReason) {
+    let reason = match reason {
+        FinishReason::TimedOut(side) => FinishReason::FirstMoveMissed(side),
+        FinishReason::Resigned(_) | FinishReason::Agreed => FinishReason::Aborted,
+        // A board end needs moves; an abort or a missed first move has no result already.
+        FinishReason::Board(_) => return (winner, reason),
+        other => other,
+    };
+    (None, reason)
 }
 
 #[cfg(test)]

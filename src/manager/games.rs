@@ -206,7 +206,7 @@ impl Manager {
         if let Some(existing) = game.rec.rematch.clone() {
             // The other player answering a rematch challenge accepts it.
             drop(game);
-            return match self.answer(&actor, &existing, Answer::Accept).await {
+            return match self.answer(&actor, &existing, Answer::Accept(None)).await {
                 Err(ActionError::NoSuchChallenge | ActionError::ChallengeSelf) => {
                     Err(ActionError::RematchExists)
                 }

@@ -65,11 +65,12 @@ pub struct Leaderboard {
     pub caller: Option<(usize, LeaderRow)>,
 }
 
-/// The points `side` scored in a finished game; `None` for an aborted (or ongoing) one.
+/// The points `side` scored in a finished game; `None` for one without result (aborted, a
+/// first move missed) or an ongoing one.
 pub fn score_of(status: &GameStatus, side: Side) -> Option<Score> {
     match status {
         GameStatus::Finished {
-            reason: FinishReason::Aborted,
+            reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_),
             ..
         }
         | GameStatus::Ongoing => None,
@@ -86,11 +87,16 @@ pub(super) fn ends(before: &GameRecord, after: &GameRecord) -> bool {
         && matches!(after.status, GameStatus::Finished { .. })
 }
 
-fn scopes_of(chat: &ChatRef) -> [String; 2] {
-    [
-        Scope::Platform(chat.platform).key(),
-        Scope::Chat(chat.clone()).key(),
-    ]
+/// The leaderboards a rated game in `chat` counts on: the platform's, and the chat's own
+/// unless the game has no chat anyone can ask in (issue 31, item 4): a Telegram inline
+/// message (`inline:<id>`, see `MessageRef`) may be in any chat, and a board of one message
+/// is one nobody could see.
+fn scopes_of(chat: &ChatRef) -> Vec<String> {
+    let mut scopes = vec![Scope::Platform(chat.platform).key()];
+    if !chat.id.starts_with("inline:") {
+        scopes.push(Scope::Chat(chat.clone()).key());
+    }
+    scopes
 }
 
 /// The players' stats before and after one game.

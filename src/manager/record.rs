@@ -17,7 +17,7 @@ pub fn termination(status: &GameStatus) -> &'static str {
             FinishReason::Resigned(_) => "resignation",
             FinishReason::Agreed => "agreement",
             FinishReason::TimedOut(_) => "time forfeit",
-            FinishReason::FirstMoveMissed(_) => "abandoned",
+            FinishReason::FirstMoveMissed(_) => "aborted",
             FinishReason::Aborted => "aborted",
         },
     }
@@ -26,7 +26,7 @@ pub fn termination(status: &GameStatus) -> &'static str {
 fn result(status: &GameStatus) -> RecordResult {
     match status {
         GameStatus::Finished {
-            reason: FinishReason::Aborted,
+            reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_),
             ..
         }
         | GameStatus::Ongoing => RecordResult::Unknown,
@@ -37,7 +37,7 @@ fn result(status: &GameStatus) -> RecordResult {
 /// A player's name in a record: the display name at the time, or the bot and its level.
 pub fn player_name(player: &Player) -> String {
     match player {
-        Player::Human(u) => u.name.clone(),
+        Player::Human(u) => crate::model::names::clean_name(&u.name),
         Player::Bot(level) => format!("toguz bot ({})", level.name()),
     }
 }

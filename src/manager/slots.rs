@@ -22,6 +22,9 @@ use crate::store::{Batch, Expect, StoreError, Written, CLOSED_CHALLENGE_TTL_SECS
 use crate::timecontrol::GameClock;
 use std::ops::{Deref, DerefMut};
 
+/// Games whose spectators' boards one process keeps at most.
+const SPECTATED_GAMES: usize = 10_000;
+
 pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
 type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
 
@@ -282,6 +285,20 @@ impl Manager {
         let slot = self.game_slot(id).await?;
         let mut game = self.enter(&slot).await?;
         self.apply_due_clock(&mut game, self.now_ms()).await?;
+        // The game's own list takes its first board and newer boards in the places it holds;
+        // a board in any other place (a spectator's `/board` elsewhere) is kept apart, so it
+        // neither pushes the players' boards out of the list nor writes the game (a write
+        // would make the players' next press stale in another process).
+        let list = &game.rec.messages;
+        let held = list
+            .iter()
+            .any(|m| m.platform == msg.platform && m.place() == msg.place());
+        if !list.is_empty() && !held {
+            let id = game.id().clone();
+            drop(game);
+            self.add_spectator_board(&id, msg);
+            return Ok(());
+        }
         let messages = game.rec.messages.clone();
         if !add_message(&mut game.rec.messages, msg) {
             return Ok(());
@@ -298,6 +315,24 @@ impl Manager {
             }
         }
         Ok(())
+    }
+
+    /// Keeps a spectator's board of game `id` (newest per place, at most `MESSAGE_PLACES`
+    /// places, the oldest going first). Boards of games no longer ongoing are let go once
+    /// many games have some.
+    fn add_spectator_board(&self, id: &GameId, msg: MessageRef) {
+        let mut boards = lock(&self.inner.spectator_boards);
+        if boards.len() >= SPECTATED_GAMES && !boards.contains_key(id) {
+            let ongoing: HashSet<GameId> = lock(&self.inner.index)
+                .ongoing_games()
+                .into_iter()
+                .collect();
+            boards.retain(|game, _| ongoing.contains(game));
+            if boards.len() >= SPECTATED_GAMES {
+                return;
+            }
+        }
+        add_message(boards.entry(id.clone()).or_default(), msg);
     }
 
     // ----- lookups -----
@@ -617,8 +652,19 @@ impl Manager {
             Some(id) => id,
             None => self.unused_id(Tree::Games).await?,
         };
-        // Only games between people are rated.
-        let rated = rated && players.iter().all(|p| !p.is_bot());
+        // Only games between people are rated, and only so many a day between two of them
+        // (`pairs`; the count is written with the game).
+        let mut rated = rated && players.iter().all(|p| !p.is_bot());
+        let pair = if rated {
+            self.pair_count(&players).await?
+        } else {
+            None
+        };
+        let limit = self.inner.config.limits.rated_games_per_pair_per_day;
+        if pair.as_ref().is_some_and(|p| p.reached(limit)) {
+            rated = false;
+        }
+        let pair = pair.filter(|_| rated);
         let rec = GameRecord {
             id: id.clone(),
             chat,
@@ -653,7 +699,10 @@ impl Manager {
             slot.forget();
             return Err(error);
         }
-        match self.store_new_game(&game.rec, accepted).await {
+        match self
+            .store_new_game(&game.rec, accepted, pair.as_ref())
+            .await
+        {
             Ok(revision) => game.revision = revision,
             Err(error) => {
                 lock(&self.inner.index).remove_game(&game);
@@ -686,9 +735,13 @@ impl Manager {
         &self,
         rec: &GameRecord,
         accepted: Option<(&Stored<ChallengeRecord>, &mut Stored<ChallengeRecord>)>,
+        pair: Option<&super::pairs::PairCount>,
     ) -> Result<u64, ActionError> {
         let mut batch = Batch::new();
         batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
+        if let Some(pair) = pair {
+            pair.count_one(&mut batch)?;
+        }
         if let Some((before, after)) = &accepted {
             let revision = before.revision;
             self.challenge_change(&mut batch, Some(before), Some(after), revision)?;

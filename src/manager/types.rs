@@ -68,6 +68,12 @@ pub enum Action {
     AcceptChallenge {
         challenge: ChallengeId,
     },
+    /// Accept a challenge only if its terms are still those of version `terms`
+    /// (`ChallengeView::time_changes`): what an Accept button asks.
+    AcceptTerms {
+        challenge: ChallengeId,
+        terms: u32,
+    },
     DeclineChallenge {
         challenge: ChallengeId,
     },

@@ -1,10 +1,12 @@
 //! The ground floor (docs/architecture.md): plain values every layer shares and that import
 //! nothing of the crate: who and where (`Platform`, `UserRef`, `ChatRef`), the ids of games
-//! and challenges, playing levels and time controls. Anything here may be used anywhere;
+//! and challenges, playing levels and time controls, display names made safe to show
+//! (`names`). Anything here may be used anywhere;
 //! nothing here knows about games, storage or chat services.
 
 mod ids;
 mod level;
+pub mod names;
 mod platform;
 mod time_control;
 

@@ -33,11 +33,13 @@ pub struct UserRef {
 }
 
 impl UserRef {
+    /// A user as an adapter met them; the display name is cleaned here, where names enter
+    /// (`names::clean_name`).
     pub fn new(platform: Platform, id: impl Into<String>, name: impl Into<String>) -> UserRef {
         UserRef {
             platform,
             id: id.into(),
-            name: name.into(),
+            name: super::names::clean_name(&name.into()),
         }
     }
 

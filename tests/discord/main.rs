@@ -6,6 +6,7 @@ mod fake;
 mod flows;
 mod hint;
 mod history;
+mod names;
 mod ratings;
 mod review;
 mod scale;

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use toguz::testing::discord::bot::{BotProcess, Options};
 use toguz::testing::discord::{buttons, first_legal_pit, id_of, Call, FakeDiscord, User};
 
-const GUILD: u64 = 910_000_000_000_000_000;
+pub const GUILD: u64 = 910_000_000_000_000_000;
 
 /// The real bot against a fake Discord, up once its commands are registered.
 pub async fn start() -> (FakeDiscord, tempfile::TempDir, BotProcess) {

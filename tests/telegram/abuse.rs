@@ -91,9 +91,11 @@ fn a_forged_inline_button_makes_no_challenge_in_another_users_name() {
     let mallory = TgUser::new(5202, "Mallory", "", "en");
     let eve = TgUser::new(5203, "Eve", "", "en");
     let query = fake.inline_query(&mallory, "");
-    fake.wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
+    let (_, offered) = fake
+        .wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
         .expect("answered");
-    let inline = fake.send_inline_result(&query, "challenge", false);
+    let result = offered.params["results"][0]["id"].as_str().expect("id");
+    let inline = fake.send_inline_result(&query, result, false);
     let before = fake.inline_message(&inline).expect("sent");
     // Data naming Alice, unsigned or with Mallory's signature, pressed by Eve.
     let (_, genuine) = before.buttons().first().cloned().expect("a button");

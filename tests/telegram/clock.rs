@@ -149,9 +149,12 @@ impl Club {
 
 /// The challenge id on a call's Accept button.
 fn challenge_of(c: &toguz::testing::telegram::Call) -> Option<String> {
-    c.buttons()
-        .iter()
-        .find_map(|(_, d)| d.strip_prefix("1ca:").map(str::to_string))
+    c.buttons().iter().find_map(|(_, d)| {
+        d.strip_prefix("1ca:")?
+            .split(':')
+            .next()
+            .map(str::to_string)
+    })
 }
 
 #[test]
@@ -399,7 +402,7 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
         keyboard,
         [
             vec![
-                format!("1ca:{id}"),
+                format!("1ca:{id}:0"),
                 format!("1cd:{id}"),
                 format!("1cc:{id}")
             ],
@@ -445,10 +448,10 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
     });
     assert!(redrawn, "{:?}", club.fake.message(GROUP, msg));
 
-    // Bob accepts: the game is on Alice's clock.
+    // Bob accepts the terms he now sees (version 1): the game is on Alice's clock.
     let q = club
         .fake
-        .press(&club.group, msg, &club.bob, &format!("1ca:{id}"));
+        .press(&club.group, msg, &club.bob, &format!("1ca:{id}:1"));
     let answer = club.fake.wait_answer(&q, WAIT).expect("accept answered");
     assert_eq!(answer.str("text"), None, "{answer:#?}");
     let board = wait_board(&club.fake, GROUP, |b| b.ply == 0 && !b.pits.is_empty());

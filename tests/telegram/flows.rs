@@ -180,9 +180,12 @@ impl Flow {
 
 /// The challenge id on a call's Accept button.
 fn challenge_of(c: &Call) -> Option<String> {
-    c.buttons()
-        .iter()
-        .find_map(|(_, d)| d.strip_prefix("1ca:").map(str::to_string))
+    c.buttons().iter().find_map(|(_, d)| {
+        d.strip_prefix("1ca:")?
+            .split(':')
+            .next()
+            .map(str::to_string)
+    })
 }
 
 fn move_data(board: &Board, pit: u8) -> String {
@@ -296,7 +299,7 @@ fn an_open_challenge_is_for_anyone_but_its_author() {
         .collect();
     assert_eq!(
         data[..2],
-        [format!("1ca:{id}"), format!("1cc:{id}")],
+        [format!("1ca:{id}:0"), format!("1cc:{id}")],
         "accept, withdraw"
     );
     // Then the time row (no time control was given).
@@ -464,11 +467,16 @@ fn draws_are_offered_declined_and_accepted_and_resign_works_by_command() {
         drawn.caption()
     );
 
-    // A new game, resigned with /resign.
+    // A new game, resigned with /resign before anyone moved: aborted, no result (issue 31,
+    // item 1).
     let next = f.alice_vs_bob();
     f.say(&f.bob, "/resign");
     let end = wait_board(&f.fake, GROUP, |b| b.is_over() && b.game == next.game);
-    assert!(end.caption().contains("Bob resigned"), "{}", end.caption());
+    assert!(
+        end.caption().contains("it has no result"),
+        "{}",
+        end.caption()
+    );
 }
 
 #[test]
@@ -797,12 +805,15 @@ fn inline_mode_challenges_and_plays_on_a_text_board() {
 #[test]
 fn an_inline_challenge_sent_without_feedback_is_accepted_by_its_button() {
     let f = Flow::start("", "");
+    let mark = f.fake.mark();
     let query = f.fake.inline_query(&f.bob, "");
-    f.fake
-        .wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
+    let (_, answered) = f
+        .fake
+        .wait_call(mark, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
         .expect("inline query answered");
+    let result = answered.params["results"][0]["id"].as_str().expect("id");
     // Telegram does not tell the bot the result was sent: the message keeps its first button.
-    let inline = f.fake.send_inline_result(&query, "challenge", false);
+    let inline = f.fake.send_inline_result(&query, result, false);
     let buttons = f.fake.inline_message(&inline).expect("sent").buttons();
     let (_, data) = buttons.first().cloned().expect("a button");
     assert!(data.starts_with(&format!("tgi:{}:", f.bob.id)), "{data}");
@@ -819,8 +830,8 @@ fn an_inline_challenge_sent_without_feedback_is_accepted_by_its_button() {
     assert_eq!(answer.str("text"), None, "{answer:#?}");
     pos.play(pit).expect("legal");
     f.inline_board_at(&inline, &pos);
-    // The placeholder cannot start a second game on the same message.
-    assert_says(&f.press_inline(&inline, &f.alice, &data), "no longer open");
+    // The placeholder cannot start a second game on the same message: it was used.
+    assert_says(&f.press_inline(&inline, &f.alice, &data), "no longer valid");
     f.inline_board_at(&inline, &pos);
 }
 
@@ -916,11 +927,14 @@ fn each_refusal_is_answered_where_it_was_asked() {
 
     // On an inline message: a record or a review is asked for in a private chat, and the
     // placeholder's refusals are alerts.
+    let mark = f.fake.mark();
     let query = f.fake.inline_query(&f.alice, "");
-    f.fake
-        .wait_call(0, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
+    let (_, answered) = f
+        .fake
+        .wait_call(mark, WAIT, |c| c.method == "answerInlineQuery" && c.ok())
         .expect("inline query answered");
-    let inline = f.fake.send_inline_result(&query, "challenge", false);
+    let result = answered.params["results"][0]["id"].as_str().expect("id");
+    let inline = f.fake.send_inline_result(&query, result, false);
     let (_, placeholder) = f
         .fake
         .inline_message(&inline)
@@ -945,8 +959,9 @@ fn each_refusal_is_answered_where_it_was_asked() {
         f.press_inline(&inline, &f.bob, &placeholder).str("text"),
         None
     );
+    // The offer was used: good once (issue 31, item 4).
     assert_alert(
         &f.press_inline(&inline, &f.carol, &placeholder),
-        "no longer open",
+        "no longer valid",
     );
 }

@@ -11,4 +11,5 @@ mod history;
 mod load;
 mod review;
 mod scale;
+mod trust;
 mod webhook;

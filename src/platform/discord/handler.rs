@@ -323,12 +323,9 @@ impl Bot {
                     return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
                 }
                 let whose = named.filter(|u| *u != user);
+                let shown = whose.as_ref().map(present::user_name);
                 let text = match self.manager.stats(whose.as_ref().unwrap_or(&user)).await {
-                    Ok(stats) => history_text::stats_text(
-                        whose.as_ref().map(|u| u.name.as_str()),
-                        stats.as_ref(),
-                        lang,
-                    ),
+                    Ok(stats) => history_text::stats_text(shown.as_deref(), stats.as_ref(), lang),
                     Err(error) => present::error_text(&error, lang),
                 };
                 return origin.ephemeral(text).await;
@@ -445,7 +442,7 @@ impl Bot {
             t!(
                 lang,
                 "discord-challenge-other-bot",
-                name = opponent.name.as_str()
+                name = present::user_name(opponent)
             )
         }
     }
@@ -517,7 +514,7 @@ impl Bot {
                 let reply = self.act(&user, &chat, action).await;
                 self.answer_new(http, origin, reply, lang).await;
             }
-            Button::AcceptChallenge { ref challenge }
+            Button::AcceptChallenge { ref challenge, .. }
             | Button::DeclineChallenge { ref challenge }
             | Button::CancelChallenge { ref challenge }
             | Button::ChallengeTime { ref challenge, .. } => {

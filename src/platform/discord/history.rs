@@ -157,7 +157,7 @@ pub fn history_message(whose: &Whose, page: &HistoryPage, lang: Lang) -> Outgoin
         components.push(CreateActionRow::Buttons(nav));
     }
     Outgoing {
-        content: history_text(whose.name(), page, lang),
+        content: history_text(whose.name().as_deref(), page, lang),
         components,
         ..Outgoing::default()
     }

@@ -526,7 +526,7 @@ pub(super) mod tests {
             .iter()
             .map(|b| b["custom_id"].clone())
             .collect();
-        assert_eq!(ids, ["1ca:ch0001", "1cd:ch0001", "1cc:ch0001"]);
+        assert_eq!(ids, ["1ca:ch0001:0", "1cd:ch0001", "1cc:ch0001"]);
         c.status = ChallengeStatus::Expired;
         let out = challenge(&c, Lang::En);
         assert!(out.components.is_empty() && out.ping.is_empty());

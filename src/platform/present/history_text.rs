@@ -19,9 +19,9 @@ pub struct Whose {
 }
 
 impl Whose {
-    /// The name a title shows: `None` for the reader's own.
-    pub fn name(&self) -> Option<&str> {
-        (!self.own).then_some(self.user.name.as_str())
+    /// The name a title shows (`present::user_name`): `None` for the reader's own.
+    pub fn name(&self) -> Option<String> {
+        (!self.own).then(|| super::user_name(&self.user))
     }
 }
 
@@ -224,7 +224,7 @@ fn board_lines(board: &Leaderboard, lines: &mut Vec<String>) {
     for (place, row) in &board.top {
         lines.push(format!(
             "{place}. {} — {} · {}/{}/{}",
-            row.user.name,
+            super::user_name(&row.user),
             row.rating.shown(),
             row.wins,
             row.draws,

@@ -26,7 +26,7 @@ mod names;
 pub mod review;
 
 pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
-pub use names::player_name;
+pub use names::{plain_player_name, player_name, user_name};
 
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:
 /// Telegram puts three in a row, and a longer label is cut on a phone. Every language's
@@ -93,10 +93,10 @@ pub fn board_view(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> Boar
     BoardView {
         position: view.position,
         last_move: view.last_move,
-        names: Side::BOTH.map(|s| player_name(view.player(s), lang)),
+        names: Side::BOTH.map(|s| plain_player_name(view.player(s), lang)),
         perspective: viewer.and_then(|v| view.side_of(v)).unwrap_or(Side::White),
         lang,
-        result_line: result_text(view, lang),
+        result_line: result_text_plain(view, lang),
         hint: None,
     }
 }
@@ -129,15 +129,31 @@ pub fn variant_text(variant: Variant, lang: Lang) -> String {
 
 /// The result of a finished game, as two sentences: who won, and why.
 pub fn result_text(view: &GameView, lang: Lang) -> Option<String> {
-    let headline = result_headline(view, lang)?;
-    Some(match result_reason(view, lang) {
+    result_text_named(view, lang, player_name)
+}
+
+/// `result_text` for an image: the names without markup escapes.
+pub fn result_text_plain(view: &GameView, lang: Lang) -> Option<String> {
+    result_text_named(view, lang, plain_player_name)
+}
+
+fn result_text_named(view: &GameView, lang: Lang, names: NameOf) -> Option<String> {
+    let headline = result_headline_named(view, lang, names)?;
+    Some(match result_reason_named(view, lang, names) {
         Some(why) => format!("{headline} {why}"),
         None => headline,
     })
 }
 
+/// How a text names a player: `player_name` or `plain_player_name`.
+type NameOf = fn(&Player, Lang) -> String;
+
 /// Who won a finished game ("Black wins: Bot (easy)."), a draw, or the abort.
 pub fn result_headline(view: &GameView, lang: Lang) -> Option<String> {
+    result_headline_named(view, lang, player_name)
+}
+
+fn result_headline_named(view: &GameView, lang: Lang, player_name: NameOf) -> Option<String> {
     let GameStatus::Finished { winner, reason } = view.status else {
         return None;
     };
@@ -156,8 +172,13 @@ pub fn result_headline(view: &GameView, lang: Lang) -> Option<String> {
     })
 }
 
-/// Why a finished game ended ("A resigned."); nothing for an aborted game.
+/// Why a finished game ended ("A resigned."); for an aborted game between people, that it
+/// has no result; nothing for one against the bot.
 pub fn result_reason(view: &GameView, lang: Lang) -> Option<String> {
+    result_reason_named(view, lang, player_name)
+}
+
+fn result_reason_named(view: &GameView, lang: Lang, player_name: NameOf) -> Option<String> {
     let GameStatus::Finished { reason, .. } = view.status else {
         return None;
     };
@@ -181,6 +202,11 @@ pub fn result_reason(view: &GameView, lang: Lang) -> Option<String> {
         FinishReason::TimedOut(side) => Some(t!(lang, "manager-reason-timeout", name = name(side))),
         FinishReason::FirstMoveMissed(side) => {
             Some(t!(lang, "manager-reason-first-move", name = name(side)))
+        }
+        // Between people an abort is also what a resignation, a draw or a time-out becomes
+        // before both sides moved: say that it counts for nothing.
+        FinishReason::Aborted if view.players.iter().all(|p| !p.is_bot()) => {
+            Some(t!(lang, "manager-reason-no-result"))
         }
         FinishReason::Aborted => None,
     }
@@ -284,8 +310,10 @@ pub fn deadline_text(view: &GameView, lang: Lang) -> Option<String> {
 
 /// The text of a challenge message, by its status.
 pub fn challenge_text(view: &ChallengeView, lang: Lang) -> String {
-    let challenger = view.challenger.name.as_str();
-    let opponent = view.opponent.as_ref().map(|o| o.name.as_str());
+    let challenger = user_name(&view.challenger);
+    let challenger = challenger.as_str();
+    let opponent = view.opponent.as_ref().map(user_name);
+    let opponent = opponent.as_deref();
     let mut variant = variant_text(view.variant, lang);
     let time = time_control_text(view.time_control, lang);
     if !time.is_empty() {
@@ -361,6 +389,27 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::NoSuchGame => t!(lang, "manager-error-no-such-game"),
         ActionError::NoSuchChallenge => t!(lang, "manager-error-no-such-challenge"),
         ActionError::ChallengeClosed => t!(lang, "manager-error-challenge-closed"),
+        ActionError::TermsChanged {
+            variant,
+            time,
+            rated,
+        } => {
+            let mut terms = variant_text(*variant, lang);
+            let time = time_control_text(*time, lang);
+            if !time.is_empty() {
+                terms = format!("{terms}, {time}");
+            }
+            let rated = if *rated {
+                t!(lang, "manager-terms-rated")
+            } else {
+                t!(lang, "manager-terms-unrated")
+            };
+            t!(
+                lang,
+                "manager-error-terms-changed",
+                terms = format!("{terms}, {rated}")
+            )
+        }
         ActionError::ChallengeSelf => t!(lang, "manager-error-challenge-self"),
         ActionError::ChallengeBot => t!(lang, "manager-error-challenge-bot"),
         ActionError::NotYourChallenge => t!(lang, "manager-error-not-your-challenge"),
@@ -519,6 +568,7 @@ pub fn challenge_buttons(view: &ChallengeView, lang: Lang) -> Vec<LabeledButton>
     let mut out = vec![LabeledButton {
         button: Button::AcceptChallenge {
             challenge: id.clone(),
+            terms: view.time_changes,
         },
         label: t!(lang, "manager-button-accept"),
         enabled: true,

@@ -3,16 +3,41 @@
 
 use crate::i18n::{words, Lang};
 use crate::manager::Player;
+use crate::model::{names, Level, Platform, UserRef};
 use crate::t;
 
-/// A player's display name; the bot is named with its level.
+/// A person's name as a text shows it (issue 31, item 14): cleaned of hidden characters
+/// and capped (`names::clean_name`; names stored before that was done on entry are cleaned
+/// here), and on Discord, whose texts are markdown, with its markdown escaped, so that a
+/// name never formats, links or mentions. Telegram's adapter escapes its HTML as a whole.
+pub fn user_name(user: &UserRef) -> String {
+    let name = names::clean_name(&user.name);
+    match user.platform {
+        Platform::Discord => names::escape_markdown(&name),
+        Platform::Telegram | Platform::Console => name,
+    }
+}
+
+/// A player's display name in a text; the bot is named with its level.
 pub fn player_name(player: &Player, lang: Lang) -> String {
     match player {
-        Player::Human(user) => user.name.clone(),
-        Player::Bot(level) => t!(
-            lang,
-            "manager-bot-name",
-            level = words::level_name(lang, *level)
-        ),
+        Player::Human(user) => user_name(user),
+        Player::Bot(level) => bot_name(*level, lang),
     }
+}
+
+/// A player's name on an image, where no markup is read: cleaned, never escaped.
+pub fn plain_player_name(player: &Player, lang: Lang) -> String {
+    match player {
+        Player::Human(user) => names::clean_name(&user.name),
+        Player::Bot(level) => bot_name(*level, lang),
+    }
+}
+
+fn bot_name(level: Level, lang: Lang) -> String {
+    t!(
+        lang,
+        "manager-bot-name",
+        level = words::level_name(lang, level)
+    )
 }

@@ -18,9 +18,9 @@ pub struct ReviewPost {
     pub png: Option<Vec<u8>>,
 }
 
-/// The players as the board names them (the bot with its level).
+/// The players as the board image names them (the bot with its level; no markup).
 pub fn review_names(view: &GameView, lang: Lang) -> [String; 2] {
-    Side::BOTH.map(|side| present::player_name(view.player(side), lang))
+    Side::BOTH.map(|side| present::plain_player_name(view.player(side), lang))
 }
 
 /// The result in words: who won and why, as under the final board; an aborted game (which
@@ -33,10 +33,17 @@ pub fn review_result(view: &GameView, lang: Lang) -> String {
 /// The summary and the graph of `reviewed`, in `lang`.
 pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
     let view = &reviewed.game;
-    let names = review_names(view, lang);
+    // The text names players as texts do (escaped on Discord); the graph is an image.
+    let text_names = Side::BOTH.map(|side| present::player_name(view.player(side), lang));
     let result = review_result(view, lang);
-    let text = crate::review::summary_text(&reviewed.review, &names, &result, lang);
-    let graph = crate::render::GraphView::new(&reviewed.review, names, result, lang);
+    let text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    let plain_result = present::result_text_plain(view, lang).unwrap_or(result);
+    let graph = crate::render::GraphView::new(
+        &reviewed.review,
+        review_names(view, lang),
+        plain_result,
+        lang,
+    );
     let png = match crate::render::review_graph(&graph) {
         Ok(png) => Some(png),
         Err(error) => {

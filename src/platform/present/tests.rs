@@ -193,6 +193,11 @@ fn every_error() -> Vec<ActionError> {
         ActionError::NoSuchGame,
         ActionError::NoSuchChallenge,
         ActionError::ChallengeClosed,
+        ActionError::TermsChanged {
+            variant: Variant::STANDARD,
+            time: crate::timecontrol::TimeControl::fischer(3, 2),
+            rated: true,
+        },
         ActionError::ChallengeSelf,
         ActionError::ChallengeBot,
         ActionError::NotYourChallenge,
@@ -227,6 +232,7 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::NotYourGame => "manager-error-not-your-game",
         ActionError::NotForYou => "manager-error-not-for-you",
         ActionError::StaleBoard => "manager-error-stale",
+        ActionError::TermsChanged { .. } => "manager-error-terms-changed",
         ActionError::Illegal(m) => match m {
             MoveError::NoSuchPit(_) => "manager-error-no-such-pit",
             MoveError::EmptyPit(_) => "manager-error-empty-pit",
@@ -369,4 +375,37 @@ fn the_hint_button_shows_only_when_a_hint_may_be_had() {
         ..v
     };
     assert_eq!(hint_of(&people, None, Lang::En), None);
+}
+
+#[test]
+fn a_game_between_people_aborted_at_the_start_says_it_counts_for_nothing() {
+    let chat = ChatRef::new(Platform::Telegram, "c");
+    let people = [Player::Human(user("a")), Player::Human(user("b"))];
+    let aborted = GameView {
+        status: GameStatus::Finished {
+            winner: None,
+            reason: FinishReason::Aborted,
+        },
+        ..GameView::sample("p2", chat, people)
+    };
+    let en = result_text(&aborted, Lang::En).unwrap();
+    assert_eq!(
+        en,
+        "The game was aborted. The game ended before both sides had moved: it has no result, and no rating changes."
+    );
+    assert!(result_text(&aborted, Lang::Ru)
+        .unwrap()
+        .contains("результата нет, рейтинги не меняются"));
+    assert!(result_text(&aborted, Lang::Kk)
+        .unwrap()
+        .contains("нәтижесі жоқ, рейтинг өзгермейді"));
+    // Against the bot an abort is only an abort.
+    let bot = GameView {
+        status: aborted.status,
+        ..view()
+    };
+    assert_eq!(
+        result_text(&bot, Lang::En).unwrap(),
+        "The game was aborted."
+    );
 }

@@ -482,7 +482,7 @@ fn mention(user: &UserRef) -> String {
     format!(
         "<a href=\"tg://user?id={}\">{}</a>",
         user.id,
-        html(&user.name)
+        html(&present::user_name(user))
     )
 }
 

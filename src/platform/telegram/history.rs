@@ -52,7 +52,7 @@ fn history_message(
     page: &HistoryPage,
     lang: Lang,
 ) -> (String, Option<InlineKeyboardMarkup>) {
-    let text = html(&history_text(whose.name(), page, lang));
+    let text = html(&history_text(whose.name().as_deref(), page, lang));
     let games: Vec<InlineKeyboardButton> = page
         .entries
         .iter()
@@ -137,7 +137,7 @@ pub async fn page_press(
 /// `/stats`.
 pub async fn stats(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) -> HandlerResult {
     let stats = ctx.manager.stats(&whose.user).await?;
-    let text = stats_text(whose.name(), stats.as_ref(), lang);
+    let text = stats_text(whose.name().as_deref(), stats.as_ref(), lang);
     ctx.reply(place.chat, place.reply_to, html(&text));
     Ok(())
 }

@@ -1,7 +1,11 @@
 //! Inline mode: `@bot` in any chat offers a challenge; the sent message becomes an open
-//! challenge and then the game. The placeholder button carries the challenger's id signed
-//! with the bot's button key (HMAC-SHA256), so a modified client cannot make a challenge in
-//! another user's name.
+//! challenge and then the game. The placeholder button carries the challenger's id and the
+//! time it was offered, signed with the bot's button key (HMAC-SHA256), so a modified client
+//! cannot make a challenge in another user's name. The signed data is good once (issue 31,
+//! item 4): the first use claims it durably (`Manager::claim_once`), whether the sent
+//! message became a challenge (inline feedback) or its button was pressed, and it expires
+//! with the challenge it offers. A press of used, expired or old data, or of the data on a
+//! message that is not inline, opens nothing and is answered with a refusal.
 
 use super::boards;
 use super::boards::html;
@@ -29,8 +33,11 @@ use teloxide::types::{
 };
 
 /// Bytes of the HMAC kept in button data: 128 bits, 32 hex digits, so the data
-/// (`tgi:<id>:<tag>`, at most 4 + 20 + 1 + 32 = 57 bytes) fits Telegram's 64.
+/// (`tgh:...`) fits Telegram's 64.
 const TAG_BYTES: usize = 16;
+/// Bytes of the HMAC kept in an inline placeholder's data: 96 bits, 24 hex digits, so
+/// `tgi:<id>:<offered>:<tag>` (at most 4 + 20 + 1 + 10 + 1 + 24 = 60 bytes) fits.
+const INLINE_TAG_BYTES: usize = 12;
 
 /// The key that signs inline placeholder buttons.
 pub struct ButtonKey(Vec<u8>);
@@ -48,11 +55,15 @@ impl ButtonKey {
         Some(mac)
     }
 
-    /// `<payload>:<tag>`, where `payload` starts with its kind's prefix (`tgi:`, `tgh:`).
+    /// `<payload>:<tag>`, where `payload` starts with its kind's prefix (`tgh:`).
     pub fn sign_payload(&self, payload: &str) -> String {
+        self.sign_with(payload, TAG_BYTES)
+    }
+
+    fn sign_with(&self, payload: &str, bytes: usize) -> String {
         let tag = self
             .mac(payload)
-            .map(|m| m.finalize().into_bytes()[..TAG_BYTES].to_vec())
+            .map(|m| m.finalize().into_bytes()[..bytes].to_vec())
             .unwrap_or_default();
         let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
         format!("{payload}:{hex}")
@@ -60,22 +71,56 @@ impl ButtonKey {
 
     /// The payload of signed data (`<payload>:<tag>`, prefix included), if the tag is ours.
     pub fn verify_payload<'a>(&self, signed: &'a str) -> Option<&'a str> {
+        self.verify_with(signed, TAG_BYTES)
+    }
+
+    fn verify_with<'a>(&self, signed: &'a str, bytes: usize) -> Option<&'a str> {
         let (payload, hex) = signed.rsplit_once(':')?;
-        let tag = unhex(hex).filter(|t| t.len() == TAG_BYTES)?;
+        let tag = unhex(hex).filter(|t| t.len() == bytes)?;
         self.mac(payload)?.verify_truncated_left(&tag).ok()?;
         Some(payload)
     }
 
-    /// `tgi:<challenger>:<tag>`.
-    pub fn sign(&self, challenger: u64) -> String {
-        self.sign_payload(&format!("{INLINE_PREFIX}{challenger}"))
+    /// `tgi:<challenger>:<offered>:<tag>`: `offered` is when the challenge was offered
+    /// (unix seconds).
+    pub fn sign(&self, challenger: u64, offered: u64) -> String {
+        self.sign_with(
+            &format!("{INLINE_PREFIX}{challenger}:{offered}"),
+            INLINE_TAG_BYTES,
+        )
     }
 
-    /// The challenger of signed data (without the `tgi:` prefix), if the tag is ours.
-    pub fn verify(&self, signed: &str) -> Option<u64> {
+    /// The challenger and the time offered of signed data (without the `tgi:` prefix), if
+    /// the tag is ours. Data of the old form (`tgi:<challenger>:<tag>`, no time) is not.
+    pub fn verify(&self, signed: &str) -> Option<Offer> {
         let signed = format!("{INLINE_PREFIX}{signed}");
-        let payload = self.verify_payload(&signed)?;
-        payload.strip_prefix(INLINE_PREFIX)?.parse().ok()
+        let payload = self.verify_with(&signed, INLINE_TAG_BYTES)?;
+        let (challenger, offered) = payload.strip_prefix(INLINE_PREFIX)?.split_once(':')?;
+        Some(Offer {
+            challenger: challenger.parse().ok()?,
+            offered: offered.parse().ok()?,
+        })
+    }
+}
+
+/// What an inline placeholder's signed data says: who offered the challenge, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub challenger: u64,
+    /// Unix seconds.
+    pub offered: u64,
+}
+
+impl Offer {
+    /// The key that marks this offer used (`Manager::claim_once`).
+    fn claim_key(&self) -> String {
+        format!("tgi-used:{}:{}", self.challenger, self.offered)
+    }
+
+    /// The result id of the inline answer that carries this offer: the time offered, so
+    /// that the chosen result names the offer it sent.
+    fn result_id(&self) -> String {
+        self.offered.to_string()
     }
 }
 
@@ -96,10 +141,15 @@ pub async fn on_inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
     let content = InputMessageContent::Text(
         InputMessageContentText::new(html(&text)).parse_mode(ParseMode::Html),
     );
-    let article = InlineQueryResultArticle::new("challenge", t!(lang, "tg-inline-title"), content)
+    let offer = Offer {
+        challenger: q.from.id.0,
+        offered: ctx.manager.clock().now(),
+    };
+    let title = t!(lang, "tg-inline-title");
+    let article = InlineQueryResultArticle::new(offer.result_id(), title, content)
         .description(t!(lang, "tg-inline-description"))
         .reply_markup(markup::inline_placeholder(
-            ctx.button_key.sign(q.from.id.0),
+            ctx.button_key.sign(offer.challenger, offer.offered),
             t!(lang, "tg-inline-accept"),
         ));
     ctx.bot
@@ -122,9 +172,35 @@ pub async fn on_chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerRe
         return Ok(());
     };
     ctx.see(&r.from).await;
+    // The offer sent is used up here: its data is good for this message only, and a press
+    // of it anywhere later (this message's button is replaced) is refused.
+    if let Ok(offered) = r.result_id.parse() {
+        let offer = Offer {
+            challenger: r.from.id.0,
+            offered,
+        };
+        if !claim(&ctx, &offer).await {
+            return Ok(());
+        }
+    }
     let challenger = user_ref(&r.from);
     open_inline_challenge(&ctx, challenger, MsgRef::Inline(id)).await;
     Ok(())
+}
+
+/// Marks `offer` used: true the first time only (false too when the store cannot say).
+async fn claim(ctx: &Ctx, offer: &Offer) -> bool {
+    match ctx
+        .manager
+        .claim_once(Platform::Telegram, &offer.claim_key())
+        .await
+    {
+        Ok(first) => first,
+        Err(error) => {
+            tracing::warn!(%error, "Telegram: cannot claim an inline offer");
+            false
+        }
+    }
 }
 
 async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) -> Option<String> {
@@ -178,11 +254,21 @@ pub async fn inline_placeholder_press(
     lang: Lang,
 ) -> HandlerResult {
     // The challenger's id is signed: data forged in someone else's name is refused.
-    let Some(id) = ctx.button_key.verify(signed) else {
+    let Some(offer) = ctx.button_key.verify(signed) else {
         return Err(Failure::bad_button("inline button not signed by us"));
     };
+    let id = offer.challenger;
     if id == q.from.id.0 {
         return Err(Failure::Unable(t!(lang, "tg-inline-own")));
+    }
+    // Good once, on an inline message, while the challenge it offers would be open.
+    let expires = offer
+        .offered
+        .saturating_add(ctx.manager.config().limits.challenge_expiry_secs);
+    let inline = matches!(place, MsgRef::Inline(_));
+    if !inline || ctx.manager.clock().now() >= expires || !claim(ctx, &offer).await {
+        tracing::info!(challenger = id, inline, "Telegram: inline offer refused");
+        return Err(Failure::Unable(t!(lang, "tg-inline-used")));
     }
     let name = ctx.people.name(id).unwrap_or_else(|| id.to_string());
     let challenger = UserRef::new(Platform::Telegram, id.to_string(), name);
@@ -214,15 +300,28 @@ mod tests {
     #[test]
     fn signed_challenger_ids_verify_and_forgeries_do_not() {
         let key = ButtonKey::new(b"k1");
-        let data = key.sign(u64::MAX);
+        let data = key.sign(u64::MAX, 9_999_999_999);
         assert!(data.len() <= 64, "{data}");
         let signed = data.strip_prefix(INLINE_PREFIX).unwrap();
-        assert_eq!(key.verify(signed), Some(u64::MAX));
+        let offer = Offer {
+            challenger: u64::MAX,
+            offered: 9_999_999_999,
+        };
+        assert_eq!(key.verify(signed), Some(offer));
         assert_eq!(ButtonKey::new(b"k2").verify(signed), None, "another key");
-        let (_, tag) = signed.split_once(':').unwrap();
-        assert_eq!(key.verify(&format!("42:{tag}")), None, "another user");
-        for bad in ["42", "42:", "x:00", "42:zz", "42:0011"] {
+        let tag = signed.rsplit(':').next().unwrap();
+        assert_eq!(
+            key.verify(&format!("42:9999999999:{tag}")),
+            None,
+            "another user"
+        );
+        let later = format!("{}:1:{tag}", u64::MAX);
+        assert_eq!(key.verify(&later), None, "another time");
+        for bad in ["42", "42:", "x:00", "42:zz", "42:0011", "42:1:"] {
             assert_eq!(key.verify(bad), None, "{bad}");
         }
+        // The old form (no time, a 128-bit tag) no longer opens anything.
+        let old = key.sign_payload("tgi:42");
+        assert_eq!(key.verify(old.strip_prefix(INLINE_PREFIX).unwrap()), None);
     }
 }

@@ -153,7 +153,7 @@ pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
 /// The game or challenge a button acts on (`None` for the level buttons).
 pub fn target(button: &Button) -> Option<&str> {
     match button {
-        Button::AcceptChallenge { challenge }
+        Button::AcceptChallenge { challenge, .. }
         | Button::DeclineChallenge { challenge }
         | Button::CancelChallenge { challenge }
         | Button::ChallengeTime { challenge, .. } => Some(challenge),

@@ -1,0 +1,334 @@
+//! Trust (issue 31) through the manager, on both store backends: an Accept accepts exactly
+//! the terms it was shown (item 3), a spectator's board never displaces the players' (item
+//! 13), the same two people get only so many rated games a day (item 2), and an inline game
+//! counts only on the platform's leaderboard (item 4). docs/security.md names each test.
+
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::buttons::{self, Button};
+use toguz::manager::{
+    Action, ActionError, ChallengeView, Clock, GameRecord, Manager, ManagerConfig, MessageRef,
+    Platform, Reply, Target, UserRef,
+};
+use toguz::on_both_backends;
+use toguz::store::{Store, Tree};
+use toguz::testing::manager::{act, challenge_id, game, user, Backend, T0};
+use toguz::timecontrol::TimeControl;
+
+async fn start(store: Store) -> (Manager, Clock) {
+    let clock = Clock::manual(T0);
+    let engine = EnginePool::new(EngineConfig::default());
+    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+        .await
+        .unwrap();
+    (m, clock)
+}
+
+fn challenge(reply: Result<Reply, ActionError>) -> ChallengeView {
+    match reply {
+        Ok(Reply::Challenge(c)) => c,
+        other => panic!("expected a challenge, got {other:?}"),
+    }
+}
+
+/// The Accept button a challenge message shows, pressed by `who`.
+async fn press_accept(
+    m: &Manager,
+    who: &UserRef,
+    shown: &ChallengeView,
+) -> Result<Reply, ActionError> {
+    let data = buttons::encode(&Button::AcceptChallenge {
+        challenge: shown.id.clone(),
+        terms: shown.time_changes,
+    });
+    let action = buttons::decode(&data).unwrap().into_action().unwrap();
+    act(m, who, action).await
+}
+
+on_both_backends! {
+    single: [
+        an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms,
+        spectators_boards_never_displace_the_players_nor_change_the_game,
+        an_inline_game_counts_only_on_the_platform_leaderboard,
+        the_same_two_get_three_rated_games_a_day_across_processes,
+    ],
+    multi: [],
+}
+
+/// Issue 31, item 3: Bob was shown a correspondence challenge; Alice then makes it blitz.
+/// Bob's Accept of the old terms starts nothing and is told the new ones; an Accept of the
+/// new terms starts the game at them. Also after a restart (the version is stored), and an
+/// Accept posted before buttons carried the version (`1ca:<id>`) accepts only terms never
+/// changed.
+async fn an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms(backend: Backend) {
+    let (alice, bob) = (user("alice"), user("bob"));
+    let (shown, changed) = {
+        let (m, _) = start(backend.open().await).await;
+        let open = Action::Challenge {
+            opponent: Some(bob.clone()),
+            variant: toguz::rules::Variant::STANDARD,
+            rated: true,
+            time: None,
+        };
+        let shown = challenge(act(&m, &alice, open).await);
+        assert_eq!(shown.time_control, TimeControl::Correspondence);
+        let retime = Action::SetChallengeTime {
+            challenge: shown.id.clone(),
+            time: TimeControl::parse("3+2").unwrap(),
+        };
+        let changed = challenge(act(&m, &alice, retime).await);
+        assert_eq!(changed.time_changes, shown.time_changes + 1);
+        let old = press_accept(&m, &bob, &shown).await;
+        match old {
+            Err(ActionError::TermsChanged { time, rated, .. }) => {
+                assert_eq!(time, TimeControl::parse("3+2").unwrap());
+                assert!(rated);
+            }
+            other => panic!("an old Accept was not refused: {other:?}"),
+        }
+        // The refusal names the new terms in the presser's language.
+        let err = press_accept(&m, &bob, &shown).await.unwrap_err();
+        let text = toguz::platform::present::error_text(&err, toguz::i18n::Lang::Ru);
+        assert!(text.contains("блиц 3+2"), "{text}");
+        (shown, changed)
+    };
+    // After a restart the old Accept is still refused, and the new one plays 3+2.
+    let (m, _) = start(backend.open().await).await;
+    let legacy = buttons::decode(&format!("1ca:{}", shown.id))
+        .unwrap()
+        .into_action()
+        .unwrap();
+    assert!(matches!(
+        act(&m, &bob, legacy).await,
+        Err(ActionError::TermsChanged { .. })
+    ));
+    assert!(matches!(
+        press_accept(&m, &bob, &shown).await,
+        Err(ActionError::TermsChanged { .. })
+    ));
+    let v = game(press_accept(&m, &bob, &changed).await);
+    assert_eq!(
+        v.clock.as_ref().map(|c| c.control),
+        Some(TimeControl::parse("3+2").unwrap())
+    );
+    // A challenge never changed still accepts an Accept posted before buttons had a version.
+    let open = toguz::testing::manager::rated_challenge(&alice, None);
+    let id = challenge_id(act(&m, &bob, open).await);
+    let legacy = buttons::decode(&format!("1ca:{id}"))
+        .unwrap()
+        .into_action()
+        .unwrap();
+    game(act(&m, &alice, legacy).await);
+}
+
+/// The game's stored record and its revision.
+async fn stored(m: &Manager, id: &str) -> (GameRecord, u64) {
+    let found = m
+        .store()
+        .get_versioned::<GameRecord>(Tree::Games, id)
+        .await
+        .unwrap()
+        .expect("the game is stored");
+    (found.value, found.revision)
+}
+
+fn board_at(place: &str, message: u32) -> MessageRef {
+    MessageRef {
+        platform: Platform::Telegram,
+        id: format!("{place}:{message}"),
+    }
+}
+
+/// Issue 31, item 13: spectators post the board in ten other chats. The players' board
+/// stays in the game's list, the stored game (its revision and version) does not change,
+/// a player's press at the ply shown is not stale, and the spectators' boards are still
+/// redrawn (they are in the views) without being stored.
+async fn spectators_boards_never_displace_the_players_nor_change_the_game(backend: Backend) {
+    let (m, _) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    let open = toguz::testing::manager::rated_challenge(&b, None);
+    let id = challenge_id(act(&m, &a, open).await);
+    let v = game(act(&m, &b, Action::AcceptChallenge { challenge: id }).await);
+    let target = Target::Game(v.id.clone());
+    let own = board_at("-100", 10);
+    m.attach_message(target.clone(), own.clone()).await.unwrap();
+    let (before, revision) = stored(&m, &v.id).await;
+    for chat in 0..10 {
+        let spectator = board_at(&format!("-2{chat}"), 5);
+        m.attach_message(target.clone(), spectator).await.unwrap();
+    }
+    let (after, revision_after) = stored(&m, &v.id).await;
+    assert_eq!(
+        revision_after, revision,
+        "a spectator's board wrote the game"
+    );
+    assert_eq!(after.messages, vec![own.clone()]);
+    assert_eq!(after.version, before.version);
+    let view = m.game(&v.id).await.unwrap();
+    assert_eq!(view.messages.first(), Some(&own));
+    assert!(
+        view.messages.contains(&board_at("-29", 5)),
+        "{:?}",
+        view.messages
+    );
+    // The player to move presses on the board at the ply it shows: not stale.
+    let mover = view
+        .to_move_player()
+        .and_then(|p| p.user())
+        .unwrap()
+        .clone();
+    let pit = view.position.legal_moves().iter().next().unwrap();
+    let press = buttons::encode(&Button::Move {
+        game: v.id.clone(),
+        ply: view.ply,
+        pit,
+    });
+    let moved = game(
+        act(
+            &m,
+            &mover,
+            buttons::decode(&press).unwrap().into_action().unwrap(),
+        )
+        .await,
+    );
+    assert_eq!(moved.ply, 1);
+    // A newer board of the players' own chat replaces theirs, durably.
+    let newer = board_at("-100", 11);
+    m.attach_message(target, newer.clone()).await.unwrap();
+    assert_eq!(stored(&m, &v.id).await.0.messages, vec![newer]);
+}
+
+/// Issue 31, item 4: a rated game on a Telegram inline message (its chat is
+/// `inline:<message>`, a place that is in no chat anyone can ask in) counts on the
+/// Telegram-wide leaderboard and on no board of its own.
+async fn an_inline_game_counts_only_on_the_platform_leaderboard(backend: Backend) {
+    use toguz::manager::{ChatRef, Request};
+    use toguz::ratings::keys::Scope;
+    use toguz::timecontrol::Category;
+    let (m, _) = start(backend.open().await).await;
+    let (a, b) = (user("a"), user("b"));
+    let inline = ChatRef::new(Platform::Telegram, "inline:AgAAAExample");
+    let act_in = |who: &UserRef, action: Action| {
+        m.act(Request {
+            actor: who.clone(),
+            chat: inline.clone(),
+            action,
+        })
+    };
+    let open = Action::Challenge {
+        opponent: None,
+        variant: toguz::rules::Variant::STANDARD,
+        rated: true,
+        time: None,
+    };
+    let id = challenge_id(act_in(&a, open).await);
+    let v = game(act_in(&b, Action::AcceptChallenge { challenge: id }).await);
+    for _ in 0..2 {
+        let shown = m.game(&v.id).await.unwrap();
+        let mover = shown
+            .to_move_player()
+            .and_then(|p| p.user())
+            .unwrap()
+            .clone();
+        let pit = shown.position.legal_moves().iter().next().unwrap();
+        let action = Action::Move {
+            game: v.id.clone(),
+            ply: None,
+            pit,
+        };
+        game(act_in(&mover, action).await);
+    }
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    let end = game(act_in(&a, resign).await);
+    assert!(end.ratings[0].is_some(), "a rated end");
+    let category = Category::Correspondence;
+    let everyone = m
+        .leaderboard(Scope::Platform(Platform::Telegram), category, None)
+        .await
+        .unwrap();
+    assert_eq!(everyone.top.len(), 2, "{everyone:?}");
+    let own = m
+        .leaderboard(Scope::Chat(inline.clone()), category, None)
+        .await
+        .unwrap();
+    assert!(own.top.is_empty(), "{own:?}");
+    let stats = m.stats(&b).await.unwrap().expect("stats");
+    let scopes = &stats.category(category).expect("rated").scopes;
+    assert!(scopes.iter().all(|s| !s.contains("inline")), "{scopes:?}");
+}
+
+/// `from` challenges `to` (rated, the chat's default time) through `m`.
+async fn rated_offer(m: &Manager, from: &UserRef, to: &UserRef) -> ChallengeView {
+    let open = toguz::testing::manager::rated_challenge(to, None);
+    challenge(act(m, from, open).await)
+}
+
+/// `who` accepts `shown` with its Accept button through `m`, then aborts the game (so the
+/// players' limits of ongoing games never count): whether the game was rated.
+async fn accept_and_abort(m: &Manager, who: &UserRef, shown: &ChallengeView) -> bool {
+    let v = game(press_accept(m, who, shown).await);
+    game(act(m, who, Action::Abort { game: v.id.clone() }).await);
+    v.rated
+}
+
+/// Issue 31, item 2: two managers on one store (two processes sharing a database) start at
+/// most three rated games a day between the same two people, whichever manager starts them;
+/// a challenge over the limit is unrated and says so; a challenge shown as rated whose pair
+/// reached the limit since refuses its Accept with the new (unrated) terms; another pair, and
+/// the same pair the next day, play rated.
+async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Backend) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0);
+    let engine = || EnginePool::new(EngineConfig::default());
+    let config = ManagerConfig::default();
+    assert_eq!(config.limits.rated_games_per_pair_per_day, 3);
+    let m1 = Manager::start_with_clock(store.clone(), engine(), config.clone(), clock.clone())
+        .await
+        .unwrap();
+    let m2 = Manager::start_with_clock(store.clone(), engine(), config, clock.clone())
+        .await
+        .unwrap();
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    // Each process counts what the other started (each one's challenges stay its own: the
+    // limits of open challenges are per process today, issue 31 item 6).
+    for round in 0..3 {
+        let m = if round % 2 == 0 { &m1 } else { &m2 };
+        let shown = rated_offer(m, &a, &b).await;
+        assert!(shown.rated, "game {round} of the day");
+        assert!(accept_and_abort(m, &b, &shown).await, "game {round} rated");
+    }
+    // The fourth challenge of the day between them is unrated, and says so.
+    let fourth = rated_offer(&m2, &b, &a).await;
+    assert!(!fourth.rated);
+    let text = toguz::platform::present::challenge_text(&fourth, toguz::i18n::Lang::En);
+    assert!(text.contains("An unrated game"), "{text}");
+    assert!(!accept_and_abort(&m2, &a, &fourth).await);
+    // Four challenges shown as rated between a and c; three are accepted, the fourth's Accept
+    // is refused with the unrated terms, and accepting those plays unrated.
+    let mut shown = Vec::new();
+    for (from, to) in [(&a, &c), (&a, &c), (&c, &a), (&c, &a)] {
+        let offer = rated_offer(&m1, from, to).await;
+        assert!(offer.rated);
+        shown.push((offer, if from == &a { c.clone() } else { a.clone() }));
+    }
+    for (offer, taker) in &shown[..3] {
+        assert!(accept_and_abort(&m1, taker, offer).await);
+    }
+    let (last, taker) = &shown[3];
+    match press_accept(&m2, taker, last).await {
+        Err(ActionError::TermsChanged { rated, .. }) => assert!(!rated),
+        other => panic!("the rated Accept went through: {other:?}"),
+    }
+    let now_unrated = ChallengeView {
+        time_changes: last.time_changes + 1,
+        ..last.clone()
+    };
+    assert!(!accept_and_abort(&m2, taker, &now_unrated).await);
+    // The next day the pair plays rated again.
+    clock.advance(24 * 3600);
+    let next_day = rated_offer(&m1, &a, &b).await;
+    assert!(next_day.rated);
+    assert!(accept_and_abort(&m2, &b, &next_day).await);
+}
