@@ -7,12 +7,12 @@ use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons::{self, Button};
 use toguz::manager::{
     Action, ActionError, ChallengeView, Clock, GameRecord, Manager, ManagerConfig, MessageRef,
-    Platform, Reply, Target, UserRef,
+    Reply, Target,
 };
+use toguz::model::{Platform, TimeControl, UserRef};
 use toguz::on_both_backends;
 use toguz::store::{Store, Tree};
 use toguz::testing::manager::{act, challenge_id, game, user, Backend, T0};
-use toguz::timecontrol::TimeControl;
 
 async fn start(store: Store) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
@@ -201,9 +201,10 @@ async fn spectators_boards_never_displace_the_players_nor_change_the_game(backen
 /// `inline:<message>`, a place that is in no chat anyone can ask in) counts on the
 /// Telegram-wide leaderboard and on no board of its own.
 async fn an_inline_game_counts_only_on_the_platform_leaderboard(backend: Backend) {
-    use toguz::manager::{ChatRef, Request};
+    use toguz::manager::Request;
+    use toguz::model::ChatRef;
     use toguz::ratings::keys::Scope;
-    use toguz::timecontrol::Category;
+    use toguz::model::Category;
     let (m, _) = start(backend.open().await).await;
     let (a, b) = (user("a"), user("b"));
     let inline = ChatRef::new(Platform::Telegram, "inline:AgAAAExample");

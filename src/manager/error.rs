@@ -77,7 +77,7 @@ pub enum ActionError {
     #[error("the challenge's terms have changed")]
     TermsChanged {
         variant: crate::rules::Variant,
-        time: crate::timecontrol::TimeControl,
+        time: crate::model::TimeControl,
         rated: bool,
     },
     #[error("storage failed: {0}")]

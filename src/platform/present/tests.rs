@@ -195,7 +195,7 @@ fn every_error() -> Vec<ActionError> {
         ActionError::ChallengeClosed,
         ActionError::TermsChanged {
             variant: Variant::STANDARD,
-            time: crate::timecontrol::TimeControl::fischer(3, 2),
+            time: crate::model::TimeControl::fischer(3, 2),
             rated: true,
         },
         ActionError::ChallengeSelf,
