@@ -18,10 +18,12 @@ pub mod brackets;
 pub mod dutch;
 pub mod generate;
 pub mod roster;
+pub mod tiebreak;
 pub mod trf;
 pub mod weights;
 pub mod wide;
 
 pub use dutch::{pair, Pairing};
 pub use roster::PairingError;
+pub use tiebreak::{standings, Standing};
 pub use trf::{parse, Tournament, TrfError};
