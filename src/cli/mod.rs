@@ -60,7 +60,8 @@ pub enum Command {
     /// Work on the store itself (copy it between sled and PostgreSQL).
     #[command(subcommand)]
     Store(store::StoreCommand),
-    /// Swiss tournaments: pair the next round of a FIDE TRF file (Dutch system).
+    /// Swiss tournaments: pair the next round of a FIDE TRF file (Dutch system), or print
+    /// its standings with FIDE tie-breaks.
     #[command(subcommand)]
     Swiss(swiss::SwissCommand),
 }

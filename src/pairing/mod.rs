@@ -6,7 +6,8 @@
 //! colour preferences, floats); `weights` turns the quality criteria into
 //! matching weights; `brackets` pairs score bracket after score bracket with
 //! `blossom` (maximum weight matching over `wide` integers); `dutch` is the
-//! entry point and allocates colours; `generate` plays synthetic tournaments.
+//! entry point and allocates colours; `generate` plays synthetic tournaments;
+//! `tiebreak` ranks the players with FIDE's tie-breaks (C.07) after the rounds.
 //!
 //! The pairings are identical to those of bbpPairings 6 (a FIDE-endorsed
 //! engine) on the 300 reference tournaments in tests/data/swiss.
@@ -18,10 +19,12 @@ pub mod brackets;
 pub mod dutch;
 pub mod generate;
 pub mod roster;
+pub mod tiebreak;
 pub mod trf;
 pub mod weights;
 pub mod wide;
 
 pub use dutch::{pair, Pairing};
 pub use roster::PairingError;
+pub use tiebreak::{standings, Standing};
 pub use trf::{parse, Tournament, TrfError};
