@@ -202,9 +202,9 @@ async fn spectators_boards_never_displace_the_players_nor_change_the_game(backen
 /// Telegram-wide leaderboard and on no board of its own.
 async fn an_inline_game_counts_only_on_the_platform_leaderboard(backend: Backend) {
     use toguz::manager::Request;
+    use toguz::model::Category;
     use toguz::model::ChatRef;
     use toguz::ratings::keys::Scope;
-    use toguz::model::Category;
     let (m, _) = start(backend.open().await).await;
     let (a, b) = (user("a"), user("b"));
     let inline = ChatRef::new(Platform::Telegram, "inline:AgAAAExample");
