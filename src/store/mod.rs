@@ -33,6 +33,7 @@ mod copy;
 mod migrate;
 mod pg_schema;
 mod postgres;
+mod redact;
 mod sled_store;
 
 pub use batch::{Batch, Expect, Written};

@@ -14,7 +14,7 @@
 //!   database: an additive migration leaves it, one older binaries cannot live with raises it
 //!   to its own version.
 
-use super::postgres::redact;
+use super::redact::redact;
 use super::StoreError;
 use std::time::Duration;
 use tokio_postgres::{Client, Config, NoTls};
