@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 /// A signed integer of `64 * L` bits (two's complement, wrapping).
-#[derive(Clone, Copy, Eq, Debug, Hash)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub struct Wide<const L: usize>(pub [u64; L]);
 
 impl<const L: usize> Wide<L> {
@@ -116,6 +116,13 @@ impl<const L: usize> PartialEq for Wide<L> {
             .zip(&other.0)
             .fold(0, |acc, (a, b)| acc | (a ^ b))
             == 0
+    }
+}
+
+// Hashes the limbs, as equality compares them.
+impl<const L: usize> std::hash::Hash for Wide<L> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 
