@@ -408,31 +408,22 @@ impl<W: Weight> MatchingComputer<W> {
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
         for &bv in &path {
-            let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
-                None => self
-                    .leaves_of(bv)
-                    .into_iter()
-                    .map(|v| {
-                        (0..self.n)
-                            .filter(|&w| self.present(v, w))
-                            .map(|w| self.canonical(v, w))
-                            .collect()
-                    })
-                    .collect(),
-                Some(list) => vec![list],
-            };
-            for nblist in nblists {
-                for k in nblist {
-                    let (i, mut j) = self.edge(k);
-                    if self.inblossom[j] == b {
-                        j = i;
+            // Neighbours scanned in place rather than gathered into lists first:
+            // that allocation was a tenth of the pairing's time.
+            match self.blossombestedges[bv].take() {
+                None => {
+                    for v in self.leaves_of(bv) {
+                        for w in 0..self.n {
+                            if self.present(v, w) {
+                                let k = self.canonical(v, w);
+                                self.consider_best_edge(b, k, &mut bestedgeto);
+                            }
+                        }
                     }
-                    let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                    {
-                        bestedgeto[bj] = k;
+                }
+                Some(list) => {
+                    for k in list {
+                        self.consider_best_edge(b, k, &mut bestedgeto);
                     }
                 }
             }
@@ -447,6 +438,21 @@ impl<W: Weight> MatchingComputer<W> {
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
+    }
+
+    /// Keeps `k` as the least-slack edge from new blossom `b` to its S-blossom.
+    fn consider_best_edge(&self, b: usize, k: usize, bestedgeto: &mut [usize]) {
+        let (i, mut j) = self.edge(k);
+        if self.inblossom[j] == b {
+            j = i;
+        }
+        let bj = self.inblossom[j];
+        if bj != b
+            && self.label[bj] == 1
+            && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+        {
+            bestedgeto[bj] = k;
+        }
     }
 
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
@@ -650,11 +656,12 @@ impl<W: Weight> MatchingComputer<W> {
             while let Some(v) = self.queue.pop() {
                 let dual_v = self.dualvar[v];
                 for w in 0..n {
+                    // Not hoisted: a blossom formed in this loop changes `inblossom[v]`.
+                    if w == v || self.inblossom[v] == self.inblossom[w] {
+                        continue;
+                    }
                     let weight = self.edge_weight(v, w);
-                    if w == v
-                        || (weight == W::zero() && v < self.size && w < self.size)
-                        || self.inblossom[v] == self.inblossom[w]
-                    {
+                    if weight == W::zero() && v < self.size && w < self.size {
                         continue;
                     }
                     let p = v * n + w;

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 /// A signed integer of `64 * L` bits (two's complement, wrapping).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub struct Wide<const L: usize>(pub [u64; L]);
 
 impl<const L: usize> Wide<L> {
@@ -22,8 +22,9 @@ impl<const L: usize> Wide<L> {
     }
 
     /// Whether the value is zero.
+    #[inline]
     pub fn is_zero(&self) -> bool {
-        self.0.iter().all(|&limb| limb == 0)
+        self.0.iter().fold(0, |acc, &limb| acc | limb) == 0
     }
 
     /// Whether the value is negative.
@@ -102,6 +103,26 @@ impl<const L: usize> Wide<L> {
     /// `1 << bits`.
     pub fn bit(bits: u32) -> Self {
         Self::from_u64(1).shifted(bits)
+    }
+}
+
+// Written out rather than derived: the derived comparison of a limb array
+// calls `memcmp`, which was a quarter of the pairing's time.
+impl<const L: usize> PartialEq for Wide<L> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .fold(0, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+
+// Hashes the limbs, as equality compares them.
+impl<const L: usize> std::hash::Hash for Wide<L> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 
