@@ -148,10 +148,6 @@ struct Inner {
     /// Games that ended while the manager started (a flag that fell before the stop, a
     /// move time that ran out while down): their events went out before anyone subscribed.
     ended_at_start: Mutex<Vec<GameId>>,
-    /// Boards of games posted in places the game's own list does not hold (a spectator's
-    /// `/board` in another chat): kept here, in this process only, so that they neither
-    /// push the players' boards out of the list nor change the stored game (`slots`).
-    spectator_boards: Mutex<HashMap<GameId, Vec<MessageRef>>>,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -204,7 +200,6 @@ impl Manager {
                 reviews: reviews::Reviews::new(config.review.clone()),
                 hints: Mutex::new(HashSet::new()),
                 ended_at_start: Mutex::new(Vec::new()),
-                spectator_boards: Mutex::new(HashMap::new()),
                 config,
             }),
         };
@@ -307,16 +302,11 @@ impl Manager {
 
     /// A game as a view shows it now.
     fn view_of(&self, game: &Game) -> GameView {
-        let mut view = game.view(
+        game.view(
             self.timeout_secs(),
             self.now_ms(),
             self.inner.config.clock.first_move_ms(),
-        );
-        // Spectators' boards are redrawn too, after the players' own.
-        if let Some(extra) = lock(&self.inner.spectator_boards).get(game.id()) {
-            view.messages.extend(extra.iter().cloned());
-        }
-        view
+        )
     }
 
     /// The time control a new game in `chat` gets when its players named none.

@@ -22,9 +22,6 @@ use crate::store::{Batch, Expect, StoreError, Written, CLOSED_CHALLENGE_TTL_SECS
 use crate::timecontrol::GameClock;
 use std::ops::{Deref, DerefMut};
 
-/// Games whose spectators' boards one process keeps at most.
-const SPECTATED_GAMES: usize = 10_000;
-
 pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
 type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
 
@@ -285,20 +282,6 @@ impl Manager {
         let slot = self.game_slot(id).await?;
         let mut game = self.enter(&slot).await?;
         self.apply_due_clock(&mut game, self.now_ms()).await?;
-        // The game's own list takes its first board and newer boards in the places it holds;
-        // a board in any other place (a spectator's `/board` elsewhere) is kept apart, so it
-        // neither pushes the players' boards out of the list nor writes the game (a write
-        // would make the players' next press stale in another process).
-        let list = &game.rec.messages;
-        let held = list
-            .iter()
-            .any(|m| m.platform == msg.platform && m.place() == msg.place());
-        if !list.is_empty() && !held {
-            let id = game.id().clone();
-            drop(game);
-            self.add_spectator_board(&id, msg);
-            return Ok(());
-        }
         let messages = game.rec.messages.clone();
         if !add_message(&mut game.rec.messages, msg) {
             return Ok(());
@@ -315,24 +298,6 @@ impl Manager {
             }
         }
         Ok(())
-    }
-
-    /// Keeps a spectator's board of game `id` (newest per place, at most `MESSAGE_PLACES`
-    /// places, the oldest going first). Boards of games no longer ongoing are let go once
-    /// many games have some.
-    fn add_spectator_board(&self, id: &GameId, msg: MessageRef) {
-        let mut boards = lock(&self.inner.spectator_boards);
-        if boards.len() >= SPECTATED_GAMES && !boards.contains_key(id) {
-            let ongoing: HashSet<GameId> = lock(&self.inner.index)
-                .ongoing_games()
-                .into_iter()
-                .collect();
-            boards.retain(|game, _| ongoing.contains(game));
-            if boards.len() >= SPECTATED_GAMES {
-                return;
-            }
-        }
-        add_message(boards.entry(id.clone()).or_default(), msg);
     }
 
     // ----- lookups -----
