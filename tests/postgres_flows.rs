@@ -6,7 +6,11 @@
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons::{self, Button};
-use toguz::manager::{Action, ActionError, Clock, GameView, Manager, ManagerConfig, Player};
+use toguz::manager::{
+    Action, ActionError, Clock, FinishReason, GameRecord, GameStatus, GameView, Manager,
+    ManagerConfig, Player,
+};
+use toguz::model::TimeControl;
 use toguz::model::{Platform, UserRef};
 use toguz::store::{copy_all, Batch, Expect, KeyRange, Store, StoreError, StoreOptions, Tree};
 use toguz::testing::manager::{act, challenge_id, game, rated_challenge, user, Backend, T0};
@@ -437,4 +441,223 @@ async fn two_processes_sweeping_at_once_delete_each_record_once() {
     assert_eq!(deleted, DUE, "each expired record deleted once");
     assert_eq!(one.expire_due(T0, 1_000).await.unwrap(), 0);
     assert_eq!(two.count(Tree::Claims).await.unwrap(), 10);
+}
+
+// ----- one truth across processes (issue 31 items 5 and 7) -----
+
+/// A process on the system clock (kept to the database's), its host `skew_ms` off.
+async fn start_on_host(backend: &Backend, skew_ms: i64) -> Manager {
+    let engine = EnginePool::new(EngineConfig::default());
+    let clock = Clock::system_skewed(skew_ms);
+    Manager::start_with_clock(
+        backend.open().await,
+        engine,
+        ManagerConfig::default(),
+        clock,
+    )
+    .await
+    .unwrap()
+}
+
+/// A timed game between `a` and `b` at `base_ms` per side, no increment, made in `m`.
+async fn timed_game(m: &Manager, other: &Manager, base_ms: u64) -> (GameView, UserRef, UserRef) {
+    let (a, b) = (user("a"), user("b"));
+    let time = TimeControl::Fischer {
+        base_ms,
+        increment_ms: 0,
+    };
+    let id = challenge_id(act(m, &a, rated_challenge(&b, Some(time))).await);
+    let v = game(act(other, &b, Action::AcceptChallenge { challenge: id }).await);
+    (v, a, b)
+}
+
+/// Polls the store until game `id` is archived; the time `m`'s clock read then.
+async fn archived_at(m: &Manager, id: &str, within: Duration) -> Option<(GameRecord, u64)> {
+    let until = std::time::Instant::now() + within;
+    while std::time::Instant::now() < until {
+        if let Ok(Some(rec)) = m.store().get::<GameRecord>(Tree::Archive, id).await {
+            return Some((rec, m.clock().now_ms()));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    None
+}
+
+/// Item 5: two processes whose hosts' clocks differ by 5 s time one game with one clock,
+/// the database's. The game's last move is made in the honest process and both hold the
+/// game with a flag timer: before, the other process's timer read its own clock, 5 s ahead,
+/// and the flag fell about 5 s early.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hosts_five_seconds_apart_flag_on_the_shared_clock() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let honest = start_on_host(&backend, 0).await;
+    let ahead = start_on_host(&backend, 5_000).await;
+    let (v, a, b) = timed_game(&honest, &ahead, 3_000).await;
+    // The first moves are free; the third move's side then has its 3 s running.
+    let v = game(act(&ahead, mover(&v, &a, &b), press(&v, 9)).await);
+    let v = game(act(&honest, mover(&v, &a, &b), press(&v, 9)).await);
+    let v = game(act(&ahead, mover(&v, &a, &b), press(&v, 1)).await);
+    let v = game(act(&honest, mover(&v, &a, &b), press(&v, 1)).await);
+    let deadline = v
+        .clock
+        .as_ref()
+        .and_then(|c| c.deadline)
+        .expect("a running clock");
+    assert!(ahead.running_clocks() == 1 && honest.running_clocks() == 1);
+    let (rec, at) = archived_at(&honest, &v.id, Duration::from_secs(10))
+        .await
+        .expect("the flag fell");
+    assert!(
+        matches!(
+            rec.status,
+            GameStatus::Finished {
+                reason: FinishReason::TimedOut(_),
+                ..
+            }
+        ),
+        "{:?}",
+        rec.status
+    );
+    let off = i128::from(at) - i128::from(deadline.at_ms);
+    assert!(
+        (-100..1_000).contains(&off),
+        "the flag fell {off} ms off the shared clock's deadline"
+    );
+    let apart = honest.clock().now_ms().abs_diff(ahead.clock().now_ms());
+    assert!(apart < 200, "the two processes read {apart} ms apart");
+}
+
+/// Item 5: a process that starts while another is alive leaves the clocks of the ongoing
+/// games as they are (before, it rewrote every one, crediting the players the time since
+/// the last heartbeat).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_starting_beside_a_live_one_rewrites_no_clock() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let first = start_on_host(&backend, 0).await;
+    let (v, a, b) = timed_game(&first, &first, 60_000).await;
+    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
+    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
+    first.heartbeat().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    first.heartbeat().await.unwrap();
+    let revision = first.store().revision(Tree::Games, &v.id).await.unwrap();
+    let second = start_on_host(&backend, 0).await;
+    assert_eq!(
+        first.store().revision(Tree::Games, &v.id).await.unwrap(),
+        revision,
+        "the second process rewrote the game's clock"
+    );
+    assert_eq!(second.running_clocks(), 1, "it still times the game");
+    let seen = show(&second, &a, &v.id).await;
+    let left = seen.clock.as_ref().map(|c| c.at_last_move_ms);
+    assert_eq!(left, v.clock.as_ref().map(|c| c.at_last_move_ms));
+}
+
+/// Item 7: a process that made a timed game and is then killed (SIGKILL) leaves it to the
+/// others: a live process takes it in (within `TAKEOVER_EVERY`, 10 s) and its flag falls
+/// on time with nobody pressing. Before, the game waited for a press forever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_processs_timed_game_is_flagged_by_a_live_process() {
+    let Some(options) = pg::fresh().await else {
+        return;
+    };
+    let backend = Backend::Postgres(options.clone());
+    let survivor = start_on_host(&backend, 0).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toguz.toml");
+    std::fs::write(&config, "[storage]\nbackend = \"postgres\"\n").unwrap();
+    let mut child = std::process::Command::new(toguz::testing::toguz_exe())
+        .args(["play", "--white", "A", "--black", "B", "--clock", "0.25+0"])
+        .args(["--lang", "en", "--config"])
+        .arg(&config)
+        .env("TOGUZ_DATABASE_URL", &options.url)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("toguz play starts");
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"7\n9\n").unwrap();
+    // Both first moves are in the store: White's 15 s are running.
+    let store = survivor.store().clone();
+    let mut found = None;
+    for _ in 0..300 {
+        let live = store.revisions(Tree::Games).await.unwrap();
+        if let Some((id, _)) = live.first() {
+            let rec: GameRecord = store.get(Tree::Games, id).await.unwrap().unwrap();
+            if rec.moves.len() == 2 {
+                found = Some(rec);
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let rec = found.expect("the console played both first moves");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let clock = rec.clock.as_ref().expect("a timed game");
+    let deadline = clock.deadline(toguz::rules::Side::White, 2, 0).at_ms;
+    let (ended, at) = archived_at(&survivor, &rec.id, Duration::from_secs(30))
+        .await
+        .expect("the game was taken over and flagged");
+    assert_eq!(
+        ended.status,
+        GameStatus::Finished {
+            winner: Some(toguz::rules::Side::Black),
+            reason: FinishReason::TimedOut(toguz::rules::Side::White),
+        }
+    );
+    let off = i128::from(at) - i128::from(deadline);
+    assert!(
+        (-100..1_000).contains(&off),
+        "the flag fell {off} ms off the deadline"
+    );
+}
+
+/// Item 7: a challenge and a correspondence game made by a process that then stopped are
+/// taken in by another process started before them, which expires the one and times out
+/// the other (before, only the process that made them ever did).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_process_expires_and_times_out_what_a_dead_one_made() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let clock = Clock::manual(T0);
+    let start_at = |store| {
+        let engine = EnginePool::new(EngineConfig::default());
+        Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+    };
+    let survivor = start_at(backend.open().await).await.unwrap();
+    let dead = start_at(backend.open().await).await.unwrap();
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let challenge = challenge_id(act(&dead, &a, rated_challenge(&c, None)).await);
+    let v = start_game(&dead, &a, &b).await;
+    let v = game(act(&dead, mover(&v, &a, &b), press(&v, 9)).await);
+    let v = game(act(&dead, mover(&v, &a, &b), press(&v, 9)).await);
+    drop(dead);
+    assert_eq!(survivor.take_over().await, 2, "the game and the challenge");
+    let timeout = ManagerConfig::default().limits.move_timeout_secs();
+    clock.advance(timeout + 1);
+    assert_eq!(survivor.sweep().await, 2);
+    let store = survivor.store();
+    assert!(store
+        .contains(Tree::ClosedChallenges, &challenge)
+        .await
+        .unwrap());
+    let rec: GameRecord = store.get(Tree::Archive, &v.id).await.unwrap().unwrap();
+    let side = rec.status;
+    assert!(
+        matches!(
+            side,
+            GameStatus::Finished {
+                reason: FinishReason::TimedOut(_),
+                ..
+            }
+        ),
+        "{side:?}"
+    );
 }

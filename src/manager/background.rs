@@ -218,7 +218,9 @@ impl Manager {
         // that is still to move with no search after that is stuck.
         let stuck = {
             let game = slot.lock().await;
-            game.bot_to_move().is_some() && !self.inner.bots.is_active(id)
+            game.bot_to_move().is_some()
+                && !self.inner.bots.is_active(id)
+                && !self.bot_left_to_others(id, &game)
         };
         if stuck {
             self.inner

@@ -50,12 +50,13 @@ impl Manager {
         white: UserRef,
         black: UserRef,
         variant: Variant,
+        time: Option<TimeControl>,
     ) -> Result<GameView, ActionError> {
         if white == black {
             return Err(ActionError::ChallengeSelf);
         }
         let players = [Player::Human(white), Player::Human(black)];
-        let rules = (variant, TimeControl::Correspondence);
+        let rules = (variant, time.unwrap_or(TimeControl::Correspondence));
         self.create_game(None, chat, rules, players, true, None)
             .await
     }

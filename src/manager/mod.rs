@@ -69,6 +69,7 @@ mod pairs;
 mod reviews;
 mod secrets;
 mod slots;
+mod takeover;
 mod timers;
 mod users;
 
@@ -141,6 +142,8 @@ struct Inner {
     rating_locks: Vec<AsyncMutex<()>>,
     /// The flag timer of each ongoing timed game.
     timers: Mutex<HashMap<GameId, tokio::task::AbortHandle>>,
+    /// Games taken in from another process (`takeover`): their bot moves are left to it.
+    taken_over: Mutex<HashSet<GameId>>,
     /// Game reviews: their own limits, and the last results.
     reviews: reviews::Reviews,
     /// Games whose hint is being worked out (`hints`).
@@ -168,7 +171,7 @@ impl Manager {
         engine: EnginePool,
         config: ManagerConfig,
     ) -> Result<Manager, ActionError> {
-        Manager::start_with_clock(store, engine, config, Clock::System).await
+        Manager::start_with_clock(store, engine, config, Clock::system()).await
     }
 
     /// Starts the manager with a given clock (tests use a manual one).
@@ -197,15 +200,21 @@ impl Manager {
                     .map(|_| AsyncMutex::new(()))
                     .collect(),
                 timers: Mutex::new(HashMap::new()),
+                taken_over: Mutex::new(HashSet::new()),
                 reviews: reviews::Reviews::new(config.review.clone()),
                 hints: Mutex::new(HashSet::new()),
                 ended_at_start: Mutex::new(Vec::new()),
                 config,
             }),
         };
+        // The shared clock first: every time read from here on is the database's.
+        if manager.sync_clock(timers::SYNC_SAMPLES).await {
+            manager.spawn_clock_sync();
+        }
         manager.recover().await?;
         manager.spawn_sweeper();
         manager.spawn_heartbeat();
+        manager.spawn_takeover();
         Ok(manager)
     }
 
@@ -242,13 +251,21 @@ impl Manager {
             .into_iter()
             .collect();
         // Clocks first: a flag that fell before the stop ends its game before a bot thinks.
-        self.resume_clocks().await;
-        // Bots next: the sweep then finds their searches queued and starts none again.
+        let alive = self.last_heartbeat().await;
+        self.resume_clocks(alive).await;
         let ongoing = lock(&self.inner.index).ongoing_games();
+        if self.others_alive(alive) {
+            // Another process is alive and has these games' bots in hand: searched here
+            // only if one is found stuck (`takeover`).
+            lock(&self.inner.taken_over).extend(ongoing.iter().cloned());
+        }
+        // Bots next: the sweep then finds their searches queued and starts none again.
         for id in ongoing {
             let slot = lock(&self.inner.games).get(&id).cloned();
             if let Some(slot) = slot {
-                if slot.lock().await.bot_to_move().is_some() {
+                let game = slot.lock().await;
+                if game.bot_to_move().is_some() && !self.bot_left_to_others(&id, &game) {
+                    drop(game);
                     self.spawn_bot(id);
                     resumed += 1;
                 }

@@ -9,6 +9,13 @@
 //! Restarts: while timed games are going on, the manager writes the time every second
 //! (`heartbeat`). At start-up each clock resumes where it stood at the last heartbeat: the
 //! downtime is not charged, and a game whose time had run out before the stop ends at once.
+//! On a shared database every live process writes that heartbeat; one that starts while
+//! another wrote it within `OTHERS_ALIVE_WITHIN_MS` knows the games were timed all along and
+//! leaves their clocks alone (nothing was down).
+//!
+//! One time: the manager keeps its clock to the store's shared clock (the database's) by
+//! measuring it at start and every `SYNC_EVERY` (`Clock::sync`), so every process reads the
+//! same time whatever its host's clock says.
 
 use super::*;
 
@@ -16,6 +23,12 @@ use super::*;
 pub const HEARTBEAT_KEY: &str = "alive-ms";
 /// How often the heartbeat is written while timed games are going on.
 const HEARTBEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// A heartbeat this recent at start-up was written by another live process.
+const OTHERS_ALIVE_WITHIN_MS: u64 = 3_000;
+/// How often the clock is measured against the shared one.
+const SYNC_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// Measurements taken at start; the one with the shortest round trip counts.
+pub(super) const SYNC_SAMPLES: usize = 3;
 
 impl Manager {
     /// (Re)sets the flag timer of a timed game for its current deadline; an ended game's
@@ -107,17 +120,29 @@ impl Manager {
         });
     }
 
-    /// At start-up: resumes every ongoing timed game's clock where it stood at the last
-    /// heartbeat (stored, so a second restart does not charge the first downtime), ends
-    /// those whose time had run out before the stop, and sets the others' timers.
-    pub(super) async fn resume_clocks(&self) {
-        let alive: Option<u64> = match self.inner.store.get(Tree::Meta, HEARTBEAT_KEY).await {
+    /// The last heartbeat any process wrote (unix ms).
+    pub(super) async fn last_heartbeat(&self) -> Option<u64> {
+        match self.inner.store.get(Tree::Meta, HEARTBEAT_KEY).await {
             Ok(alive) => alive,
             Err(error) => {
                 tracing::warn!(%error, "unreadable heartbeat; clocks resume as they were");
                 None
             }
-        };
+        }
+    }
+
+    /// Whether another process wrote the heartbeat within `OTHERS_ALIVE_WITHIN_MS`: it
+    /// timed the games all along.
+    pub(super) fn others_alive(&self, alive: Option<u64>) -> bool {
+        alive.is_some_and(|at| self.now_ms().saturating_sub(at) < OTHERS_ALIVE_WITHIN_MS)
+    }
+
+    /// At start-up: resumes every ongoing timed game's clock where it stood at the last
+    /// heartbeat (stored, so a second restart does not charge the first downtime), ends
+    /// those whose time had run out before the stop, and sets the others' timers. With
+    /// another process alive nothing was down: only the timers are set.
+    pub(super) async fn resume_clocks(&self, alive: Option<u64>) {
+        let others_alive = self.others_alive(alive);
         let now_ms = self.now_ms();
         let ongoing = lock(&self.inner.index).ongoing_games();
         let mut resumed = 0;
@@ -128,6 +153,13 @@ impl Manager {
             let Ok(mut game) = self.enter(&slot).await else {
                 continue;
             };
+            if game.rec.clock.is_none() {
+                continue;
+            }
+            if others_alive {
+                self.schedule_clock(&game);
+                continue;
+            }
             let before = game.clone();
             let Some(clock) = game.rec.clock.as_mut() else {
                 continue;
@@ -153,5 +185,60 @@ impl Manager {
         if resumed > 0 {
             tracing::info!(resumed, ?alive, "clocks resumed");
         }
+    }
+
+    /// Measures the store's shared clock `samples` times and keeps the sample with the
+    /// shortest round trip. False when the store has no shared clock (sled: this process's
+    /// clock is the only one) or could not be read.
+    pub(super) async fn sync_clock(&self, samples: usize) -> bool {
+        if !matches!(self.inner.clock, Clock::System(_)) {
+            return false;
+        }
+        let mut best: Option<(std::time::Instant, std::time::Instant, u64)> = None;
+        for _ in 0..samples.max(1) {
+            let sent = std::time::Instant::now();
+            let shared = match self.inner.store.shared_time_ms().await {
+                Ok(Some(ms)) => ms,
+                Ok(None) => return false,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot read the shared clock");
+                    continue;
+                }
+            };
+            let received = std::time::Instant::now();
+            let trip = received - sent;
+            if best.is_none_or(|(s, r, _)| trip < r - s) {
+                best = Some((sent, received, shared));
+            }
+        }
+        let Some((sent, received, shared)) = best else {
+            return false;
+        };
+        match self.inner.clock.sync(sent, received, shared) {
+            Some(change) => {
+                let trip_ms = (received - sent).as_millis();
+                tracing::debug!(change_ms = change, trip_ms, "clock measured");
+                true
+            }
+            None => {
+                tracing::warn!("the shared clock answered too slowly to measure");
+                self.inner.clock.is_synced()
+            }
+        }
+    }
+
+    /// Keeps measuring the shared clock every `SYNC_EVERY` (a host's clock drifts).
+    pub(super) fn spawn_clock_sync(&self) {
+        let weak: Weak<Inner> = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(SYNC_EVERY);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let Some(inner) = weak.upgrade() else { return };
+                Manager { inner }.sync_clock(1).await;
+            }
+        });
     }
 }

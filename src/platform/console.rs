@@ -552,7 +552,13 @@ impl<W: Write> Console<W> {
         let lang = self.lang();
         let started = self
             .manager
-            .start_local_game(console_chat(), white, black, self.settings.variant)
+            .start_local_game(
+                console_chat(),
+                white,
+                black,
+                self.settings.variant,
+                self.settings.time,
+            )
             .await;
         match started {
             Ok(view) => {

@@ -484,6 +484,25 @@ impl Store {
         Ok(out)
     }
 
+    /// Every key of a tree with its revision, in key order, no value read (what another
+    /// process added to a live tree).
+    pub async fn revisions(&self, tree: Tree) -> Result<Vec<(String, u64)>, StoreError> {
+        match &self.backend {
+            Backend::Sled(s) => Ok(s.revisions(tree)),
+            Backend::Postgres(pg) => pg.revisions(tree).await,
+        }
+    }
+
+    /// The clock every process sharing this store agrees on (unix ms), read now: the
+    /// database's on PostgreSQL. `None` for sled, which one process owns: its own clock is
+    /// the only one.
+    pub async fn shared_time_ms(&self) -> Result<Option<u64>, StoreError> {
+        match &self.backend {
+            Backend::Sled(_) => Ok(None),
+            Backend::Postgres(pg) => pg.now_ms().await.map(Some),
+        }
+    }
+
     /// Every record of a tree as stored, with its revision and expiry (`toguz store copy`).
     pub async fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {
         match &self.backend {

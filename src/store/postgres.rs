@@ -308,6 +308,32 @@ impl PgStore {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
+    /// The database's clock (unix ms), the one time every process sharing it agrees on.
+    /// `clock_timestamp()`: the time of the read itself, not of the transaction's start.
+    pub(super) async fn now_ms(&self) -> Result<u64, StoreError> {
+        let rows = self
+            .query(
+                "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint",
+                &[],
+            )
+            .await?;
+        Ok(rows.first().map_or(0, |row| uint(row.get(0))))
+    }
+
+    /// Every key of a tree with its revision, values not read.
+    pub(super) async fn revisions(&self, tree: Tree) -> Result<Vec<(String, u64)>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT key, revision FROM toguz_records WHERE tree = $1 ORDER BY key",
+                &[&tree.name()],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get(0), uint(row.get(1))))
+            .collect())
+    }
+
     pub(super) async fn scan(&self, tree: Tree) -> Result<Vec<(String, Vec<u8>, u64)>, StoreError> {
         let rows = self
             .query(

@@ -96,6 +96,23 @@ impl SledStore {
         self.tree(tree).len()
     }
 
+    /// Every key of a tree with its revision; unreadable entries are logged and skipped.
+    pub(super) fn revisions(&self, tree: Tree) -> Vec<(String, u64)> {
+        let mut out = Vec::new();
+        for item in self.tree(tree).iter() {
+            match item {
+                Ok((key, bytes)) => {
+                    let key = String::from_utf8_lossy(&key).into_owned();
+                    out.push((key, split(&bytes).1));
+                }
+                Err(error) => {
+                    tracing::error!(tree = tree.name(), %error, "cannot read a record; skipped")
+                }
+            }
+        }
+        out
+    }
+
     /// Every record of a tree as stored (key, envelope, revision); unreadable entries are
     /// logged and skipped.
     pub(super) fn scan(&self, tree: Tree) -> Vec<(String, Vec<u8>, u64)> {
