@@ -5,7 +5,9 @@
 
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons::{self, Button};
-use toguz::manager::{Action, ActionError, ChallengeView, Clock, Manager, ManagerConfig, Reply};
+use toguz::manager::{
+    Action, ActionError, ChallengeView, Clock, LimitKind, Manager, ManagerConfig, Reply,
+};
 use toguz::model::{Platform, TimeControl, UserRef};
 use toguz::on_both_backends;
 use toguz::store::Store;
@@ -46,6 +48,8 @@ on_both_backends! {
         an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms,
         an_inline_game_counts_only_on_the_platform_leaderboard,
         the_same_two_get_three_rated_games_a_day_across_processes,
+        limits_of_games_and_challenges_hold_across_processes,
+        a_seat_held_by_nothing_live_is_freed,
     ],
     multi: [],
 }
@@ -251,4 +255,137 @@ async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Back
     let next_day = rated_offer(&m1, &a, &b).await;
     assert!(next_day.rated);
     assert!(accept_and_abort(&m2, &b, &next_day).await);
+}
+
+/// Issue 31, item 6: two managers on one store (two processes sharing a database) allow a
+/// user only `games_per_user` ongoing games and `challenges_per_user` open challenges in
+/// all, not that many each; a game that ends and a challenge that closes free their seat,
+/// in either process. Before, each process counted only what it held.
+async fn limits_of_games_and_challenges_hold_across_processes(backend: Backend) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0);
+    let engine = || EnginePool::new(EngineConfig::default());
+    let mut config = ManagerConfig::default();
+    config.limits.games_per_user = 2;
+    config.limits.challenges_per_user = 1;
+    let start =
+        |c: ManagerConfig| Manager::start_with_clock(store.clone(), engine(), c, clock.clone());
+    let m1 = start(config.clone()).await.unwrap();
+    let m2 = start(config).await.unwrap();
+    let (a, b, c, d) = (user("a"), user("b"), user("c"), user("d"));
+    let offer = |to: &UserRef| Action::Challenge {
+        opponent: Some(to.clone()),
+        variant: toguz::rules::Variant::STANDARD,
+        rated: false,
+        time: None,
+    };
+    // One open challenge of a's, made in m1: m2 refuses a second one.
+    let first = challenge(act(&m1, &a, offer(&b)).await);
+    let refused = act(&m2, &a, offer(&c)).await;
+    assert!(
+        matches!(
+            refused,
+            Err(ActionError::Limit(LimitKind::UserChallenges(1)))
+        ),
+        "{refused:?}"
+    );
+    // Accepted in m2, it becomes a's first game and frees the challenge's seat.
+    let g1 = game(
+        act(
+            &m2,
+            &b,
+            Action::AcceptChallenge {
+                challenge: first.id,
+            },
+        )
+        .await,
+    );
+    let second = challenge(act(&m1, &a, offer(&c)).await);
+    let _g2 = game(
+        act(
+            &m1,
+            &c,
+            Action::AcceptChallenge {
+                challenge: second.id,
+            },
+        )
+        .await,
+    );
+    // a has two games, one per process: a third is refused by either.
+    for m in [&m1, &m2] {
+        let third = challenge(act(m, &d, offer(&a)).await);
+        let refused = act(
+            m,
+            &a,
+            Action::AcceptChallenge {
+                challenge: third.id.clone(),
+            },
+        )
+        .await;
+        assert!(
+            matches!(refused, Err(ActionError::Limit(LimitKind::UserGames(2)))),
+            "{refused:?}"
+        );
+        act(
+            m,
+            &d,
+            Action::CancelChallenge {
+                challenge: third.id,
+            },
+        )
+        .await
+        .unwrap();
+    }
+    // The first game ends (aborted in m1, though m2 made it): its seat is free again.
+    act(&m1, &a, Action::Abort { game: g1.id }).await.unwrap();
+    let third = challenge(act(&m2, &d, offer(&a)).await);
+    game(
+        act(
+            &m2,
+            &a,
+            Action::AcceptChallenge {
+                challenge: third.id,
+            },
+        )
+        .await,
+    );
+}
+
+/// Issue 31, item 6: a seat whose game is not live (lost, or from a version that gave no
+/// seats back) does not keep its user from playing: found when the limit seems reached,
+/// it is freed.
+async fn a_seat_held_by_nothing_live_is_freed(backend: Backend) {
+    let store = backend.open().await;
+    let (a, b) = (user("a"), user("b"));
+    let seat = format!("seat:game:user:{}|0000", a.key());
+    store
+        .put(toguz::store::Tree::Claims, &seat, &"gone00".to_string())
+        .await
+        .unwrap();
+    store.commit().await.unwrap();
+    let mut config = ManagerConfig::default();
+    config.limits.games_per_user = 1;
+    let engine = EnginePool::new(EngineConfig::default());
+    let m = Manager::start_with_clock(store.clone(), engine, config, Clock::manual(T0))
+        .await
+        .unwrap();
+    let offer = Action::Challenge {
+        opponent: Some(a.clone()),
+        variant: toguz::rules::Variant::STANDARD,
+        rated: false,
+        time: None,
+    };
+    let shown = challenge(act(&m, &b, offer).await);
+    let v = game(
+        act(
+            &m,
+            &a,
+            Action::AcceptChallenge {
+                challenge: shown.id,
+            },
+        )
+        .await,
+    );
+    let holder: Option<String> = store.get(toguz::store::Tree::Claims, &seat).await.unwrap();
+    assert_eq!(holder, Some(v.id));
 }

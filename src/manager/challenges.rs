@@ -97,15 +97,10 @@ impl Manager {
         Ok(Reply::Challenge(view))
     }
 
-    /// Checks the challenge limits and makes a new challenge findable through the index.
+    /// Makes a new challenge findable through the index (its limits are checked by the
+    /// store when it is written: `seats`).
     fn index_new_challenge(&self, rec: &ChallengeRecord) -> Result<(), ActionError> {
-        let mut index = lock(&self.inner.index);
-        index.check_challenge_limits(
-            &rec.challenger,
-            &rec.chat.key(),
-            &self.inner.config.limits,
-        )?;
-        index.add_challenge(rec);
+        lock(&self.inner.index).add_challenge(rec);
         Ok(())
     }
 

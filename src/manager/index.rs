@@ -1,8 +1,7 @@
 //! Who has which ongoing games and open challenges, by user and by chat: answers "my games
-//! here", enforces limits, and lists what the background task must look at.
+//! here" and lists what the background task must look at. (The limits on games and
+//! challenges are counted in the store, where every process sees them: `seats`.)
 
-use super::config::LimitsConfig;
-use super::error::{ActionError, LimitKind};
 use super::game::{ChallengeRecord, Game};
 use crate::model::{ChallengeId, GameId, UserRef};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -37,53 +36,7 @@ fn forget(map: &mut HashMap<String, HashSet<String>>, key: &str, id: &str) {
     }
 }
 
-fn count<K: std::hash::Hash + Eq, V>(map: &HashMap<K, HashSet<V>>, key: &K) -> usize {
-    map.get(key).map_or(0, HashSet::len)
-}
-
 impl Index {
-    /// Checks the game limits for a new game of `users` in `chat_key`.
-    pub fn check_game_limits(
-        &self,
-        users: &[&UserRef],
-        chat_key: &str,
-        limits: &LimitsConfig,
-    ) -> Result<(), ActionError> {
-        for user in users {
-            let n = self.user_games.get(&user.key()).map_or(0, Vec::len);
-            if n >= limits.games_per_user {
-                return Err(ActionError::Limit(LimitKind::UserGames(
-                    limits.games_per_user,
-                )));
-            }
-        }
-        if count(&self.chat_games, &chat_key.to_string()) >= limits.games_per_chat {
-            return Err(ActionError::Limit(LimitKind::ChatGames(
-                limits.games_per_chat,
-            )));
-        }
-        Ok(())
-    }
-
-    pub fn check_challenge_limits(
-        &self,
-        user: &UserRef,
-        chat_key: &str,
-        limits: &LimitsConfig,
-    ) -> Result<(), ActionError> {
-        if count(&self.user_challenges, &user.key()) >= limits.challenges_per_user {
-            return Err(ActionError::Limit(LimitKind::UserChallenges(
-                limits.challenges_per_user,
-            )));
-        }
-        if count(&self.chat_challenges, &chat_key.to_string()) >= limits.challenges_per_chat {
-            return Err(ActionError::Limit(LimitKind::ChatChallenges(
-                limits.challenges_per_chat,
-            )));
-        }
-        Ok(())
-    }
-
     pub fn add_game(&mut self, game: &Game) {
         if game.is_over() || !self.ongoing.insert(game.id().clone()) {
             return;

@@ -67,6 +67,7 @@ mod games;
 mod hints;
 mod pairs;
 mod reviews;
+mod seats;
 mod secrets;
 mod slots;
 mod takeover;

@@ -443,6 +443,7 @@ impl Manager {
         let mut batch = Batch::new();
         let was = before.map(|b| &b.value);
         self.challenge_change(&mut batch, was, after, revision)?;
+        self.reseat_challenge(was, after, &mut batch).await?;
         let written = self.write(batch).await?;
         Ok(after.map_or(0, |c| stored_revision(&written, challenge_tree(c), &c.id)))
     }
@@ -472,6 +473,9 @@ impl Manager {
                 Vec::new()
             };
             let after = &*after;
+            if before.status == GameStatus::Ongoing && after.status != GameStatus::Ongoing {
+                self.unseat_game(after, &mut batch).await?;
+            }
             let (from, to) = ((game_tree(before), before), (game_tree(after), after));
             change(&mut batch, &after.id, Some(from), Some(to), revision)?;
             match self.inner.store.write(batch).await {
@@ -490,7 +494,7 @@ impl Manager {
 
     /// A durable write (or none at all); a compare-and-set that lost a race is refused as a
     /// stale board.
-    async fn write(&self, batch: Batch) -> Result<Written, ActionError> {
+    pub(super) async fn write(&self, batch: Batch) -> Result<Written, ActionError> {
         durable(self.inner.store.write(batch).await)
     }
 
@@ -685,12 +689,10 @@ impl Manager {
         Ok(self.view_of(&game))
     }
 
-    /// Checks the limits for a new game and makes it findable through the index.
+    /// Makes a new game findable through the index (its limits are checked by the store
+    /// when it is written: `seats`).
     fn index_new_game(&self, game: &Game) -> Result<(), ActionError> {
-        let users: Vec<&UserRef> = game.rec.players.iter().filter_map(|p| p.user()).collect();
-        let mut index = lock(&self.inner.index);
-        index.check_game_limits(&users, &game.rec.chat.key(), &self.inner.config.limits)?;
-        index.add_game(game);
+        lock(&self.inner.index).add_game(game);
         Ok(())
     }
 
@@ -704,12 +706,15 @@ impl Manager {
     ) -> Result<u64, ActionError> {
         let mut batch = Batch::new();
         batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
+        self.seat_game(rec, &mut batch).await?;
         if let Some(pair) = pair {
             pair.count_one(&mut batch)?;
         }
         if let Some((before, after)) = &accepted {
             let revision = before.revision;
             self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
+            self.reseat_challenge(Some(before), Some(after), &mut batch)
+                .await?;
         }
         let written = self.write(batch).await?;
         if let Some((_, after)) = accepted {
