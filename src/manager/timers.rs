@@ -134,7 +134,10 @@ impl Manager {
     /// Whether another process wrote the heartbeat within `OTHERS_ALIVE_WITHIN_MS`: it
     /// timed the games all along.
     pub(super) fn others_alive(&self, alive: Option<u64>) -> bool {
-        alive.is_some_and(|at| self.now_ms().saturating_sub(at) < OTHERS_ALIVE_WITHIN_MS)
+        // A heartbeat from the future is a host whose clock was ahead before clocks were
+        // shared, not a sign of life.
+        let now = self.now_ms();
+        alive.is_some_and(|at| at <= now && now - at < OTHERS_ALIVE_WITHIN_MS)
     }
 
     /// At start-up: resumes every ongoing timed game's clock where it stood at the last
@@ -157,6 +160,11 @@ impl Manager {
                 continue;
             }
             if others_alive {
+                // Only a flag that fell meanwhile is applied (here, so that the adapters
+                // learn of it from `ended_at_start`); the clock itself is as it was.
+                if let Err(error) = self.apply_due_clock(&mut game, now_ms).await {
+                    tracing::error!(game = id, %error, "cannot apply a due clock");
+                }
                 self.schedule_clock(&game);
                 continue;
             }
