@@ -241,7 +241,8 @@ struct Tracked {
     id: String,
     players: [UserRef; 2],
     position: Position,
-    acked: Vec<u8>,
+    /// (ply, pit) of each acknowledged move.
+    acked: Vec<(u16, u8)>,
     short: bool,
 }
 
@@ -274,8 +275,6 @@ async fn resync(m: &Manager, g: &mut Tracked) -> bool {
         }
     }
     g.position = position;
-    // What was acknowledged is a prefix of the record; the rest was not acknowledged.
-    g.acked.truncate(rec.moves.len());
     rec.status == GameStatus::Ongoing
 }
 
@@ -324,16 +323,13 @@ async fn chaos_run() {
     let mut db_down: Vec<(u64, u64)> = Vec::new();
     let started = Instant::now();
     for round in 0..ROUNDS {
-        if round == RESTART_DB_AT {
+        let outage = (round == RESTART_DB_AT).then(|| {
+            // Killed under the moves of this round, and started again 3 s later.
             let from = here.clock().now_ms();
-            let t = Instant::now();
             cluster.kill().expect("kill the database");
-            tokio::time::sleep(Duration::from_secs(3)).await;
-            cluster.restart().expect("start the database again");
-            figures.db_down_ms = t.elapsed().as_millis();
-            // Until every pool has reconnected, count the window as down.
-            db_down.push((from, here.clock().now_ms() + 2_000));
-        }
+            let restart = cluster.restart_after(Duration::from_secs(3));
+            (from, Instant::now(), restart)
+        });
         for (n, g) in games.iter_mut().enumerate() {
             if g.short && round > FLAG_AFTER_ROUND {
                 continue;
@@ -346,7 +342,7 @@ async fn chaos_run() {
             let ply = g.position.ply();
             let who = g.mover().clone();
             figures.sent += 1;
-            if round == KILL_WORKER_AT && n == GAMES / 2 {
+            if round == KILL_WORKER_AT && n == GAMES / 2 + 1 {
                 worker.kill_mid_move(&g.id, &who, ply, pit);
                 resync(&here, g).await;
                 worker.restart(&honest_url);
@@ -364,12 +360,21 @@ async fn chaos_run() {
             };
             if acked {
                 figures.acked += 1;
-                g.acked.push(pit);
+                g.acked.push((ply, pit));
                 let _ = g.position.play(pit);
             } else {
                 figures.refused += 1;
                 resync(&here, g).await;
             }
+        }
+        if let Some((from, t, restart)) = outage {
+            restart
+                .join()
+                .expect("the restart")
+                .expect("start the database again");
+            figures.db_down_ms = t.elapsed().as_millis();
+            // Until every pool has reconnected, count the window as down.
+            db_down.push((from, here.clock().now_ms() + 2_000));
         }
     }
     // Half the long games end by resignation, rated; the short ones flag (8 s).
@@ -397,13 +402,15 @@ async fn chaos_run() {
         (0, 0i128, 0i128, 0);
     for g in &games {
         let rec = stored(&here, &g.id).await.expect("every game is stored");
-        assert!(
-            rec.moves.starts_with(&g.acked),
-            "game {}: acknowledged {:?}, stored {:?}",
-            g.id,
-            g.acked,
-            rec.moves
-        );
+        for &(ply, pit) in &g.acked {
+            assert_eq!(
+                rec.moves.get(usize::from(ply)),
+                Some(&pit),
+                "game {}: the move acknowledged at ply {ply} is not stored: {:?}",
+                g.id,
+                rec.moves
+            );
+        }
         let GameStatus::Finished { reason, .. } = rec.status else {
             continue;
         };

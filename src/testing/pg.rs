@@ -214,12 +214,7 @@ impl Cluster {
     }
 
     fn start_server(&self) -> Result<(), String> {
-        let data = self.data.display().to_string();
-        let log = self.socket_dir().join("log").display().to_string();
-        self.pg(
-            "pg_ctl",
-            &["-D", &data, "-l", &log, "-w", "-t", "60", "start"],
-        )
+        start_server_at(&self.bin, &self.data, self.user)
     }
 
     /// Stops the server at once, as a crash would (`-m immediate`).
@@ -231,6 +226,19 @@ impl Cluster {
     /// Starts it again after `kill`.
     pub fn restart(&self) -> Result<(), String> {
         self.start_server()
+    }
+
+    /// Starts it again after `kill`, `after` from now, on a thread of its own (a test goes
+    /// on using the database meanwhile).
+    pub fn restart_after(
+        &self,
+        after: std::time::Duration,
+    ) -> std::thread::JoinHandle<Result<(), String>> {
+        let (bin, data, user) = (self.bin.clone(), self.data.clone(), self.user);
+        std::thread::spawn(move || {
+            std::thread::sleep(after);
+            start_server_at(&bin, &data, user)
+        })
     }
 
     /// A shell that stops the cluster once this test process is gone. It runs as we do
@@ -269,4 +277,26 @@ fn run(command: &mut Command) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         ))
     }
+}
+
+/// Starts the server of the cluster in `data` (its log beside it).
+fn start_server_at(bin: &Path, data: &Path, user: Option<&'static str>) -> Result<(), String> {
+    let log = data
+        .parent()
+        .unwrap_or(Path::new("/tmp"))
+        .join("log")
+        .display()
+        .to_string();
+    let exe = bin.join("pg_ctl").display().to_string();
+    let data = data.display().to_string();
+    let mut command = match user {
+        Some(user) => {
+            let mut c = Command::new("runuser");
+            c.args(["-u", user, "--", &exe]);
+            c
+        }
+        None => Command::new(&exe),
+    };
+    command.args(["-D", &data, "-l", &log, "-w", "-t", "60", "start"]);
+    run(&mut command)
 }
