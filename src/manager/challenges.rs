@@ -197,6 +197,8 @@ impl Manager {
             Ok(view) => view,
             Err(error) => {
                 *c = before;
+                let id = c.id.clone();
+                self.unsure(&id, c, &error);
                 return Err(error);
             }
         };
@@ -214,6 +216,8 @@ impl Manager {
         c.time_changes = c.time_changes.saturating_add(1);
         if let Err(error) = self.write_challenge(Some(&before), Some(c)).await {
             *c = before;
+            let id = c.id.clone();
+            self.unsure(&id, c, &error);
             return Err(error);
         }
         c.revision += 1;
@@ -261,6 +265,8 @@ impl Manager {
                 Ok(revision) => c.revision = revision,
                 Err(error) => {
                     *c = before;
+                    let id = c.id.clone();
+                    self.unsure(&id, &mut c, &error);
                     return Err(error);
                 }
             }
@@ -298,6 +304,8 @@ impl Manager {
             Ok(revision) => c.revision = revision,
             Err(error) => {
                 *c = before;
+                let id = c.id.clone();
+                self.unsure(&id, c, &error);
                 return Err(error);
             }
         }

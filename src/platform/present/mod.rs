@@ -73,6 +73,8 @@ pub fn is_alert(err: &ActionError) -> bool {
             | ActionError::NotYourGame
             | ActionError::NotForYou
             | ActionError::NotYourChallenge
+            // Not a passing notice: the player must know the outcome is being checked.
+            | ActionError::OutcomeUnknown(_)
     )
 }
 
@@ -435,6 +437,8 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         }
         ActionError::HintsBusy => t!(lang, "manager-error-hints-busy"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
+        ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
+        ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
     }
 }
 

@@ -221,6 +221,8 @@ fn every_error() -> Vec<ActionError> {
         ActionError::NoHintsLeft,
         ActionError::HintsBusy,
         ActionError::Storage("disk /var/lib/toguz full".into()),
+        ActionError::StoreAway("connection refused".into()),
+        ActionError::OutcomeUnknown("no answer to COMMIT".into()),
     ]
 }
 
@@ -267,6 +269,8 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::NoHintsLeft => "manager-error-no-hints-left",
         ActionError::HintsBusy => "manager-error-hints-busy",
         ActionError::Storage(_) => "manager-error-storage",
+        ActionError::StoreAway(_) => "manager-error-store-away",
+        ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
     }
 }
 
