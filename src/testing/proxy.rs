@@ -132,7 +132,7 @@ async fn pump(
     };
     let mut rx = mode.subscribe();
     let mut buf = vec![0u8; 64 * 1024];
-    // The tail of what went before, so a pattern split between two reads is found.
+    // The end of what went before, so a pattern split between two reads is found.
     let mut tail: Vec<u8> = Vec::new();
     loop {
         let n = tokio::select! {
@@ -156,9 +156,11 @@ async fn pump(
                 *armed = None;
                 mode.send_replace(Mode::HoldReplies);
             }
+            // Keep less than a whole pattern: a match must take something of the next chunk,
+            // or a COMMIT sent before the trigger was armed would set it off.
+            let keep = armed.as_ref().map_or(0, |p| p.len().saturating_sub(1));
             drop(armed);
-            let keep = tail.len().saturating_sub(64);
-            tail.drain(..keep);
+            tail.drain(..tail.len().saturating_sub(keep));
         }
         if to.write_all(&buf[..n]).await.is_err() {
             return;
