@@ -60,6 +60,9 @@ pub struct StorageConfig {
     /// The longest an action waits for its write to reach the disk before it is refused
     /// (and undone), in milliseconds.
     pub commit_timeout_ms: u64,
+    /// PostgreSQL: the longest a read of one record (a game's revision, a player's language
+    /// or handle) waits, in milliseconds.
+    pub read_timeout_ms: u64,
     /// sled's page cache, in MiB.
     pub cache_capacity_mb: u64,
 }
@@ -72,7 +75,8 @@ impl Default for StorageConfig {
             url: Secret::default(),
             pool_size: 16,
             statement_timeout_ms: 5000,
-            commit_timeout_ms: 5000,
+            commit_timeout_ms: 2000,
+            read_timeout_ms: 1000,
             cache_capacity_mb: 64,
         }
     }
@@ -83,6 +87,7 @@ impl StorageConfig {
     pub fn store_options(&self) -> StoreOptions {
         StoreOptions {
             commit_timeout: std::time::Duration::from_millis(self.commit_timeout_ms),
+            read_timeout: std::time::Duration::from_millis(self.read_timeout_ms),
             cache_capacity: self.cache_capacity_mb.saturating_mul(1024 * 1024),
         }
     }
@@ -210,6 +215,7 @@ impl Config {
             ("clock.first_move_secs", self.clock.first_move_secs),
             ("review.running", self.review.running as u64),
             ("storage.commit_timeout_ms", self.storage.commit_timeout_ms),
+            ("storage.read_timeout_ms", self.storage.read_timeout_ms),
             ("storage.cache_capacity_mb", self.storage.cache_capacity_mb),
             ("storage.pool_size", self.storage.pool_size as u64),
             (
@@ -295,7 +301,8 @@ mod tests {
         assert_eq!(config.limits.move_timeout_hours, 72);
         assert_eq!(config.limits.challenge_expiry_secs, 600);
         assert_eq!(config.storage.path, PathBuf::from("toguz-data"));
-        assert_eq!(config.storage.commit_timeout_ms, 5000);
+        assert_eq!(config.storage.commit_timeout_ms, 2000);
+        assert_eq!(config.storage.read_timeout_ms, 1000);
         assert_eq!(config.storage.cache_capacity_mb, 64);
     }
 

@@ -289,7 +289,7 @@ async fn a_failed_end_write_counts_nothing_and_the_retry_counts_once() {
     let v = start_game(&m, &a, &b, true).await;
     disk.set_delay(Duration::from_millis(1000));
     let err = play_and_resign_slow(&m, &v, &b, &disk).await;
-    assert!(matches!(err, Err(ActionError::Storage(_))), "{err:?}");
+    assert!(matches!(err, Err(ActionError::StoreAway(_))), "{err:?}");
     assert!(m.stats(&a).await.unwrap().is_none());
     assert_eq!(store.count(Tree::Leaderboard).await.unwrap(), 0);
     assert_eq!(store.count(Tree::History).await.unwrap(), 0);

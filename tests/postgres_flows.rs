@@ -269,7 +269,7 @@ async fn the_database_restarting_mid_game_loses_no_acknowledged_move() {
     let started = std::time::Instant::now();
     let refused = act(&m, &who, press(&v, 2)).await;
     assert!(
-        matches!(refused, Err(ActionError::Storage(_))),
+        matches!(refused, Err(ActionError::StoreAway(_))),
         "{refused:?}"
     );
     assert!(
@@ -659,5 +659,123 @@ async fn another_process_expires_and_times_out_what_a_dead_one_made() {
             }
         ),
         "{side:?}"
+    );
+}
+
+/// A manager on a fresh schema reached through a proxy the test controls (`None`: skipped).
+async fn behind_a_proxy() -> Option<(Manager, pg_proxy::Proxy)> {
+    let mut options = pg::fresh().await?;
+    let (proxy, url) = pg_proxy::Proxy::in_front_of(&options.url);
+    options.url = url;
+    let store = Backend::Postgres(options).open().await;
+    Some((start(store).await, proxy))
+}
+
+use toguz::testing::proxy as pg_proxy;
+
+/// The database away (the network stalls, then refuses): every action is refused as "away"
+/// well within 3 s, the language lookup every press makes is cut short (only the first one
+/// waits its read bound; the next ones know the database is away), and once it is back the
+/// same press applies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_while_the_database_is_away_are_refused_fast_and_say_try_again() {
+    let Some((m, proxy)) = behind_a_proxy().await else {
+        return;
+    };
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let who = mover(&v, &a, &b).clone();
+    for mode in [pg_proxy::Mode::Stall, pg_proxy::Mode::Cut] {
+        proxy.set(mode);
+        let started = std::time::Instant::now();
+        assert_eq!(m.user_lang(&who).await, None);
+        let first = started.elapsed();
+        let refused = act(&m, &who, press(&v, 1)).await;
+        assert!(
+            matches!(refused, Err(ActionError::StoreAway(_))),
+            "{mode:?}: {refused:?}"
+        );
+        let next = std::time::Instant::now();
+        assert_eq!(m.user_lang(&who).await, None);
+        let later = next.elapsed();
+        assert!(
+            first < Duration::from_millis(1500) && later < Duration::from_millis(500),
+            "{mode:?}: lookups took {first:?}, then {later:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{mode:?}: {:?}",
+            started.elapsed()
+        );
+    }
+    proxy.set(pg_proxy::Mode::Pass);
+    let mut applied = None;
+    for _ in 0..50 {
+        match act(&m, &who, press(&v, 1)).await {
+            Ok(reply) => {
+                applied = Some(game(Ok(reply)));
+                break;
+            }
+            Err(error) => {
+                assert!(matches!(error, ActionError::StoreAway(_)), "{error:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    assert_eq!(applied.expect("applies once the database is back").ply, 1);
+}
+
+/// COMMIT reaches the server and its answer never comes back: the action is refused as
+/// "outcome unknown", never as "nothing changed"; the game is read again once the database
+/// answers and published as stored (here: resigned, since the server did commit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_left_unanswered_is_unknown_and_the_stored_game_is_published_once_back() {
+    let Some((m, proxy)) = behind_a_proxy().await else {
+        return;
+    };
+    let (a, b) = (user("a"), user("b"));
+    let v = start_game(&m, &a, &b).await;
+    let mut events = m.subscribe();
+    proxy.hold_replies_after(b"COMMIT");
+    let started = std::time::Instant::now();
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: Some(0),
+    };
+    let unsure = act(&m, &a, resign).await;
+    assert!(
+        matches!(unsure, Err(ActionError::OutcomeUnknown(_))),
+        "{unsure:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(proxy.mode(), pg_proxy::Mode::HoldReplies);
+    // Nothing is published while the database says nothing.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert!(
+        events.try_recv().is_err(),
+        "published before the database answered"
+    );
+    proxy.set(pg_proxy::Mode::Pass);
+    let published = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match events.recv().await {
+                Ok(toguz::manager::Event::Game(view)) if view.id == v.id => return view,
+                Ok(_) => {}
+                Err(error) => panic!("events: {error}"),
+            }
+        }
+    })
+    .await
+    .expect("the game is published once the database answers");
+    assert!(published.is_over(), "{:?}", published.status);
+    // The next action acts on the stored game, not on what memory had.
+    let late = act(&m, &b, press(&v, 1)).await;
+    assert!(
+        matches!(late, Err(ActionError::GameOver | ActionError::StaleBoard)),
+        "{late:?}"
     );
 }

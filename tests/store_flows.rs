@@ -146,8 +146,11 @@ async fn a_slow_disk_refuses_within_the_bound_and_undoes_the_change() {
         play(&m, &other, mover(&other, &c, &d), 9),
     );
     let took = started.elapsed();
-    assert!(matches!(first, Err(ActionError::Storage(_))), "{first:?}");
-    assert!(matches!(second, Err(ActionError::Storage(_))), "{second:?}");
+    assert!(matches!(first, Err(ActionError::StoreAway(_))), "{first:?}");
+    assert!(
+        matches!(second, Err(ActionError::StoreAway(_))),
+        "{second:?}"
+    );
     assert!(
         took < Duration::from_millis(1500),
         "both answered in {took:?}"
@@ -373,7 +376,7 @@ async fn a_failed_creation_leaves_no_copy_and_the_challenge_open() {
     assert!(refusals > 0);
     let accepted = accepting.await.unwrap();
     assert!(
-        matches!(accepted, Err(ActionError::Storage(_))),
+        matches!(accepted, Err(ActionError::StoreAway(_))),
         "{accepted:?}"
     );
     assert_eq!(

@@ -88,6 +88,8 @@ manager-error-hints-only-against-bot = Hints are only given in casual games agai
 manager-error-no-hints-left = You have used all your hints in this game ({ $count } per game).
 manager-error-hints-busy = The bot is busy working out hints right now. Please try again in a moment.
 manager-error-storage = Something went wrong on our side and nothing was changed. Please try again.
+manager-error-store-away = The game database is not answering right now, so nothing was changed. Please try again in a moment.
+manager-error-outcome-unknown = The database did not confirm in time whether this was saved. We are checking: as soon as it answers, the board will show what was saved.
 manager-bot-busy = The bot is busy with other games{ $ahead ->
     [0] {""}
     [one] {""} (one is ahead of yours)

@@ -36,7 +36,7 @@ impl Manager {
             // the next sweep, which can be a minute away. Other errors (the game is gone)
             // do not. The pause holds no strong reference: a manager dropped meanwhile
             // (shut down) tries nothing more.
-            if !matches!(error, ActionError::Storage(_)) || failures >= BOT_RETRIES {
+            if !error.is_storage() || failures >= BOT_RETRIES {
                 return;
             }
             let weak = Arc::downgrade(&manager.inner);

@@ -192,6 +192,8 @@ impl Manager {
             Ok(view) => view,
             Err(error) => {
                 *c = before;
+                let id = c.id.clone();
+                self.unsure(&id, c, &error);
                 return Err(error);
             }
         };
@@ -209,6 +211,8 @@ impl Manager {
         c.time_changes = c.time_changes.saturating_add(1);
         if let Err(error) = self.write_challenge(Some(&before), Some(c)).await {
             *c = before;
+            let id = c.id.clone();
+            self.unsure(&id, c, &error);
             return Err(error);
         }
         c.revision += 1;
@@ -256,6 +260,8 @@ impl Manager {
                 Ok(revision) => c.revision = revision,
                 Err(error) => {
                     *c = before;
+                    let id = c.id.clone();
+                    self.unsure(&id, &mut c, &error);
                     return Err(error);
                 }
             }
@@ -293,6 +299,8 @@ impl Manager {
             Ok(revision) => c.revision = revision,
             Err(error) => {
                 *c = before;
+                let id = c.id.clone();
+                self.unsure(&id, c, &error);
                 return Err(error);
             }
         }

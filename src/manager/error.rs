@@ -82,11 +82,42 @@ pub enum ActionError {
     },
     #[error("storage failed: {0}")]
     Storage(String),
+    /// The store could not be reached or did not answer in time; nothing changed, and the
+    /// same action may work in a moment.
+    #[error("the store is away: {0}")]
+    StoreAway(String),
+    /// A write was sent and not confirmed: it may or may not be stored. The game or
+    /// challenge is read again once the store answers, and shown as stored (`recheck`).
+    #[error("the outcome of a write is unknown: {0}")]
+    OutcomeUnknown(String),
+}
+
+impl ActionError {
+    /// Whether the store refused or failed the action (of any kind), rather than the rules.
+    pub fn is_storage(&self) -> bool {
+        matches!(
+            self,
+            ActionError::Storage(_) | ActionError::StoreAway(_) | ActionError::OutcomeUnknown(_)
+        )
+    }
 }
 
 impl From<crate::store::StoreError> for ActionError {
     fn from(err: crate::store::StoreError) -> Self {
-        tracing::error!(error = %err, "storage error");
-        ActionError::Storage(err.to_string())
+        use crate::store::StoreErrorKind;
+        match err.kind() {
+            StoreErrorKind::Away => {
+                tracing::warn!(error = %err, "the store is away");
+                ActionError::StoreAway(err.to_string())
+            }
+            StoreErrorKind::OutcomeUnknown => {
+                tracing::warn!(error = %err, "a write's outcome is unknown");
+                ActionError::OutcomeUnknown(err.to_string())
+            }
+            StoreErrorKind::Other => {
+                tracing::error!(error = %err, "storage error");
+                ActionError::Storage(err.to_string())
+            }
+        }
     }
 }

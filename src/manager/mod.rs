@@ -66,6 +66,7 @@ mod clock;
 mod games;
 mod hints;
 mod pairs;
+mod recheck;
 mod reviews;
 mod seats;
 mod secrets;

@@ -17,6 +17,7 @@
 //! (`StoreError::Conflict`) is refused as stale and the record read again, so a change is
 //! never applied twice nor lost.
 
+use super::recheck::Recheck;
 use super::*;
 use crate::store::{Batch, Expect, StoreError, Written, CLOSED_CHALLENGE_TTL_SECS};
 use crate::timecontrol::GameClock;
@@ -25,8 +26,12 @@ use std::ops::{Deref, DerefMut};
 pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
 type SlotMap<T> = Mutex<HashMap<String, Slot<T>>>;
 
+/// The revision of a copy whose last write has an unknown outcome: no stored record has it,
+/// so whoever enters the copy next reads the record again (`Manager::refresh`).
+pub(super) const UNKNOWN_REVISION: u64 = u64::MAX;
+
 /// A game or challenge in memory and the revision of the stored record it matches (0 for a
-/// record not written yet).
+/// record not written yet, `UNKNOWN_REVISION` when its last write's outcome is unknown).
 #[derive(Clone, Debug)]
 pub(super) struct Stored<T> {
     pub(super) value: T,
@@ -67,6 +72,8 @@ pub(super) trait Held: Sized {
     type Record: serde::de::DeserializeOwned;
     /// Where the store keeps it: while live, and once done.
     const TREES: (Tree, Tree);
+    /// How it is read back after a write with an unknown outcome.
+    const RECHECK: Recheck;
     /// Finished or closed: kept in memory only while someone uses it.
     fn done(&self) -> bool;
     /// The error for an id that does not (or no longer) exist.
@@ -91,6 +98,7 @@ pub(super) trait Held: Sized {
 impl Held for Game {
     type Record = GameRecord;
     const TREES: (Tree, Tree) = (Tree::Games, Tree::Archive);
+    const RECHECK: Recheck = Recheck::Game;
     fn done(&self) -> bool {
         self.is_over()
     }
@@ -114,6 +122,7 @@ impl Held for Game {
 impl Held for ChallengeRecord {
     type Record = ChallengeRecord;
     const TREES: (Tree, Tree) = (Tree::Challenges, Tree::ClosedChallenges);
+    const RECHECK: Recheck = Recheck::Challenge;
     fn done(&self) -> bool {
         !self.is_open()
     }
@@ -374,7 +383,8 @@ impl Manager {
     }
 
     /// After a write that failed: when it lost a race with another process, read the
-    /// record again so the next action (and the board redrawn now) sees what is stored.
+    /// record again so the next action (and the board redrawn now) sees what is stored;
+    /// when its outcome is unknown, see `unsure`.
     pub(super) async fn after_conflict<T: Held>(
         &self,
         slot: &SlotRef<'_, T>,
@@ -385,6 +395,18 @@ impl Manager {
             if let Err(error) = self.refresh(slot.id(), held).await {
                 tracing::warn!(key = slot.id(), %error, "cannot read a changed record again");
             }
+        }
+        self.unsure(slot.id(), held, error);
+    }
+
+    /// After a write whose outcome is unknown (`error` says so; `held` is what memory had
+    /// before it): the copy is not trusted any more, so the next entry reads the record
+    /// again, and a task reads it back as soon as the store answers and publishes what is
+    /// stored (`recheck`). Memory cannot know which way the write went: only the store does.
+    pub(super) fn unsure<T: Held>(&self, id: &str, held: &mut Stored<T>, error: &ActionError) {
+        if matches!(error, ActionError::OutcomeUnknown(_)) {
+            held.revision = UNKNOWN_REVISION;
+            self.spawn_recheck(T::RECHECK, id.to_string());
         }
     }
 
@@ -573,6 +595,8 @@ impl Manager {
             Ok(revision) => game.revision = revision,
             Err(error) => {
                 *game = before;
+                let id = game.id().clone();
+                self.unsure(&id, game, &error);
                 return Err(error);
             }
         }

@@ -57,13 +57,9 @@ impl Manager {
     /// last seen with it. Only a change is written (and is durable before this returns).
     pub async fn remember_handle(&self, handle: &str, user: &UserRef) -> Result<(), ActionError> {
         let key = handle_key(user.platform, handle);
-        let known = self
-            .inner
-            .store
-            .get::<UserRef>(Tree::Handles, &key)
-            .await
-            .ok()
-            .flatten();
+        // A store that cannot say what it has is not written to either: every press calls
+        // this, and a press must not wait out a write's bound after its read's.
+        let known = self.inner.store.get::<UserRef>(Tree::Handles, &key).await?;
         if known.is_some_and(|k| k == *user && k.name == user.name) {
             return Ok(());
         }

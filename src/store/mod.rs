@@ -219,12 +219,45 @@ pub enum StoreError {
     SchemaTooNew { found: i64, known: i64, needs: i64 },
     #[error("the store has layout {found}, newer than this program knows ({known})")]
     Layout { found: u32, known: u32 },
+    /// The write did not become durable within the bound and was undone (sled), or a
+    /// database call got no answer before anything was committed: nothing changed.
     #[error("the write did not reach the disk within {ms} ms")]
     CommitTimeout { ms: u64 },
+    /// The database could not be reached (refused, dropped, or silent) before anything of
+    /// the call was committed: nothing changed; trying again later may work.
+    #[error("the database is not reachable: {0}")]
+    Unavailable(String),
+    /// A write was sent to be committed (`COMMIT`, or a statement that commits by itself)
+    /// and no answer came: it may or may not be stored. Only reading it again tells.
+    #[error("the database did not confirm a write within {ms} ms: it may or may not be stored")]
+    OutcomeUnknown { ms: u64 },
     #[error("the store failed earlier and refuses writes: {cause}")]
     Failed { cause: String },
     #[error("the store is shut down")]
     Closed,
+}
+
+impl StoreError {
+    /// What the caller can tell the user: whether the store was away (nothing changed, try
+    /// again), a write's outcome is unknown, or something else went wrong.
+    pub fn kind(&self) -> StoreErrorKind {
+        match self {
+            StoreError::CommitTimeout { .. } | StoreError::Unavailable(_) => StoreErrorKind::Away,
+            StoreError::OutcomeUnknown { .. } => StoreErrorKind::OutcomeUnknown,
+            _ => StoreErrorKind::Other,
+        }
+    }
+}
+
+/// The kinds of [`StoreError`] a user is told apart (both backends map to them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreErrorKind {
+    /// The store could not be reached or did not answer in time, and nothing changed.
+    Away,
+    /// A write may or may not have been stored.
+    OutcomeUnknown,
+    /// Anything else (a corrupt record, a failed disk, a refused statement).
+    Other,
 }
 
 /// How the store is opened (`[storage]` in the config).
@@ -233,6 +266,10 @@ pub struct StoreOptions {
     /// The longest a write waits to be durable (sled: its flush; PostgreSQL: its
     /// transaction, retries included) before it gives up.
     pub commit_timeout: Duration,
+    /// PostgreSQL: the longest a read of one record (a game's revision, a player's language
+    /// or handle) waits, retries included. Every press makes a few of them, so this is
+    /// short: a press is answered within Discord's 3 s even while the database is away.
+    pub read_timeout: Duration,
     /// sled's page cache, in bytes.
     pub cache_capacity: u64,
 }
@@ -240,7 +277,8 @@ pub struct StoreOptions {
 impl Default for StoreOptions {
     fn default() -> Self {
         StoreOptions {
-            commit_timeout: Duration::from_millis(5000),
+            commit_timeout: Duration::from_millis(2000),
+            read_timeout: Duration::from_millis(1000),
             cache_capacity: 64 * 1024 * 1024,
         }
     }

@@ -10,11 +10,20 @@
 //!
 //! No call waits unboundedly: the pool hands out at most `pool_size` connections and waits
 //! for one at most the commit timeout; the server cancels a statement after
-//! `statement_timeout`; and each read or write, retries included, is cut off after the
-//! commit timeout. Serialization failures (SQLSTATE 40001), deadlocks and lost connections
-//! are retried a bounded number of times. A retry after a lost connection may find its own
-//! earlier attempt committed (the connection dropped after COMMIT): a conditional write then
-//! sees its own revision and value, and counts as done rather than as a conflict.
+//! `statement_timeout`; each write and range read, retries included, is cut off after the
+//! commit timeout, and each read of one record (every press makes a few) after the shorter
+//! read timeout. Once a call found the database away, later calls are cut off after
+//! `AWAY_BOUND` until one gets an answer again, so a press made while it is away does not
+//! wait the full bound on every lookup. Serialization failures (SQLSTATE 40001), deadlocks
+//! and lost connections are retried a bounded number of times. A retry after a lost
+//! connection may find its own earlier attempt committed (the connection dropped after
+//! COMMIT): a conditional write then sees its own revision and value, and counts as done
+//! rather than as a conflict.
+//!
+//! A write that fails tells whether it certainly changed nothing (`Unavailable`: it never
+//! got as far as committing, or the server answered) or may have been stored
+//! (`OutcomeUnknown`: COMMIT, or a statement that commits by itself, was sent and no answer
+//! came).
 //!
 //! No advisory locks, no LISTEN/NOTIFY: nothing here relies on what CockroachDB lacks.
 
@@ -24,6 +33,8 @@ use super::{KeyRange, RawRecord, StoreError, StoreOptions, Tree};
 use deadpool_postgres::{GenericClient, Pool, PoolError, Runtime};
 use std::fmt;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
@@ -31,6 +42,11 @@ use tokio_postgres::{NoTls, Row};
 
 /// Attempts of one read or write before it gives up (within the commit timeout).
 const ATTEMPTS: u32 = 6;
+
+/// The bound on every call while the database is away (the last call found it so): long
+/// enough for a database that is back to answer on localhost or a private network, short
+/// enough that a press's few lookups still leave it answered within 3 s.
+const AWAY_BOUND: Duration = Duration::from_millis(250);
 
 /// `[storage]` for PostgreSQL. Its `Debug` never shows the password.
 #[derive(Clone, PartialEq, Eq)]
@@ -168,8 +184,13 @@ fn uint(n: i64) -> u64 {
 #[derive(Clone)]
 pub(super) struct PgStore {
     pool: Pool,
-    /// The bound on every read and write, retries included (`commit_timeout_ms`).
+    /// The bound on every write and range read, retries included (`commit_timeout_ms`).
     timeout: Duration,
+    /// The bound on a read of one record, retries included (`read_timeout_ms`).
+    read_timeout: Duration,
+    /// Whether the last call that ended found the database away (no answer, or no
+    /// connection); shared by the clones.
+    away: Arc<AtomicBool>,
 }
 
 impl PgStore {
@@ -217,14 +238,36 @@ impl PgStore {
         let store = PgStore {
             pool,
             timeout: store.commit_timeout,
+            read_timeout: store.read_timeout,
+            away: Arc::new(AtomicBool::new(false)),
         };
         tracing::info!(database = %options.redacted_url(), "PostgreSQL store open");
         Ok(store)
     }
 
     /// Runs `attempt` until it succeeds, fails for good, or has failed `ATTEMPTS` times;
-    /// all of it within the commit timeout.
-    async fn retrying<T, F, Fut>(&self, mut attempt: F) -> Result<T, StoreError>
+    /// all of it within `bound` (`AWAY_BOUND` while the database is away). A call that
+    /// gets no answer is `StoreError::Unavailable`, and marks the database away.
+    async fn retrying<T, F, Fut>(&self, bound: Duration, attempt: F) -> Result<T, StoreError>
+    where
+        F: FnMut(bool) -> Fut,
+        Fut: Future<Output = Result<T, Fail>>,
+    {
+        let away = self.away.load(Ordering::Relaxed);
+        let bound = if away { bound.min(AWAY_BOUND) } else { bound };
+        let result = self.attempts(bound, attempt).await;
+        let now_away = matches!(result, Err(StoreError::Unavailable(_)));
+        if now_away != self.away.swap(now_away, Ordering::Relaxed) {
+            if now_away {
+                tracing::warn!("the database is away: calls are cut short until it answers");
+            } else {
+                tracing::info!("the database answers again");
+            }
+        }
+        result
+    }
+
+    async fn attempts<T, F, Fut>(&self, bound: Duration, mut attempt: F) -> Result<T, StoreError>
     where
         F: FnMut(bool) -> Fut,
         Fut: Future<Output = Result<T, Fail>>,
@@ -241,29 +284,39 @@ impl PgStore {
                         backoff(tries).await;
                     }
                     Err(Fail::Retry(reason)) => {
-                        return Err(StoreError::Database(format!(
+                        return Err(StoreError::Unavailable(format!(
                             "gave up after {tries} attempts: {reason}"
                         )))
                     }
                 }
             }
         };
-        match tokio::time::timeout(self.timeout, work).await {
+        match tokio::time::timeout(bound, work).await {
             Ok(result) => result,
             Err(_) => {
-                let ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+                let ms = millis(bound);
                 tracing::warn!(timeout_ms = ms, "database call timed out");
-                Err(StoreError::CommitTimeout { ms })
+                Err(StoreError::Unavailable(format!("no answer within {ms} ms")))
             }
         }
     }
 
+    /// A statement bounded by the commit timeout (range reads, the sweeper's delete).
     async fn query(
         &self,
         sql: &'static str,
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<Row>, StoreError> {
-        self.retrying(|_| async {
+        self.query_within(self.timeout, sql, params).await
+    }
+
+    async fn query_within(
+        &self,
+        bound: Duration,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        self.retrying(bound, |_| async {
             let client = self.pool.get().await.map_err(pool_fail)?;
             let statement = client.prepare_cached(sql).await.map_err(fail)?;
             client.query(&statement, params).await.map_err(fail)
@@ -277,7 +330,8 @@ impl PgStore {
         key: &str,
     ) -> Result<Option<(Vec<u8>, u64)>, StoreError> {
         let rows = self
-            .query(
+            .query_within(
+                self.read_timeout,
                 "SELECT value, revision FROM toguz_records WHERE tree = $1 AND key = $2",
                 &[&tree.name(), &key],
             )
@@ -289,7 +343,8 @@ impl PgStore {
 
     pub(super) async fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
         let rows = self
-            .query(
+            .query_within(
+                self.read_timeout,
                 "SELECT revision FROM toguz_records WHERE tree = $1 AND key = $2",
                 &[&tree.name(), &key],
             )
@@ -427,32 +482,60 @@ impl PgStore {
         Ok(rows.len())
     }
 
-    /// Applies `batch` in one transaction (see the module's documentation).
+    /// Applies `batch` in one transaction (see the module's documentation). A batch whose
+    /// commit was sent and never answered (not even by a later attempt) is
+    /// `StoreError::OutcomeUnknown`; any other failure changed nothing.
     pub(super) async fn apply(&self, batch: Batch) -> Result<(), StoreError> {
         if batch.is_empty() {
             return Ok(());
         }
         let batch = &batch;
-        self.retrying(|again| async move {
-            match self.try_batch(batch).await {
-                Err(Fail::Final(StoreError::Conflict { tree, key })) if again => {
-                    if self.landed(batch).await? {
-                        tracing::info!(tree, key, "an earlier attempt had committed the write");
-                        Ok(())
-                    } else {
-                        Err(Fail::Final(StoreError::Conflict { tree, key }))
-                    }
+        // Set while an attempt's commit may have happened without our knowing.
+        let unsure = &AtomicBool::new(false);
+        let result = self
+            .retrying(self.timeout, |again| async move {
+                let result = self.try_batch(batch, unsure, again).await;
+                if !matches!(result, Err(Fail::Retry(_))) {
+                    // The server answered: what it said is the outcome.
+                    unsure.store(false, Ordering::SeqCst);
                 }
-                other => other,
+                result
+            })
+            .await;
+        match result {
+            Err(StoreError::Unavailable(reason)) if unsure.load(Ordering::SeqCst) => {
+                let ms = millis(self.timeout);
+                tracing::warn!(
+                    reason,
+                    "a write was sent and not confirmed: outcome unknown"
+                );
+                Err(StoreError::OutcomeUnknown { ms })
             }
-        })
-        .await
+            other => other,
+        }
     }
 
-    async fn try_batch(&self, batch: &Batch) -> Result<(), Fail> {
+    /// One attempt; `again` for a retry, which may find an earlier attempt committed.
+    async fn try_batch(&self, batch: &Batch, unsure: &AtomicBool, again: bool) -> Result<(), Fail> {
+        match self.send_batch(batch, unsure).await {
+            Err(Fail::Final(StoreError::Conflict { tree, key })) if again => {
+                if self.landed(batch).await? {
+                    tracing::info!(tree, key, "an earlier attempt had committed the write");
+                    Ok(())
+                } else {
+                    Err(Fail::Final(StoreError::Conflict { tree, key }))
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Sends the batch; `unsure` is set just before what commits it goes out.
+    async fn send_batch(&self, batch: &Batch, unsure: &AtomicBool) -> Result<(), Fail> {
         let mut client = self.pool.get().await.map_err(pool_fail)?;
         if let [op] = batch.ops.as_slice() {
             // One statement commits by itself: no BEGIN/COMMIT round trips for a move.
+            unsure.store(true, Ordering::SeqCst);
             return run_op(&client, op).await;
         }
         let tx = client.transaction().await.map_err(fail)?;
@@ -460,6 +543,7 @@ impl PgStore {
             // An error drops `tx`, which rolls the transaction back.
             run_op(&tx, op).await?;
         }
+        unsure.store(true, Ordering::SeqCst);
         tx.commit().await.map_err(fail)
     }
 
@@ -605,6 +689,10 @@ async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<(), Fail> {
         return Err(conflict(tree, key));
     }
     Ok(())
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A short, growing, jittered pause between attempts (20 ms, 40 ms, ... at most 640 ms).

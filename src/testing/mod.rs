@@ -6,6 +6,7 @@
 //! - [`telegram`]: a fake Telegram Bot API server, and the real `toguz run` pointed at it.
 //! - [`discord`]: a fake Discord (REST and the gateway websocket), the same way.
 //! - [`pg`]: a real PostgreSQL, a throwaway cluster started from Debian's binaries.
+//! - [`proxy`]: a TCP proxy in front of it that stalls, cuts or holds replies after COMMIT.
 //! - [`manager`]: the helpers of the manager-level tests (users, requests, both backends).
 //!
 //! The fakes are strict on purpose: where the real service refuses a request (a bad token,
@@ -17,6 +18,7 @@
 pub mod discord;
 pub mod manager;
 pub mod pg;
+pub mod proxy;
 pub mod telegram;
 
 use std::path::PathBuf;

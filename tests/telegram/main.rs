@@ -4,6 +4,7 @@
 mod abuse;
 mod bot_game;
 mod clock;
+mod dbaway;
 mod fake;
 mod flows;
 mod hint;

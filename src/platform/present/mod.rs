@@ -64,8 +64,9 @@ pub async fn board_lang(view: &GameView, lang_of: impl AsyncFnOnce(&UserRef) -> 
 }
 
 /// Whether a refused press is about the person who pressed (not their turn, not their game,
-/// not their challenge) rather than the game: those are shown so they must be noticed (an
-/// alert on Telegram); the rest pass as a short notice.
+/// not their challenge) rather than the game, or leaves its outcome open (the database did
+/// not confirm a write): those are shown so they must be noticed (an alert on Telegram); the
+/// rest pass as a short notice.
 pub fn is_alert(err: &ActionError) -> bool {
     matches!(
         err,
@@ -73,6 +74,7 @@ pub fn is_alert(err: &ActionError) -> bool {
             | ActionError::NotYourGame
             | ActionError::NotForYou
             | ActionError::NotYourChallenge
+            | ActionError::OutcomeUnknown(_)
     )
 }
 
@@ -435,6 +437,8 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         }
         ActionError::HintsBusy => t!(lang, "manager-error-hints-busy"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
+        ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
+        ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
     }
 }
 

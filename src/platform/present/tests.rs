@@ -53,15 +53,16 @@ fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
 }
 
 #[test]
-fn only_refusals_about_the_presser_are_alerts() {
+fn only_refusals_about_the_presser_and_an_unknown_outcome_are_alerts() {
     let alerts: Vec<ActionError> = every_error().into_iter().filter(is_alert).collect();
-    assert_eq!(alerts.len(), 4, "{alerts:?}");
+    assert_eq!(alerts.len(), 5, "{alerts:?}");
     assert!(alerts.iter().all(|e| matches!(
         e,
         ActionError::NotYourTurn
             | ActionError::NotYourGame
             | ActionError::NotForYou
             | ActionError::NotYourChallenge
+            | ActionError::OutcomeUnknown(_)
     )));
 }
 
@@ -221,6 +222,8 @@ fn every_error() -> Vec<ActionError> {
         ActionError::NoHintsLeft,
         ActionError::HintsBusy,
         ActionError::Storage("disk /var/lib/toguz full".into()),
+        ActionError::StoreAway("connection refused".into()),
+        ActionError::OutcomeUnknown("no answer to COMMIT".into()),
     ]
 }
 
@@ -267,6 +270,8 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::NoHintsLeft => "manager-error-no-hints-left",
         ActionError::HintsBusy => "manager-error-hints-busy",
         ActionError::Storage(_) => "manager-error-storage",
+        ActionError::StoreAway(_) => "manager-error-store-away",
+        ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
     }
 }
 
