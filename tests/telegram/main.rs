@@ -4,6 +4,7 @@
 mod abuse;
 mod bot_game;
 mod clock;
+mod fair;
 mod fake;
 mod flows;
 mod hint;
