@@ -123,6 +123,8 @@ fn history_pages(c: &mut Criterion) {
         .enable_all()
         .build()
         .expect("runtime");
+    // The store starts its committer task on open.
+    let _runtime = rt.enter();
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let sled = Store::open(dir.path()).expect("sled");
     bench_store(c, &rt, "sled", &sled);

@@ -309,23 +309,22 @@ pub async fn history_page(
         PageAt::OlderThan(c) | PageAt::NewerThan(c) => Some(c.key(user_key)),
     };
     let mut range = KeyRange::prefix(&prefix);
-    let backwards = matches!(at, PageAt::NewerThan(_));
-    let rows: Vec<(String, HistoryEntry)> = if backwards {
+    if let PageAt::NewerThan(_) = at {
+        // Read from the cursor towards the newest: one more means newer ones remain.
         range.before = from.as_deref();
         let mut rows = store
             .scan_back(Tree::History, range, HISTORY_PAGE + 1)
             .await?;
-        // Read from the cursor towards the newest: one more means newer ones remain.
         let newer = rows.len() > HISTORY_PAGE;
         rows.truncate(HISTORY_PAGE);
         rows.reverse();
         return Ok(page_of(user_key, rows, number, (newer, true)));
-    } else {
-        range.after = from.as_deref();
-        store.scan(Tree::History, range, HISTORY_PAGE + 1).await?
-    };
+    }
+    range.after = from.as_deref();
+    let mut rows: Vec<(String, HistoryEntry)> =
+        store.scan(Tree::History, range, HISTORY_PAGE + 1).await?;
     let older = rows.len() > HISTORY_PAGE;
-    let rows = rows.into_iter().take(HISTORY_PAGE).collect();
+    rows.truncate(HISTORY_PAGE);
     Ok(page_of(user_key, rows, number, (from.is_some(), older)))
 }
 
