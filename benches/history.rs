@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-use toguz::manager::history::{history_page, leaderboard, INACTIVE_SECS, LEADERBOARD_TOP};
+use toguz::manager::history::{history_page, leaderboard, PageAt, INACTIVE_SECS, LEADERBOARD_TOP};
 use toguz::manager::{Ended, FinishReason, GameRecord, GameStatus, HistoryEntry, Player};
 use toguz::model::{Category, ChatRef, Platform, UserRef};
 use toguz::ratings::keys::{board_key, board_scope, history_key, Scope};
@@ -236,14 +236,17 @@ async fn bench(name: &str, store: Store) {
     );
     let store = &store;
     time("/history page 1 of a random player", |r| async move {
-        let page = history_page(store, &player(r % players).key(), 0)
+        let page = history_page(store, &player(r % players).key(), &PageAt::Newest, 0)
             .await
             .unwrap();
         page.entries.len()
     })
     .await;
     time("/history page 2 of a random player", |r| async move {
-        let page = history_page(store, &player(r % players).key(), 1)
+        let key = player(r % players).key();
+        let first = history_page(store, &key, &PageAt::Newest, 0).await.unwrap();
+        let Some(older) = first.older else { return 0 };
+        let page = history_page(store, &key, &PageAt::OlderThan(older), 1)
             .await
             .unwrap();
         page.entries.len()

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::history::PageAt;
 use toguz::manager::history::{Leaderboard, INACTIVE_SECS};
 use toguz::manager::{
     Action, ActionError, Clock, FinishReason, GameStatus, GameView, Manager, ManagerConfig,
@@ -172,7 +173,7 @@ async fn a_rated_game_moves_both_ratings_and_shows_everywhere(backend: Backend) 
         .is_none());
     // History of each player, and a record that replays with its headers.
     for who in [&a, &b] {
-        let page = m.history(who, 0).await.unwrap();
+        let page = m.history(who, &PageAt::Newest, 0).await.unwrap();
         assert_eq!(page.entries.len(), 1);
         assert_eq!(page.entries[0].game, id);
         assert!(page.entries[0].rated && !page.more);
@@ -238,7 +239,14 @@ async fn bot_games_are_unrated_and_counted_per_level(backend: Backend) {
         .unwrap()
         .top
         .is_empty());
-    assert_eq!(m.history(&a, 0).await.unwrap().entries.len(), 3);
+    assert_eq!(
+        m.history(&a, &PageAt::Newest, 0)
+            .await
+            .unwrap()
+            .entries
+            .len(),
+        3
+    );
 }
 
 async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating(backend: Backend) {
@@ -248,7 +256,7 @@ async fn an_aborted_game_changes_nothing_and_a_casual_one_no_rating(backend: Bac
     let end = game(act(&m, &a, Action::Abort { game: v.id.clone() }).await);
     assert_eq!(*end.ratings, [None, None]);
     assert!(m.stats(&a).await.unwrap().is_none() && m.stats(&b).await.unwrap().is_none());
-    let page = m.history(&a, 0).await.unwrap();
+    let page = m.history(&a, &PageAt::Newest, 0).await.unwrap();
     assert!(matches!(
         page.entries[0].status,
         GameStatus::Finished { .. }
@@ -465,9 +473,13 @@ async fn history_pages_run_newest_first(backend: Backend) {
         clock.advance_ms(40);
     }
     ids.reverse();
-    let first = m.history(&a, 0).await.unwrap();
-    let second = m.history(&a, 1).await.unwrap();
-    assert!(first.more && !second.more);
+    // Pages are read by key (issue 31, item 12): the next page starts after the last game
+    // shown, the page before ends before the first.
+    let first = m.history(&a, &PageAt::Newest, 0).await.unwrap();
+    assert!(first.more && first.newer.is_none());
+    let older = PageAt::OlderThan(first.older.clone().expect("a next page"));
+    let second = m.history(&a, &older, 1).await.unwrap();
+    assert!(!second.more && second.older.is_none());
     let shown: Vec<String> = first
         .entries
         .iter()
@@ -475,9 +487,12 @@ async fn history_pages_run_newest_first(backend: Backend) {
         .map(|e| e.game.clone())
         .collect();
     assert_eq!(shown, ids);
-    assert!(m.history(&a, 5).await.unwrap().entries.is_empty());
+    let newer = PageAt::NewerThan(second.newer.clone().expect("a page before"));
+    let back = m.history(&a, &newer, 0).await.unwrap();
+    assert_eq!(back.entries, first.entries, "back to the first page");
+    assert!(back.newer.is_none() && back.older == first.older);
     assert!(m
-        .history(&user("nobody"), 0)
+        .history(&user("nobody"), &PageAt::Newest, 0)
         .await
         .unwrap()
         .entries

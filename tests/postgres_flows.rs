@@ -340,7 +340,11 @@ async fn one_players_games_ending_at_once_in_two_processes_both_count() {
             (2 * ROUNDS, 2 * ROUNDS)
         );
         assert_eq!(
-            m.history(&a, 0).await.unwrap().entries.len(),
+            m.history(&a, &toguz::manager::history::PageAt::Newest, 0)
+                .await
+                .unwrap()
+                .entries
+                .len(),
             2 * ROUNDS as usize
         );
     }

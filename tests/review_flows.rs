@@ -73,13 +73,59 @@ async fn review_alone_finds_the_callers_last_game_after_a_restart(backend: Backe
     );
     // And that game is what gets reviewed.
     let id = m.last_finished_for(&chat(), &a).await.unwrap();
-    let reviewed = m.start_review_in(&chat(), Some(id)).await.unwrap();
+    let reviewed = m.start_review_in(&chat(), Some(id), &a).await.unwrap();
     assert_eq!(reviewed.game().id, last.id);
     let review = reviewed.finish().await.unwrap();
     assert_eq!(review.review.plies.len(), 1);
 }
 
+/// One review running or waiting per user (issue 31, item 11): a user's second request is
+/// refused with `ReviewPending` while the first holds its place, others still get theirs, and
+/// a kept review comes with the pictures drawn of it, shared by everyone who asks.
+async fn one_review_per_user_and_a_kept_review_keeps_its_drawings(backend: Backend) {
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let clock = Clock::manual(T0);
+    let engine = EnginePool::new(EngineConfig::default());
+    let mut config = ManagerConfig::default();
+    config.review.running = 1;
+    config.review.waiting = 8;
+    config.review.nodes = 2_000;
+    let m = Manager::start_with_clock(backend.open().await, engine, config, clock.clone())
+        .await
+        .unwrap();
+    let first = a_finished_game(&m, &a).await;
+    let second = a_finished_game(&m, &b).await;
+    let held = m.start_review(&first.id, &a).await.unwrap();
+    assert!(!held.is_ready());
+    // `a` pressing Review under every game takes one place, not the whole queue.
+    for id in [&first.id, &second.id] {
+        let again = m.start_review(id, &a).await;
+        assert!(
+            matches!(again, Err(ActionError::ReviewPending)),
+            "{:?}",
+            again.err()
+        );
+    }
+    let other = m.start_review(&second.id, &b).await.unwrap();
+    // Done (or given up), the place is free again.
+    let reviewed = held.finish().await.unwrap();
+    reviewed.drawings.keep("graph:en", b"png".to_vec());
+    drop(other);
+    let kept = m.start_review(&first.id, &c).await.unwrap();
+    assert!(kept.is_ready(), "kept: answered at once");
+    let kept = kept.finish().await.unwrap();
+    assert!(std::sync::Arc::ptr_eq(&kept.drawings, &reviewed.drawings));
+    assert_eq!(
+        kept.drawings.get("graph:en").as_deref(),
+        Some(&b"png".to_vec())
+    );
+    assert!(m.start_review(&second.id, &a).await.is_ok());
+}
+
 on_both_backends! {
-    single: [review_alone_finds_the_callers_last_game_after_a_restart],
+    single: [
+        review_alone_finds_the_callers_last_game_after_a_restart,
+        one_review_per_user_and_a_kept_review_keeps_its_drawings
+    ],
     multi: [],
 }

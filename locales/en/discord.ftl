@@ -87,3 +87,4 @@ discord-cmd-record = record
 discord-cmd-record-desc = A game's record as a file, with its moves
 discord-opt-record-game-desc = The game id (without it, the last game that ended here)
 discord-history-page-gone = That page of the history is empty. Use /history to start again.
+discord-slow-down = Too many requests at once. Please wait a minute, then ask again.

@@ -84,6 +84,7 @@ manager-error-rematch-exists = A rematch of this game has already been arranged.
 manager-error-nothing-to-review = No move was played in this game: there is nothing to review.
 manager-error-no-finished-game-here = No game has ended here since I last started. Give the id of the game, as shown on its board.
 manager-error-reviews-busy = The bot is reviewing many games right now. Please ask again in a minute.
+manager-error-review-pending = Your previous review is still being worked out. Ask for the next one once it is posted.
 manager-error-hints-only-against-bot = Hints are only given in casual games against the bot.
 manager-error-no-hints-left = You have used all your hints in this game ({ $count } per game).
 manager-error-hints-busy = The bot is busy working out hints right now. Please try again in a moment.

@@ -84,3 +84,4 @@ discord-cmd-record = жазба
 discord-cmd-record-desc = Ойын жазбасы файл түрінде, жүрістерімен бірге
 discord-opt-record-game-desc = Ойын нөмірі (бос қалса — осында ең соңғы аяқталған ойын)
 discord-history-page-gone = Тарихтың бұл бетінде ештеңе жоқ. Тарихты /history командасымен қайта ашыңыз.
+discord-slow-down = Сұраулар тым жиі келіп жатыр. Бір минут күтіп, қайта сұраңыз.

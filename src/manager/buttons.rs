@@ -18,13 +18,14 @@
 //! | decline / cancel a challenge | `1cd:<id>`, `1cc:<id>` |
 //! | change an open challenge's time control | `1ct:<id>:<time control>` (`1ct:ab12cd:5+3`) |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
-//! | a page of a player's history (Discord) | `1hp:<user id>:<page>` |
+//! | a page of a player's history (Discord) | `1hp:<user id>:<page>`, then `:o<cursor>` or `:n<cursor>` (older or newer than a game shown: `<end time in base 36>.<game>`) |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`; a user id is 1..=20 digits (a Discord snowflake), a
 //! page at most [`MAX_HISTORY_PAGE`]. Anything else (a forged or truncated value) is a
 //! `ButtonError`, never a panic. The ply inside lets the manager refuse a press on a stale
 //! board.
 
+use super::pages::{Cursor, PageAt};
 use super::types::Action;
 use crate::model::{ChallengeId, GameId, Level, TimeControl};
 
@@ -109,6 +110,8 @@ pub enum Button {
     HistoryPage {
         user: String,
         page: u16,
+        /// Where the page starts, by key (the older or newer side of a game shown).
+        at: PageAt,
     },
 }
 
@@ -147,7 +150,11 @@ pub fn encode(button: &Button) -> String {
             level,
             time: Some(time),
         } => format!("1b:{}:{time}", level.name()),
-        Button::HistoryPage { user, page } => format!("1hp:{user}:{page}"),
+        Button::HistoryPage { user, page, at } => match at {
+            PageAt::Newest => format!("1hp:{user}:{page}"),
+            PageAt::OlderThan(c) => format!("1hp:{user}:{page}:o{}", c.encode()),
+            PageAt::NewerThan(c) => format!("1hp:{user}:{page}:n{}", c.encode()),
+        },
     }
 }
 
@@ -211,9 +218,16 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
+        // Page buttons posted before pages were read by key show the newest page.
         ("hp", [user, page]) => Button::HistoryPage {
             user: user_id(user)?,
             page: number(page).and_then(history_page)?,
+            at: PageAt::Newest,
+        },
+        ("hp", [user, page, at]) => Button::HistoryPage {
+            user: user_id(user)?,
+            page: number(page).and_then(history_page)?,
+            at: page_at(at)?,
         },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "h" | "rv" | "rb" | "rc" | "ca" | "cd"
@@ -237,6 +251,16 @@ fn id(text: &str) -> Result<String, ButtonError> {
 fn user_id(text: &str) -> Result<String, ButtonError> {
     let ok = (1..=20).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit());
     ok.then(|| text.to_string()).ok_or(ButtonError::Malformed)
+}
+
+/// `o<cursor>` (older than) or `n<cursor>` (newer than).
+fn page_at(text: &str) -> Result<PageAt, ButtonError> {
+    let cursor = |c: &str| Cursor::decode(c).ok_or(ButtonError::Malformed);
+    match text.split_at_checked(1) {
+        Some(("o", c)) => Ok(PageAt::OlderThan(cursor(c)?)),
+        Some(("n", c)) => Ok(PageAt::NewerThan(cursor(c)?)),
+        _ => Err(ButtonError::Malformed),
+    }
 }
 
 fn history_page(page: u16) -> Result<u16, ButtonError> {
@@ -409,6 +433,23 @@ mod tests {
             Button::HistoryPage {
                 user: u64::MAX.to_string(),
                 page: MAX_HISTORY_PAGE,
+                at: PageAt::Newest,
+            },
+            Button::HistoryPage {
+                user: u64::MAX.to_string(),
+                page: MAX_HISTORY_PAGE,
+                at: PageAt::OlderThan(Cursor {
+                    ended: u64::MAX,
+                    game: "z".repeat(16),
+                }),
+            },
+            Button::HistoryPage {
+                user: "1".into(),
+                page: 3,
+                at: PageAt::NewerThan(Cursor {
+                    ended: 1_796_083_200_100,
+                    game: "abc123".into(),
+                }),
             },
         ]
     }
@@ -465,6 +506,12 @@ mod tests {
             "1hp::1",
             "1hp:123",
             "1hp:123:-1",
+            "1hp:123:1:x",
+            "1hp:123:1:o",
+            "1hp:123:1:oabc",
+            "1hp:123:1:o1.AB",
+            "1hp:123:1:n1.",
+            "1hp:123:1:o1.ab:2",
             "1hp:123456789012345678901:0",
             "1ct:zz9",
             "1ct:zz9:",

@@ -42,6 +42,9 @@ pub struct LimitsConfig {
     /// that day are unrated, and their challenges say so (against farming a rating with a
     /// second account). 0: no limit.
     pub rated_games_per_pair_per_day: u32,
+    /// Commands one user may give per minute, on every platform (over it: one "slow down"
+    /// answer, then silence or the same answer where every command must be answered).
+    pub commands_per_minute: u32,
 }
 
 impl Default for LimitsConfig {
@@ -55,6 +58,7 @@ impl Default for LimitsConfig {
             move_timeout_hours: 72,
             sweep_interval_secs: 30,
             rated_games_per_pair_per_day: 3,
+            commands_per_minute: 20,
         }
     }
 }

@@ -66,6 +66,9 @@ pub enum ActionError {
     NoFinishedGameHere,
     #[error("too many reviews are asked for at once")]
     ReviewsBusy,
+    /// The user's earlier review is still running or waiting (one each).
+    #[error("the user already has a review on the way")]
+    ReviewPending,
     #[error("hints are only for casual games against the bot")]
     HintsOnlyAgainstBot,
     #[error("no hints are left in this game")]

@@ -10,6 +10,7 @@
 //! the write is durable, so two games ending at once for one player both count.
 
 use super::ended::Ended;
+pub use super::pages::{Cursor, PageAt};
 use super::*;
 use crate::model::{Category, ChatRef, GameId, UserRef};
 use crate::ratings::keys::{
@@ -52,7 +53,12 @@ pub struct HistoryPage {
     pub entries: Vec<HistoryEntry>,
     /// 0-based.
     pub page: usize,
+    /// Older games follow (`older` says where).
     pub more: bool,
+    /// Where the page before starts (its games are newer), if there is one.
+    pub newer: Option<Cursor>,
+    /// Where the next page starts (its games are older), if there is one.
+    pub older: Option<Cursor>,
 }
 
 /// A leaderboard as shown: one category's top rows in a scope with their places (1-based),
@@ -288,33 +294,60 @@ fn rewrite_rows(
     Ok(())
 }
 
-/// One page of `user_key`'s history, newest first (an ordered read of the `History` index).
+/// One page of `user_key`'s history, newest first, from `at`: one ordered read of at most a
+/// page and one more entry of the `History` index, whatever the page. `number` (0-based) is
+/// only what the page is called.
 pub async fn history_page(
     store: &Store,
     user_key: &str,
-    page: usize,
+    at: &PageAt,
+    number: usize,
 ) -> Result<HistoryPage, StoreError> {
     let prefix = history_prefix(user_key);
-    let skip = page.saturating_mul(HISTORY_PAGE);
-    let rows: Vec<(String, HistoryEntry)> = store
-        .scan(
-            Tree::History,
-            KeyRange::prefix(&prefix),
-            skip + HISTORY_PAGE + 1,
-        )
-        .await?;
-    let more = rows.len() > skip + HISTORY_PAGE;
-    let entries = rows
-        .into_iter()
-        .skip(skip)
-        .take(HISTORY_PAGE)
-        .map(|(_, e)| e)
-        .collect();
-    Ok(HistoryPage {
-        entries,
-        page,
-        more,
-    })
+    let from = match at {
+        PageAt::Newest => None,
+        PageAt::OlderThan(c) | PageAt::NewerThan(c) => Some(c.key(user_key)),
+    };
+    let mut range = KeyRange::prefix(&prefix);
+    if let PageAt::NewerThan(_) = at {
+        // Read from the cursor towards the newest: one more means newer ones remain.
+        range.before = from.as_deref();
+        let mut rows = store
+            .scan_back(Tree::History, range, HISTORY_PAGE + 1)
+            .await?;
+        let newer = rows.len() > HISTORY_PAGE;
+        rows.truncate(HISTORY_PAGE);
+        rows.reverse();
+        return Ok(page_of(user_key, rows, number, (newer, true)));
+    }
+    range.after = from.as_deref();
+    let mut rows: Vec<(String, HistoryEntry)> =
+        store.scan(Tree::History, range, HISTORY_PAGE + 1).await?;
+    let older = rows.len() > HISTORY_PAGE;
+    rows.truncate(HISTORY_PAGE);
+    Ok(page_of(user_key, rows, number, (from.is_some(), older)))
+}
+
+/// A page of `rows` (newest first), with cursors to the pages on either side that have
+/// games: `(newer, older)`.
+fn page_of(
+    user_key: &str,
+    rows: Vec<(String, HistoryEntry)>,
+    number: usize,
+    (newer, older): (bool, bool),
+) -> HistoryPage {
+    let cursor = |row: Option<&(String, HistoryEntry)>| {
+        row.and_then(|(key, _)| Cursor::of_key(user_key, key))
+    };
+    let newer = if newer { cursor(rows.first()) } else { None };
+    let older = if older { cursor(rows.last()) } else { None };
+    HistoryPage {
+        more: older.is_some(),
+        entries: rows.into_iter().map(|(_, e)| e).collect(),
+        page: number,
+        newer,
+        older,
+    }
 }
 
 /// A scope's leaderboard at `now`: the top `LEADERBOARD_TOP` active players and the
@@ -412,10 +445,15 @@ pub struct RecordFile {
 }
 
 impl Manager {
-    /// One page (0-based) of a player's finished games, newest first. Public: anyone may
-    /// look at anyone's history.
-    pub async fn history(&self, user: &UserRef, page: usize) -> Result<HistoryPage, ActionError> {
-        Ok(history_page(&self.inner.store, &user.key(), page).await?)
+    /// One page of a player's finished games, newest first, from `at` (called page
+    /// `number`, 0-based). Public: anyone may look at anyone's history.
+    pub async fn history(
+        &self,
+        user: &UserRef,
+        at: &PageAt,
+        number: usize,
+    ) -> Result<HistoryPage, ActionError> {
+        Ok(history_page(&self.inner.store, &user.key(), at, number).await?)
     }
 
     /// A player's rating and results; `None` for someone who has finished no game.

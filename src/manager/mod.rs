@@ -55,6 +55,8 @@ mod error;
 mod game;
 pub mod history;
 mod index;
+pub mod limits;
+mod pages;
 pub mod record;
 mod types;
 mod view;
@@ -82,7 +84,7 @@ pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
 pub use hints::{GameHint, HintTicket};
 pub use history::{HistoryEntry, HistoryPage, Leaderboard};
-pub use reviews::{GameReview, ReviewConfig, ReviewTicket};
+pub use reviews::{Drawings, GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
 pub use types::{Action, MessageRef, Player, Request, Target};
 pub use view::{

@@ -1,13 +1,16 @@
 //! Game reviews (docs/review.md): the engine goes through a finished game, one position at a
 //! time on the bot's search slots but only when no bot move waits (`BotQueue::review_slot`),
 //! so reviews never hold up play. Reviews have their own limits (`[review]`): how many run at
-//! once and how many may wait; more are refused with `ReviewsBusy`. Finished games never
-//! change, so the last reviews are kept and asked-for-again ones answered at once.
+//! once and how many may wait; more are refused with `ReviewsBusy`. Each user has at most one
+//! review running or waiting (a second is refused with `ReviewPending`), so one user pressing
+//! Review under many games takes one place in the queue, not all of them (issue 31, item 11).
+//! Finished games never change, so the last reviews are kept and asked-for-again ones
+//! answered at once, with the pictures the adapters drew of them ([`Drawings`]).
 
 use super::*;
 use crate::review::{Review, ReviewOptions, Reviewer};
 use crate::rules::Position;
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use tokio::sync::Semaphore;
 
@@ -36,12 +39,47 @@ impl Default for ReviewConfig {
     }
 }
 
-/// A reviewed game: the game as it ended, and the engine's review of it.
+/// A reviewed game: the game as it ended, the engine's review of it, and the pictures
+/// drawn of it so far.
 #[derive(Clone, Debug)]
 pub struct GameReview {
     pub game: GameView,
     pub review: Arc<Review>,
+    pub drawings: Arc<Drawings>,
 }
+
+/// Pictures of a kept review (the graph, in each language asked for), as opaque bytes under
+/// a name the adapters choose: a finished game's review never changes, so each picture is
+/// drawn once and reused while the review is kept, and forgotten with it.
+#[derive(Debug, Default)]
+pub struct Drawings(Mutex<HashMap<String, Arc<Vec<u8>>>>);
+
+impl Drawings {
+    /// The picture drawn under `name`, if any.
+    pub fn get(&self, name: &str) -> Option<Arc<Vec<u8>>> {
+        lock(&self.0).get(name).cloned()
+    }
+
+    /// Keeps `bytes` under `name`; the one kept first if two were drawn at once.
+    pub fn keep(&self, name: &str, bytes: Vec<u8>) -> Arc<Vec<u8>> {
+        lock(&self.0)
+            .entry(name.to_string())
+            .or_insert_with(|| Arc::new(bytes))
+            .clone()
+    }
+
+    /// How many pictures are kept.
+    pub fn len(&self) -> usize {
+        lock(&self.0).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A kept review and its pictures.
+type Kept = (Arc<Review>, Arc<Drawings>);
 
 /// The reviews' own limits and the kept results.
 pub(super) struct Reviews {
@@ -49,7 +87,9 @@ pub(super) struct Reviews {
     running: Semaphore,
     /// Reviews admitted (running or waiting to run).
     admitted: AtomicUsize,
-    kept: Mutex<VecDeque<(GameId, Arc<Review>)>>,
+    /// The users (keys) whose review is admitted: one each.
+    asking: Mutex<HashSet<String>>,
+    kept: Mutex<VecDeque<(GameId, Kept)>>,
 }
 
 impl Reviews {
@@ -57,36 +97,65 @@ impl Reviews {
         Reviews {
             running: Semaphore::new(config.running.max(1)),
             admitted: AtomicUsize::new(0),
+            asking: Mutex::new(HashSet::new()),
             kept: Mutex::new(VecDeque::with_capacity(KEPT)),
             config,
         }
     }
 
-    fn kept(&self, id: &str) -> Option<Arc<Review>> {
+    fn kept(&self, id: &str) -> Option<Kept> {
         lock(&self.kept)
             .iter()
             .find(|(g, _)| g == id)
-            .map(|(_, r)| r.clone())
+            .map(|(_, k)| k.clone())
     }
 
-    fn keep(&self, id: &str, review: Arc<Review>) {
+    /// Keeps `review` of game `id`, unless a review of it is kept already: the one kept.
+    fn keep(&self, id: &str, review: Arc<Review>) -> Kept {
         let mut kept = lock(&self.kept);
-        if kept.iter().any(|(g, _)| g == id) {
-            return;
+        if let Some((_, k)) = kept.iter().find(|(g, _)| g == id) {
+            return k.clone();
         }
         if kept.len() >= KEPT {
             kept.pop_front();
         }
-        kept.push_back((id.to_string(), review));
+        let k = (review, Arc::new(Drawings::default()));
+        kept.push_back((id.to_string(), k.clone()));
+        k
+    }
+
+    /// Admits a review asked for by `user` (a user key): refused while that user has one
+    /// running or waiting, or when the queue is full.
+    fn admit(&self, manager: &Manager, user: &str, game: &str) -> Result<Admission, ActionError> {
+        if !lock(&self.asking).insert(user.to_string()) {
+            tracing::info!(game, user, "review refused: the user has one on the way");
+            return Err(ActionError::ReviewPending);
+        }
+        let limit = self.config.running.max(1) + self.config.waiting;
+        if self.admitted.fetch_add(1, AtomicOrdering::AcqRel) >= limit {
+            self.admitted.fetch_sub(1, AtomicOrdering::AcqRel);
+            lock(&self.asking).remove(user);
+            tracing::info!(game, user, limit, "review refused: too many asked for");
+            return Err(ActionError::ReviewsBusy);
+        }
+        Ok(Admission {
+            manager: manager.clone(),
+            user: user.to_string(),
+        })
     }
 }
 
-/// One admitted review; leaving (done, failed or dropped) lets another in.
-struct Admission(Manager);
+/// One admitted review; leaving (done, failed or dropped) lets another in, and its user ask
+/// again.
+struct Admission {
+    manager: Manager,
+    user: String,
+}
 
 impl Drop for Admission {
     fn drop(&mut self) {
-        let reviews = &self.0.inner.reviews;
+        let reviews = &self.manager.inner.reviews;
+        lock(&reviews.asking).remove(&self.user);
         reviews.admitted.fetch_sub(1, AtomicOrdering::AcqRel);
     }
 }
@@ -101,7 +170,7 @@ pub struct ReviewTicket {
 }
 
 enum Work {
-    Kept(Arc<Review>),
+    Kept(Kept),
     Run {
         reviewer: Box<Reviewer>,
         admission: Admission,
@@ -124,13 +193,19 @@ impl ReviewTicket {
     pub async fn finish(self) -> Result<GameReview, ActionError> {
         let ReviewTicket { game, work } = self;
         let (reviewer, admission) = match work {
-            Work::Kept(review) => return Ok(GameReview { game, review }),
+            Work::Kept((review, drawings)) => {
+                return Ok(GameReview {
+                    game,
+                    review,
+                    drawings,
+                })
+            }
             Work::Run {
                 reviewer,
                 admission,
             } => (reviewer, admission),
         };
-        let manager = admission.0.clone();
+        let manager = admission.manager.clone();
         let reviews = &manager.inner.reviews;
         let _running = reviews
             .running
@@ -138,30 +213,45 @@ impl ReviewTicket {
             .await
             .map_err(|_| ActionError::Storage("the review queue is closed".into()))?;
         // Another request for the same game may have finished it while this one waited.
-        if let Some(review) = reviews.kept(&game.id) {
-            return Ok(GameReview { game, review });
+        if let Some((review, drawings)) = reviews.kept(&game.id) {
+            return Ok(GameReview {
+                game,
+                review,
+                drawings,
+            });
         }
-        tracing::info!(game = game.id, plies = game.ply, "review started");
+        tracing::info!(
+            game = game.id,
+            plies = game.ply,
+            user = admission.user,
+            "review started"
+        );
         let review = Arc::new(manager.run_review(*reviewer).await?);
-        reviews.keep(&game.id, review.clone());
+        let (review, drawings) = reviews.keep(&game.id, review);
         tracing::info!(game = game.id, "review done");
         drop(admission);
-        Ok(GameReview { game, review })
+        Ok(GameReview {
+            game,
+            review,
+            drawings,
+        })
     }
 }
 
 impl Manager {
-    /// Reviews finished game `id` (see [`Manager::start_review`]), waiting for the result.
-    pub async fn review(&self, id: &str) -> Result<GameReview, ActionError> {
-        self.start_review(id).await?.finish().await
+    /// Reviews finished game `id` for `user` (see [`Manager::start_review`]), waiting for
+    /// the result.
+    pub async fn review(&self, id: &str, user: &UserRef) -> Result<GameReview, ActionError> {
+        self.start_review(id, user).await?.finish().await
     }
 
-    /// Asks for a review of `game`, or, without one, of the game that ended last in `chat`
-    /// (`NoFinishedGameHere` if none did since the start).
+    /// `user` asks for a review of `game`, or, without one, of the game that ended last in
+    /// `chat` (`NoFinishedGameHere` if none did since the start).
     pub async fn start_review_in(
         &self,
         chat: &ChatRef,
         game: Option<GameId>,
+        user: &UserRef,
     ) -> Result<ReviewTicket, ActionError> {
         let id = match game {
             Some(id) => id,
@@ -169,7 +259,7 @@ impl Manager {
                 .last_finished(&chat.key())
                 .ok_or(ActionError::NoFinishedGameHere)?,
         };
-        self.start_review(&id).await
+        self.start_review(&id, user).await
     }
 
     /// The game `/review` without a game means for `user` in `chat`: the game that ended
@@ -185,7 +275,8 @@ impl Manager {
         if let Some(id) = here {
             return Ok(id);
         }
-        let page = super::history::history_page(&self.inner.store, &user.key(), 0).await?;
+        let newest = super::history::PageAt::Newest;
+        let page = super::history::history_page(&self.inner.store, &user.key(), &newest, 0).await?;
         page.entries
             .into_iter()
             .next()
@@ -193,10 +284,15 @@ impl Manager {
             .ok_or(ActionError::NoFinishedGameHere)
     }
 
-    /// Asks for a review of finished game `id`, quickly: refused at once with `NoSuchGame`,
-    /// `GameNotOver`, `NothingToReview` (no move was played) or `ReviewsBusy` (as many
-    /// reviews as `[review]` allows are running or waiting).
-    pub async fn start_review(&self, id: &str) -> Result<ReviewTicket, ActionError> {
+    /// `user` asks for a review of finished game `id`, quickly: refused at once with
+    /// `NoSuchGame`, `GameNotOver`, `NothingToReview` (no move was played), `ReviewPending`
+    /// (`user` has a review running or waiting) or `ReviewsBusy` (as many reviews as
+    /// `[review]` allows are running or waiting). A kept review is answered whoever asks.
+    pub async fn start_review(
+        &self,
+        id: &str,
+        user: &UserRef,
+    ) -> Result<ReviewTicket, ActionError> {
         let (game, pits, start) = {
             let slot = self.game_slot(id).await?;
             let game = slot.enter().await?;
@@ -210,22 +306,16 @@ impl Manager {
             )
         };
         let reviews = &self.inner.reviews;
-        if let Some(review) = reviews.kept(id) {
-            let work = Work::Kept(review);
+        if let Some(kept) = reviews.kept(id) {
+            let work = Work::Kept(kept);
             return Ok(ReviewTicket { game, work });
         }
         if pits.is_empty() {
             return Err(ActionError::NothingToReview);
         }
-        let limit = reviews.config.running.max(1) + reviews.config.waiting;
-        if reviews.admitted.fetch_add(1, AtomicOrdering::AcqRel) >= limit {
-            reviews.admitted.fetch_sub(1, AtomicOrdering::AcqRel);
-            tracing::info!(game = id, limit, "review refused: too many asked for");
-            return Err(ActionError::ReviewsBusy);
-        }
         // Admitted first: a reviewer holds its search table (`review::TABLE_MB`), so only
         // admitted ones are made.
-        let admission = Admission(self.clone());
+        let admission = reviews.admit(self, &user.key(), id)?;
         let options = ReviewOptions {
             nodes: reviews.config.nodes,
         };

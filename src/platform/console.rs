@@ -287,7 +287,8 @@ impl<W: Write> Console<W> {
             }
             Command::History(name) => {
                 let (user, name) = self.named(name);
-                let text = match self.manager.history(&user, 0).await {
+                let newest = crate::manager::history::PageAt::Newest;
+                let text = match self.manager.history(&user, &newest, 0).await {
                     Ok(page) => history_text::history_text(name.as_deref(), &page, lang),
                     Err(e) => present::error_text(&e, lang),
                 };
@@ -323,7 +324,7 @@ impl<W: Write> Console<W> {
         let Some(id) = self.game.as_ref().map(|g| g.id.clone()) else {
             return Ok(self.say(&t!(lang, "console-no-game"))?);
         };
-        let ticket = match self.manager.start_review(&id).await {
+        let ticket = match self.manager.start_review(&id, &self.user).await {
             Ok(ticket) => ticket,
             Err(e) => return Ok(self.say(&present::error_text(&e, lang))?),
         };

@@ -9,6 +9,7 @@ mod font;
 mod graph;
 pub mod layout;
 mod png;
+pub mod pool;
 mod quantize;
 mod text;
 
@@ -18,6 +19,7 @@ use crate::t;
 
 pub use graph::{GraphView, GRAPH_HEIGHT, GRAPH_WIDTH, RANGE_BALLS};
 pub use png::{BETTER_COLOR, LANDED_COLOR, PLAYED_COLOR, TUZDEK_COLOR};
+pub use pool::{board_png, draw, drawn_on_async_workers};
 
 /// Everything needed to draw a board for one viewer.
 #[derive(Clone, Debug)]
@@ -64,6 +66,9 @@ pub enum RenderError {
     Font(String),
     #[error("cannot allocate a {0}x{1} image")]
     Canvas(u32, u32),
+    /// The drawing task panicked, or the runtime is shutting down.
+    #[error("the drawing task failed: {0}")]
+    Task(String),
 }
 
 /// The board as monospace text, at most 40 columns wide.
@@ -73,11 +78,13 @@ pub fn text(view: &BoardView, charset: Charset) -> String {
 
 /// The board as a PNG image of `layout::WIDTH` x `layout::HEIGHT` pixels.
 pub fn png(view: &BoardView) -> Result<Vec<u8>, RenderError> {
+    pool::note_drawing("board");
     png::render(view)
 }
 
 /// A review's evaluation graph as a PNG image of `GRAPH_WIDTH` x `GRAPH_HEIGHT` pixels.
 pub fn review_graph(view: &GraphView) -> Result<Vec<u8>, RenderError> {
+    pool::note_drawing("review graph");
     graph::render(view)
 }
 

@@ -129,6 +129,13 @@ impl Tree {
 /// Which keys of a tree [`Store::scan`] reads: those that start with `prefix`, and are
 /// strictly after `after` and strictly before `before` when those are given, in ascending
 /// byte order of the key (a backend must compare keys as bytes, not by a locale's collation).
+/// The direction of an ordered read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    Up,
+    Down,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KeyRange<'a> {
     pub prefix: &'a str,
@@ -572,9 +579,30 @@ impl Store {
         range: KeyRange<'_>,
         limit: usize,
     ) -> Result<Vec<(String, T)>, StoreError> {
+        self.scan_in(tree, range, limit, Order::Up).await
+    }
+
+    /// At most `limit` records of `range`, last key first: the records just before
+    /// `range.before` (a page before a key, issue 31 item 12).
+    pub async fn scan_back<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+        range: KeyRange<'_>,
+        limit: usize,
+    ) -> Result<Vec<(String, T)>, StoreError> {
+        self.scan_in(tree, range, limit, Order::Down).await
+    }
+
+    async fn scan_in<T: DeserializeOwned>(
+        &self,
+        tree: Tree,
+        range: KeyRange<'_>,
+        limit: usize,
+        order: Order,
+    ) -> Result<Vec<(String, T)>, StoreError> {
         let raw = match &self.backend {
-            Backend::Sled(s) => s.range(tree, &range, limit)?,
-            Backend::Postgres(pg) => pg.range(tree, &range, limit).await?,
+            Backend::Sled(s) => s.range(tree, &range, limit, order)?,
+            Backend::Postgres(pg) => pg.range(tree, &range, limit, order).await?,
         };
         let mut out = Vec::with_capacity(raw.len());
         for (key, bytes) in raw {

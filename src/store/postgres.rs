@@ -29,7 +29,7 @@
 
 use super::batch::{Batch, Expect, Op};
 use super::redact::redact;
-use super::{KeyRange, RawRecord, StoreError, StoreOptions, Tree};
+use super::{KeyRange, Order, RawRecord, StoreError, StoreOptions, Tree};
 use deadpool_postgres::{GenericClient, Pool, PoolError, Runtime};
 use std::fmt;
 use std::future::Future;
@@ -130,25 +130,39 @@ fn conflict(tree: Tree, key: &str) -> Fail {
 
 /// The range read's statement: `$1` tree, `$2` lower bound, `$3` limit, `$4` upper bound.
 /// Static texts, so that each is prepared once per connection.
-fn range_sql(excluded: bool, bounded: bool) -> &'static str {
-    match (excluded, bounded) {
-        (false, false) => {
-            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
-             ORDER BY key COLLATE \"C\" LIMIT $3"
+fn range_sql(excluded: bool, bounded: bool, order: Order) -> &'static str {
+    // Built once: `query` keeps prepared statements by their text.
+    static ALL: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        let mut all = Vec::with_capacity(8);
+        for order in [Order::Up, Order::Down] {
+            for excluded in [false, true] {
+                for bounded in [false, true] {
+                    all.push(build_range_sql(excluded, bounded, order));
+                }
+            }
         }
-        (true, false) => {
-            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
-             ORDER BY key COLLATE \"C\" LIMIT $3"
-        }
-        (false, true) => {
-            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" >= $2 \
-             AND key COLLATE \"C\" < $4 ORDER BY key COLLATE \"C\" LIMIT $3"
-        }
-        (true, true) => {
-            "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" > $2 \
-             AND key COLLATE \"C\" < $4 ORDER BY key COLLATE \"C\" LIMIT $3"
-        }
-    }
+        all
+    });
+    let at = usize::from(order == Order::Down) * 4 + usize::from(excluded) * 2;
+    &ALL[at + usize::from(bounded)]
+}
+
+fn build_range_sql(excluded: bool, bounded: bool, order: Order) -> String {
+    let lower = if excluded { ">" } else { ">=" };
+    let upper = if bounded {
+        " AND key COLLATE \"C\" < $4"
+    } else {
+        ""
+    };
+    // Both directions walk the same index (`toguz_records_key_bytes`), one backwards.
+    let direction = match order {
+        Order::Up => "",
+        Order::Down => " DESC",
+    };
+    format!(
+        "SELECT key, value FROM toguz_records WHERE tree = $1 AND key COLLATE \"C\" {lower} $2\
+         {upper} ORDER BY key COLLATE \"C\"{direction} LIMIT $3"
+    )
 }
 
 /// The range count's statement: `$1` tree, `$2` lower bound, `$3` upper bound. A key only
@@ -409,6 +423,7 @@ impl PgStore {
         tree: Tree,
         range: &KeyRange<'_>,
         limit: usize,
+        order: Order,
     ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
         let (lower, excluded) = range.lower();
         let upper = range.upper();
@@ -419,7 +434,7 @@ impl PgStore {
             params.push(upper);
         }
         let rows = self
-            .query(range_sql(excluded, upper.is_some()), &params)
+            .query(range_sql(excluded, upper.is_some(), order), &params)
             .await?;
         Ok(rows
             .iter()

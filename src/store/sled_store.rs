@@ -8,7 +8,7 @@
 use super::batch::{Batch, Expect, Op};
 use super::commit::{self, Committer, Flusher};
 use super::migrate::{self, Upgradable};
-use super::{decode, KeyRange, RawRecord, StoreError, StoreOptions, Tree};
+use super::{decode, KeyRange, Order, RawRecord, StoreError, StoreOptions, Tree};
 use serde::de::DeserializeOwned;
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
@@ -138,9 +138,15 @@ impl SledStore {
         tree: Tree,
         range: &KeyRange<'_>,
         limit: usize,
+        order: Order,
     ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
         let mut out = Vec::new();
-        for item in self.tree(tree).range(bounds(range)).take(limit) {
+        let items = self.tree(tree).range(bounds(range));
+        let items: Box<dyn Iterator<Item = _>> = match order {
+            Order::Up => Box::new(items),
+            Order::Down => Box::new(items.rev()),
+        };
+        for item in items.take(limit) {
             let (key, bytes) = item?;
             if range.admits(&key) {
                 let envelope = split(&bytes).0.to_vec();

@@ -148,16 +148,27 @@ async fn records_and_history_pages_with_boards() {
         .filter(|id| id.starts_with("1rc:"))
         .collect();
     assert_eq!(entries.len(), 8);
-    assert_eq!(labelled(&page, "▶"), [format!("1hp:{}:1", alice.id)]);
+    // The ▶ button carries the key the next page starts from (issue 31, item 12).
+    let next = labelled(&page, "▶");
+    assert_eq!(next.len(), 1);
+    assert!(
+        next[0].starts_with(&format!("1hp:{}:1:o", alice.id)),
+        "{next:?}"
+    );
     assert!(labelled(&page, "◀").is_empty());
     let page_msg = id_of(&page);
-    let (call, turned) = press(&fake, &bob, page_msg, &format!("1hp:{}:1", alice.id)).await;
+    let (call, turned) = press(&fake, &bob, page_msg, &next[0]).await;
     assert_eq!(call.callback_type(), Some(7), "the page is turned in place");
     assert_eq!(id_of(&turned), page_msg);
     let second = turned["content"].as_str().unwrap_or_default().to_string();
     assert!(second.starts_with("Games of Alice, page 2:"), "{second}");
     assert_eq!(second.lines().count(), 2, "{second}");
-    assert_eq!(labelled(&turned, "◀"), [format!("1hp:{}:0", alice.id)]);
+    let back = labelled(&turned, "◀");
+    assert_eq!(back.len(), 1);
+    assert!(
+        back[0].starts_with(&format!("1hp:{}:0:n", alice.id)),
+        "{back:?}"
+    );
     assert!(labelled(&turned, "▶").is_empty());
     // The rated game is on one of the pages, with Alice's rating change.
     let both = format!("{first}\n{second}");
@@ -174,7 +185,8 @@ async fn records_and_history_pages_with_boards() {
 
     // A forged page (no games there) and malformed page data: refused, the page unchanged.
     let calls = fake.call_count();
-    let forged = fake.press_forged(&bob, page_msg, &format!("1hp:{}:7", alice.id));
+    let forged = format!("1hp:{}:7:o1.zzzzzz", alice.id);
+    let forged = fake.press_forged(&bob, page_msg, &forged);
     let call = fake.wait_callback(forged).await;
     assert!(call.is_ephemeral() && content(&call).contains("page of the history is empty"));
     let garbled = fake.press_forged(&bob, page_msg, "1hp:alice:1");

@@ -174,7 +174,19 @@ async fn a_review_beyond_the_limit_is_refused_at_once_while_one_runs() {
         .into_iter()
         .find(|c| c.starts_with("1rv:"))
         .expect("a Review button");
+    // Alice has one on the way (one each, issue 31 item 11)...
     let press = fake.press(&alice, id_of(&end), &game);
+    let call = fake.wait_callback(press).await;
+    assert_eq!(call.callback_type(), Some(4));
+    assert!(call.is_ephemeral(), "a refusal is private");
+    let text = call.message_data().expect("data")["content"].clone();
+    assert_eq!(
+        text,
+        "Your previous review is still being worked out. Ask for the next one once it is posted."
+    );
+    // ...and anyone else finds the only place taken.
+    let bob = User::new(1002, "Bob");
+    let press = fake.press(&bob, id_of(&end), &game);
     let call = fake.wait_callback(press).await;
     assert_eq!(call.callback_type(), Some(4));
     assert!(call.is_ephemeral(), "a refusal is private");

@@ -5,6 +5,7 @@ mod abuse;
 mod bot_game;
 mod clock;
 mod dbaway;
+mod fair;
 mod fake;
 mod flows;
 mod hint;

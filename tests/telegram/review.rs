@@ -143,7 +143,7 @@ fn a_review_beyond_the_limit_is_answered_busy_at_once_and_in_the_readers_languag
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
     // One review at a time and none waiting; the first takes long (a huge budget per
-    // position), so the second is refused while it runs.
+    // position), so the next ones are refused while it runs.
     let config = "[review]\nnodes = 50000000\nrunning = 1\nwaiting = 0\n";
     let _bot = BotProcess::start(&fake, dir.path(), "", config);
     let dana = TgUser::new(702, "Dana", "dana", "ru");
@@ -156,12 +156,10 @@ fn a_review_beyond_the_limit_is_answered_busy_at_once_and_in_the_readers_languag
         .expect("the upload hint");
     let mark = fake.mark();
     let asked = std::time::Instant::now();
-    let q = fake.press(
-        &chat,
-        end.message.message_id,
-        &dana,
-        &format!("1rv:{}", end.game),
-    );
+    // Someone else asking is refused as busy: the only place is taken.
+    let ivan = TgUser::new(703, "Ivan", "ivan", "ru");
+    let review = format!("1rv:{}", end.game);
+    let q = fake.press(&chat, end.message.message_id, &ivan, &review);
     let answer = fake.wait_answer(&q, WAIT).expect("press answered");
     let busy = answer.str("text").unwrap_or_default();
     assert!(
@@ -169,10 +167,19 @@ fn a_review_beyond_the_limit_is_answered_busy_at_once_and_in_the_readers_languag
         "{busy}"
     );
     assert!(asked.elapsed() < std::time::Duration::from_secs(5));
+    // Dana, whose review runs, is told hers is on the way (issue 31, item 11), by button
+    // and by command.
+    let q = fake.press(&chat, end.message.message_id, &dana, &review);
+    let answer = fake.wait_answer(&q, WAIT).expect("press answered");
+    let pending = answer.str("text").unwrap_or_default();
+    assert!(
+        pending.contains("Ваш предыдущий разбор ещё готовится"),
+        "{pending}"
+    );
     fake.send_text(&chat, &dana, "/review");
     let text = next_text(&fake, mark);
     assert!(
-        text.contains("Бот сейчас занят разбором других партий"),
+        text.contains("Ваш предыдущий разбор ещё готовится"),
         "{text}"
     );
     // No review went out meanwhile.

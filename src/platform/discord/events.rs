@@ -276,7 +276,7 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
         return (Redraw::UpToDate, Some(view));
     }
     let lang = bot.board_lang(&view).await;
-    let out = messages::game(&view, lang, bot.settings.mention);
+    let out = messages::game(&view, lang, bot.settings.mention).await;
     let stamp = Drawn::Game(Stamp::of(&view));
     let mut redraw = Redraw::UpToDate;
     let mut tell_in = None;

@@ -15,6 +15,7 @@ use super::messages::{self, Stamp};
 use super::{guard, message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::buttons::{self, Button};
+use crate::manager::limits::Verdict;
 use crate::manager::{Action, ActionError, ChallengeView, GameView, Reply, Request, Target};
 use crate::model::{ChatRef, Platform, TimeControl, TimeControlError, UserRef};
 use crate::platform::present;
@@ -190,6 +191,10 @@ impl Bot {
             tracing::warn!(name = cmd.data.name, "Discord: unknown command");
             return origin.ephemeral(t!(lang, "discord-bad-option")).await;
         };
+        if is_lookup(&command) && !self.within_limit(&user, &cmd.data.name) {
+            // Every interaction must be answered: each one over the limit is told.
+            return origin.ephemeral(t!(lang, "discord-slow-down")).await;
+        }
         let answer = match command {
             Command::Challenge {
                 opponent,
@@ -315,7 +320,7 @@ impl Bot {
                         }
                     },
                 };
-                return self.review(origin, &chat, Some(game), lang).await;
+                return self.review(origin, (&user, &chat), Some(game), lang).await;
             }
             Command::Stats { player } => {
                 let named = player.and_then(|id| resolved_user(cmd, id));
@@ -406,7 +411,7 @@ impl Bot {
             Attach::Game(view) => {
                 let _guard = self.hold(format!("g:{}", view.id)).await;
                 let lang = self.board_lang(&view).await;
-                let out = messages::game(&view, lang, self.settings.mention);
+                let out = messages::game(&view, lang, self.settings.mention).await;
                 let Some(message) = origin.post(out).await else {
                     return;
                 };
@@ -444,6 +449,22 @@ impl Bot {
                 "discord-challenge-other-bot",
                 name = present::user_name(opponent)
             )
+        }
+    }
+
+    /// Counts a lookup of `user` against the shared per-user command limit (as Telegram
+    /// counts every command): false when over it.
+    fn within_limit(&self, user: &UserRef, command: &str) -> bool {
+        // Users whose allowance is full again need no entry.
+        if self.commands.users() >= 4096 {
+            self.commands.prune();
+        }
+        match self.commands.check(&user.id) {
+            Verdict::Go => true,
+            Verdict::Warn | Verdict::Ignore => {
+                tracing::info!(user = user.id, command, "Discord: commands over the limit");
+                false
+            }
         }
     }
 
@@ -485,13 +506,14 @@ impl Bot {
         };
         let message = press.message.id.get();
         match button {
-            Button::Review { game } => self.review(origin, &chat, Some(game), lang).await,
+            Button::Review { game } => self.review(origin, (&user, &chat), Some(game), lang).await,
             Button::Hint { game, ply } => {
                 self.hint(http, origin, (&user, &chat), (game, ply), lang)
                     .await
             }
             Button::ReviewBoard { game, mark } => {
-                self.review_board(origin, &chat, game, mark, lang).await
+                self.review_board(origin, (&user, &chat), game, mark, lang)
+                    .await
             }
             Button::Record { game } => {
                 // A board has its own board already; a history page does not.
@@ -504,8 +526,13 @@ impl Bot {
                 self.record(origin, asker, Some(game), !on_board, lang)
                     .await
             }
-            Button::HistoryPage { user: whose, page } => {
-                self.history_page(origin, &user, (whose, page), lang).await
+            Button::HistoryPage {
+                user: whose,
+                page,
+                at,
+            } => {
+                self.history_page(origin, &user, (whose, page, at), lang)
+                    .await
             }
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
@@ -574,24 +601,30 @@ impl Bot {
     async fn review(
         self: &Arc<Self>,
         origin: &Origin<'_>,
-        chat: &ChatRef,
+        (user, chat): (&UserRef, &ChatRef),
         game: Option<String>,
         lang: Lang,
     ) {
-        let ticket = match self.manager.start_review_in(chat, game).await {
+        let ticket = match self.manager.start_review_in(chat, game, user).await {
             Ok(ticket) => ticket,
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };
         if !ticket.is_ready() {
             origin.defer().await;
         }
-        match ticket.finish().await {
-            Ok(reviewed) => {
-                let buttons = present::review::mistake_buttons(&reviewed, lang);
-                let post = present::review::review_post(&reviewed, lang);
-                origin.post(messages::review(post, &buttons)).await;
+        let reviewed = match ticket.finish().await {
+            Ok(reviewed) => reviewed,
+            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+        };
+        let buttons = present::review::mistake_buttons(&reviewed, lang);
+        // The graph (drawn once per language while the review is kept) is drawn off the
+        // async workers.
+        match crate::render::draw(move || present::review::review_post(&reviewed, lang)).await {
+            Ok(post) => drop(origin.post(messages::review(post, &buttons)).await),
+            Err(error) => {
+                tracing::error!(%error, "Discord: the review could not be drawn");
+                origin.ephemeral(t!(lang, "discord-internal-error")).await
             }
-            Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
         }
     }
 
@@ -601,12 +634,12 @@ impl Bot {
     async fn review_board(
         self: &Arc<Self>,
         origin: &Origin<'_>,
-        chat: &ChatRef,
+        (user, chat): (&UserRef, &ChatRef),
         game: String,
         mark: u8,
         lang: Lang,
     ) {
-        let ticket = match self.manager.start_review_in(chat, Some(game)).await {
+        let ticket = match self.manager.start_review_in(chat, Some(game), user).await {
             Ok(ticket) => ticket,
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };
@@ -614,7 +647,13 @@ impl Bot {
             origin.defer().await;
         }
         let board = match ticket.finish().await {
-            Ok(reviewed) => present::review::mistake_board(&reviewed, mark, lang),
+            Ok(reviewed) => {
+                let drawn = move || present::review::mistake_board(&reviewed, mark, lang);
+                crate::render::draw(drawn).await.unwrap_or_else(|error| {
+                    tracing::error!(%error, "Discord: the mistake board could not be drawn");
+                    None
+                })
+            }
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };
         match board {
@@ -637,7 +676,7 @@ impl Bot {
     ) {
         // The next player is pinged in the board's language too: it is theirs.
         let lang = self.board_lang(view).await;
-        let out = messages::game(view, lang, self.settings.mention);
+        let out = messages::game(view, lang, self.settings.mention).await;
         let ticket = self.begin_draw(message);
         let answered = origin.update(out).await;
         let landed = answered.then_some(Drawn::Game(Stamp::of(view)));
@@ -687,4 +726,17 @@ fn typed_time(
 ) -> Result<Option<TimeControl>, String> {
     time.transpose()
         .map_err(|error| present::time_control_error(&error, lang))
+}
+
+/// The commands that read the store or draw for whoever asks, limited per user like every
+/// Telegram command (issue 31, item 12).
+fn is_lookup(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Review { .. }
+            | Command::Leaderboard { .. }
+            | Command::History { .. }
+            | Command::Board { .. }
+            | Command::Record { .. }
+    )
 }

@@ -34,7 +34,16 @@ impl Bot {
         };
         match ticket.finish().await {
             Ok(hint) => {
-                let (caption, png) = present::review::hint_board(&hint, lang);
+                // Drawn off the async workers, so other interactions go on meanwhile.
+                let drawn = crate::render::draw({
+                    let hint = hint.clone();
+                    move || present::review::hint_board(&hint, lang)
+                })
+                .await;
+                let (caption, png) = drawn.unwrap_or_else(|error| {
+                    tracing::error!(game = hint.game.id, %error, "hint board failed");
+                    (present::review::hint_caption(&hint, lang), None)
+                });
                 origin.post(hint_message(caption, png)).await;
                 super::events::nudge_game(self, http, &hint.game.id);
             }

@@ -13,7 +13,7 @@ use super::messages::{self, Attachment, Outgoing};
 use super::Bot;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button, MAX_HISTORY_PAGE};
-use crate::manager::history::{HistoryPage, RecordFile};
+use crate::manager::history::{HistoryPage, PageAt, RecordFile};
 use crate::manager::{Action, GameView, Reply, Request};
 use crate::model::{Category, ChatRef, Platform, UserRef};
 use crate::platform::present::history_text::{
@@ -58,7 +58,7 @@ impl Bot {
 
     /// `/history`: the first page of `whose`'s games.
     pub(super) async fn history(&self, origin: &Origin<'_>, whose: Whose, lang: Lang) {
-        match self.manager.history(&whose.user, 0).await {
+        match self.manager.history(&whose.user, &PageAt::Newest, 0).await {
             Ok(page) => origin.private(history_message(&whose, &page, lang)).await,
             Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
         }
@@ -71,12 +71,12 @@ impl Bot {
         &self,
         origin: &Origin<'_>,
         presser: &UserRef,
-        (user, number): (String, u16),
+        (user, number, at): (String, u16, PageAt),
         lang: Lang,
     ) {
         let own = user == presser.id;
         let mut user = UserRef::new(Platform::Discord, user, presser.name.clone());
-        let page = match self.manager.history(&user, usize::from(number)).await {
+        let page = match self.manager.history(&user, &at, usize::from(number)).await {
             Ok(page) => page,
             Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
         };
@@ -130,7 +130,7 @@ impl Bot {
             _ => return None,
         };
         let lang = self.board_lang(&view).await;
-        let mut out = messages::game(&view, lang, MentionStyle::Message);
+        let mut out = messages::game(&view, lang, MentionStyle::Message).await;
         out.content.clear();
         out.ping.clear();
         out.components.clear();
@@ -147,11 +147,14 @@ pub fn history_message(whose: &Whose, page: &HistoryPage, lang: Lang) -> Outgoin
         .collect();
     let number = u16::try_from(page.page).unwrap_or(MAX_HISTORY_PAGE);
     let mut nav = Vec::new();
-    if number > 0 {
-        nav.push(page_button("◀", &whose.user, number - 1));
+    // Each button carries the key its page starts from, so any page is one keyed read.
+    if let Some(newer) = page.newer.clone() {
+        let at = PageAt::NewerThan(newer);
+        nav.push(page_button("◀", &whose.user, number.saturating_sub(1), at));
     }
-    if page.more && number < MAX_HISTORY_PAGE {
-        nav.push(page_button("▶", &whose.user, number + 1));
+    if let Some(older) = page.older.clone().filter(|_| number < MAX_HISTORY_PAGE) {
+        let at = PageAt::OlderThan(older);
+        nav.push(page_button("▶", &whose.user, number + 1, at));
     }
     if !nav.is_empty() {
         components.push(CreateActionRow::Buttons(nav));
@@ -169,10 +172,11 @@ fn entry(b: &LabeledButton) -> CreateButton {
         .style(ButtonStyle::Secondary)
 }
 
-fn page_button(label: &str, user: &UserRef, page: u16) -> CreateButton {
+fn page_button(label: &str, user: &UserRef, page: u16, at: PageAt) -> CreateButton {
     let button = Button::HistoryPage {
         user: user.id.clone(),
         page,
+        at,
     };
     CreateButton::new(encode(&button))
         .label(label)
@@ -249,10 +253,16 @@ mod tests {
             user: UserRef::new(Platform::Discord, "1234567890123456789", "Alice"),
             own: false,
         };
+        let cursor = |game: &str| crate::manager::history::Cursor {
+            ended: 1_796_083_200_100,
+            game: game.into(),
+        };
         let page = HistoryPage {
             entries: vec![],
             page: 1,
             more: true,
+            newer: Some(cursor("aa1")),
+            older: Some(cursor("bb2")),
         };
         let out = history_message(&whose, &page, Lang::En);
         let row = serde_json::to_value(&out.components[0]).expect("json");
@@ -264,7 +274,10 @@ mod tests {
             .collect();
         assert_eq!(
             ids,
-            ["1hp:1234567890123456789:0", "1hp:1234567890123456789:2"]
+            [
+                "1hp:1234567890123456789:0:nmx3xkaqs.aa1",
+                "1hp:1234567890123456789:2:omx3xkaqs.bb2"
+            ]
         );
         for id in ids {
             assert!(matches!(
@@ -276,6 +289,8 @@ mod tests {
             entries: vec![],
             page: 0,
             more: false,
+            newer: None,
+            older: None,
         };
         assert!(history_message(&whose, &first, Lang::En)
             .components

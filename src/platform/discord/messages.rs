@@ -100,20 +100,31 @@ pub fn human_to_move(view: &GameView) -> Option<&UserRef> {
     view.to_move_player().and_then(Player::user)
 }
 
-/// The game message: board image, caption, pit buttons for the player to move, actions.
-pub fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
-    let to_move = human_to_move(view);
-    let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
-    let viewer = present::viewer(view);
+/// The game message: board image, caption, pit buttons for the player to move, actions. The
+/// board is drawn off the async workers (`render::board_png`), so other chats go on meanwhile.
+pub async fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
     #[cfg(test)]
     tests::RENDERS.with(|n| n.set(n.get() + 1));
-    let png = match crate::render::png(&present::board_view(view, viewer, lang)) {
+    let board = present::board_view(view, present::viewer(view), lang);
+    let png = match crate::render::board_png(board).await {
         Ok(png) => Some(png),
         Err(error) => {
             tracing::error!(game = view.id, %error, "board image failed; sending the text only");
             None
         }
     };
+    game_with(view, lang, style, png)
+}
+
+/// The game message around an image drawn already (`None`: the text only).
+pub fn game_with(
+    view: &GameView,
+    lang: Lang,
+    style: MentionStyle,
+    png: Option<Vec<u8>>,
+) -> Outgoing {
+    let to_move = human_to_move(view);
+    let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
     let mut embed = CreateEmbed::new()
         .description(present::caption_with(view, lang, present::ClockStyle::Live))
         .field(
@@ -260,7 +271,7 @@ pub fn review(post: ReviewPost, mistakes: &[LabeledButton]) -> Outgoing {
         embed: Some(embed),
         files: post
             .png
-            .map(|png| Attachment::new(REVIEW_FILE, png))
+            .map(|png| Attachment::new(REVIEW_FILE, png.to_vec()))
             .into_iter()
             .collect(),
         components,
@@ -384,6 +395,12 @@ pub(super) mod tests {
     use crate::model::{ChatRef, Level, Platform};
     use crate::rules::Variant;
     use serde_json::Value;
+
+    /// The game message with its board drawn here (the tests are not on a runtime).
+    fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
+        let board = present::board_view(view, present::viewer(view), lang);
+        game_with(view, lang, style, crate::render::png(&board).ok())
+    }
 
     thread_local! {
         /// Boards drawn on this thread (tests count the renders of one refresh).

@@ -23,6 +23,7 @@ mod messages;
 pub mod rest;
 
 use crate::i18n::Lang;
+use crate::manager::limits::CommandLimit;
 use crate::manager::{ChallengeView, GameView, Manager, MessageRef};
 use crate::model::{Platform, UserRef};
 use anyhow::Context as _;
@@ -61,6 +62,7 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         http.set_application_id(ApplicationId::new(app));
     }
     let shards = settings.shards;
+    let manager_limit = manager.config().limits.commands_per_minute;
     let bot = Arc::new(Bot {
         manager,
         settings,
@@ -68,6 +70,7 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         locks: Mutex::new(HashMap::new()),
         drawn: Mutex::new(HashMap::new()),
         cooldowns: Mutex::new(HashMap::new()),
+        commands: CommandLimit::new(manager_limit),
         games: Latest::default(),
         challenges: Latest::default(),
         commands_registered: AtomicBool::new(false),
@@ -152,6 +155,9 @@ pub(crate) struct Bot {
     drawn: Mutex<HashMap<u64, Shown>>,
     /// When each member last challenged someone.
     cooldowns: Mutex<HashMap<String, Instant>>,
+    /// Each user's costly lookups (`/review`, `/leaderboard`, ...) per minute: the policy
+    /// every platform shares (`manager::limits`), by Discord user id.
+    commands: CommandLimit<String>,
     /// The redraw worker of each game with events to show (events.rs).
     games: Latest<()>,
     /// The worker of each closed challenge whose messages are to be edited.
@@ -375,6 +381,7 @@ impl Bot {
         let settings = DiscordConfig::default()
             .resolve(Some(TOKEN.into()))
             .expect("test settings");
+        let manager_limit = manager.config().limits.commands_per_minute;
         Bot {
             manager,
             settings,
@@ -382,6 +389,7 @@ impl Bot {
             locks: Mutex::new(HashMap::new()),
             drawn: Mutex::new(HashMap::new()),
             cooldowns: Mutex::new(HashMap::new()),
+            commands: CommandLimit::new(manager_limit),
             games: Latest::default(),
             challenges: Latest::default(),
             commands_registered: AtomicBool::new(false),

@@ -427,6 +427,7 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::NothingToReview => t!(lang, "manager-error-nothing-to-review"),
         ActionError::NoFinishedGameHere => t!(lang, "manager-error-no-finished-game-here"),
         ActionError::ReviewsBusy => t!(lang, "manager-error-reviews-busy"),
+        ActionError::ReviewPending => t!(lang, "manager-error-review-pending"),
         ActionError::HintsOnlyAgainstBot => t!(lang, "manager-error-hints-only-against-bot"),
         ActionError::NoHintsLeft => {
             t!(

@@ -8,6 +8,7 @@ use crate::platform::present::{self, LabeledButton};
 use crate::render::{BoardView, MoveHint};
 use crate::rules::{RecordResult, Side};
 use crate::t;
+use std::sync::Arc;
 
 /// What a chat gets for a review.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,7 +16,7 @@ pub struct ReviewPost {
     /// The summary: title, then each player's accuracy and largest mistakes.
     pub text: String,
     /// The evaluation graph; `None` if it could not be drawn (the text still goes out).
-    pub png: Option<Vec<u8>>,
+    pub png: Option<Arc<Vec<u8>>>,
 }
 
 /// The players as the board image names them (the bot with its level; no markup).
@@ -30,13 +31,30 @@ pub fn review_result(view: &GameView, lang: Lang) -> String {
         .unwrap_or_else(|| crate::review::result_words(lang, RecordResult::Unknown))
 }
 
-/// The summary and the graph of `reviewed`, in `lang`.
+/// The summary and the graph of `reviewed`, in `lang`. The graph is drawn once per language
+/// while the review is kept (`GameReview::drawings`); call it through `render::draw`.
 pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
     let view = &reviewed.game;
     // The text names players as texts do (escaped on Discord); the graph is an image.
     let text_names = Side::BOTH.map(|side| present::player_name(view.player(side), lang));
     let result = review_result(view, lang);
     let text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    let name = graph_name(lang);
+    let png = match reviewed.drawings.get(&name) {
+        Some(png) => Some(png),
+        None => draw_graph(reviewed, result, lang).map(|png| reviewed.drawings.keep(&name, png)),
+    };
+    ReviewPost { text, png }
+}
+
+/// The name a review's graph in `lang` is kept under among its drawings.
+pub fn graph_name(lang: Lang) -> String {
+    format!("graph:{}", lang.code())
+}
+
+/// The graph of `reviewed` in `lang`, drawn now; `None` (logged) if it could not be.
+fn draw_graph(reviewed: &GameReview, result: String, lang: Lang) -> Option<Vec<u8>> {
+    let view = &reviewed.game;
     let plain_result = present::result_text_plain(view, lang).unwrap_or(result);
     let graph = crate::render::GraphView::new(
         &reviewed.review,
@@ -44,14 +62,13 @@ pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
         plain_result,
         lang,
     );
-    let png = match crate::render::review_graph(&graph) {
+    match crate::render::review_graph(&graph) {
         Ok(png) => Some(png),
         Err(error) => {
             tracing::error!(game = view.id, %error, "review graph failed; sending the text only");
             None
         }
-    };
-    ReviewPost { text, png }
+    }
 }
 
 /// A button per marked mistake, in the graph's numbering: each shows the board before it.
@@ -176,7 +193,25 @@ mod tests {
         GameReview {
             game,
             review: Arc::new(review),
+            drawings: Arc::default(),
         }
+    }
+
+    #[test]
+    fn a_kept_reviews_graph_is_drawn_once_per_language_and_reused() {
+        let r = reviewed();
+        let first = review_post(&r, Lang::En).png.expect("drawn");
+        assert_eq!(r.drawings.len(), 1);
+        // Asked again (by anyone holding the kept review): the same picture, not a new one.
+        let again = review_post(&r, Lang::En).png.expect("kept");
+        assert!(Arc::ptr_eq(&first, &again));
+        // A picture planted under the graph's name is what is sent: nothing is redrawn.
+        let other = reviewed();
+        other.drawings.keep(&graph_name(Lang::Ru), b"kept".to_vec());
+        let post = review_post(&other, Lang::Ru);
+        assert_eq!(post.png.as_deref().map(Vec::as_slice), Some(&b"kept"[..]));
+        review_post(&r, Lang::Kk);
+        assert_eq!(r.drawings.len(), 2, "one graph per language");
     }
 
     #[test]

@@ -91,7 +91,7 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
     match (step, &o.place) {
         (Step::Adopt { inline }, Some(place)) => {
             present::attach(&ctx.manager, Target::Game(view.id.clone()), place.to_ref()).await;
-            let content = board_content(view, lang, inline);
+            let content = board_content(view, lang, inline).await;
             ctx.poster.edit(place.clone(), content, version(view));
             catch_up(ctx, view).await;
         }
@@ -131,13 +131,14 @@ pub async fn board_lang(ctx: &Ctx, view: &GameView) -> Lang {
 }
 
 /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
-/// or if drawing fails) the text board.
-pub fn board_content(view: &GameView, lang: Lang, inline: bool) -> Content {
+/// or if drawing fails) the text board. The PNG is drawn off the async workers
+/// (`render::board_png`), so other chats' updates go on meanwhile.
+pub async fn board_content(view: &GameView, lang: Lang, inline: bool) -> Content {
     let keyboard = Some(markup::game_keyboard(view, lang));
     let caption = present::caption(view, lang);
     let board = present::board_view(view, present::viewer(view), lang);
     if !inline {
-        match render::png(&board) {
+        match render::board_png(board.clone()).await {
             Ok(png) => {
                 return Content::Photo {
                     png: Arc::new(png),
@@ -191,9 +192,11 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
     for target in live {
         let inline = target.is_inline();
         if ctx.config.edit_in_place || inline {
-            let content = drawn[usize::from(inline)]
-                .get_or_insert_with(|| board_content(view, lang, inline))
-                .clone();
+            let slot = &mut drawn[usize::from(inline)];
+            let content = match slot {
+                Some(content) => content.clone(),
+                None => slot.insert(board_content(view, lang, inline).await).clone(),
+            };
             ctx.poster.edit(target, content, version(view));
         } else if let MsgRef::Chat { chat, .. } = target {
             queue_board(ctx, view, chat, None, lang, true, false);
@@ -249,7 +252,7 @@ async fn post(
     if only_newer && posted.message.is_some() && version(view) <= posted.version {
         return;
     }
-    let content = board_content(view, lang, false);
+    let content = board_content(view, lang, false).await;
     let posting = ctx.outbox.posting(chat);
     let (sent, _attaching) = match ctx
         .poster

@@ -215,15 +215,17 @@ async fn review_press(
         return Err(Failure::Unable(t!(lang, "tg-review-inline", id = game)));
     };
     let here = chat_ref(place);
+    let asker = super::user_ref(&q.from);
+    let asked = (&here, &asker);
     let review_place = ReviewPlace {
         chat: *chat,
         reply_to: Some(*message),
         lang,
     };
     let ready = match mark {
-        None => reviews::request(ctx, &here, Some(game.to_string()), review_place).await?,
+        None => reviews::request(ctx, asked, Some(game.to_string()), review_place).await?,
         Some(mark) => {
-            reviews::request_board(ctx, &here, game.to_string(), mark, review_place).await?
+            reviews::request_board(ctx, asked, game.to_string(), mark, review_place).await?
         }
     };
     let coming = if ready {

@@ -71,7 +71,7 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
     };
     let command = msg.text().and_then(|t| command::parse(t, &ctx.username));
     if let Some(sender) = not_a_person(&msg, from) {
-        if command.is_some() && ctx.commands.check(sender) != Verdict::Ignore {
+        if command.is_some() && ctx.commands.check(&sender) != Verdict::Ignore {
             let lang = Lang::from_locale(from.language_code.as_deref());
             ctx.reply(
                 msg.chat.id.0,
@@ -90,7 +90,7 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
     let Some(command) = command else {
         return Ok(());
     };
-    match ctx.commands.check(from.id.0 as i64) {
+    match ctx.commands.check(&(from.id.0 as i64)) {
         Verdict::Go => {}
         Verdict::Warn => return Err(Failure::Limited),
         Verdict::Ignore => return Ok(()),
@@ -354,7 +354,7 @@ impl Cmd<'_> {
                     .await?
             }
         };
-        reviews::request(self.ctx, &here, Some(game), place).await?;
+        reviews::request(self.ctx, (&here, &self.actor), Some(game), place).await?;
         Ok(())
     }
 

@@ -28,8 +28,9 @@ pub struct TelegramConfig {
     pub group_posts_per_minute: u32,
     /// Posts a chat may make at once before the per-minute rate applies.
     pub burst: u32,
-    /// Commands one user may give per minute (over it: one "slow down" answer, then silence).
-    pub commands_per_minute: u32,
+    /// Commands one user may give per minute here, instead of `[limits]
+    /// commands_per_minute` (which every platform shares); kept for older config files.
+    pub commands_per_minute: Option<u32>,
     /// Key that signs the inline challenge buttons; empty: a random key made once and kept
     /// in the store.
     pub button_key: Secret,
@@ -49,7 +50,7 @@ impl Default for TelegramConfig {
             private_posts_per_minute: 60,
             group_posts_per_minute: 20,
             burst: 4,
-            commands_per_minute: 20,
+            commands_per_minute: None,
             button_key: Secret::default(),
             webhook: None,
         }
@@ -134,7 +135,7 @@ impl TelegramConfig {
             ("private_posts_per_minute", self.private_posts_per_minute),
             ("group_posts_per_minute", self.group_posts_per_minute),
             ("burst", self.burst),
-            ("commands_per_minute", self.commands_per_minute),
+            ("commands_per_minute", self.commands_per_minute.unwrap_or(1)),
         ] {
             if value == 0 {
                 return Err(TelegramConfigError::Zero(key));

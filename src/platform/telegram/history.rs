@@ -16,7 +16,7 @@ use super::toast::answer;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, MAX_HISTORY_PAGE};
-use crate::manager::history::HistoryPage;
+use crate::manager::history::{Cursor, HistoryPage, PageAt};
 use crate::model::{Category, ChatRef, Platform, UserRef};
 pub use crate::platform::present::history_text::Whose;
 use crate::platform::present::history_text::{
@@ -37,7 +37,7 @@ const MAX_PAGE: usize = MAX_HISTORY_PAGE as usize;
 
 /// `/history`: the first page, with its buttons.
 pub async fn history(ctx: &Arc<Ctx>, place: Place, whose: Whose, lang: Lang) -> HandlerResult {
-    let page = ctx.manager.history(&whose.user, 0).await?;
+    let page = ctx.manager.history(&whose.user, &PageAt::Newest, 0).await?;
     let (text, keyboard) = history_message(ctx, &whose, &page, lang);
     let content = Content::Text { text, keyboard };
     ctx.send_later(place.chat, place.reply_to, content, None);
@@ -63,11 +63,20 @@ fn history_message(
         .collect();
     let mut rows: Vec<Vec<InlineKeyboardButton>> = games.chunks(4).map(<[_]>::to_vec).collect();
     let mut nav = Vec::new();
-    if page.page > 0 {
-        nav.push(page_button(ctx, "◀", &whose.user, page.page - 1));
+    // Each button carries the key its page starts from, so any page is one keyed read.
+    if let Some(newer) = &page.newer {
+        let at = format!("n{}", newer.encode());
+        nav.push(page_button(
+            ctx,
+            "◀",
+            &whose.user,
+            page.page.saturating_sub(1),
+            &at,
+        ));
     }
-    if page.more && page.page < MAX_PAGE {
-        nav.push(page_button(ctx, "▶", &whose.user, page.page + 1));
+    if let Some(older) = page.older.as_ref().filter(|_| page.page < MAX_PAGE) {
+        let at = format!("o{}", older.encode());
+        nav.push(page_button(ctx, "▶", &whose.user, page.page + 1, &at));
     }
     if !nav.is_empty() {
         rows.push(nav);
@@ -76,20 +85,41 @@ fn history_message(
     (text, keyboard)
 }
 
-fn page_button(ctx: &Ctx, label: &str, user: &UserRef, page: usize) -> InlineKeyboardButton {
+/// `tgh:<user>:<page>:<at>`, `at` being `o<cursor>` or `n<cursor>` (older or newer than
+/// a game shown), signed.
+fn page_button(
+    ctx: &Ctx,
+    label: &str,
+    user: &UserRef,
+    page: usize,
+    at: &str,
+) -> InlineKeyboardButton {
     let data = ctx
         .button_key
-        .sign_payload(&format!("{PAGE_PREFIX}{}:{page}", user.id));
+        .sign_short(&format!("{PAGE_PREFIX}{}:{page}:{at}", user.id));
     InlineKeyboardButton::callback(label, data)
 }
 
-/// The user id and page of page button data, if the bot signed it.
-fn read_page(ctx: &Ctx, data: &str) -> Option<(String, usize)> {
-    let payload = ctx.button_key.verify_payload(data)?;
-    let (user, page) = payload.strip_prefix(PAGE_PREFIX)?.split_once(':')?;
+/// The user id, page and start of page button data, if the bot signed it. Data signed
+/// before pages were read by key (no start) shows the newest page.
+fn read_page(ctx: &Ctx, data: &str) -> Option<(String, usize, PageAt)> {
+    let key = &ctx.button_key;
+    let payload = key
+        .verify_short(data)
+        .or_else(|| key.verify_payload(data))?;
+    let mut parts = payload.strip_prefix(PAGE_PREFIX)?.split(':');
+    let (user, page) = (parts.next()?, parts.next()?);
+    let at = match parts.next() {
+        None => PageAt::Newest,
+        Some(at) => match at.split_at_checked(1)? {
+            ("o", c) => PageAt::OlderThan(Cursor::decode(c)?),
+            ("n", c) => PageAt::NewerThan(Cursor::decode(c)?),
+            _ => return None,
+        },
+    };
     let ok = !user.is_empty() && user.bytes().all(|b| b.is_ascii_digit());
     let page: usize = page.parse().ok().filter(|p| *p <= MAX_PAGE)?;
-    ok.then(|| (user.to_string(), page))
+    (ok && parts.next().is_none()).then(|| (user.to_string(), page, at))
 }
 
 /// A ◀ or ▶ press: the message is redrawn with that page. Data the bot did not sign is
@@ -101,7 +131,7 @@ pub async fn page_press(
     data: &str,
     lang: Lang,
 ) -> HandlerResult {
-    let Some((id, number)) = read_page(ctx, data) else {
+    let Some((id, number, at)) = read_page(ctx, data) else {
         return Err(Failure::bad_button("history page button not ours"));
     };
     let Some(place) = q.message.as_ref().map(|m| MsgRef::Chat {
@@ -114,7 +144,7 @@ pub async fn page_press(
     let mut user = UserRef::new(Platform::Telegram, id, name.clone().unwrap_or_default());
     let page = ctx
         .manager
-        .history(&user, number)
+        .history(&user, &at, number)
         .await
         .map_err(Failure::alert)?;
     if page.entries.is_empty() {
@@ -234,7 +264,7 @@ pub async fn record_press(
         if let Ok(view) = ctx.manager.game(game).await {
             // Posted where it was asked for, not attached: the game's own boards stay its
             // boards.
-            let content = boards::board_content(&view, lang, false);
+            let content = boards::board_content(&view, lang, false).await;
             ctx.send_later(*chat, Some(*message), content, None);
         }
     }
@@ -255,12 +285,20 @@ mod tests {
     #[test]
     fn page_data_fits_telegram_and_only_ours_reads_back() {
         let key = ButtonKey::new(b"k1");
-        let data = key.sign_payload(&format!("{PAGE_PREFIX}{}:{MAX_PAGE}", u64::MAX));
+        let cursor = Cursor {
+            ended: 4_102_444_800_000,
+            game: "ab12cd".into(),
+        };
+        let at = format!("o{}", cursor.encode());
+        let payload = format!("{PAGE_PREFIX}{}:{MAX_PAGE}:{at}", u64::MAX);
+        let data = key.sign_short(&payload);
         assert!(data.len() <= 64, "{data}");
-        let payload = key.verify_payload(&data).expect("ours");
-        assert_eq!(payload, format!("tgh:{}:{MAX_PAGE}", u64::MAX));
-        assert_eq!(ButtonKey::new(b"k2").verify_payload(&data), None);
+        assert_eq!(key.verify_short(&data), Some(payload.as_str()));
+        assert_eq!(ButtonKey::new(b"k2").verify_short(&data), None);
         let forged = data.replacen(":9999:", ":9998:", 1);
-        assert_eq!(key.verify_payload(&forged), None);
+        assert_eq!(key.verify_short(&forged), None);
+        // Data signed before pages were read by key still verifies (and shows page 1).
+        let old = key.sign_payload(&format!("{PAGE_PREFIX}1:3"));
+        assert_eq!(key.verify_payload(&old), Some("tgh:1:3"));
     }
 }

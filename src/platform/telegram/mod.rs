@@ -224,7 +224,11 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
     let button_key = button_key(&config, &manager).await?;
     let ctx = Arc::new(Ctx {
         bot: bot.clone(),
-        commands: guard::CommandLimit::new(config.commands_per_minute),
+        commands: guard::CommandLimit::new(
+            config
+                .commands_per_minute
+                .unwrap_or(manager.config().limits.commands_per_minute),
+        ),
         manager,
         config,
         poster,

@@ -9,7 +9,7 @@ use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::encode;
 use crate::manager::{ActionError, GameReview};
-use crate::model::{ChatRef, GameId};
+use crate::model::{ChatRef, GameId, UserRef};
 use crate::platform::present;
 use crate::platform::present::review::{mistake_board, mistake_buttons, review_post};
 use std::sync::Arc;
@@ -26,37 +26,37 @@ pub struct ReviewPlace {
     pub lang: Lang,
 }
 
-/// Asks for a review of `game`, or of the game that ended last in `here`. A refusal comes
+/// The user asks for a review of `game`, or of the game that ended last in `here`. A refusal comes
 /// back at once; an admitted review is run and posted by a task of its own. `Ok(true)` when
 /// the review was kept from before (it is posted at once).
 pub async fn request(
     ctx: &Arc<Ctx>,
-    here: &ChatRef,
+    asked: (&ChatRef, &UserRef),
     game: Option<GameId>,
     place: ReviewPlace,
 ) -> Result<bool, ActionError> {
-    run(ctx, here, game, None, place).await
+    run(ctx, asked, game, None, place).await
 }
 
 /// `request`, for the board before marked mistake `mark` instead of the whole review.
 pub async fn request_board(
     ctx: &Arc<Ctx>,
-    here: &ChatRef,
+    asked: (&ChatRef, &UserRef),
     game: GameId,
     mark: u8,
     place: ReviewPlace,
 ) -> Result<bool, ActionError> {
-    run(ctx, here, Some(game), Some(mark), place).await
+    run(ctx, asked, Some(game), Some(mark), place).await
 }
 
 async fn run(
     ctx: &Arc<Ctx>,
-    here: &ChatRef,
+    (here, asker): (&ChatRef, &UserRef),
     game: Option<GameId>,
     mark: Option<u8>,
     place: ReviewPlace,
 ) -> Result<bool, ActionError> {
-    let ticket = ctx.manager.start_review_in(here, game).await?;
+    let ticket = ctx.manager.start_review_in(here, game, asker).await?;
     let ready = ticket.is_ready();
     let ctx = ctx.clone();
     tokio::spawn(async move {
@@ -71,8 +71,8 @@ async fn run(
         }
         match ticket.finish().await {
             Ok(reviewed) => match mark {
-                None => post(&ctx, &reviewed, &place),
-                Some(mark) => post_board(&ctx, &reviewed, mark, &place),
+                None => post(&ctx, reviewed, &place).await,
+                Some(mark) => post_board(&ctx, reviewed, mark, &place).await,
             },
             Err(error) => {
                 tracing::warn!(%error, chat = place.chat, "telegram: review failed");
@@ -85,11 +85,21 @@ async fn run(
 }
 
 /// Queues the review's graph with the summary as its caption (or, when the summary is too
-/// long for a caption or the graph failed, the summary as a message of its own).
-fn post(ctx: &Arc<Ctx>, reviewed: &GameReview, place: &ReviewPlace) {
-    let review = review_post(reviewed, place.lang);
+/// long for a caption or the graph failed, the summary as a message of its own). The graph
+/// is drawn once per language while the review is kept, off the async workers.
+async fn post(ctx: &Arc<Ctx>, reviewed: GameReview, place: &ReviewPlace) {
+    let lang = place.lang;
+    let buttons = mistake_buttons(&reviewed, lang);
+    let review = match crate::render::draw(move || review_post(&reviewed, lang)).await {
+        Ok(review) => review,
+        Err(error) => {
+            tracing::error!(%error, chat = place.chat, "telegram: the review could not be drawn");
+            let text = html(&crate::t!(lang, "tg-error-internal"));
+            return ctx.reply(place.chat, place.reply_to, text);
+        }
+    };
     let (caption, rest) = split_caption(&review.text);
-    let buttons: Vec<InlineKeyboardButton> = mistake_buttons(reviewed, place.lang)
+    let buttons: Vec<InlineKeyboardButton> = buttons
         .iter()
         .map(|b| InlineKeyboardButton::callback(b.label.clone(), encode(&b.button)))
         .collect();
@@ -98,7 +108,7 @@ fn post(ctx: &Arc<Ctx>, reviewed: &GameReview, place: &ReviewPlace) {
     match review.png {
         Some(png) => {
             let photo = Content::Photo {
-                png: Arc::new(png),
+                png,
                 caption,
                 keyboard,
             };
@@ -114,8 +124,14 @@ fn post(ctx: &Arc<Ctx>, reviewed: &GameReview, place: &ReviewPlace) {
 /// Queues the board before marked mistake `mark`, captioned with what was played and what
 /// was better; an unknown mark (an old or forged button) is answered with the review's
 /// error text for a game without it.
-fn post_board(ctx: &Arc<Ctx>, reviewed: &GameReview, mark: u8, place: &ReviewPlace) {
-    match mistake_board(reviewed, mark, place.lang) {
+async fn post_board(ctx: &Arc<Ctx>, reviewed: GameReview, mark: u8, place: &ReviewPlace) {
+    let lang = place.lang;
+    let drawn = crate::render::draw(move || mistake_board(&reviewed, mark, lang)).await;
+    let board = drawn.unwrap_or_else(|error| {
+        tracing::error!(%error, chat = place.chat, "telegram: the mistake board could not be drawn");
+        None
+    });
+    match board {
         Some((caption, png)) => {
             let photo = Content::Photo {
                 png: Arc::new(png),

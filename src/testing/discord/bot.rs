@@ -14,6 +14,8 @@ pub struct Options {
     pub shards: String,
     pub token: String,
     pub cooldown_secs: u64,
+    /// `[limits] commands_per_minute`: lifted (100,000) unless a test is about it.
+    pub commands_per_minute: u32,
     /// `[storage] cache_capacity_mb`: the soak sets it small so the page cache is full
     /// (and the memory flat) after the first round.
     pub cache_capacity_mb: u64,
@@ -31,6 +33,7 @@ impl Default for Options {
             shards: "\"auto\"".into(),
             token: TOKEN.into(),
             cooldown_secs: 0,
+            commands_per_minute: 100_000,
             cache_capacity_mb: 64,
             extra: String::new(),
             storage: String::new(),
@@ -51,6 +54,7 @@ cache_capacity_mb = {cache}
 [limits]
 challenge_expiry_secs = {expiry}
 sweep_interval_secs = 1
+commands_per_minute = {commands}
 
 [discord]
 enabled = true
@@ -71,6 +75,7 @@ challenge_cooldown_secs = {cooldown}
         mention = opts.mention,
         shards = opts.shards,
         cooldown = opts.cooldown_secs,
+        commands = opts.commands_per_minute,
         cache = opts.cache_capacity_mb,
         extra = opts.extra,
         storage = opts.storage,
