@@ -6,9 +6,7 @@ use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::history::PageAt;
 use toguz::manager::history::{Leaderboard, INACTIVE_SECS};
-use toguz::manager::{
-    Action, ActionError, Clock, FinishReason, GameStatus, GameView, Manager, ManagerConfig,
-};
+use toguz::manager::{Action, ActionError, Clock, FinishReason, GameStatus, GameView, Manager};
 use toguz::model::{Category, Level, Platform, TimeControl, UserRef};
 use toguz::on_both_backends;
 use toguz::ratings::keys::{board_key, Scope};
@@ -22,9 +20,14 @@ use toguz::testing::manager::{
 async fn start(store: Store) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());
-    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
-        .await
-        .unwrap();
+    let m = Manager::start_with_clock(
+        store,
+        engine,
+        toguz::testing::manager::test_config(),
+        clock.clone(),
+    )
+    .await
+    .unwrap();
     (m, clock)
 }
 
@@ -107,6 +110,7 @@ on_both_backends! {
         ratings_stored_before_categories_read_as_correspondence,
         an_end_before_both_sides_moved_has_no_result,
         a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result,
+        provisional_players_stay_off_the_leaderboards,
     ],
     multi: [],
 }
@@ -734,7 +738,7 @@ async fn a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result(b
     let time = Some(TimeControl::parse("3+0").unwrap());
     let id = challenge_id(act(&m, &a, rated_challenge(&b, time)).await);
     let v = game(act(&m, &b, Action::AcceptChallenge { challenge: id }).await);
-    clock.advance(ManagerConfig::default().clock.first_move_secs + 1);
+    clock.advance(toguz::testing::manager::test_config().clock.first_move_secs + 1);
     let wait = async {
         loop {
             if let Ok(toguz::manager::Event::Game(g)) = events.recv().await {
@@ -756,7 +760,9 @@ async fn a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result(b
     ));
     assert_no_result(&m, &v, [&a, &b]).await;
     // Correspondence: the move time runs out before any move, then after one move.
-    let timeout = ManagerConfig::default().limits.move_timeout_secs();
+    let timeout = toguz::testing::manager::test_config()
+        .limits
+        .move_timeout_secs();
     for moves in 0..2 {
         let v = start_game(&m, &a, &b, true).await;
         if moves == 1 {
@@ -772,5 +778,57 @@ async fn a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result(b
         clock.advance(timeout + 1);
         m.sweep().await;
         assert_no_result(&m, &v, [&a, &b]).await;
+    }
+}
+
+/// Issue 31, item 2: with the default settings a player whose rating is still provisional
+/// (deviation over 110) is on no leaderboard and has no place there, while /stats shows the
+/// rating with its `?`; once enough rated games bring the deviation down, the player is on.
+/// Before, a fresh account that had won one game was listed (and could top the board).
+async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let engine = EnginePool::new(EngineConfig::default());
+    let config = toguz::manager::ManagerConfig::default();
+    assert!(!config.limits.provisional_on_leaderboards);
+    let m = Manager::start_with_clock(backend.open().await, engine, config, clock)
+        .await
+        .unwrap();
+    let a = user("steady");
+    let scope = Scope::Platform(Platform::Telegram);
+    let mut games = 0;
+    loop {
+        let fresh = user(&format!("fresh{games}"));
+        let v = start_game(&m, &a, &fresh, true).await;
+        // Half won, half lost: each game against an equal tells the most.
+        let loser = if games % 2 == 0 { &fresh } else { &a };
+        play_and_resign(&m, &v, loser).await.unwrap();
+        games += 1;
+        let stats = m.stats(&a).await.unwrap().expect("a's stats");
+        let rating = stats.category(CORR).expect("rated").rating;
+        let board = m.leaderboard(scope.clone(), CORR, Some(&a)).await.unwrap();
+        // The fresh accounts (one game each) are never listed.
+        assert!(
+            board.top.iter().all(|(_, r)| r.user == a),
+            "a provisional player is listed: {:?}",
+            board.top
+        );
+        if rating.is_provisional() {
+            assert!(board.top.is_empty(), "game {games}: {:?}", board.top);
+            assert_eq!(
+                board.caller, None,
+                "game {games}: a place while provisional"
+            );
+            let text = toguz::platform::present::history_text::stats_text(
+                None,
+                Some(&stats),
+                toguz::i18n::Lang::En,
+            );
+            assert!(text.contains('?'), "{text}");
+        } else {
+            assert_eq!(board.top.len(), 1, "game {games}");
+            assert_eq!(board.caller.map(|(place, _)| place), Some(1));
+            break;
+        }
+        assert!(games < 40, "the deviation never came down: {rating:?}");
     }
 }

@@ -7,8 +7,7 @@ use std::time::Duration;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::buttons::{self, Button};
 use toguz::manager::{
-    Action, ActionError, Clock, FinishReason, GameRecord, GameStatus, GameView, Manager,
-    ManagerConfig, Player,
+    Action, ActionError, Clock, FinishReason, GameRecord, GameStatus, GameView, Manager, Player,
 };
 use toguz::model::TimeControl;
 use toguz::model::{Platform, UserRef};
@@ -18,9 +17,14 @@ use toguz::testing::pg;
 
 async fn start(store: Store) -> Manager {
     let engine = EnginePool::new(EngineConfig::default());
-    Manager::start_with_clock(store, engine, ManagerConfig::default(), Clock::manual(T0))
-        .await
-        .unwrap()
+    Manager::start_with_clock(
+        store,
+        engine,
+        toguz::testing::manager::test_config(),
+        Clock::manual(T0),
+    )
+    .await
+    .unwrap()
 }
 
 async fn start_game(m: &Manager, a: &UserRef, b: &UserRef) -> GameView {
@@ -456,7 +460,7 @@ async fn start_on_host(backend: &Backend, skew_ms: i64) -> Manager {
     Manager::start_with_clock(
         backend.open().await,
         engine,
-        ManagerConfig::default(),
+        toguz::testing::manager::test_config(),
         clock,
     )
     .await
@@ -633,7 +637,12 @@ async fn another_process_expires_and_times_out_what_a_dead_one_made() {
     let clock = Clock::manual(T0);
     let start_at = |store| {
         let engine = EnginePool::new(EngineConfig::default());
-        Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+        Manager::start_with_clock(
+            store,
+            engine,
+            toguz::testing::manager::test_config(),
+            clock.clone(),
+        )
     };
     let survivor = start_at(backend.open().await).await.unwrap();
     let dead = start_at(backend.open().await).await.unwrap();
@@ -644,7 +653,9 @@ async fn another_process_expires_and_times_out_what_a_dead_one_made() {
     let v = game(act(&dead, mover(&v, &a, &b), press(&v, 9)).await);
     drop(dead);
     assert_eq!(survivor.take_over().await, 2, "the game and the challenge");
-    let timeout = ManagerConfig::default().limits.move_timeout_secs();
+    let timeout = toguz::testing::manager::test_config()
+        .limits
+        .move_timeout_secs();
     clock.advance(timeout + 1);
     assert_eq!(survivor.sweep().await, 2);
     let store = survivor.store();

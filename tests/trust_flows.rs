@@ -16,9 +16,14 @@ use toguz::testing::manager::{act, challenge_id, game, user, Backend, T0};
 async fn start(store: Store) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());
-    let m = Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
-        .await
-        .unwrap();
+    let m = Manager::start_with_clock(
+        store,
+        engine,
+        toguz::testing::manager::test_config(),
+        clock.clone(),
+    )
+    .await
+    .unwrap();
     (m, clock)
 }
 
@@ -206,7 +211,7 @@ async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Back
     let store = backend.open().await;
     let clock = Clock::manual(T0);
     let engine = || EnginePool::new(EngineConfig::default());
-    let config = ManagerConfig::default();
+    let config = toguz::testing::manager::test_config();
     assert_eq!(config.limits.rated_games_per_pair_per_day, 3);
     let m1 = Manager::start_with_clock(store.clone(), engine(), config.clone(), clock.clone())
         .await
@@ -265,7 +270,7 @@ async fn limits_of_games_and_challenges_hold_across_processes(backend: Backend) 
     let store = backend.open().await;
     let clock = Clock::manual(T0);
     let engine = || EnginePool::new(EngineConfig::default());
-    let mut config = ManagerConfig::default();
+    let mut config = toguz::testing::manager::test_config();
     config.limits.games_per_user = 2;
     config.limits.challenges_per_user = 1;
     let start =
@@ -363,7 +368,7 @@ async fn a_seat_held_by_nothing_live_is_freed(backend: Backend) {
         .await
         .unwrap();
     store.commit().await.unwrap();
-    let mut config = ManagerConfig::default();
+    let mut config = toguz::testing::manager::test_config();
     config.limits.games_per_user = 1;
     let engine = EnginePool::new(EngineConfig::default());
     let m = Manager::start_with_clock(store.clone(), engine, config, Clock::manual(T0))

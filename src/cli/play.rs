@@ -40,7 +40,8 @@ pub struct PlayArgs {
     /// `[storage]` when --config is given).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
-    /// A config file whose `[storage]` table names the store (sled or PostgreSQL).
+    /// A config file whose `[storage]` table names the store (sled or PostgreSQL; unless
+    /// `--data-dir` is given) and whose `[limits]` and `[clock]` apply.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Language: en, ru or kk (default: the one chosen last time, else English).
@@ -91,10 +92,13 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let (location, options) = match (&args.data_dir, &args.config) {
+    // A config file gives the limits and the clock defaults; `--data-dir` wins over its
+    // `[storage]`.
+    let config = args.config.as_deref().map(Config::load).transpose()?;
+    let (location, options) = match (&args.data_dir, &config) {
         (Some(dir), _) => (Location::Sled(dir.clone()), StoreOptions::default()),
-        (None, Some(file)) => {
-            let storage = Config::load(file)?.storage;
+        (None, Some(config)) => {
+            let storage = &config.storage;
             (storage.location_from_env()?, storage.store_options())
         }
         (None, None) => (
@@ -104,7 +108,8 @@ async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     };
     let store = Store::open_at(&location, &options).await?;
     let engine = EnginePool::new(EngineConfig::default());
-    let manager = Manager::start(store, engine, ManagerConfig::default()).await?;
+    let manager_config = config.map_or_else(ManagerConfig::default, |c| c.manager_config());
+    let manager = Manager::start(store, engine, manager_config).await?;
     let user = console_user();
     let lang = match args.lang {
         Some(lang) => {

@@ -45,6 +45,10 @@ pub struct LimitsConfig {
     /// Commands one user may give per minute, on every platform (over it: one "slow down"
     /// answer, then silence or the same answer where every command must be answered).
     pub commands_per_minute: u32,
+    /// Whether players whose rating is still provisional (deviation over 110, shown as
+    /// `1512?`) are on the leaderboards. Off: a second account that won a few games cannot
+    /// top a board; they show in /stats with the mark.
+    pub provisional_on_leaderboards: bool,
 }
 
 impl Default for LimitsConfig {
@@ -59,6 +63,7 @@ impl Default for LimitsConfig {
             sweep_interval_secs: 30,
             rated_games_per_pair_per_day: 3,
             commands_per_minute: 20,
+            provisional_on_leaderboards: false,
         }
     }
 }

@@ -223,7 +223,13 @@ impl Manager {
             if let Some(stats) = c.after.as_mut() {
                 if rated {
                     let before = c.before.as_ref();
-                    rewrite_rows(before, stats, category, &after.chat, batch)?;
+                    let provisional = self.inner.config.limits.provisional_on_leaderboards;
+                    let rows = Rows {
+                        category,
+                        chat: &after.chat,
+                        provisional,
+                    };
+                    rewrite_rows(before, stats, &rows, batch)?;
                 }
                 batch.put_checked(Tree::Ratings, &c.user.key(), &*stats, c.expect)?;
             }
@@ -255,16 +261,27 @@ impl Manager {
     }
 }
 
+/// Which leaderboard rows a rated game rewrites: its category's, in the scopes of its chat;
+/// `provisional`: also for a player whose rating is still provisional.
+struct Rows<'a> {
+    category: Category,
+    chat: &'a ChatRef,
+    provisional: bool,
+}
+
 /// Moves a player's leaderboard rows of `category` from their old rating to the new one, in
 /// every scope they are entered in for it plus this game's. Rows
 /// expire when the player has played no rated game of the category for `INACTIVE_SECS`.
+/// A provisional rating (deviation over `PROVISIONAL_DEVIATION`) gets no row unless the
+/// operator says so (`limits.provisional_on_leaderboards`): a fresh account that won two
+/// games does not top the board, as on lichess; `/stats` shows the rating with its `?`.
 fn rewrite_rows(
     before: Option<&PlayerStats>,
     stats: &mut PlayerStats,
-    category: Category,
-    chat: &ChatRef,
+    rows: &Rows<'_>,
     batch: &mut Batch,
 ) -> Result<(), StoreError> {
+    let (category, chat) = (rows.category, rows.chat);
     let user = stats.user.key();
     let entry = stats.category_mut(category);
     for scope in scopes_of(chat) {
@@ -282,6 +299,9 @@ fn rewrite_rows(
     let (Some(new), Some(row)) = (stats.category(category), stats.row(category)) else {
         return Ok(());
     };
+    if new.rating.is_provisional() && !rows.provisional {
+        return Ok(());
+    }
     for scope in &new.scopes {
         let key = board_key(&board_scope(scope, category), new.rating.rating, &user);
         batch.put(Tree::Leaderboard, &key, &row)?;
@@ -431,6 +451,10 @@ async fn caller_place(
     };
     // A count over the index: the rows ahead are not read. A row of a player who has just
     // become inactive counts until the sweeper deletes it (every `sweep_interval_secs`).
+    // No row, no place: a provisional rating is kept off the boards (`rewrite_rows`).
+    if !store.contains(Tree::Leaderboard, &key).await? {
+        return Ok(None);
+    }
     let place = store.count_range(Tree::Leaderboard, range).await? + 1;
     Ok(Some((place, row)))
 }

@@ -14,6 +14,14 @@ use std::time::Duration;
 /// The tests' manual clock starts here (unix seconds).
 pub const T0: u64 = 1_800_000_000;
 
+/// The default settings, but with provisional players on the leaderboards (tests play a
+/// game or two per player; `limits.provisional_on_leaderboards`).
+pub fn test_config() -> crate::manager::ManagerConfig {
+    let mut config = crate::manager::ManagerConfig::default();
+    config.limits.provisional_on_leaderboards = true;
+    config
+}
+
 pub fn user(id: &str) -> UserRef {
     UserRef::new(Platform::Telegram, id, format!("User {id}"))
 }

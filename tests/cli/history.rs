@@ -2,7 +2,7 @@
 
 use super::{stderr, stdout, toguz};
 use toguz::engine::{EngineConfig, EnginePool};
-use toguz::manager::{Action, Manager, ManagerConfig, Reply, Request};
+use toguz::manager::{Action, Manager, Reply, Request};
 use toguz::model::{ChatRef, Level, Platform, UserRef};
 use toguz::rules::{Side, Variant};
 use toguz::store::Store;
@@ -31,7 +31,7 @@ fn build_store(dir: &std::path::Path) {
     runtime.block_on(async {
         let store = Store::open(dir).unwrap();
         let engine = EnginePool::new(EngineConfig::default());
-        let m = Manager::start(store, engine, ManagerConfig::default())
+        let m = Manager::start(store, engine, toguz::testing::manager::test_config())
             .await
             .unwrap();
         let user = |id: &str| UserRef::new(Platform::Telegram, id, format!("Player {id}"));
@@ -247,10 +247,15 @@ fn leaderboard_without_platform_shows_every_platform_with_rated_players() {
     );
 
     // White moves, Black moves, White resigns: Daulet beats Aigerim in a rated game.
+    // One game each: provisional ratings, shown on the board only when the config says so.
+    let config = dir.path().join("toguz.toml");
+    std::fs::write(&config, "[limits]\nprovisional_on_leaderboards = true\n").unwrap();
     let args = [
         "play",
         "--data-dir",
         data_dir,
+        "--config",
+        config.to_str().unwrap(),
         "--white",
         "Aigerim",
         "--black",

@@ -90,7 +90,8 @@ fn a_rated_game(
 fn a_blitz_game_is_rated_in_its_own_category() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
-    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let shown = "[limits]\nprovisional_on_leaderboards = true";
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, shown);
     let group = TgChat::group(GROUP, "Toguz club");
     let alice = TgUser::new(621, "Alice", "alice_b", "en");
     let bob = TgUser::new(622, "Bob", "bob_b", "en");
@@ -120,7 +121,9 @@ fn a_blitz_game_is_rated_in_its_own_category() {
 fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
-    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    // One game each: provisional ratings, listed only when the operator says so.
+    let shown = "[limits]\nprovisional_on_leaderboards = true";
+    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, shown);
     let group = TgChat::group(GROUP, "Toguz club");
     let alice = TgUser::new(611, "Alice", "alice_h", "en");
     let bob = TgUser::new(612, "Bob", "bob_h", "en");

@@ -16,6 +16,9 @@ pub struct Options {
     pub cooldown_secs: u64,
     /// `[limits] commands_per_minute`: lifted (100,000) unless a test is about it.
     pub commands_per_minute: u32,
+    /// `[limits] provisional_on_leaderboards`: on (tests play a game or two per player)
+    /// unless a test is about it.
+    pub provisional_on_leaderboards: bool,
     /// `[storage] cache_capacity_mb`: the soak sets it small so the page cache is full
     /// (and the memory flat) after the first round.
     pub cache_capacity_mb: u64,
@@ -34,6 +37,7 @@ impl Default for Options {
             token: TOKEN.into(),
             cooldown_secs: 0,
             commands_per_minute: 100_000,
+            provisional_on_leaderboards: true,
             cache_capacity_mb: 64,
             extra: String::new(),
             storage: String::new(),
@@ -55,6 +59,7 @@ cache_capacity_mb = {cache}
 challenge_expiry_secs = {expiry}
 sweep_interval_secs = 1
 commands_per_minute = {commands}
+provisional_on_leaderboards = {provisional}
 
 [discord]
 enabled = true
@@ -76,6 +81,7 @@ challenge_cooldown_secs = {cooldown}
         shards = opts.shards,
         cooldown = opts.cooldown_secs,
         commands = opts.commands_per_minute,
+        provisional = opts.provisional_on_leaderboards,
         cache = opts.cache_capacity_mb,
         extra = opts.extra,
         storage = opts.storage,
