@@ -55,6 +55,7 @@ on_both_backends! {
         the_same_two_get_three_rated_games_a_day_across_processes,
         limits_of_games_and_challenges_hold_across_processes,
         a_seat_held_by_nothing_live_is_freed,
+        the_command_limit_holds_across_processes,
     ],
     multi: [],
 }
@@ -393,4 +394,28 @@ async fn a_seat_held_by_nothing_live_is_freed(backend: Backend) {
     );
     let holder: Option<String> = store.get(toguz::store::Tree::Claims, &seat).await.unwrap();
     assert_eq!(holder, Some(v.id));
+}
+
+/// Issue 31, item 6: the per-user command limit is counted in the store once a process's
+/// own limiter lets a command through, so two processes together allow a user
+/// `per_minute` commands a minute, not twice as many; the next minute counts afresh, and
+/// another user is not affected.
+async fn the_command_limit_holds_across_processes(backend: Backend) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0 - T0 % 60);
+    let engine = || EnginePool::new(EngineConfig::default());
+    let start = || {
+        let config = toguz::testing::manager::test_config();
+        Manager::start_with_clock(store.clone(), engine(), config, clock.clone())
+    };
+    let (m1, m2) = (start().await.unwrap(), start().await.unwrap());
+    let (a, b) = (user("a"), user("b"));
+    let mut allowed = Vec::new();
+    for m in [&m1, &m2, &m1, &m2, &m1] {
+        allowed.push(m.command_allowed(&a, 3).await);
+    }
+    assert_eq!(allowed, [true, true, true, false, false]);
+    assert!(m2.command_allowed(&b, 3).await, "another user");
+    clock.advance(60);
+    assert!(m2.command_allowed(&a, 3).await, "the next minute");
 }

@@ -72,6 +72,7 @@ mod recheck;
 mod reviews;
 mod seats;
 mod secrets;
+mod shared_limits;
 mod slots;
 mod takeover;
 mod timers;

@@ -191,7 +191,7 @@ impl Bot {
             tracing::warn!(name = cmd.data.name, "Discord: unknown command");
             return origin.ephemeral(t!(lang, "discord-bad-option")).await;
         };
-        if is_lookup(&command) && !self.within_limit(&user, &cmd.data.name) {
+        if is_lookup(&command) && !self.within_limit(&user, &cmd.data.name).await {
             // Every interaction must be answered: each one over the limit is told.
             return origin.ephemeral(t!(lang, "discord-slow-down")).await;
         }
@@ -454,18 +454,21 @@ impl Bot {
 
     /// Counts a lookup of `user` against the shared per-user command limit (as Telegram
     /// counts every command): false when over it.
-    fn within_limit(&self, user: &UserRef, command: &str) -> bool {
+    async fn within_limit(&self, user: &UserRef, command: &str) -> bool {
         // Users whose allowance is full again need no entry.
         if self.commands.users() >= 4096 {
             self.commands.prune();
         }
-        match self.commands.check(&user.id) {
-            Verdict::Go => true,
-            Verdict::Warn | Verdict::Ignore => {
-                tracing::info!(user = user.id, command, "Discord: commands over the limit");
-                false
-            }
+        let per_minute = self.manager.config().limits.commands_per_minute;
+        let allowed = match self.commands.check(&user.id) {
+            // This process lets it through; then every process's count together.
+            Verdict::Go => self.manager.command_allowed(user, per_minute).await,
+            Verdict::Warn | Verdict::Ignore => false,
+        };
+        if !allowed {
+            tracing::info!(user = user.id, command, "Discord: commands over the limit");
         }
+        allowed
     }
 
     fn cooldown_left(&self, user: &UserRef) -> Option<Duration> {

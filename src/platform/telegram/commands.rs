@@ -96,6 +96,12 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
         Verdict::Ignore => return Ok(()),
     }
     let actor = user_ref(from);
+    let per_minute =
+        (ctx.config.commands_per_minute).unwrap_or(ctx.manager.config().limits.commands_per_minute);
+    if !ctx.manager.command_allowed(&actor, per_minute).await {
+        // Over the limit counted by every process together.
+        return Err(Failure::Limited);
+    }
     let lang = ctx.lang_of(&actor).await;
     let c = Cmd {
         ctx: &ctx,
