@@ -565,6 +565,31 @@ async fn a_process_starting_beside_a_live_one_rewrites_no_clock() {
     assert_eq!(left, v.clock.as_ref().map(|c| c.at_last_move_ms));
 }
 
+/// Item 5: the only process restarting at once (its own heartbeat under 3 s old) is not
+/// mistaken for another live process: it waits to see whether the heartbeat moves on, and
+/// as nobody writes it, it resumes the clocks, crediting the players its downtime.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_restart_of_the_only_process_still_resumes_the_clocks() {
+    let Some(backend) = Backend::postgres().await else {
+        return;
+    };
+    let first = start_on_host(&backend, 0).await;
+    let (v, a, b) = timed_game(&first, &first, 60_000).await;
+    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
+    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
+    first.heartbeat().await.unwrap();
+    let store = first.store().clone();
+    let revision = store.revision(Tree::Games, &v.id).await.unwrap();
+    drop(first);
+    let second = start_on_host(&backend, 0).await;
+    assert_ne!(
+        store.revision(Tree::Games, &v.id).await.unwrap(),
+        revision,
+        "the clock was not resumed"
+    );
+    assert_eq!(second.running_clocks(), 1);
+}
+
 /// Item 7: a process that made a timed game and is then killed (SIGKILL) leaves it to the
 /// others: a live process takes it in (within `TAKEOVER_EVERY`, 10 s) and its flag falls
 /// on time with nobody pressing. Before, the game waited for a press forever.

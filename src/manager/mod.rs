@@ -257,9 +257,10 @@ impl Manager {
             .collect();
         // Clocks first: a flag that fell before the stop ends its game before a bot thinks.
         let alive = self.last_heartbeat().await;
-        self.resume_clocks(alive).await;
+        let others_alive = self.others_alive(alive).await;
+        self.resume_clocks(alive, others_alive).await;
         let ongoing = lock(&self.inner.index).ongoing_games();
-        if self.others_alive(alive) {
+        if others_alive {
             // Another process is alive and has these games' bots in hand: searched here
             // only if one is found stuck (`takeover`).
             lock(&self.inner.taken_over).extend(ongoing.iter().cloned());

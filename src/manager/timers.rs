@@ -10,8 +10,8 @@
 //! (`heartbeat`). At start-up each clock resumes where it stood at the last heartbeat: the
 //! downtime is not charged, and a game whose time had run out before the stop ends at once.
 //! On a shared database every live process writes that heartbeat; one that starts while
-//! another wrote it within `OTHERS_ALIVE_WITHIN_MS` knows the games were timed all along and
-//! leaves their clocks alone (nothing was down).
+//! another keeps writing it (`others_alive`) knows the games were timed all along and leaves
+//! their clocks alone (nothing was down).
 //!
 //! One time: the manager keeps its clock to the store's shared clock (the database's) by
 //! measuring it at start and every `SYNC_EVERY` (`Clock::sync`), so every process reads the
@@ -131,21 +131,32 @@ impl Manager {
         }
     }
 
-    /// Whether another process wrote the heartbeat within `OTHERS_ALIVE_WITHIN_MS`: it
-    /// timed the games all along.
-    pub(super) fn others_alive(&self, alive: Option<u64>) -> bool {
+    /// Whether another process is alive at start-up: it timed the games all along. A
+    /// heartbeat within `OTHERS_ALIVE_WITHIN_MS` may also be this process's own last one
+    /// (a quick restart), so a recent one is read again once it would be that old: another
+    /// live process has written a new one by then. Only a store every process shares (its
+    /// clock is the database's) can have other processes; on sled nobody else is alive.
+    pub(super) async fn others_alive(&self, alive: Option<u64>) -> bool {
+        if !self.inner.clock.is_synced() {
+            return false;
+        }
+        let Some(at) = alive else { return false };
+        let now = self.now_ms();
         // A heartbeat from the future is a host whose clock was ahead before clocks were
         // shared, not a sign of life.
-        let now = self.now_ms();
-        alive.is_some_and(|at| at <= now && now - at < OTHERS_ALIVE_WITHIN_MS)
+        if at > now || now - at >= OTHERS_ALIVE_WITHIN_MS {
+            return false;
+        }
+        let wait = OTHERS_ALIVE_WITHIN_MS - (now - at);
+        tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        self.last_heartbeat().await.is_some_and(|again| again != at)
     }
 
     /// At start-up: resumes every ongoing timed game's clock where it stood at the last
     /// heartbeat (stored, so a second restart does not charge the first downtime), ends
     /// those whose time had run out before the stop, and sets the others' timers. With
     /// another process alive nothing was down: only the timers are set.
-    pub(super) async fn resume_clocks(&self, alive: Option<u64>) {
-        let others_alive = self.others_alive(alive);
+    pub(super) async fn resume_clocks(&self, alive: Option<u64>, others_alive: bool) {
         let now_ms = self.now_ms();
         let ongoing = lock(&self.inner.index).ongoing_games();
         let mut resumed = 0;
