@@ -278,6 +278,19 @@ async fn resync(m: &Manager, g: &mut Tracked) -> bool {
     rec.status == GameStatus::Ongoing
 }
 
+/// Waits (at most 30 s) until every short game has ended.
+async fn wait_for_flags(m: &Manager, games: &[Tracked]) {
+    let until = Instant::now() + Duration::from_secs(30);
+    for g in games.iter().filter(|g| g.short) {
+        while Instant::now() < until {
+            match stored(m, &g.id).await {
+                Some(rec) if rec.status != GameStatus::Ongoing => break,
+                _ => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+    }
+}
+
 #[derive(Default, Debug)]
 struct Figures {
     sent: usize,
@@ -323,6 +336,10 @@ async fn chaos_run() {
     let mut db_down: Vec<(u64, u64)> = Vec::new();
     let started = Instant::now();
     for round in 0..ROUNDS {
+        if round == RESTART_DB_AT {
+            // The short games' flags fall before the outage, so that they are measured.
+            wait_for_flags(&here, &games).await;
+        }
         let outage = (round == RESTART_DB_AT).then(|| {
             // Killed under the moves of this round, and started again 3 s later.
             let from = here.clock().now_ms();
