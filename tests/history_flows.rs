@@ -818,6 +818,13 @@ async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
                 board.caller, None,
                 "game {games}: a place while provisional"
             );
+            assert!(board.caller_provisional, "game {games}");
+            let shown = toguz::platform::present::history_text::leaderboard_text(
+                &[board.clone()],
+                toguz::platform::present::history_text::BoardsShown::One,
+                toguz::i18n::Lang::En,
+            );
+            assert!(shown.contains("still provisional"), "{shown}");
             let text = toguz::platform::present::history_text::stats_text(
                 None,
                 Some(&stats),
@@ -827,6 +834,7 @@ async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
         } else {
             assert_eq!(board.top.len(), 1, "game {games}");
             assert_eq!(board.caller.map(|(place, _)| place), Some(1));
+            assert!(!board.caller_provisional);
             break;
         }
         assert!(games < 40, "the deviation never came down: {rating:?}");

@@ -16,6 +16,7 @@ leaderboard-columns = Rating · wins/draws/losses
 leaderboard-empty = Nobody here has played a rated game in the last 90 days.
 leaderboard-you = Your place: { $place }
 leaderboard-you-absent = You are not on this leaderboard yet: play a rated game here.
+leaderboard-you-provisional = Your rating is still provisional (marked ?): you join the leaderboard after a few more rated games.
 record-title = Record of game { $game }
 record-no-moves = No moves yet.
 history-none-you = You have no finished games yet.

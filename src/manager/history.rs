@@ -69,6 +69,8 @@ pub struct Leaderboard {
     pub category: Category,
     pub top: Vec<(usize, LeaderRow)>,
     pub caller: Option<(usize, LeaderRow)>,
+    /// The caller is not on it because their rating in this category is still provisional.
+    pub caller_provisional: bool,
 }
 
 /// The points `side` scored in a finished game; `None` for one without result (aborted, a
@@ -407,39 +409,41 @@ pub async fn leaderboard(
         .enumerate()
         .map(|(i, (_, r))| (i + 1, r))
         .collect();
-    let caller = match caller {
+    let (caller, caller_provisional) = match caller {
         Some(user) => caller_place(store, (&scope_key, category), user, now, &top_rows).await?,
-        None => None,
+        None => (None, false),
     };
     Ok(Leaderboard {
         scope,
         category,
         top: top_rows,
         caller,
+        caller_provisional,
     })
 }
 
 /// The caller's place on a scope's board of a category: their row, and how many active rows
-/// come before it.
+/// come before it; and whether they are off it because their rating is provisional.
 async fn caller_place(
     store: &Store,
     (scope_key, category): (&str, Category),
     user: &UserRef,
     now: u64,
     top: &[(usize, LeaderRow)],
-) -> Result<Option<(usize, LeaderRow)>, StoreError> {
+) -> Result<(Option<(usize, LeaderRow)>, bool), StoreError> {
     if let Some(found) = top.iter().find(|(_, r)| r.user == *user) {
-        return Ok(Some(found.clone()));
+        return Ok((Some(found.clone()), false));
     }
     let Some(stats) = store.get::<PlayerStats>(Tree::Ratings, &user.key()).await? else {
-        return Ok(None);
+        return Ok((None, false));
     };
     let (Some(entry), Some(row)) = (stats.category(category), stats.row(category)) else {
-        return Ok(None);
+        return Ok((None, false));
     };
+    let provisional = entry.rating.is_provisional();
     let active = row.last_rated.saturating_add(INACTIVE_SECS) > now;
     if !entry.scopes.iter().any(|s| s == scope_key) || !active {
-        return Ok(None);
+        return Ok((None, false));
     }
     let board = board_scope(scope_key, category);
     let key = board_key(&board, entry.rating.rating, &user.key());
@@ -453,10 +457,10 @@ async fn caller_place(
     // become inactive counts until the sweeper deletes it (every `sweep_interval_secs`).
     // No row, no place: a provisional rating is kept off the boards (`rewrite_rows`).
     if !store.contains(Tree::Leaderboard, &key).await? {
-        return Ok(None);
+        return Ok((None, provisional));
     }
     let place = store.count_range(Tree::Leaderboard, range).await? + 1;
-    Ok(Some((place, row)))
+    Ok((Some((place, row)), false))
 }
 
 /// A game's record, for `/record`: a file name, the record, and the bare move text.

@@ -189,18 +189,26 @@ pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) 
             lines.push(format!("{}:", category_name(first.category, lang)));
             if first.top.is_empty() {
                 lines.push(t!(lang, "leaderboard-empty"));
+                if first.caller_provisional {
+                    lines.push(t!(lang, "leaderboard-you-provisional"));
+                }
                 return lines.join("\n");
             }
             lines.push(t!(lang, "leaderboard-columns"));
             board_lines(first, &mut lines);
             lines.push(match &first.caller {
                 Some((place, _)) => t!(lang, "leaderboard-you", place = *place),
+                None if first.caller_provisional => t!(lang, "leaderboard-you-provisional"),
                 None => t!(lang, "leaderboard-you-absent"),
             });
         }
         BoardsShown::Overview { more } => {
+            let provisional = boards.iter().any(|b| b.caller_provisional);
             if played.is_empty() {
                 lines.push(t!(lang, "leaderboard-empty"));
+                if provisional {
+                    lines.push(t!(lang, "leaderboard-you-provisional"));
+                }
                 return lines.join("\n");
             }
             lines.push(t!(lang, "leaderboard-columns"));
@@ -212,7 +220,11 @@ pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) 
                 }
             }
             if played.iter().all(|b| b.caller.is_none()) {
-                lines.push(t!(lang, "leaderboard-you-absent"));
+                lines.push(if provisional {
+                    t!(lang, "leaderboard-you-provisional")
+                } else {
+                    t!(lang, "leaderboard-you-absent")
+                });
             }
             lines.push(t!(lang, "leaderboard-more", command = more.as_str()));
         }
@@ -318,6 +330,7 @@ mod tests {
     fn board(category: Category, top: Vec<(usize, LeaderRow)>) -> Leaderboard {
         let caller = top.first().cloned();
         Leaderboard {
+            caller_provisional: false,
             scope: Scope::Chat(ChatRef::new(Platform::Telegram, "-100")),
             category,
             top,
