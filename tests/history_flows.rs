@@ -820,7 +820,7 @@ async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
             );
             assert!(board.caller_provisional, "game {games}");
             let shown = toguz::platform::present::history_text::leaderboard_text(
-                &[board.clone()],
+                std::slice::from_ref(&board),
                 toguz::platform::present::history_text::BoardsShown::One,
                 toguz::i18n::Lang::En,
             );
