@@ -43,10 +43,12 @@
 //!   `platform::present`, shared by every adapter.
 //!
 //! Files: this one holds `Manager`, start-up and `act`'s dispatch; `slots` the per-game and
-//! per-challenge lock slots and durable writes; `challenges` and `games` the actions;
-//! `background` the bot's moves and the sweeper; `users` languages, handles and claims;
-//! `clock` the time source; `index` who has what; `game` and `view` the records and views;
-//! `ended` how an archived game ended.
+//! per-challenge lock slots and durable writes; `creation` a new game; `challenges` and
+//! `games` the actions; `background` the bot's moves and the sweeper; `users` languages,
+//! handles and claims; `clock` the time source and `timers` the flag timers; `takeover` what
+//! other processes made; `seats` and `shared_limits` limits counted in the store; `index`
+//! who has what; `game` and `view` the records and views; `ended` how an archived game
+//! ended.
 
 pub mod buttons;
 pub mod config;
@@ -65,6 +67,7 @@ mod background;
 mod bots;
 mod challenges;
 mod clock;
+mod creation;
 mod games;
 mod hints;
 mod pairs;

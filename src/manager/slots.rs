@@ -20,7 +20,6 @@
 use super::recheck::Recheck;
 use super::*;
 use crate::store::{Batch, Expect, StoreError, Written, CLOSED_CHALLENGE_TTL_SECS};
-use crate::timecontrol::GameClock;
 use std::ops::{Deref, DerefMut};
 
 pub(super) type Slot<T> = Arc<AsyncMutex<Stored<T>>>;
@@ -228,7 +227,7 @@ fn game_tree(rec: &GameRecord) -> Tree {
     }
 }
 
-fn challenge_tree(c: &ChallengeRecord) -> Tree {
+pub(super) fn challenge_tree(c: &ChallengeRecord) -> Tree {
     if c.is_open() {
         Tree::Challenges
     } else {
@@ -626,127 +625,6 @@ impl Manager {
         }
     }
 
-    /// Creates and stores a new game; checks the limits first. `accepted`, the challenge the
-    /// game comes from (before, after), is written in the same atomic write, so a crash
-    /// cannot leave a game whose challenge is still open (and could be accepted twice);
-    /// `after` then holds the revision it is stored at.
-    pub(super) async fn create_game(
-        &self,
-        id: Option<GameId>,
-        chat: ChatRef,
-        (variant, time_control): (Variant, TimeControl),
-        players: [Player; 2],
-        rated: bool,
-        accepted: Option<(&Stored<ChallengeRecord>, &mut Stored<ChallengeRecord>)>,
-    ) -> Result<GameView, ActionError> {
-        let now_ms = self.now_ms();
-        let now = now_ms / 1000;
-        let id = match id {
-            Some(id) => id,
-            None => self.unused_id(Tree::Games).await?,
-        };
-        // Only games between people are rated, and only so many a day between two of them
-        // (`pairs`; the count is written with the game).
-        let mut rated = rated && players.iter().all(|p| !p.is_bot());
-        let pair = if rated {
-            self.pair_count(&players).await?
-        } else {
-            None
-        };
-        let limit = self.inner.config.limits.rated_games_per_pair_per_day;
-        if pair.as_ref().is_some_and(|p| p.reached(limit)) {
-            rated = false;
-        }
-        let pair = pair.filter(|_| rated);
-        let rec = GameRecord {
-            id: id.clone(),
-            chat,
-            variant,
-            players,
-            moves: Vec::new(),
-            status: GameStatus::Ongoing,
-            draw_offer: None,
-            created_at: now,
-            last_move_at: now,
-            messages: Vec::new(),
-            seed: rand::thread_rng().gen(),
-            rematch: None,
-            rated,
-            ended: None,
-            time_control,
-            clock: match time_control {
-                TimeControl::Fischer {
-                    base_ms,
-                    increment_ms,
-                } => Some(GameClock::new(base_ms, increment_ms, now_ms)),
-                TimeControl::Correspondence => None,
-            },
-            hints: 0,
-            version: 0,
-        };
-        // Locked and in the map before the index makes its id findable (see the top).
-        let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));
-        let mut game = slot.lock().await;
-        slot.publish();
-        if let Err(error) = self.index_new_game(&game) {
-            slot.forget();
-            return Err(error);
-        }
-        match self
-            .store_new_game(&game.rec, accepted, pair.as_ref())
-            .await
-        {
-            Ok(revision) => game.revision = revision,
-            Err(error) => {
-                lock(&self.inner.index).remove_game(&game);
-                slot.forget();
-                return Err(error);
-            }
-        }
-        if let Some(clock) = game.rec.clock.as_mut() {
-            clock.start_turn(self.now_ms());
-        }
-        self.schedule_clock(&game);
-        if game.bot_to_move().is_some() {
-            self.spawn_bot(id);
-        }
-        Ok(self.view_of(&game))
-    }
-
-    /// Makes a new game findable through the index (its limits are checked by the store
-    /// when it is written: `seats`).
-    fn index_new_game(&self, game: &Game) -> Result<(), ActionError> {
-        lock(&self.inner.index).add_game(game);
-        Ok(())
-    }
-
-    /// Stores a new game (and the change of the challenge it comes from) durably; returns
-    /// the game's revision.
-    async fn store_new_game(
-        &self,
-        rec: &GameRecord,
-        accepted: Option<(&Stored<ChallengeRecord>, &mut Stored<ChallengeRecord>)>,
-        pair: Option<&super::pairs::PairCount>,
-    ) -> Result<u64, ActionError> {
-        let mut batch = Batch::new();
-        batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
-        self.seat_game(rec, &mut batch).await?;
-        if let Some(pair) = pair {
-            pair.count_one(&mut batch)?;
-        }
-        if let Some((before, after)) = &accepted {
-            let revision = before.revision;
-            self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
-            self.reseat_challenge(Some(before), Some(after), &mut batch)
-                .await?;
-        }
-        let written = self.write(batch).await?;
-        if let Some((_, after)) = accepted {
-            after.revision = stored_revision(&written, challenge_tree(after), &after.id);
-        }
-        Ok(stored_revision(&written, Tree::Games, &rec.id))
-    }
-
     /// Deletes closed challenges and claims whose time is up (a range scan of the expiry
     /// index); returns how many.
     pub(super) async fn expire_records(&self) -> usize {
@@ -794,7 +672,7 @@ async fn cached_slot<'m, T: Held>(
 const STATS_ATTEMPTS: u32 = 5;
 
 /// The revision `written` stored for the record `key` of `tree` (0 if it stored none).
-fn stored_revision(written: &Written, tree: Tree, key: &str) -> u64 {
+pub(super) fn stored_revision(written: &Written, tree: Tree, key: &str) -> u64 {
     written.revision(tree, key).unwrap_or(0)
 }
 
