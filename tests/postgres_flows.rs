@@ -479,6 +479,16 @@ async fn timed_game(m: &Manager, other: &Manager, base_ms: u64) -> (GameView, Us
     (v, a, b)
 }
 
+/// A one-minute game in `m` past both free first moves (the clock runs), and a heartbeat
+/// written.
+async fn clock_running(m: &Manager) -> (GameView, UserRef, UserRef) {
+    let (v, a, b) = timed_game(m, m, 60_000).await;
+    let v = game(act(m, mover(&v, &a, &b), press(&v, 9)).await);
+    let v = game(act(m, mover(&v, &a, &b), press(&v, 9)).await);
+    m.heartbeat().await.unwrap();
+    (v, a, b)
+}
+
 /// Polls the store until game `id` is archived; the time `m`'s clock read then.
 async fn archived_at(m: &Manager, id: &str, within: Duration) -> Option<(GameRecord, u64)> {
     let until = std::time::Instant::now() + within;
@@ -546,10 +556,7 @@ async fn a_process_starting_beside_a_live_one_rewrites_no_clock() {
         return;
     };
     let first = start_on_host(&backend, 0).await;
-    let (v, a, b) = timed_game(&first, &first, 60_000).await;
-    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
-    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
-    first.heartbeat().await.unwrap();
+    let (v, a, _) = clock_running(&first).await;
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     first.heartbeat().await.unwrap();
     let revision = first.store().revision(Tree::Games, &v.id).await.unwrap();
@@ -574,10 +581,7 @@ async fn a_quick_restart_of_the_only_process_still_resumes_the_clocks() {
         return;
     };
     let first = start_on_host(&backend, 0).await;
-    let (v, a, b) = timed_game(&first, &first, 60_000).await;
-    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
-    let v = game(act(&first, mover(&v, &a, &b), press(&v, 9)).await);
-    first.heartbeat().await.unwrap();
+    let (v, _, _) = clock_running(&first).await;
     let store = first.store().clone();
     let revision = store.revision(Tree::Games, &v.id).await.unwrap();
     drop(first);

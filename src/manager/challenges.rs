@@ -81,10 +81,9 @@ impl Manager {
         let slot = SlotRef::new(&self.inner.challenges, &id, rec);
         let mut rec = slot.lock().await;
         slot.publish();
-        if let Err(error) = self.index_new_challenge(&rec) {
-            slot.forget();
-            return Err(error);
-        }
+        // Findable through the index; its limits are checked by the store as it is written
+        // (`seats`).
+        lock(&self.inner.index).add_challenge(&rec);
         match self.write_challenge(None, Some(&rec)).await {
             Ok(revision) => rec.revision = revision,
             Err(error) => {
@@ -95,13 +94,6 @@ impl Manager {
         }
         let view = rec.view(self.now());
         Ok(Reply::Challenge(view))
-    }
-
-    /// Makes a new challenge findable through the index (its limits are checked by the
-    /// store when it is written: `seats`).
-    fn index_new_challenge(&self, rec: &ChallengeRecord) -> Result<(), ActionError> {
-        lock(&self.inner.index).add_challenge(rec);
-        Ok(())
     }
 
     /// Accepts, declines or cancels a challenge, under its lock.

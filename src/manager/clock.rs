@@ -25,7 +25,7 @@ const TIMER_WAKE_ON_MOVE_MS: u64 = 20;
 /// The system clock: a monotonic clock plus an offset, which starts as the host's wall
 /// clock (plus a test's skew) and follows the database's clock once measured.
 #[derive(Debug)]
-pub struct SystemTime {
+pub struct SyncedTime {
     origin: Instant,
     /// Unix ms at `origin`.
     offset_ms: AtomicI64,
@@ -35,10 +35,10 @@ pub struct SystemTime {
     moved: watch::Sender<()>,
 }
 
-impl SystemTime {
-    fn new(skew_ms: i64) -> SystemTime {
+impl SyncedTime {
+    fn new(skew_ms: i64) -> SyncedTime {
         let origin = Instant::now();
-        SystemTime {
+        SyncedTime {
             origin,
             offset_ms: AtomicI64::new(wall_ms(skew_ms)),
             synced: AtomicBool::new(false),
@@ -76,19 +76,19 @@ pub struct ManualTime {
 /// The time source: the system clock, or a manual one for tests.
 #[derive(Clone, Debug)]
 pub enum Clock {
-    System(Arc<SystemTime>),
+    System(Arc<SyncedTime>),
     Manual(Arc<ManualTime>),
 }
 
 impl Clock {
     /// The host's clock, until the manager measures the database's.
     pub fn system() -> Clock {
-        Clock::System(Arc::new(SystemTime::new(0)))
+        Clock::System(Arc::new(SyncedTime::new(0)))
     }
 
     /// A system clock whose host pretends to be `skew_ms` off (tests of several hosts).
     pub fn system_skewed(skew_ms: i64) -> Clock {
-        Clock::System(Arc::new(SystemTime::new(skew_ms)))
+        Clock::System(Arc::new(SyncedTime::new(skew_ms)))
     }
 
     /// Whether the time follows the database's clock (measured at least once).

@@ -69,10 +69,9 @@ impl Manager {
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));
         let mut game = slot.lock().await;
         slot.publish();
-        if let Err(error) = self.index_new_game(&game) {
-            slot.forget();
-            return Err(error);
-        }
+        // Findable through the index; its limits are checked by the store as it is written
+        // (`seats`).
+        lock(&self.inner.index).add_game(&game);
         match self
             .store_new_game(&game.rec, accepted, pair.as_ref())
             .await
@@ -92,13 +91,6 @@ impl Manager {
             self.spawn_bot(id);
         }
         Ok(self.view_of(&game))
-    }
-
-    /// Makes a new game findable through the index (its limits are checked by the store
-    /// when it is written: `seats`).
-    fn index_new_game(&self, game: &Game) -> Result<(), ActionError> {
-        lock(&self.inner.index).add_game(game);
-        Ok(())
     }
 
     /// Stores a new game (and the change of the challenge it comes from) durably; returns
