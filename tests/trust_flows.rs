@@ -56,6 +56,7 @@ on_both_backends! {
         limits_of_games_and_challenges_hold_across_processes,
         a_seat_held_by_nothing_live_is_freed,
         the_command_limit_holds_across_processes,
+        people_challenging_in_one_chat_at_once_all_get_a_seat,
     ],
     multi: [],
 }
@@ -418,4 +419,80 @@ async fn the_command_limit_holds_across_processes(backend: Backend) {
     assert!(m2.command_allowed(&b, 3).await, "another user");
     clock.advance(60);
     assert!(m2.command_allowed(&a, 3).await, "the next minute");
+}
+
+/// Issue 31, item 6, under contention: twelve pairs challenge each other in one channel at
+/// the same moment through two processes, then all accept at once. Each new challenge and
+/// game takes a seat of the channel; two that pick the same free seat must not turn one of
+/// them into a refusal ("board out of date", as the Discord soak once saw): the loser takes
+/// another seat. The channel's limits still hold.
+async fn people_challenging_in_one_chat_at_once_all_get_a_seat(backend: Backend) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0);
+    let mut config = toguz::testing::manager::test_config();
+    config.limits.challenges_per_chat = 12;
+    config.limits.games_per_chat = 12;
+    let start = |c: ManagerConfig| {
+        let engine = EnginePool::new(EngineConfig::default());
+        Manager::start_with_clock(store.clone(), engine, c, clock.clone())
+    };
+    let managers = [
+        start(config.clone()).await.unwrap(),
+        start(config).await.unwrap(),
+    ];
+    let pairs: Vec<(UserRef, UserRef)> = (0..12)
+        .map(|n| (user(&format!("a{n}")), user(&format!("b{n}"))))
+        .collect();
+    let offers = pairs.iter().enumerate().map(|(n, (a, b))| {
+        let m = &managers[n % 2];
+        let action = Action::Challenge {
+            opponent: Some(b.clone()),
+            variant: toguz::rules::Variant::STANDARD,
+            rated: false,
+            time: None,
+        };
+        act(m, a, action)
+    });
+    let shown: Vec<ChallengeView> = futures::future::join_all(offers)
+        .await
+        .into_iter()
+        .map(challenge)
+        .collect();
+    // The channel is full: a thirteenth challenge is refused with its limit.
+    let (x, y) = (user("x"), user("y"));
+    let over = act(
+        &managers[0],
+        &x,
+        Action::Challenge {
+            opponent: Some(y.clone()),
+            variant: toguz::rules::Variant::STANDARD,
+            rated: false,
+            time: None,
+        },
+    )
+    .await;
+    assert!(
+        matches!(over, Err(ActionError::Limit(LimitKind::ChatChallenges(12)))),
+        "{over:?}"
+    );
+    let accepts = pairs
+        .iter()
+        .zip(&shown)
+        .enumerate()
+        .map(|(n, ((_, b), c))| {
+            let m = &managers[(n + 1) % 2];
+            act(
+                m,
+                b,
+                Action::AcceptChallenge {
+                    challenge: c.id.clone(),
+                },
+            )
+        });
+    let games: Vec<_> = futures::future::join_all(accepts)
+        .await
+        .into_iter()
+        .map(game)
+        .collect();
+    assert_eq!(games.len(), 12);
 }

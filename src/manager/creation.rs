@@ -1,7 +1,7 @@
 //! A new game: made, indexed and stored durably with the seats, the pair's count and the
 //! challenge it comes from, in one write (or not at all).
 
-use super::slots::{challenge_tree, stored_revision};
+use super::slots::{challenge_tree, durable, stored_revision};
 use super::*;
 use crate::store::{Batch, Expect};
 use crate::timecontrol::GameClock;
@@ -101,19 +101,27 @@ impl Manager {
         accepted: Option<(&Stored<ChallengeRecord>, &mut Stored<ChallengeRecord>)>,
         pair: Option<&super::pairs::PairCount>,
     ) -> Result<u64, ActionError> {
-        let mut batch = Batch::new();
-        batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
-        self.seat_game(rec, &mut batch).await?;
-        if let Some(pair) = pair {
-            pair.count_one(&mut batch)?;
-        }
-        if let Some((before, after)) = &accepted {
-            let revision = before.revision;
-            self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
-            self.reseat_challenge(Some(before), Some(after), &mut batch)
-                .await?;
-        }
-        let written = self.write(batch).await?;
+        let mut attempt = 0;
+        let written = loop {
+            attempt += 1;
+            let mut batch = Batch::new();
+            batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
+            self.seat_game(rec, &mut batch).await?;
+            if let Some(pair) = pair {
+                pair.count_one(&mut batch)?;
+            }
+            if let Some((before, after)) = &accepted {
+                let revision = before.revision;
+                self.challenge_change(&mut batch, Some(before), Some(after), revision)?;
+                self.reseat_challenge(Some(before), Some(after), &mut batch)
+                    .await?;
+            }
+            let result = self.inner.store.write(batch).await;
+            if !super::seats::lost_a_seat(&result, attempt) {
+                break durable(result)?;
+            }
+            tracing::debug!(game = rec.id, attempt, "a seat was taken meanwhile; again");
+        };
         if let Some((_, after)) = accepted {
             after.revision = stored_revision(&written, challenge_tree(after), &after.id);
         }

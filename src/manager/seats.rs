@@ -14,7 +14,7 @@
 //! that did not give seats back) is found when a limit seems reached, and freed then.
 
 use super::*;
-use crate::store::{Batch, Expect, KeyRange};
+use crate::store::{Batch, Expect, KeyRange, StoreError};
 
 /// What a seat is for, and whose.
 struct Scope {
@@ -59,6 +59,31 @@ fn challenge_scopes(rec: &ChallengeRecord, limits: &LimitsConfig) -> Vec<Scope> 
             kind: LimitKind::ChatChallenges(limits.challenges_per_chat),
         },
     ]
+}
+
+/// How many times a write that takes seats is made anew after another write took the same
+/// seat first (people challenging in one channel at the same moment pick the same free seat).
+pub(super) const SEAT_ATTEMPTS: u32 = 16;
+
+/// Whether a write failed only because another write took one of its seats first: then it
+/// is made again with the seats read anew, instead of refusing the player.
+pub(super) fn lost_a_seat<T>(result: &Result<T, StoreError>, attempt: u32) -> bool {
+    attempt < SEAT_ATTEMPTS
+        && matches!(result, Err(StoreError::Conflict { tree, key })
+            if *tree == Tree::Claims.name() && key.starts_with("seat:"))
+}
+
+/// One of the free seats, chosen by the holder: people asking at the same moment read the
+/// same free seats, and taking the first would make all but one of them lose it and try again.
+fn pick_seat(mut free: Vec<String>, holder: &str) -> Option<String> {
+    use std::hash::{Hash, Hasher};
+    if free.is_empty() {
+        return None;
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    holder.hash(&mut hasher);
+    let at = usize::try_from(hasher.finish() % free.len() as u64).unwrap_or(0);
+    Some(free.swap_remove(at))
 }
 
 impl Manager {
@@ -151,10 +176,11 @@ impl Manager {
         batch: &mut Batch,
     ) -> Result<(), ActionError> {
         let taken = self.seats(scope).await?;
-        let free = (0..scope.limit)
+        let free: Vec<String> = (0..scope.limit)
             .map(|n| seat_key(&scope.prefix, n))
-            .find(|key| !taken.iter().any(|(k, _)| k == key));
-        let key = match free {
+            .filter(|key| !taken.iter().any(|(k, _)| k == key))
+            .collect();
+        let key = match pick_seat(free, holder) {
             Some(key) if taken.len() < scope.limit => key,
             _ => self.free_dead_seat(&taken, live, scope).await?,
         };

@@ -461,11 +461,19 @@ impl Manager {
         after: Option<&ChallengeRecord>,
     ) -> Result<u64, ActionError> {
         let revision = before.map_or(0, |b| b.revision);
-        let mut batch = Batch::new();
         let was = before.map(|b| &b.value);
-        self.challenge_change(&mut batch, was, after, revision)?;
-        self.reseat_challenge(was, after, &mut batch).await?;
-        let written = self.write(batch).await?;
+        let mut attempt = 0;
+        let written = loop {
+            attempt += 1;
+            let mut batch = Batch::new();
+            self.challenge_change(&mut batch, was, after, revision)?;
+            self.reseat_challenge(was, after, &mut batch).await?;
+            let result = self.inner.store.write(batch).await;
+            if !super::seats::lost_a_seat(&result, attempt) {
+                break durable(result)?;
+            }
+            tracing::debug!(attempt, "a seat was taken meanwhile; again");
+        };
         Ok(after.map_or(0, |c| stored_revision(&written, challenge_tree(c), &c.id)))
     }
 
@@ -678,7 +686,7 @@ pub(super) fn stored_revision(written: &Written, tree: Tree, key: &str) -> u64 {
 
 /// A durable write's result for the caller: a compare-and-set that lost a race is refused
 /// as a stale board.
-fn durable(result: Result<Written, StoreError>) -> Result<Written, ActionError> {
+pub(super) fn durable(result: Result<Written, StoreError>) -> Result<Written, ActionError> {
     match result {
         Ok(written) => Ok(written),
         Err(StoreError::Conflict { tree, key }) => {

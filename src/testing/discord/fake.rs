@@ -315,7 +315,17 @@ impl FakeDiscord {
                     let first_button = buttons(data)
                         .first()
                         .and_then(|b| b["custom_id"].as_str().map(str::to_string));
-                    format!("type={:?} first_button={first_button:?}", j.get("type"))
+                    // The start of the text says which answer it was (a refusal, say).
+                    let content: String = data["content"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .chars()
+                        .take(100)
+                        .collect();
+                    format!(
+                        "type={:?} first_button={first_button:?} content={content:?}",
+                        j.get("type")
+                    )
                 });
                 format!(
                     "{:>9.3} s {} {} -> {} {}",
