@@ -1,6 +1,7 @@
 //! The PostgreSQL schema at start-up (issue 31, item 9): migrations run without the
-//! statement timeout, one process at a time, and an older toguz meeting a newer schema runs
-//! when the newer migrations were additive and refuses, saying why, when they were not.
+//! statement timeout, one process at a time, build indexes while writers go on, and an
+//! older toguz meeting a newer schema runs when the newer migrations were additive and
+//! refuses, saying why, when they were not.
 //! Each test is skipped, saying so, without PostgreSQL (see `toguz::testing::pg`).
 
 use std::time::{Duration, Instant};
@@ -13,6 +14,10 @@ async fn open(options: &PostgresOptions) -> Result<Store, toguz::store::StoreErr
         &StoreOptions::default(),
     )
     .await
+}
+
+mod embedded {
+    refinery::embed_migrations!("migrations/postgres");
 }
 
 /// A plain connection to the test's schema, for looking and meddling.
@@ -138,5 +143,135 @@ async fn an_older_toguz_runs_on_additive_changes_and_refuses_others_saying_why()
     assert!(
         refused.contains("version 99") && refused.contains("upgrade toguz"),
         "{refused}"
+    );
+}
+
+/// Whether the index `name` exists and is valid (usable by queries).
+async fn index_valid(client: &tokio_postgres::Client, name: &str) -> Option<bool> {
+    client
+        .query_opt(
+            "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+             WHERE c.relname = $1 AND pg_table_is_visible(c.oid)",
+            &[&name],
+        )
+        .await
+        .expect("pg_index")
+        .map(|row| row.get(0))
+}
+
+/// Issue 31, item 9: a newer toguz building an index on a database in use holds off no
+/// other process's writes. Before, migration 2 ran as written (`CREATE INDEX` in a
+/// transaction): it waited for a write in progress, and every later write queued behind it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_index_is_built_while_other_processes_go_on_writing() {
+    let Some(options) = pg::fresh().await else {
+        return;
+    };
+    // The database as a toguz of schema 1 left it, with games in it.
+    let mut look = client(&options).await;
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(1))
+        .run_async(&mut look)
+        .await
+        .expect("schema 1");
+    look.batch_execute(
+        "INSERT INTO toguz_records (tree, key, value, revision) \
+         SELECT 'games', 'g' || n, '\\x00', 1 FROM generate_series(1, 20000) n",
+    )
+    .await
+    .expect("games");
+    // A process of the older toguz is in the middle of a write.
+    let mut writer = client(&options).await;
+    let slow = writer.transaction().await.expect("begin");
+    slow.batch_execute(
+        "INSERT INTO toguz_records (tree, key, value, revision) VALUES ('games', 'slow', '\\x00', 1)",
+    )
+    .await
+    .expect("slow write");
+    let opening = tokio::spawn({
+        let options = options.clone();
+        async move { open(&options).await.map(|_| ()) }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Another process writes meanwhile, and is not held off.
+    let other = client(&options).await;
+    let wrote = tokio::time::timeout(
+        Duration::from_secs(3),
+        other.batch_execute(
+            "UPDATE toguz_records SET revision = 2 WHERE tree = 'games' AND key = 'g7'; \
+             INSERT INTO toguz_records (tree, key, value, revision) VALUES ('games', 'new', '\\x00', 1)",
+        ),
+    )
+    .await;
+    assert!(
+        matches!(wrote, Ok(Ok(()))),
+        "a write was held off by the migration: {wrote:?}"
+    );
+    // The build waits for the write that was in progress when it began, and ends after it.
+    assert!(
+        !opening.is_finished(),
+        "the index was built around a write in progress"
+    );
+    slow.commit().await.expect("slow write done");
+    tokio::time::timeout(Duration::from_secs(30), opening)
+        .await
+        .expect("migrated once the slow write was done")
+        .expect("task")
+        .expect("opened");
+    assert_eq!(versions(&look).await, [1, 2, 3]);
+    assert_eq!(
+        index_valid(&look, "toguz_records_key_bytes").await,
+        Some(true)
+    );
+}
+
+/// Issue 31, item 9: a concurrent build cut off halfway leaves an invalid index; the next
+/// start drops it and builds it anew instead of taking it for done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_index_build_cut_off_halfway_is_built_anew() {
+    let Some(options) = pg::fresh().await else {
+        return;
+    };
+    let mut look = client(&options).await;
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(1))
+        .run_async(&mut look)
+        .await
+        .expect("schema 1");
+    look.batch_execute(
+        "INSERT INTO toguz_records (tree, key, value, revision) VALUES \
+         ('games', 'a', '\\x00', 1), ('games', 'b', '\\x00', 1)",
+    )
+    .await
+    .expect("games");
+    // A failed concurrent build leaves its index behind, invalid.
+    let failed = look
+        .batch_execute(
+            "CREATE UNIQUE INDEX CONCURRENTLY toguz_records_key_bytes ON toguz_records (tree)",
+        )
+        .await;
+    assert!(failed.is_err());
+    assert_eq!(
+        index_valid(&look, "toguz_records_key_bytes").await,
+        Some(false)
+    );
+    open(&options).await.expect("opened");
+    assert_eq!(versions(&look).await, [1, 2, 3]);
+    assert_eq!(
+        index_valid(&look, "toguz_records_key_bytes").await,
+        Some(true)
+    );
+    let unique: bool = look
+        .query_one(
+            "SELECT i.indisunique FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+             WHERE c.relname = 'toguz_records_key_bytes' AND pg_table_is_visible(c.oid)",
+            &[],
+        )
+        .await
+        .expect("pg_index")
+        .get(0);
+    assert!(
+        !unique,
+        "the index is the migration's, not the one left behind"
     );
 }

@@ -5,9 +5,18 @@
 //! - Without the statement timeout: the pool's connections cancel any statement after
 //!   `statement_timeout` (a guard for the game's reads and writes); a migration on a large
 //!   table may take longer, so it runs on connections of its own with no timeout.
-//! - Once: processes starting together queue on a row lock (`toguz_migration_lock`, `SELECT
-//!   ... FOR UPDATE`; not an advisory lock, which CockroachDB lacks). The first migrates; the
-//!   others then find nothing left to apply.
+//! - Once: processes starting together take turns on a row lock (`toguz_migration_lock`,
+//!   `SELECT ... FOR UPDATE NOWAIT`; not an advisory lock, which CockroachDB lacks). The first
+//!   migrates; the others then find nothing left to apply. A process that finds the lock
+//!   taken gives up its transaction and asks again a moment later, rather than wait inside
+//!   the statement: a waiting statement holds a snapshot, and a concurrent index build
+//!   waits for every older snapshot, so the two would wait for each other for ever.
+//! - Indexes without blocking writers: a migration that builds an index on the records
+//!   table (`CONCURRENT_INDEXES`) is not run as written (`CREATE INDEX` in a transaction
+//!   holds off every write to the table until the index is built, minutes on a large
+//!   database). The index is built `CONCURRENTLY`, outside any transaction, and the
+//!   migration is then recorded as applied without running its SQL (refinery's fake
+//!   target). A build cut off halfway leaves an invalid index, dropped and built anew.
 //! - Newer schemas: an older binary meeting a schema it does not know runs if every newer
 //!   migration was additive, and refuses otherwise, saying why. `toguz_schema.oldest_reader`
 //!   (migration V3) is the oldest schema version a binary may know and still use the
@@ -26,6 +35,26 @@ mod embedded {
 /// Attempts of the whole migration: a connection lost or two processes creating the lock
 /// table at the same moment fail one attempt, the next finds the table.
 const ATTEMPTS: u32 = 8;
+
+/// A migration that builds one index on the records table, and how to build it concurrently.
+struct ConcurrentIndex {
+    /// The migration's version.
+    version: i32,
+    name: &'static str,
+    /// What follows `CREATE INDEX CONCURRENTLY IF NOT EXISTS <name>`, as in the migration.
+    on: &'static str,
+}
+
+/// The migrations whose index is built concurrently, oldest first (their files keep the
+/// plain `CREATE INDEX IF NOT EXISTS`, which names the index and documents it).
+const CONCURRENT_INDEXES: &[ConcurrentIndex] = &[ConcurrentIndex {
+    version: 2,
+    name: "toguz_records_key_bytes",
+    on: r#"ON toguz_records (tree, key COLLATE "C")"#,
+}];
+
+/// How long a process waits between asking for the migration lock.
+const LOCK_POLL: Duration = Duration::from_millis(200);
 
 /// The newest schema version this binary knows (its newest embedded migration).
 pub(super) fn latest() -> i64 {
@@ -81,20 +110,15 @@ impl From<tokio_postgres::Error> for Failed {
 
 async fn migrate_once(config: &Config) -> Result<usize, Failed> {
     let mut runner = connect(config).await?;
-    let mut locker = connect(config).await?;
+    let locker = connect(config).await?;
     locker
         .batch_execute(
             "CREATE TABLE IF NOT EXISTS toguz_migration_lock (id INT PRIMARY KEY);
              INSERT INTO toguz_migration_lock (id) VALUES (1) ON CONFLICT (id) DO NOTHING;",
         )
         .await?;
-    let lock = locker.transaction().await?;
-    // Held until the migration is done: another process starting now waits here.
-    lock.query(
-        "SELECT id FROM toguz_migration_lock WHERE id = 1 FOR UPDATE",
-        &[],
-    )
-    .await?;
+    // Held until the migration is done: another process starting now waits for it.
+    take_lock(&locker).await?;
     let found = Found::read(&runner).await?;
     let applied = if found.newest > latest() {
         found.check_serves(latest()).map_err(Failed::Refused)?;
@@ -105,15 +129,98 @@ async fn migrate_once(config: &Config) -> Result<usize, Failed> {
         );
         0
     } else {
-        embedded::migrations::runner()
-            .run_async(&mut runner)
-            .await
-            .map_err(|e| Failed::Again(e.to_string()))?
-            .applied_migrations()
-            .len()
+        apply(&mut runner, found.newest).await?
     };
-    lock.commit().await?;
+    locker.batch_execute("COMMIT").await?;
     Ok(applied)
+}
+
+/// Takes the migration lock on `locker`'s connection, in a transaction left open (the
+/// caller commits it when done; a lost connection gives it up), asking again while another
+/// process holds it. Between asks this process holds no transaction, so it holds up
+/// nobody's concurrent index build.
+async fn take_lock(locker: &Client) -> Result<(), Failed> {
+    let mut asked = 0u32;
+    loop {
+        locker.batch_execute("BEGIN").await?;
+        let result = locker
+            .batch_execute("SELECT id FROM toguz_migration_lock WHERE id = 1 FOR UPDATE NOWAIT")
+            .await;
+        match result {
+            Ok(()) => return Ok(()),
+            Err(error) if is_lock_not_available(&error) => {
+                locker.batch_execute("ROLLBACK").await?;
+            }
+            Err(error) => return Err(error.into()),
+        }
+        asked += 1;
+        if asked % 50 == 0 {
+            tracing::info!(asked, "another process is migrating the database; waiting");
+        }
+        tokio::time::sleep(LOCK_POLL).await;
+    }
+}
+
+fn is_lock_not_available(error: &tokio_postgres::Error) -> bool {
+    error.code() == Some(&tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE)
+}
+
+/// Applies the migrations after `newest`: up to each concurrent index build as written,
+/// the build concurrently, its migration recorded; then the rest. Returns how many.
+async fn apply(runner: &mut Client, newest: i64) -> Result<usize, Failed> {
+    use refinery::Target;
+    let mut applied = 0;
+    for index in CONCURRENT_INDEXES
+        .iter()
+        .filter(|i| i64::from(i.version) > newest)
+    {
+        applied += run(runner, Target::Version(index.version - 1)).await?;
+        build_concurrently(runner, index).await?;
+        run(runner, Target::FakeVersion(index.version)).await?;
+        applied += 1;
+    }
+    Ok(applied + run(runner, Target::Latest).await?)
+}
+
+async fn run(runner: &mut Client, target: refinery::Target) -> Result<usize, Failed> {
+    Ok(embedded::migrations::runner()
+        .set_target(target)
+        .run_async(runner)
+        .await
+        .map_err(|e| Failed::Again(e.to_string()))?
+        .applied_migrations()
+        .len())
+}
+
+/// Builds `index` without holding off writers. A build cut off halfway (a lost connection,
+/// a killed process) leaves an invalid index of that name, which `IF NOT EXISTS` would
+/// take for done: it is dropped first.
+async fn build_concurrently(runner: &Client, index: &ConcurrentIndex) -> Result<(), Failed> {
+    let invalid = runner
+        .query_opt(
+            "SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+             WHERE c.relname = $1 AND pg_table_is_visible(c.oid) AND NOT i.indisvalid",
+            &[&index.name],
+        )
+        .await?
+        .is_some();
+    if invalid {
+        tracing::warn!(index = index.name, "an index build was cut off; built anew");
+        runner
+            .batch_execute(&format!("DROP INDEX CONCURRENTLY IF EXISTS {}", index.name))
+            .await?;
+    }
+    tracing::info!(
+        index = index.name,
+        "building an index; writes go on meanwhile"
+    );
+    runner
+        .batch_execute(&format!(
+            "CREATE INDEX CONCURRENTLY IF NOT EXISTS {} {}",
+            index.name, index.on
+        ))
+        .await?;
+    Ok(())
 }
 
 /// A connection of its own for the migration, without the pool's statement timeout.
