@@ -631,7 +631,7 @@ async fn a_games_version_counts_what_its_boards_show(backend: Backend) {
             platform: Platform::Telegram,
             id: "-100:56".into(),
         };
-        m.attach_message(Target::Game(v.id.clone()), place)
+        m.attach_message(Target::Game(v.id.clone()), place, None)
             .await
             .unwrap();
         let shown = m.game(&v.id).await.unwrap();
@@ -674,6 +674,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
                 platform: Platform::Telegram,
                 id: "-100:55".into(),
             },
+            None,
         )
         .await
         .unwrap();
@@ -747,7 +748,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
     assert_eq!(m.user_lang(&a).await, Some(toguz::i18n::Lang::Kk));
     assert_eq!(m.user_lang(&b).await, None);
     // Attaching the same message again keeps one copy.
-    m.attach_message(Target::Game(id.clone()), v.messages[0].clone())
+    m.attach_message(Target::Game(id.clone()), v.messages[0].clone(), None)
         .await
         .unwrap();
     let v = game(act(&m, &a, Action::Show { game: Some(id) }).await);

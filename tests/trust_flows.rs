@@ -57,6 +57,7 @@ on_both_backends! {
         a_seat_held_by_nothing_live_is_freed,
         the_command_limit_holds_across_processes,
         people_challenging_in_one_chat_at_once_all_get_a_seat,
+        spectators_boards_leave_the_players_places_and_the_game_revision_alone,
     ],
     multi: [],
 }
@@ -495,4 +496,78 @@ async fn people_challenging_in_one_chat_at_once_all_get_a_seat(backend: Backend)
         .map(game)
         .collect();
     assert_eq!(games.len(), 12);
+}
+
+fn board_at(place: &str, message: u32) -> toguz::manager::MessageRef {
+    toguz::manager::MessageRef {
+        platform: Platform::Telegram,
+        id: format!("{place}:{message}"),
+    }
+}
+
+/// Issue 31, item 13: boards posted for spectators (eight of them, in eight other chats,
+/// through another process) push none of the players' boards out of the game's places and
+/// leave the game's record, and so its revision, alone; the process the players use lists
+/// them with the players' own after the next move. Before, each was written into the game's
+/// record: the revision moved eight times, and the players' two places were pushed out.
+async fn spectators_boards_leave_the_players_places_and_the_game_revision_alone(backend: Backend) {
+    let store = backend.open().await;
+    let (m1, _) = start(store.clone()).await;
+    let (m2, _) = start(store.clone()).await;
+    let (a, b) = (user("a"), user("b"));
+    let offer = Action::Challenge {
+        opponent: Some(b.clone()),
+        variant: toguz::rules::Variant::STANDARD,
+        rated: false,
+        time: None,
+    };
+    let shown = challenge(act(&m1, &a, offer).await);
+    let accept = Action::AcceptChallenge {
+        challenge: shown.id,
+    };
+    let v = game(act(&m1, &b, accept).await);
+    let target = || toguz::manager::Target::Game(v.id.clone());
+    let own = [board_at("-100", 10), board_at("-200", 5)];
+    m1.attach_message(target(), own[0].clone(), None)
+        .await
+        .unwrap();
+    m1.attach_message(target(), own[1].clone(), Some(&a))
+        .await
+        .unwrap();
+    let tree = toguz::store::Tree::Games;
+    let revision = store.revision(tree, &v.id).await.unwrap();
+    let spectators: Vec<_> = (0..8)
+        .map(|n| board_at(&format!("{}", 300 + n), 1))
+        .collect();
+    for (n, board) in spectators.iter().enumerate() {
+        let watcher = user(&format!("w{n}"));
+        m2.attach_message(target(), board.clone(), Some(&watcher))
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.revision(tree, &v.id).await.unwrap(), revision);
+    let seen = m2.game(&v.id).await.unwrap().messages;
+    assert!(own.iter().all(|m| seen.contains(m)), "{seen:?}");
+    // A move in the players' process: its view lists their boards and the spectators'
+    // six newest.
+    let mover = if v.side_of(&a) == Some(v.position.to_move()) {
+        &a
+    } else {
+        &b
+    };
+    let moved = game(
+        act(
+            &m1,
+            mover,
+            Action::Move {
+                game: v.id.clone(),
+                ply: Some(0),
+                pit: 9,
+            },
+        )
+        .await,
+    );
+    let mut expected: Vec<_> = own.to_vec();
+    expected.extend(spectators[2..].iter().cloned());
+    assert_eq!(moved.messages, expected);
 }

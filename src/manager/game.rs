@@ -102,6 +102,8 @@ pub struct Game {
     pub rec: GameRecord,
     pub position: Position,
     pub reports: Vec<MoveReport>,
+    /// Spectators' boards, kept apart from the record (`watchers.rs`).
+    pub watchers: super::watchers::Watchers,
 }
 
 impl Game {
@@ -112,6 +114,7 @@ impl Game {
             rec,
             position,
             reports: Vec::new(),
+            watchers: Default::default(),
         }
     }
 
@@ -130,6 +133,7 @@ impl Game {
             rec,
             position,
             reports,
+            watchers: Default::default(),
         })
     }
 
@@ -242,7 +246,7 @@ impl Game {
             status: self.rec.status,
             draw_offer: self.rec.draw_offer,
             moves: move_text(Position::start(self.rec.variant), &self.reports, false),
-            messages: self.rec.messages.clone(),
+            messages: self.watchers.merged(&self.rec.messages),
             last_move_at: self.rec.last_move_at,
             timeout_at: self.timeout_at(timeout_secs),
             bot_busy: None,

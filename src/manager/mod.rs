@@ -80,6 +80,7 @@ mod slots;
 mod takeover;
 mod timers;
 mod users;
+mod watchers;
 
 pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};

@@ -261,10 +261,18 @@ fn change<T: serde::Serialize>(
 }
 
 impl Manager {
-    /// Records that `msg` shows a game or challenge, so later changes can update it.
-    pub async fn attach_message(&self, target: Target, msg: MessageRef) -> Result<(), ActionError> {
+    /// Records that `msg` shows a game or challenge, so later changes can update it. `by`:
+    /// whose request the message answers (`None`: the bot posted it of itself, a new
+    /// game's board). A game's board asked for by someone who does not play it is a
+    /// spectator's, kept apart from the game (`watchers.rs`).
+    pub async fn attach_message(
+        &self,
+        target: Target,
+        msg: MessageRef,
+        by: Option<&UserRef>,
+    ) -> Result<(), ActionError> {
         match target {
-            Target::Game(id) => self.attach_to_game(&id, msg).await?,
+            Target::Game(id) => self.attach_to_game(&id, msg, by).await?,
             Target::Challenge(id) => {
                 let slot = self.challenge_slot(&id).await?;
                 let mut c = self.enter(&slot).await?;
@@ -286,10 +294,18 @@ impl Manager {
 
     /// `attach_message` for a game: only its list of messages changes (no board, no
     /// version), so only that list is kept to put back, not a copy of the whole game.
-    async fn attach_to_game(&self, id: &str, msg: MessageRef) -> Result<(), ActionError> {
+    async fn attach_to_game(
+        &self,
+        id: &str,
+        msg: MessageRef,
+        by: Option<&UserRef>,
+    ) -> Result<(), ActionError> {
         let slot = self.game_slot(id).await?;
         let mut game = self.enter(&slot).await?;
         self.apply_due_clock(&mut game, self.now_ms()).await?;
+        if by.is_some_and(|user| game.side_of(user).is_none()) {
+            return self.watch(&mut game, msg).await;
+        }
         let messages = game.rec.messages.clone();
         if !add_message(&mut game.rec.messages, msg) {
             return Ok(());
@@ -578,6 +594,7 @@ impl Manager {
                 }
             }
             self.after_change(&before, &mut game);
+            self.refresh_watchers(&mut game).await;
         }
         Ok((out, self.view_of(&game)))
     }
@@ -608,6 +625,7 @@ impl Manager {
             }
         }
         self.after_change(&before, game);
+        self.refresh_watchers(game).await;
         tracing::info!(game = game.id(), ?event, "the clock ended the game");
         self.publish(Event::Game(self.view_of(game)));
         Ok(())

@@ -1161,3 +1161,68 @@ async fn a_press_on_a_lagging_board_is_refused_and_redraws_it() {
     assert!(!is_over(&caught_up), "the stale press resigned nothing");
     check_image(fake, &caught_up);
 }
+
+/// The game's id, from a board's move buttons (`1m:<game>:...`).
+fn game_id(board: &Value) -> String {
+    buttons(board)
+        .iter()
+        .find_map(|b| {
+            let data = b["custom_id"].as_str()?.strip_prefix("1m:")?;
+            data.split(':').next().map(str::to_string)
+        })
+        .expect("the game id")
+}
+
+/// Issue 31, item 13: spectators asking for a game's board in seven other channels never
+/// push the players' own boards out of the game's places: a move still redraws both of the
+/// players' boards, and the spectators' newest boards too. Before, a seventh place pushed
+/// out the oldest, the players' own board in the channel they play in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_boards_never_push_the_players_boards_out() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let message = challenge(fake, &alice, &bob).await;
+    let accept = button_id(fake, message, 0);
+    press(fake, &bob, message, &accept).await;
+    let game = game_id(&fake.message(message).expect("the board"));
+    // Alice keeps a second board of her own in another channel.
+    let (id, _) = slash(
+        fake,
+        &alice,
+        fake.guild_channel(GUILD, 701),
+        "board",
+        json!([]),
+        &[],
+    )
+    .await;
+    let second = id_of(&fake.original_message(id).expect("alice's second board"));
+    let mut spectators = Vec::new();
+    for n in 0..7 {
+        let watcher = User::new(2000 + n, &format!("Watcher{n}"));
+        let place = fake.guild_channel(GUILD, 710 + n);
+        let option = json!([{ "name": "game", "type": 3, "value": game }]);
+        let (id, call) = slash(fake, &watcher, place, "board", option, &[]).await;
+        assert_eq!(call.callback_type(), Some(4), "{}", content(&call));
+        spectators.push(id_of(
+            &fake.original_message(id).expect("a spectator's board"),
+        ));
+    }
+    let board = fake.message(message).unwrap();
+    let (pit, custom_id) = first_enabled_pit(&board).expect("a legal pit");
+    let call = press(fake, mover(&board, &alice, &bob), message, &custom_id).await;
+    assert_eq!(call.callback_type(), Some(7), "{}", content(&call));
+    let mut pos = Position::default();
+    pos.play(pit).expect("a legal move");
+    check_board(fake, &fake.message(message).expect("the board"), &pos);
+    // The spectators' six newest boards and Alice's second one follow the move.
+    for shown in spectators.iter().skip(1).chain([&second]) {
+        let redrawn = fake
+            .wait_for("a board redrawn", Duration::from_secs(15), |f| {
+                let m = f.message(*shown)?;
+                (board_ply(&m) == Some(1)).then_some(m)
+            })
+            .await;
+        check_board(fake, &redrawn, &pos);
+    }
+}

@@ -447,7 +447,7 @@ mod tests {
         for message in 1..=4 {
             let r = super::super::message_ref(700 + message, 5000 + message);
             bot.manager
-                .attach_message(Target::Game(view.id.clone()), r)
+                .attach_message(Target::Game(view.id.clone()), r, None)
                 .await
                 .expect("attached");
         }

@@ -388,7 +388,7 @@ impl Bot {
                 return origin.ephemeral(t!(lang, "discord-help")).await;
             }
         };
-        self.answer_new(http, origin, answer, lang).await;
+        self.answer_new(http, origin, &user, answer, lang).await;
     }
 
     /// Answers with a new public message (a game or a challenge), or an ephemeral refusal.
@@ -396,6 +396,7 @@ impl Bot {
         self: &Arc<Self>,
         http: &Arc<Http>,
         origin: &Origin<'_>,
+        asker: &UserRef,
         reply: Result<Reply, ActionError>,
         lang: Lang,
     ) {
@@ -417,7 +418,8 @@ impl Bot {
                 };
                 self.set_posted(message, Drawn::Game(Stamp::of(&view)));
                 let target = Target::Game(view.id.clone());
-                self.attach(target, origin.channel().get(), message).await;
+                self.attach(target, origin.channel().get(), message, Some(asker))
+                    .await;
                 // The bot may have moved while the message was on its way: the game's
                 // worker catches up.
                 super::events::nudge_game(self, http, &view.id);
@@ -429,13 +431,16 @@ impl Bot {
                 };
                 self.set_posted(message, Drawn::Challenge);
                 let target = Target::Challenge(view.id.clone());
-                self.attach(target, origin.channel().get(), message).await;
+                self.attach(target, origin.channel().get(), message, None)
+                    .await;
             }
         }
     }
 
-    async fn attach(&self, target: Target, channel: u64, message: u64) {
-        present::attach(&self.manager, target, message_ref(channel, message)).await;
+    /// `by`: whose command the message answers (`None`: the game's own board).
+    async fn attach(&self, target: Target, channel: u64, message: u64, by: Option<&UserRef>) {
+        let message = message_ref(channel, message);
+        present::attach(&self.manager, target, message, by).await;
     }
 
     /// Why a bot account cannot be challenged: ours is played with /play; any other bot
@@ -542,7 +547,7 @@ impl Bot {
                     return origin.ephemeral(t!(lang, "discord-bad-button")).await;
                 };
                 let reply = self.act(&user, &chat, action).await;
-                self.answer_new(http, origin, reply, lang).await;
+                self.answer_new(http, origin, &user, reply, lang).await;
             }
             Button::AcceptChallenge { ref challenge, .. }
             | Button::DeclineChallenge { ref challenge }
@@ -696,6 +701,7 @@ impl Bot {
                 Target::Game(view.id.clone()),
                 origin.channel().get(),
                 message,
+                None,
             )
             .await;
         }

@@ -78,12 +78,13 @@ pub fn is_alert(err: &ActionError) -> bool {
     )
 }
 
-/// Remembers that `message` shows `target`. A failure is logged and otherwise let go: the
-/// message is shown already, and only a later edit of it will be missed (`/board` posts a
-/// fresh one).
-pub async fn attach(manager: &Manager, target: Target, message: MessageRef) {
+/// Remembers that `message` shows `target`, posted for `by` (`None`: of the bot's own
+/// accord; someone who does not play the game: a spectator's board, kept apart). A failure
+/// is logged and otherwise let go: the message is shown already, and only a later edit of
+/// it will be missed (`/board` posts a fresh one).
+pub async fn attach(manager: &Manager, target: Target, message: MessageRef, by: Option<&UserRef>) {
     if let Err(error) = manager
-        .attach_message(target.clone(), message.clone())
+        .attach_message(target.clone(), message.clone(), by)
         .await
     {
         tracing::warn!(?target, message = message.id, %error, "message not attached");

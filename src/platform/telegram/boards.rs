@@ -40,6 +40,9 @@ pub struct Origin {
     /// The pressed message is a board of this game even if the game does not know it (the
     /// bot stopped between posting and attaching it): show the game there.
     pub adopt: bool,
+    /// Whose command a new board answers (a spectator's `/board` is kept apart from the
+    /// game's own boards); `None` for presses, whose boards are the game's.
+    pub asker: Option<UserRef>,
 }
 
 /// Shows what an action answered: a board (edited or posted), a challenge, a list. Posts
@@ -90,7 +93,8 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
     }
     match (step, &o.place) {
         (Step::Adopt { inline }, Some(place)) => {
-            present::attach(&ctx.manager, Target::Game(view.id.clone()), place.to_ref()).await;
+            let target = Target::Game(view.id.clone());
+            present::attach(&ctx.manager, target, place.to_ref(), None).await;
             let content = board_content(view, lang, inline).await;
             ctx.poster.edit(place.clone(), content, version(view));
             catch_up(ctx, view).await;
@@ -100,7 +104,9 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
                 refresh(ctx, &now).await;
             }
         }
-        (Step::Post { chat }, _) => post_board(ctx, view, chat, o.reply_to, lang),
+        (Step::Post { chat }, _) => {
+            post_board(ctx, view, chat, o.reply_to, lang, o.asker.clone());
+        }
         _ => {
             let change = Change {
                 view: view.clone(),
@@ -199,7 +205,12 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
             };
             ctx.poster.edit(target, content, version(view));
         } else if let MsgRef::Chat { chat, .. } = target {
-            queue_board(ctx, view, chat, None, lang, true, false);
+            let post = Post {
+                reply_to: None,
+                only_newer: true,
+                asker: None,
+            };
+            queue_board(ctx, view, chat, lang, post, false);
         }
     }
     true
@@ -208,8 +219,31 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
 /// Posts `view` as a new message in `chat` (through the chat's outbox), attaches it to
 /// the game, takes the keyboard off the board it replaces, and then shows the game
 /// again if it moved on meanwhile (the bot may have moved before the board was attached).
-pub fn post_board(ctx: &Arc<Ctx>, view: &GameView, chat: i64, reply_to: Option<i32>, lang: Lang) {
-    queue_board(ctx, view, chat, reply_to, lang, false, true);
+/// `asker`: whose command it answers (a spectator's board is kept apart from the game's).
+pub fn post_board(
+    ctx: &Arc<Ctx>,
+    view: &GameView,
+    chat: i64,
+    reply_to: Option<i32>,
+    lang: Lang,
+    asker: Option<UserRef>,
+) {
+    let post = Post {
+        reply_to,
+        only_newer: false,
+        asker,
+    };
+    queue_board(ctx, view, chat, lang, post, true);
+}
+
+/// How a board is posted.
+struct Post {
+    /// The command it answers.
+    reply_to: Option<i32>,
+    /// Skipped when a board as new is already posted in the chat.
+    only_newer: bool,
+    /// Whose command it answers (`None`: the game's own board).
+    asker: Option<UserRef>,
 }
 
 /// Queues a board post; a board of the same game still waiting in the chat's outbox is
@@ -218,9 +252,8 @@ fn queue_board(
     ctx: &Arc<Ctx>,
     view: &GameView,
     chat: i64,
-    reply_to: Option<i32>,
     lang: Lang,
-    only_newer: bool,
+    how: Post,
     then_catch_up: bool,
 ) {
     let ctx = ctx.clone();
@@ -230,7 +263,7 @@ fn queue_board(
         chat,
         Some(key),
         Box::pin(async move {
-            post(&ctx, &view, chat, reply_to, lang, only_newer).await;
+            post(&ctx, &view, chat, lang, &how).await;
             if then_catch_up {
                 catch_up(&ctx, &view).await;
             }
@@ -238,25 +271,17 @@ fn queue_board(
     );
 }
 
-/// Posts `view` now (in the chat's outbox task), skipped when `only_newer` and a board
-/// as new is already posted.
-async fn post(
-    ctx: &Ctx,
-    view: &GameView,
-    chat: i64,
-    reply_to: Option<i32>,
-    lang: Lang,
-    only_newer: bool,
-) {
+/// Posts `view` now (in the chat's outbox task), as `how` says.
+async fn post(ctx: &Ctx, view: &GameView, chat: i64, lang: Lang, how: &Post) {
     let mut posted = ctx.poster.posted(&view.id, chat).await;
-    if only_newer && posted.message.is_some() && version(view) <= posted.version {
+    if how.only_newer && posted.message.is_some() && version(view) <= posted.version {
         return;
     }
     let content = board_content(view, lang, false).await;
     let posting = ctx.outbox.posting(chat);
     let (sent, _attaching) = match ctx
         .poster
-        .send_holding(chat, &content, reply_to, posting)
+        .send_holding(chat, &content, how.reply_to, posting)
         .await
     {
         Ok(m) => m,
@@ -270,7 +295,8 @@ async fn post(
         chat,
         message: sent.id.0,
     };
-    present::attach(&ctx.manager, Target::Game(view.id.clone()), new.to_ref()).await;
+    let target = Target::Game(view.id.clone());
+    present::attach(&ctx.manager, target, new.to_ref(), how.asker.as_ref()).await;
     let mut old: Vec<MsgRef> = live_messages(view)
         .into_iter()
         .filter(|m| m.chat_key() == new.chat_key())

@@ -107,6 +107,7 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         repost: false,
         // A board's own buttons (not rematch: that starts a new game).
         adopt: own_board && !matches!(button, Button::Rematch { .. }),
+        asker: None,
     };
     let done = match &button {
         Button::ChallengeTime { time, .. } => challenge_time_set(*time, lang),

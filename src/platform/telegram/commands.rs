@@ -207,6 +207,7 @@ impl Cmd<'_> {
             reply_to: Some(self.msg.id.0),
             repost,
             adopt: false,
+            asker: Some(self.actor.clone()),
         };
         show_reply(self.ctx, reply, &origin, self.lang).await;
         Ok(())

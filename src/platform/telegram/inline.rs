@@ -237,7 +237,7 @@ async fn open_inline_challenge(ctx: &Ctx, challenger: UserRef, place: MsgRef) ->
     match ctx.manager.act(req).await {
         Ok(Reply::Challenge(cv)) => {
             let target = Target::Challenge(cv.id.clone());
-            present::attach(&ctx.manager, target, place.to_ref()).await;
+            present::attach(&ctx.manager, target, place.to_ref(), None).await;
             ctx.poster
                 .edit(place, boards::challenge_content(&cv, lang), 0);
             Some(cv.id)
@@ -302,6 +302,7 @@ pub async fn inline_placeholder_press(
         reply_to: None,
         repost: false,
         adopt: false,
+        asker: None,
     };
     show_reply(ctx, reply, &origin, lang).await;
     Ok(())

@@ -147,7 +147,7 @@ impl Ctx {
                 chat,
                 message: sent.id.0,
             };
-            crate::platform::present::attach(&ctx.manager, target, r.to_ref()).await;
+            crate::platform::present::attach(&ctx.manager, target, r.to_ref(), None).await;
         };
         self.outbox.push(chat, None, Box::pin(job));
     }
