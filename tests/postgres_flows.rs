@@ -823,3 +823,46 @@ async fn a_commit_left_unanswered_is_unknown_and_the_stored_game_is_published_on
         "{late:?}"
     );
 }
+
+/// Issue 31, item 8: an accept whose COMMIT goes unanswered is "being checked"; once the
+/// database answers, the game it did create is on the challenge's message (the game's board
+/// now) and published, so the adapters draw it there. Before, the game was forgotten in
+/// memory and shown nowhere until someone asked for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accept_left_unanswered_shows_its_game_on_the_challenge_once_back() {
+    let Some((m, proxy)) = behind_a_proxy().await else {
+        return;
+    };
+    let (a, b) = (user("a"), user("b"));
+    let id = challenge_id(act(&m, &a, rated_challenge(&b, None)).await);
+    let shown = toguz::manager::MessageRef {
+        platform: Platform::Telegram,
+        id: "-100:40".into(),
+    };
+    let target = toguz::manager::Target::Challenge(id.clone());
+    m.attach_message(target, shown.clone(), None).await.unwrap();
+    let mut events = m.subscribe();
+    proxy.hold_replies_after(b"COMMIT");
+    let unsure = act(&m, &b, Action::AcceptChallenge { challenge: id }).await;
+    assert!(
+        matches!(unsure, Err(ActionError::OutcomeUnknown(_))),
+        "{unsure:?}"
+    );
+    proxy.set(pg_proxy::Mode::Pass);
+    let published = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match events.recv().await {
+                Ok(toguz::manager::Event::Game(view)) => return view,
+                Ok(_) => {}
+                Err(error) => panic!("events: {error}"),
+            }
+        }
+    })
+    .await
+    .expect("the game is published once the database answers");
+    assert_eq!(published.messages, [shown]);
+    assert_eq!((published.ply, published.status), (0, GameStatus::Ongoing));
+    // It is the game's board: a move on it works.
+    let moved = game(act(&m, mover(&published, &a, &b), press(&published, 9)).await);
+    assert_eq!(moved.ply, 1);
+}

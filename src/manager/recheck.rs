@@ -75,7 +75,28 @@ impl Manager {
         let slot = self.challenge_slot(id).await?;
         let c = self.enter(&slot).await?;
         tracing::info!(challenge = id, "an unsure write read back");
+        if let ChallengeStatus::Accepted(game) = &c.status {
+            let (game, messages) = (game.clone(), c.messages.clone());
+            drop(c);
+            return self.show_accepted_game(&game, messages).await;
+        }
         self.publish(Event::Challenge(c.view(self.now())));
         Ok(())
+    }
+
+    /// An accept whose outcome was unknown did land (the game and the accepted challenge
+    /// are one write): the press was answered "being checked", so no message shows the new
+    /// game. The challenge's messages become its boards, as an answered accept makes them,
+    /// and the game is published: every adapter draws it there.
+    async fn show_accepted_game(
+        &self,
+        game: &str,
+        messages: Vec<MessageRef>,
+    ) -> Result<(), ActionError> {
+        for message in messages {
+            self.attach_message(Target::Game(game.to_string()), message, None)
+                .await?;
+        }
+        self.recheck_game(game).await
     }
 }
