@@ -10,6 +10,7 @@
 use super::answer::{Deferral, Origin};
 use super::commands::{self, BadOption, Command};
 use super::config::MentionStyle;
+use super::failure::{self, said, Failure, Handled};
 use super::guard::Guarded as _;
 use super::messages::{self, Stamp};
 use super::{guard, message_ref, Bot, Drawn};
@@ -178,6 +179,7 @@ impl Bot {
 
     // ----- slash commands -----
 
+    /// A slash command, answered; what it could not do is answered in one place.
     async fn on_command(
         self: &Arc<Self>,
         http: &Arc<Http>,
@@ -185,15 +187,29 @@ impl Bot {
         cmd: &CommandInteraction,
     ) {
         let user = actor(&cmd.user, cmd.member.as_deref());
-        let chat = chat(cmd.guild_id, cmd.channel_id);
         let lang = self.lang(&user, &cmd.locale).await;
+        if let Err(failure) = self.run_command(http, origin, cmd, &user, lang).await {
+            failure::answer(origin, failure, lang).await;
+        }
+    }
+
+    async fn run_command(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        origin: &Origin<'_>,
+        cmd: &CommandInteraction,
+        user: &UserRef,
+        lang: Lang,
+    ) -> Handled {
+        let user = user.clone();
+        let chat = chat(cmd.guild_id, cmd.channel_id);
         let Some(command) = commands::parse(&cmd.data.name, &cmd.data.options) else {
             tracing::warn!(name = cmd.data.name, "Discord: unknown command");
-            return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+            return Err(Failure::BadOption);
         };
         if is_lookup(&command) && !self.within_limit(&user, &cmd.data.name).await {
             // Every interaction must be answered: each one over the limit is told.
-            return origin.ephemeral(t!(lang, "discord-slow-down")).await;
+            return Err(Failure::Limited);
         }
         let answer = match command {
             Command::Challenge {
@@ -203,14 +219,14 @@ impl Bot {
                 rated,
             } => {
                 let Ok(variant) = variant else {
-                    return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                    return Err(Failure::BadOption);
                 };
                 let time = match typed_time(time, lang) {
                     Ok(time) => time,
-                    Err(refusal) => return origin.ephemeral(refusal).await,
+                    Err(refusal) => return Err(Failure::Unable(refusal)),
                 };
                 if cmd.guild_id.is_none() {
-                    return origin.ephemeral(t!(lang, "discord-challenge-in-dm")).await;
+                    return Err(Failure::Unable(t!(lang, "discord-challenge-in-dm")));
                 }
                 let opponent = opponent.and_then(|id| {
                     let u = cmd.data.resolved.users.get(&id)?;
@@ -222,16 +238,15 @@ impl Bot {
                     Some((UserRef::new(Platform::Discord, id.to_string(), name), u.bot))
                 });
                 let Some((opponent, is_bot)) = opponent else {
-                    return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
+                    return Err(Failure::UnknownUser);
                 };
                 if is_bot {
-                    return origin.ephemeral(self.bot_refusal(&opponent, lang)).await;
+                    return Err(self.bot_refusal(&opponent, lang));
                 }
                 if let Some(wait) = self.cooldown_left(&user) {
                     let seconds = wait.as_secs().max(1);
-                    return origin
-                        .ephemeral(t!(lang, "discord-cooldown", seconds = seconds))
-                        .await;
+                    let text = t!(lang, "discord-cooldown", seconds = seconds);
+                    return Err(Failure::Unable(text));
                 }
                 let action = Action::Challenge {
                     opponent: Some(opponent),
@@ -251,18 +266,16 @@ impl Bot {
                 time,
             } => {
                 let Ok(variant) = variant else {
-                    return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                    return Err(Failure::BadOption);
                 };
                 let time = match typed_time(time, lang) {
                     Ok(time) => time,
-                    Err(refusal) => return origin.ephemeral(refusal).await,
+                    Err(refusal) => return Err(Failure::Unable(refusal)),
                 };
                 let level = match level {
                     None => self.manager.config().bot.default_level,
                     Some(Ok(level)) => level,
-                    Some(Err(BadOption)) => {
-                        return origin.ephemeral(t!(lang, "discord-bad-option")).await
-                    }
+                    Some(Err(BadOption)) => return Err(Failure::BadOption),
                 };
                 let action = Action::PlayBot {
                     level,
@@ -275,7 +288,7 @@ impl Bot {
             Command::Board { game } => self.act(&user, &chat, Action::Show { game }).await,
             Command::Games => match self.act(&user, &chat, Action::ListGames).await {
                 Ok(Reply::Games(views)) => {
-                    return origin.ephemeral(present::games_text(&views, lang)).await
+                    return said(origin, present::games_text(&views, lang)).await
                 }
                 other => other,
             },
@@ -286,7 +299,7 @@ impl Bot {
                 {
                     Ok(Reply::Game(view)) => {
                         let text = t!(lang, "discord-resigned", id = view.id.as_str());
-                        return origin.ephemeral(text).await;
+                        return said(origin, text).await;
                     }
                     other => other,
                 }
@@ -300,7 +313,7 @@ impl Bot {
                         let text = present::result_text(&view, lang).unwrap_or_else(|| {
                             t!(lang, "discord-draw-offered", id = view.id.as_str())
                         });
-                        return origin.ephemeral(text).await;
+                        return said(origin, text).await;
                     }
                     other => other,
                 }
@@ -313,27 +326,20 @@ impl Bot {
                 // Without a game: this place's last, else the caller's last in the archive.
                 let game = match game {
                     Some(game) => game,
-                    None => match self.manager.last_finished_for(&chat, &user).await {
-                        Ok(game) => game,
-                        Err(error) => {
-                            return origin.ephemeral(present::error_text(&error, lang)).await
-                        }
-                    },
+                    None => self.manager.last_finished_for(&chat, &user).await?,
                 };
                 return self.review(origin, (&user, &chat), Some(game), lang).await;
             }
             Command::Stats { player } => {
                 let named = player.and_then(|id| resolved_user(cmd, id));
                 if player.is_some() && named.is_none() {
-                    return origin.ephemeral(t!(lang, "discord-unknown-user")).await;
+                    return Err(Failure::UnknownUser);
                 }
                 let whose = named.filter(|u| *u != user);
                 let shown = whose.as_ref().map(present::user_name);
-                let text = match self.manager.stats(whose.as_ref().unwrap_or(&user)).await {
-                    Ok(stats) => history_text::stats_text(shown.as_deref(), stats.as_ref(), lang),
-                    Err(error) => present::error_text(&error, lang),
-                };
-                return origin.ephemeral(text).await;
+                let stats = self.manager.stats(whose.as_ref().unwrap_or(&user)).await?;
+                let text = history_text::stats_text(shown.as_deref(), stats.as_ref(), lang);
+                return said(origin, text).await;
             }
             Command::History { player } => {
                 let whose = match player {
@@ -346,7 +352,7 @@ impl Bot {
                             own: named == user,
                             user: named,
                         },
-                        None => return origin.ephemeral(t!(lang, "discord-unknown-user")).await,
+                        None => return Err(Failure::UnknownUser),
                     },
                 };
                 return self.history(origin, whose, lang).await;
@@ -356,7 +362,7 @@ impl Bot {
             }
             Command::Leaderboard { global, category } => {
                 let (Ok(global), Ok(category)) = (global, category.transpose()) else {
-                    return origin.ephemeral(t!(lang, "discord-bad-option")).await;
+                    return Err(Failure::BadOption);
                 };
                 // In a DM there is no server: everyone on Discord.
                 let scope = if global || cmd.guild_id.is_none() {
@@ -364,49 +370,42 @@ impl Bot {
                 } else {
                     Scope::Chat(chat.clone())
                 };
-                let text = self.leaderboard(scope, category, &user, lang).await;
-                return origin.ephemeral(text).await;
+                let text = self.leaderboard(scope, category, &user, lang).await?;
+                return said(origin, text).await;
             }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,
-                    Some(Err(BadOption)) => {
-                        return origin.ephemeral(t!(lang, "discord-bad-option")).await
-                    }
+                    Some(Err(BadOption)) => return Err(Failure::BadOption),
                     Some(Ok(chosen)) => {
-                        if let Err(error) = self.manager.set_user_lang(&user, chosen).await {
-                            return origin.ephemeral(present::error_text(&error, lang)).await;
-                        }
+                        self.manager.set_user_lang(&user, chosen).await?;
                         let text = format!(
                             "{}\n\n{}",
                             t!(chosen, "discord-lang-set"),
                             t!(chosen, "discord-help")
                         );
-                        return origin.ephemeral(text).await;
+                        return said(origin, text).await;
                     }
                 };
-                return origin.ephemeral(t!(lang, "discord-help")).await;
+                return said(origin, t!(lang, "discord-help")).await;
             }
         };
-        self.answer_new(http, origin, &user, answer, lang).await;
+        self.answer_new(http, origin, &user, answer?, lang).await
     }
 
-    /// Answers with a new public message (a game or a challenge), or an ephemeral refusal.
+    /// Answers with a new public message (a game or a challenge), or a private list.
     async fn answer_new(
         self: &Arc<Self>,
         http: &Arc<Http>,
         origin: &Origin<'_>,
         asker: &UserRef,
-        reply: Result<Reply, ActionError>,
+        reply: Reply,
         lang: Lang,
-    ) {
+    ) -> Handled {
         let attach = match reply {
-            Ok(Reply::Game(view)) => Attach::Game(view),
-            Ok(Reply::Challenge(view)) => Attach::Challenge(view),
-            Ok(Reply::Games(views)) => {
-                return origin.ephemeral(present::games_text(&views, lang)).await
-            }
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+            Reply::Game(view) => Attach::Game(view),
+            Reply::Challenge(view) => Attach::Challenge(view),
+            Reply::Games(views) => return said(origin, present::games_text(&views, lang)).await,
         };
         match attach {
             Attach::Game(view) => {
@@ -414,7 +413,7 @@ impl Bot {
                 let lang = self.board_lang(&view).await;
                 let out = messages::game(&view, lang, self.settings.mention).await;
                 let Some(message) = origin.post(out).await else {
-                    return;
+                    return Ok(());
                 };
                 self.set_posted(message, Drawn::Game(Stamp::of(&view)));
                 let target = Target::Game(view.id.clone());
@@ -427,7 +426,7 @@ impl Bot {
             Attach::Challenge(view) => {
                 let _guard = self.hold(format!("c:{}", view.id)).await;
                 let Some(message) = origin.post(messages::challenge(&view, lang)).await else {
-                    return;
+                    return Ok(());
                 };
                 self.set_posted(message, Drawn::Challenge);
                 let target = Target::Challenge(view.id.clone());
@@ -435,6 +434,7 @@ impl Bot {
                     .await;
             }
         }
+        Ok(())
     }
 
     /// `by`: whose command the message answers (`None`: the game's own board).
@@ -445,15 +445,12 @@ impl Bot {
 
     /// Why a bot account cannot be challenged: ours is played with /play; any other bot
     /// (Discord marks every bot account `bot: true`) cannot play at all.
-    fn bot_refusal(&self, opponent: &UserRef, lang: Lang) -> String {
+    fn bot_refusal(&self, opponent: &UserRef, lang: Lang) -> Failure {
         if opponent.id == self.bot_id.to_string() {
-            present::error_text(&ActionError::ChallengeBot, lang)
+            Failure::Refused(ActionError::ChallengeBot)
         } else {
-            t!(
-                lang,
-                "discord-challenge-other-bot",
-                name = present::user_name(opponent)
-            )
+            let name = present::user_name(opponent);
+            Failure::Unable(t!(lang, "discord-challenge-other-bot", name = name))
         }
     }
 
@@ -496,6 +493,7 @@ impl Bot {
 
     // ----- buttons -----
 
+    /// A button press, answered; what it could not do is answered in one place.
     async fn on_component(
         self: &Arc<Self>,
         http: &Arc<Http>,
@@ -503,13 +501,27 @@ impl Bot {
         press: &ComponentInteraction,
     ) {
         let user = actor(&press.user, press.member.as_ref());
-        let chat = chat(press.guild_id, press.channel_id);
         let lang = self.lang(&user, &press.locale).await;
+        if let Err(failure) = self.run_component(http, origin, press, &user, lang).await {
+            failure::answer(origin, failure, lang).await;
+        }
+    }
+
+    async fn run_component(
+        self: &Arc<Self>,
+        http: &Arc<Http>,
+        origin: &Origin<'_>,
+        press: &ComponentInteraction,
+        user: &UserRef,
+        lang: Lang,
+    ) -> Handled {
+        let user = user.clone();
+        let chat = chat(press.guild_id, press.channel_id);
         let button = match buttons::decode(&press.data.custom_id) {
             Ok(button) => button,
             Err(error) => {
                 tracing::info!(%error, "Discord: a button with data we do not know");
-                return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                return Err(Failure::BadButton);
             }
         };
         let message = press.message.id.get();
@@ -544,10 +556,10 @@ impl Bot {
             }
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
-                    return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                    return Err(Failure::BadButton);
                 };
-                let reply = self.act(&user, &chat, action).await;
-                self.answer_new(http, origin, &user, reply, lang).await;
+                let reply = self.act(&user, &chat, action).await?;
+                self.answer_new(http, origin, &user, reply, lang).await
             }
             Button::AcceptChallenge { ref challenge, .. }
             | Button::DeclineChallenge { ref challenge }
@@ -555,22 +567,21 @@ impl Bot {
             | Button::ChallengeTime { ref challenge, .. } => {
                 let _guard = self.hold(format!("c:{challenge}")).await;
                 let Some(action) = button.clone().into_action() else {
-                    return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                    return Err(Failure::BadButton);
                 };
-                let reply = self.act(&user, &chat, action).await;
-                match reply {
-                    Ok(Reply::Game(view)) => {
+                match self.act(&user, &chat, action).await? {
+                    Reply::Game(view) => {
                         // The challenge message becomes the game message.
                         self.update_game(http, origin, &view, &user, message).await;
                     }
-                    Ok(Reply::Challenge(view)) => {
+                    Reply::Challenge(view) => {
                         let ticket = self.begin_draw(message);
                         let answered = origin.update(messages::challenge(&view, lang)).await;
                         self.end_draw(message, ticket, answered.then_some(Drawn::Challenge));
                     }
-                    Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
-                    Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
+                    Reply::Games(_) => return Err(Failure::BadButton),
                 }
+                Ok(())
             }
             Button::Move { ref game, .. }
             | Button::Resign { ref game, .. }
@@ -580,22 +591,22 @@ impl Bot {
             | Button::Abort { ref game } => {
                 let _guard = self.hold(format!("g:{game}")).await;
                 let Some(action) = button.clone().into_action() else {
-                    return origin.ephemeral(t!(lang, "discord-bad-button")).await;
+                    return Err(Failure::BadButton);
                 };
-                let reply = self.act(&user, &chat, action).await;
-                match reply {
+                match self.act(&user, &chat, action).await {
                     Ok(Reply::Game(view)) => {
-                        self.update_game(http, origin, &view, &user, message).await
+                        self.update_game(http, origin, &view, &user, message).await;
+                        Ok(())
                     }
-                    Ok(_) => origin.ephemeral(t!(lang, "discord-bad-button")).await,
+                    Ok(_) => Err(Failure::BadButton),
                     Err(error) => {
-                        origin.ephemeral(present::error_text(&error, lang)).await;
                         if matches!(error, ActionError::StaleBoard) {
                             // The pressed board may lag behind the game (its edit was
                             // lost): the game's worker redraws whichever of its messages
                             // does not show it, as Telegram does on a stale press.
                             super::events::nudge_game(self, http, game);
                         }
+                        Err(error.into())
                     }
                 }
             }
@@ -612,27 +623,23 @@ impl Bot {
         (user, chat): (&UserRef, &ChatRef),
         game: Option<String>,
         lang: Lang,
-    ) {
-        let ticket = match self.manager.start_review_in(chat, game, user).await {
-            Ok(ticket) => ticket,
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
-        };
+    ) -> Handled {
+        let ticket = self.manager.start_review_in(chat, game, user).await?;
         if !ticket.is_ready() {
             origin.defer().await;
         }
-        let reviewed = match ticket.finish().await {
-            Ok(reviewed) => reviewed,
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
-        };
+        let reviewed = ticket.finish().await?;
         let buttons = present::review::mistake_buttons(&reviewed, lang);
         // The graph (drawn once per language while the review is kept) is drawn off the
         // async workers.
         match crate::render::draw(move || present::review::review_post(&reviewed, lang)).await {
-            Ok(post) => drop(origin.post(messages::review(post, &buttons)).await),
-            Err(error) => {
-                tracing::error!(%error, "Discord: the review could not be drawn");
-                origin.ephemeral(t!(lang, "discord-internal-error")).await
+            Ok(post) => {
+                origin.post(messages::review(post, &buttons)).await;
+                Ok(())
             }
+            Err(error) => Err(Failure::Internal(format!(
+                "the review could not be drawn: {error}"
+            ))),
         }
     }
 
@@ -646,30 +653,22 @@ impl Bot {
         game: String,
         mark: u8,
         lang: Lang,
-    ) {
-        let ticket = match self.manager.start_review_in(chat, Some(game), user).await {
-            Ok(ticket) => ticket,
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
-        };
+    ) -> Handled {
+        let ticket = self.manager.start_review_in(chat, Some(game), user).await?;
         if !ticket.is_ready() {
             origin.defer().await;
         }
-        let board = match ticket.finish().await {
-            Ok(reviewed) => {
-                let drawn = move || present::review::mistake_board(&reviewed, mark, lang);
-                crate::render::draw(drawn).await.unwrap_or_else(|error| {
-                    tracing::error!(%error, "Discord: the mistake board could not be drawn");
-                    None
-                })
-            }
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
+        let reviewed = ticket.finish().await?;
+        let drawn = move || present::review::mistake_board(&reviewed, mark, lang);
+        let board = crate::render::draw(drawn)
+            .await
+            .map_err(|error| Failure::Internal(format!("a mistake board: {error}")))?;
+        // No such mistake in the review: the button's mark was not one of ours.
+        let Some((caption, png)) = board else {
+            return Err(Failure::BadButton);
         };
-        match board {
-            Some((caption, png)) => {
-                origin.post(messages::mistake_board(caption, png)).await;
-            }
-            None => origin.ephemeral(t!(lang, "discord-bad-button")).await,
-        }
+        origin.post(messages::mistake_board(caption, png)).await;
+        Ok(())
     }
 
     /// Answers a press by redrawing the pressed message with the game; pings the next player

@@ -6,6 +6,7 @@
 //! the guard like any other.
 
 use super::answer::Origin;
+use super::failure::Handled;
 use super::messages::{Attachment, Outgoing, BOARD_FILE};
 use super::Bot;
 use crate::i18n::Lang;
@@ -23,32 +24,25 @@ impl Bot {
         (user, chat): (&UserRef, &ChatRef),
         (game, ply): (GameId, u16),
         lang: Lang,
-    ) {
-        let ticket = match self
+    ) -> Handled {
+        let ticket = self
             .manager
             .start_hint(user, chat, Some(game), Some(ply))
-            .await
-        {
-            Ok(ticket) => ticket,
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
-        };
-        match ticket.finish().await {
-            Ok(hint) => {
-                // Drawn off the async workers, so other interactions go on meanwhile.
-                let drawn = crate::render::draw({
-                    let hint = hint.clone();
-                    move || present::review::hint_board(&hint, lang)
-                })
-                .await;
-                let (caption, png) = drawn.unwrap_or_else(|error| {
-                    tracing::error!(game = hint.game.id, %error, "hint board failed");
-                    (present::review::hint_caption(&hint, lang), None)
-                });
-                origin.post(hint_message(caption, png)).await;
-                super::events::nudge_game(self, http, &hint.game.id);
-            }
-            Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
-        }
+            .await?;
+        let hint = ticket.finish().await?;
+        // Drawn off the async workers, so other interactions go on meanwhile.
+        let drawn = crate::render::draw({
+            let hint = hint.clone();
+            move || present::review::hint_board(&hint, lang)
+        })
+        .await;
+        let (caption, png) = drawn.unwrap_or_else(|error| {
+            tracing::error!(game = hint.game.id, %error, "hint board failed");
+            (present::review::hint_caption(&hint, lang), None)
+        });
+        origin.post(hint_message(caption, png)).await;
+        super::events::nudge_game(self, http, &hint.game.id);
+        Ok(())
     }
 }
 

@@ -9,17 +9,18 @@
 
 use super::answer::Origin;
 use super::config::MentionStyle;
+use super::failure::{said, Handled};
 use super::messages::{self, Attachment, Outgoing};
 use super::Bot;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button, MAX_HISTORY_PAGE};
 use crate::manager::history::{HistoryPage, PageAt, RecordFile};
-use crate::manager::{Action, GameView, Reply, Request};
+use crate::manager::{Action, ActionError, GameView, Reply, Request};
 use crate::model::{Category, ChatRef, Platform, UserRef};
 use crate::platform::present::history_text::{
     self, entry_button, history_text, name_in, BoardsShown, Whose,
 };
-use crate::platform::present::{self, LabeledButton};
+use crate::platform::present::LabeledButton;
 use crate::ratings::keys::Scope;
 use crate::t;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
@@ -37,7 +38,7 @@ impl Bot {
         category: Option<Category>,
         caller: &UserRef,
         lang: Lang,
-    ) -> String {
+    ) -> Result<String, ActionError> {
         let boards = match category {
             Some(category) => self
                 .manager
@@ -50,18 +51,18 @@ impl Bot {
                 boards.map(|boards| (boards, BoardsShown::Overview { more }))
             }
         };
-        match boards {
-            Ok((boards, shown)) => history_text::leaderboard_text(&boards, shown, lang),
-            Err(error) => present::error_text(&error, lang),
-        }
+        let (boards, shown) = boards?;
+        Ok(history_text::leaderboard_text(&boards, shown, lang))
     }
 
     /// `/history`: the first page of `whose`'s games.
-    pub(super) async fn history(&self, origin: &Origin<'_>, whose: Whose, lang: Lang) {
-        match self.manager.history(&whose.user, &PageAt::Newest, 0).await {
-            Ok(page) => origin.private(history_message(&whose, &page, lang)).await,
-            Err(error) => origin.ephemeral(present::error_text(&error, lang)).await,
-        }
+    pub(super) async fn history(&self, origin: &Origin<'_>, whose: Whose, lang: Lang) -> Handled {
+        let page = self
+            .manager
+            .history(&whose.user, &PageAt::Newest, 0)
+            .await?;
+        origin.private(history_message(&whose, &page, lang)).await;
+        Ok(())
     }
 
     /// A ◀ or ▶ press: the pressed page becomes page `number` of `user`'s history. A page
@@ -73,24 +74,23 @@ impl Bot {
         presser: &UserRef,
         (user, number, at): (String, u16, PageAt),
         lang: Lang,
-    ) {
+    ) -> Handled {
         let own = user == presser.id;
         let mut user = UserRef::new(Platform::Discord, user, presser.name.clone());
-        let page = match self.manager.history(&user, &at, usize::from(number)).await {
-            Ok(page) => page,
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
-        };
+        let page = self
+            .manager
+            .history(&user, &at, usize::from(number))
+            .await?;
         if page.entries.is_empty() {
             tracing::info!(page = number, "Discord: a history page with no games");
-            return origin
-                .ephemeral(t!(lang, "discord-history-page-gone"))
-                .await;
+            return said(origin, t!(lang, "discord-history-page-gone")).await;
         }
         if !own {
             user.name = name_in(&page, &user);
         }
         let whose = Whose { user, own };
         origin.update(history_message(&whose, &page, lang)).await;
+        Ok(())
     }
 
     /// `/record`, an entry's button and a board's Record button: the record as a file, the
@@ -102,17 +102,15 @@ impl Bot {
         game: Option<String>,
         with_board: bool,
         lang: Lang,
-    ) {
-        let file = match self.manager.record_in(chat, game).await {
-            Ok(file) => file,
-            Err(error) => return origin.ephemeral(present::error_text(&error, lang)).await,
-        };
+    ) -> Handled {
+        let file = self.manager.record_in(chat, game).await?;
         let board = if with_board {
             self.final_board(asker, chat, &file.game).await
         } else {
             None
         };
         origin.private(record_message(&file, board, lang)).await;
+        Ok(())
     }
 
     /// A game's board as it stands (its final board once over), drawn in the board's

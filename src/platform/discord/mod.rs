@@ -14,6 +14,7 @@ mod answer;
 mod commands;
 pub mod config;
 mod events;
+mod failure;
 mod guard;
 mod handler;
 mod hints;
