@@ -58,6 +58,7 @@ on_both_backends! {
         the_command_limit_holds_across_processes,
         people_challenging_in_one_chat_at_once_all_get_a_seat,
         spectators_boards_leave_the_players_places_and_the_game_revision_alone,
+        no_limit_takes_one_of_the_first_seats,
     ],
     multi: [],
 }
@@ -570,4 +571,48 @@ async fn spectators_boards_leave_the_players_places_and_the_game_revision_alone(
     let mut expected: Vec<_> = own.to_vec();
     expected.extend(spectators[2..].iter().cloned());
     assert_eq!(moved.messages, expected);
+}
+
+/// Issue 31, item 6: with no limit (`usize::MAX`, as the benchmark runs) a new game still
+/// takes one of the first free seats at once: the free seats are not all listed first (a
+/// version that did ran out of memory before its first game).
+async fn no_limit_takes_one_of_the_first_seats(backend: Backend) {
+    let store = backend.open().await;
+    let mut config = toguz::testing::manager::test_config();
+    config.limits.games_per_user = usize::MAX;
+    config.limits.games_per_chat = usize::MAX;
+    config.limits.challenges_per_user = usize::MAX;
+    config.limits.challenges_per_chat = usize::MAX;
+    let engine = EnginePool::new(EngineConfig::default());
+    let m = Manager::start_with_clock(store.clone(), engine, config, Clock::manual(T0))
+        .await
+        .unwrap();
+    let (a, b) = (user("a"), user("b"));
+    for _ in 0..3 {
+        let offer = Action::Challenge {
+            opponent: Some(b.clone()),
+            variant: toguz::rules::Variant::STANDARD,
+            rated: false,
+            time: None,
+        };
+        let shown = challenge(act(&m, &a, offer).await);
+        let accept = Action::AcceptChallenge {
+            challenge: shown.id,
+        };
+        game(act(&m, &b, accept).await);
+    }
+    let prefix = format!("seat:game:user:{}|", a.key());
+    let seats: Vec<(String, String)> = store
+        .scan(
+            toguz::store::Tree::Claims,
+            toguz::store::KeyRange::prefix(&prefix),
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(seats.len(), 3);
+    for (key, _) in seats {
+        let n: usize = key[prefix.len()..].parse().unwrap();
+        assert!(n < 16 + 3, "{key}");
+    }
 }

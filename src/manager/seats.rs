@@ -73,6 +73,9 @@ pub(super) fn lost_a_seat<T>(result: &Result<T, StoreError>, attempt: u32) -> bo
             if *tree == Tree::Claims.name() && key.starts_with("seat:"))
 }
 
+/// Among how many free seats (at most) a new holder picks one.
+const SEAT_SPREAD: usize = 16;
+
 /// One of the free seats, chosen by the holder: people asking at the same moment read the
 /// same free seats, and taking the first would make all but one of them lose it and try again.
 fn pick_seat(mut free: Vec<String>, holder: &str) -> Option<String> {
@@ -176,7 +179,9 @@ impl Manager {
         batch: &mut Batch,
     ) -> Result<(), ActionError> {
         let taken = self.seats(scope).await?;
-        let free: Vec<String> = (0..scope.limit)
+        // The first few free seats: the limit may be huge (unlimited), the seats are not.
+        let window = scope.limit.min(taken.len().saturating_add(SEAT_SPREAD));
+        let free: Vec<String> = (0..window)
             .map(|n| seat_key(&scope.prefix, n))
             .filter(|key| !taken.iter().any(|(k, _)| k == key))
             .collect();
