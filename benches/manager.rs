@@ -18,6 +18,10 @@ use toguz::testing::pg;
 /// the cost of a flush per move, many games show what group commit shares.
 const GAMES: [usize; 2] = [1, 64];
 
+/// The allocator the `toguz` binary runs with (src/main.rs), so the figures are the bot's.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn request(actor: &UserRef, action: Action) -> Request {
     Request {
         actor: actor.clone(),

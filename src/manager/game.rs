@@ -102,6 +102,8 @@ pub struct Game {
     pub rec: GameRecord,
     pub position: Position,
     pub reports: Vec<MoveReport>,
+    /// `move_text` of `reports`, kept as moves are played (every view shows it).
+    moves_text: String,
     /// Spectators' boards, kept apart from the record (`watchers.rs`).
     pub watchers: super::watchers::Watchers,
 }
@@ -114,6 +116,7 @@ impl Game {
             rec,
             position,
             reports: Vec::new(),
+            moves_text: String::new(),
             watchers: Default::default(),
         }
     }
@@ -129,10 +132,12 @@ impl Game {
                 .map_err(|e| format!("move {} (pit {pit}): {e}", i + 1))?;
             reports.push(report);
         }
+        let moves_text = move_text(Position::start(rec.variant), &reports, false);
         Ok(Game {
             rec,
             position,
             reports,
+            moves_text,
             watchers: Default::default(),
         })
     }
@@ -176,6 +181,9 @@ impl Game {
         let mover = self.position.to_move();
         let report = self.position.play(pit)?;
         self.rec.moves.push(pit);
+        let start_ply = Position::start(self.rec.variant).ply();
+        let i = self.reports.len();
+        crate::rules::push_move_text(&mut self.moves_text, start_ply, i, &report, false);
         self.reports.push(report);
         self.rec.last_move_at = now;
         if self.rec.draw_offer == Some(mover.other()) {
@@ -245,7 +253,7 @@ impl Game {
             previous_move: self.reports.iter().rev().nth(1).copied(),
             status: self.rec.status,
             draw_offer: self.rec.draw_offer,
-            moves: move_text(Position::start(self.rec.variant), &self.reports, false),
+            moves: self.moves_text.clone(),
             messages: self.watchers.merged(&self.rec.messages),
             last_move_at: self.rec.last_move_at,
             timeout_at: self.timeout_at(timeout_secs),
@@ -414,7 +422,25 @@ mod tests {
         let again = Game::from_record(g.rec.clone()).unwrap();
         assert_eq!(again.position, g.position);
         assert_eq!(again.view(100, 0, 0).moves, "1. 76 98");
+        assert_eq!(g.view(100, 0, 0).moves, "1. 76 98");
         assert_eq!(g.rec.last_move_at, 11);
+    }
+
+    #[test]
+    fn the_move_text_kept_as_moves_are_played_is_the_whole_lists() {
+        let mut g = Game::new(record());
+        for n in 0..60 {
+            let Some(pit) = g.position.legal_moves().iter().nth(n % 3) else {
+                break;
+            };
+            if g.play(pit, 10).is_err() {
+                break;
+            }
+            let whole = move_text(Position::start(g.rec.variant), &g.reports, false);
+            assert_eq!(g.moves_text, whole);
+        }
+        let again = Game::from_record(g.rec.clone()).unwrap();
+        assert_eq!(again.moves_text, g.moves_text);
     }
 
     #[test]

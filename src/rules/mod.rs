@@ -15,9 +15,9 @@ pub use fen::FenError;
 pub use notation::{parse_move_token, MoveToken, NotationError};
 pub use perft::perft;
 pub use record::{
-    annotate_clocks, move_text, parse_record, parse_records, parse_variant, replay, variant_text,
-    write_record, write_timed_record, Disagreement, DisagreementKind, Record, RecordError,
-    RecordResult, ReplayedPly, WrittenMove,
+    annotate_clocks, move_text, parse_record, parse_records, parse_variant, push_move_text, replay,
+    variant_text, write_record, write_timed_record, Disagreement, DisagreementKind, Record,
+    RecordError, RecordResult, ReplayedPly, WrittenMove,
 };
 
 use std::fmt;

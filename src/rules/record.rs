@@ -565,21 +565,29 @@ pub fn annotate_clocks(text: &str, clocks: &[u64]) -> String {
 /// Numbered move text on one line: `1. 76 98 2. 66 87`.
 pub fn move_text(start: Position, moves: &[MoveReport], playok: bool) -> String {
     let mut out = String::new();
-    for (i, (m, ply)) in moves.iter().zip(start.ply()..).enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        let number = ply / 2 + 1;
-        if m.side == Side::White {
-            let _ = write!(out, "{number}. ");
-        } else if i == 0 {
-            let _ = write!(out, "{number}... ");
-        }
-        if playok {
-            let _ = write!(out, "{}", m.notation_playok());
-        } else {
-            let _ = write!(out, "{}", m.notation());
-        }
+    for (i, m) in moves.iter().enumerate() {
+        push_move_text(&mut out, start.ply(), i, m, playok);
     }
     out
+}
+
+/// Appends the `i`-th move of a game that started at ply `start_ply` to its move text (what
+/// `move_text` makes of them all): a game in memory keeps its text and adds each move,
+/// instead of writing the whole list again for every board.
+pub fn push_move_text(out: &mut String, start_ply: u16, i: usize, m: &MoveReport, playok: bool) {
+    if i > 0 {
+        out.push(' ');
+    }
+    let ply = usize::from(start_ply) + i;
+    let number = ply / 2 + 1;
+    if m.side == Side::White {
+        let _ = write!(out, "{number}. ");
+    } else if i == 0 {
+        let _ = write!(out, "{number}... ");
+    }
+    if playok {
+        let _ = write!(out, "{}", m.notation_playok());
+    } else {
+        let _ = write!(out, "{}", m.notation());
+    }
 }
