@@ -1025,6 +1025,7 @@ on_both_backends! {
         finished_games_and_closed_challenges_leave_memory_but_not_the_store,
         a_claim_holds_once_and_across_a_restart,
         a_games_version_counts_what_its_boards_show,
+        a_press_reads_the_store_once,
     ],
     multi: [
         a_hundred_identical_presses_apply_one_move,
@@ -1032,4 +1033,41 @@ on_both_backends! {
         a_player_waiting_for_a_busy_bot_is_told,
         a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep,
     ],
+}
+
+/// Issue 32: a press costs one store read (the game's revision), not three or four: the
+/// presser's language, the players' languages for the board and the presser's handle are
+/// what this process read or wrote of them lately. Here a press as both adapters make it:
+/// the handle noted, the presser's language, the action, the board's languages.
+async fn a_press_reads_the_store_once(backend: Backend) {
+    let store = backend.open().await;
+    let (m, _) = manager_with(store.clone(), ManagerConfig::default()).await;
+    let (a, b) = (user("a"), user("b"));
+    m.set_user_lang(&b, toguz::i18n::Lang::Kk).await.unwrap();
+    let mut v = start_game(&m, &a, &b).await;
+    let mut costs = Vec::new();
+    for ply in 0..4u16 {
+        let mover = player_to_move(&v, &a, &b).clone();
+        let before = store.reads();
+        m.remember_handle(&format!("{}_handle", mover.id), &mover)
+            .await
+            .unwrap();
+        let lang = m.user_lang(&mover).await;
+        let pit = (1..=9)
+            .find(|&p| v.position.is_legal(p))
+            .expect("a legal pit");
+        let action = Action::Move {
+            game: v.id.clone(),
+            ply: Some(ply),
+            pit,
+        };
+        v = game(act(&m, &mover, action).await);
+        let board = [m.user_lang(&a).await, m.user_lang(&b).await];
+        costs.push(store.reads() - before);
+        assert_eq!(board[1], Some(toguz::i18n::Lang::Kk));
+        assert_eq!(lang, board[usize::from(mover == b)]);
+    }
+    // Each player's first press reads their handle once; from then on a press reads the
+    // game's revision alone.
+    assert_eq!(&costs[2..], [1, 1], "{costs:?}");
 }

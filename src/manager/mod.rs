@@ -160,6 +160,8 @@ struct Inner {
     /// Games that ended while the manager started (a flag that fell before the stop, a
     /// move time that ran out while down): their events went out before anyone subscribed.
     ended_at_start: Mutex<Vec<GameId>>,
+    /// What this process read or wrote lately of users' languages and handles (`users`).
+    recent: users::Recent,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -213,6 +215,7 @@ impl Manager {
                 reviews: reviews::Reviews::new(config.review.clone()),
                 hints: Mutex::new(HashSet::new()),
                 ended_at_start: Mutex::new(Vec::new()),
+                recent: users::Recent::new(),
                 config,
             }),
         };

@@ -1,7 +1,47 @@
 //! Per-user data kept by the manager: the chosen language, `@handle`s, one-time claims.
+//!
+//! A press needs the presser's language and the board's (its players'), and notes the
+//! presser's handle: read from the store each time, that was three or four reads a press
+//! besides the game's own. A process keeps what it read or wrote of them lately (`Recent`:
+//! bounded, each entry trusted for a few seconds), so a press costs the game's read alone.
+//! A language chosen through another process shows here once its entry expires.
 
 use super::*;
 use crate::store::CLAIM_TTL_SECS;
+use mini_moka::sync::Cache;
+use std::time::Duration;
+
+/// How long a process trusts a language it read (one chosen through this process is known
+/// at once).
+const LANG_FRESH: Duration = Duration::from_secs(10);
+/// How long a process trusts that a handle is stored as it saw it.
+const HANDLE_FRESH: Duration = Duration::from_secs(60);
+/// Users whose language or handle a process keeps at most (memory stays flat under load).
+const RECENT_USERS: u64 = 100_000;
+
+/// What a process read or wrote lately of users' languages and handles.
+pub(super) struct Recent {
+    /// User key -> the language they chose (`None`: none).
+    langs: Cache<String, Option<Lang>>,
+    /// Handle key -> the user stored with it.
+    handles: Cache<String, UserRef>,
+}
+
+impl Recent {
+    pub(super) fn new() -> Recent {
+        Recent {
+            langs: recent(LANG_FRESH),
+            handles: recent(HANDLE_FRESH),
+        }
+    }
+}
+
+fn recent<V: Clone + Send + Sync + 'static>(fresh: Duration) -> Cache<String, V> {
+    Cache::builder()
+        .max_capacity(RECENT_USERS)
+        .time_to_live(fresh)
+        .build()
+}
 
 /// Per-user settings kept in the store.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -18,13 +58,22 @@ fn handle_key(platform: Platform, handle: &str) -> String {
 impl Manager {
     /// The language a user chose, if any.
     pub async fn user_lang(&self, user: &UserRef) -> Option<Lang> {
+        let key = user.key();
+        let recent = &self.inner.recent.langs;
+        if let Some(lang) = recent.get(&key) {
+            return lang;
+        }
         match self
             .inner
             .store
-            .get::<UserSettings>(Tree::Settings, &user.key())
+            .get::<UserSettings>(Tree::Settings, &key)
             .await
         {
-            Ok(settings) => settings.and_then(|s| s.lang),
+            Ok(settings) => {
+                let lang = settings.and_then(|s| s.lang);
+                recent.insert(key, lang);
+                lang
+            }
             Err(error) => {
                 tracing::warn!(user = user.key(), %error, "unreadable user settings");
                 None
@@ -49,6 +98,7 @@ impl Manager {
             .put(Tree::Settings, &key, &settings)
             .await?;
         self.inner.store.commit().await?;
+        self.inner.recent.langs.insert(key, Some(lang));
         Ok(())
     }
 
@@ -57,14 +107,19 @@ impl Manager {
     /// last seen with it. Only a change is written (and is durable before this returns).
     pub async fn remember_handle(&self, handle: &str, user: &UserRef) -> Result<(), ActionError> {
         let key = handle_key(user.platform, handle);
+        let same = |k: &UserRef| k == user && k.name == user.name;
+        let recent = &self.inner.recent.handles;
+        if recent.get(&key).is_some_and(|k| same(&k)) {
+            return Ok(());
+        }
         // A store that cannot say what it has is not written to either: every press calls
         // this, and a press must not wait out a write's bound after its read's.
         let known = self.inner.store.get::<UserRef>(Tree::Handles, &key).await?;
-        if known.is_some_and(|k| k == *user && k.name == user.name) {
-            return Ok(());
+        if !known.is_some_and(|k| same(&k)) {
+            self.inner.store.put(Tree::Handles, &key, user).await?;
+            self.inner.store.commit().await?;
         }
-        self.inner.store.put(Tree::Handles, &key, user).await?;
-        self.inner.store.commit().await?;
+        recent.insert(key, user.clone());
         Ok(())
     }
 

@@ -364,6 +364,8 @@ enum Backend {
 #[derive(Clone)]
 pub struct Store {
     backend: Backend,
+    /// Reads made so far (records, revisions, ranges), for `reads`.
+    reads: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Store {
@@ -391,6 +393,7 @@ impl Store {
     ) -> Result<Store, StoreError> {
         Ok(Store {
             backend: Backend::Sled(SledStore::open(dir, options, wrap)?),
+            reads: Default::default(),
         })
     }
 
@@ -401,6 +404,7 @@ impl Store {
             Location::Sled(dir) => Store::open_with(dir, options),
             Location::Postgres(pg) => Ok(Store {
                 backend: Backend::Postgres(postgres::PgStore::connect(pg, options).await?),
+                reads: Default::default(),
             }),
         }
     }
@@ -450,6 +454,17 @@ impl Store {
         }
     }
 
+    /// How many reads this store (all its clones) has made: one record, one revision or
+    /// one range each. Tests count what an action costs with it.
+    pub fn reads(&self) -> u64 {
+        self.reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn count_read(&self) {
+        self.reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Reads one record; `Ok(None)` if absent, an error if it does not decode.
     pub async fn get<T: DeserializeOwned>(
         &self,
@@ -465,6 +480,7 @@ impl Store {
         tree: Tree,
         key: &str,
     ) -> Result<Option<Versioned<T>>, StoreError> {
+        self.count_read();
         let found = match &self.backend {
             Backend::Sled(s) => s.get_bytes(tree, key)?,
             Backend::Postgres(pg) => pg.get(tree, key).await?,
@@ -480,6 +496,7 @@ impl Store {
 
     /// The revision a record is stored at, `None` if absent.
     pub async fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
+        self.count_read();
         match &self.backend {
             Backend::Sled(s) => s.revision(tree, key),
             Backend::Postgres(pg) => pg.revision(tree, key).await,
@@ -513,6 +530,7 @@ impl Store {
         &self,
         tree: Tree,
     ) -> Result<Vec<(String, Versioned<T>)>, StoreError> {
+        self.count_read();
         let raw = match &self.backend {
             Backend::Sled(s) => s.scan(tree),
             Backend::Postgres(pg) => pg.scan(tree).await?,
@@ -532,6 +550,7 @@ impl Store {
     /// Every key of a tree with its revision, in key order, no value read (what another
     /// process added to a live tree).
     pub async fn revisions(&self, tree: Tree) -> Result<Vec<(String, u64)>, StoreError> {
+        self.count_read();
         match &self.backend {
             Backend::Sled(s) => Ok(s.revisions(tree)),
             Backend::Postgres(pg) => pg.revisions(tree).await,
@@ -579,6 +598,7 @@ impl Store {
         range: KeyRange<'_>,
         limit: usize,
     ) -> Result<Vec<(String, T)>, StoreError> {
+        self.count_read();
         self.scan_in(tree, range, limit, Order::Up).await
     }
 
@@ -590,6 +610,7 @@ impl Store {
         range: KeyRange<'_>,
         limit: usize,
     ) -> Result<Vec<(String, T)>, StoreError> {
+        self.count_read();
         self.scan_in(tree, range, limit, Order::Down).await
     }
 
@@ -619,6 +640,7 @@ impl Store {
     /// How many records `range` holds: a count over the index, nothing decoded (a
     /// leaderboard place). Records past their expiry count until the sweeper deletes them.
     pub async fn count_range(&self, tree: Tree, range: KeyRange<'_>) -> Result<usize, StoreError> {
+        self.count_read();
         match &self.backend {
             Backend::Sled(s) => s.count_range(tree, &range),
             Backend::Postgres(pg) => pg.count_range(tree, &range).await,
