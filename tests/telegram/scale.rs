@@ -21,14 +21,19 @@ struct Node {
 impl Node {
     /// Starts `toguz run` on the shared database `url`, its webhook on a port of its own.
     fn start(fake: &FakeTelegram, url: &str) -> Node {
+        Node::start_with(fake, url, "")
+    }
+
+    /// `start` with more of the `[telegram]` section.
+    fn start_with(fake: &FakeTelegram, url: &str, telegram: &str) -> Node {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
         let hook = format!("http://127.0.0.1:{port}/hook");
         let webhook = format!(
-            "[telegram.webhook]\nlisten = \"127.0.0.1:{port}\"\npublic_url = {hook:?}\n\
-             secret_token = {SECRET:?}"
+            "{telegram}\n[telegram.webhook]\nlisten = \"127.0.0.1:{port}\"\n\
+             public_url = {hook:?}\nsecret_token = {SECRET:?}"
         );
         let storage = format!("backend = \"postgres\"\nurl = {url:?}\npool_size = 4");
         let dir = tempfile::tempdir().expect("temp dir");
@@ -182,4 +187,40 @@ fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_
         .and_then(Board::of)
         .expect("a board");
     assert_eq!((shown.game, shown.ply), (game.board.game, game.board.ply));
+}
+
+/// Issue 31, item 6, through two real processes: a user's commands spread over two
+/// processes behind the balancer count once against `commands_per_minute` (3 here), not once
+/// per process: three are answered and the other three told to slow down (each process's
+/// own limiter, which lets three through here, would silence later ones).
+#[test]
+fn the_command_limit_holds_across_two_processes() {
+    let Some(url) = pg::fresh_url() else { return };
+    let fake = FakeTelegram::start(toguz::testing::telegram::bot::TOKEN);
+    fake.allow_http_webhook();
+    let limit = "commands_per_minute = 3\n";
+    let nodes = [
+        Node::start_with(&fake, &url, limit),
+        Node::start_with(&fake, &url, limit),
+    ];
+    let carol = TgUser::new(961, "Carol", "carol_limit", "en");
+    let chat = TgChat::private(&carol);
+    for n in 0..6 {
+        let update = fake.text_update(&chat, &carol, "/help");
+        let node = &nodes[n % 2];
+        assert_eq!(node.deliver(&update), 200, "{}", node.bot.log_text());
+    }
+    let told = |t: &str| t.contains("Too many");
+    assert!(fake.wait_until(WAIT, |v| {
+        v.bot_messages(chat.id)
+            .iter()
+            .any(|m| m.text.as_deref().is_some_and(told))
+    }));
+    std::thread::sleep(Duration::from_secs(2));
+    let sent = fake.bot_messages(chat.id);
+    let (slow, answered): (Vec<_>, Vec<_>) = sent
+        .iter()
+        .partition(|m| m.text.as_deref().is_some_and(told));
+    assert_eq!(answered.len(), 3, "{sent:#?}");
+    assert_eq!(slow.len(), 3, "{sent:#?}");
 }

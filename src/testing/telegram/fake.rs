@@ -180,6 +180,35 @@ impl FakeTelegram {
         message_id
     }
 
+    /// A user's message as an update the test delivers itself (straight to a webhook): the
+    /// message is stored, the update not queued.
+    pub fn text_update(&self, chat: &TgChat, from: &TgUser, text: &str) -> Value {
+        let mut st = self.lock();
+        st.chats.insert(chat.id, chat.json.clone());
+        let message_id = next_message_id(&mut st, chat.id);
+        let stored = StoredMessage {
+            chat_id: chat.id,
+            message_id,
+            from: from.json(),
+            date: now(),
+            text: Some(text.to_string()),
+            caption: None,
+            photo: None,
+            photo_size: (0, 0),
+            document: None,
+            reply_markup: None,
+            edits: 0,
+            reply_to: None,
+            sender_chat: None,
+        };
+        let mut msg = message_json(&st, &stored);
+        msg["entities"] = json!(entities(text));
+        st.messages.insert((chat.id, message_id), stored);
+        let update = json!({"update_id": st.next_update_id, "message": msg});
+        st.next_update_id += 1;
+        update
+    }
+
     /// A user presses the button with `data` under message `message_id` of `chat` (the data
     /// need not be on the keyboard: forged presses are possible too). Returns the query id.
     pub fn press(&self, chat: &TgChat, message_id: i64, from: &TgUser, data: &str) -> String {
