@@ -156,8 +156,33 @@ impl FakeTelegram {
         sender_chat: Option<&TgChat>,
     ) -> i64 {
         let mut st = self.lock();
+        let msg = Self::store_text(&mut st, chat, from, text, reply_to, sender_chat);
+        let message_id = msg["message_id"].as_i64().unwrap_or_default();
+        self.push_update(&mut st, json!({"message": msg}));
+        message_id
+    }
+
+    /// A user's message as an update the test delivers itself (straight to a webhook): the
+    /// message is stored, the update not queued.
+    pub fn text_update(&self, chat: &TgChat, from: &TgUser, text: &str) -> Value {
+        let mut st = self.lock();
+        let msg = Self::store_text(&mut st, chat, from, text, None, None);
+        let update = json!({"update_id": st.next_update_id, "message": msg});
+        st.next_update_id += 1;
+        update
+    }
+
+    /// Stores a user's message in `chat`, with its entities; its JSON as Telegram sends it.
+    fn store_text(
+        st: &mut FakeState,
+        chat: &TgChat,
+        from: &TgUser,
+        text: &str,
+        reply_to: Option<i64>,
+        sender_chat: Option<&TgChat>,
+    ) -> Value {
         st.chats.insert(chat.id, chat.json.clone());
-        let message_id = next_message_id(&mut st, chat.id);
+        let message_id = next_message_id(st, chat.id);
         let stored = StoredMessage {
             chat_id: chat.id,
             message_id,
@@ -173,40 +198,10 @@ impl FakeTelegram {
             reply_to,
             sender_chat: sender_chat.map(|c| c.json.clone()),
         };
-        let mut msg = message_json(&st, &stored);
+        let mut msg = message_json(st, &stored);
         msg["entities"] = json!(entities(text));
         st.messages.insert((chat.id, message_id), stored);
-        self.push_update(&mut st, json!({"message": msg}));
-        message_id
-    }
-
-    /// A user's message as an update the test delivers itself (straight to a webhook): the
-    /// message is stored, the update not queued.
-    pub fn text_update(&self, chat: &TgChat, from: &TgUser, text: &str) -> Value {
-        let mut st = self.lock();
-        st.chats.insert(chat.id, chat.json.clone());
-        let message_id = next_message_id(&mut st, chat.id);
-        let stored = StoredMessage {
-            chat_id: chat.id,
-            message_id,
-            from: from.json(),
-            date: now(),
-            text: Some(text.to_string()),
-            caption: None,
-            photo: None,
-            photo_size: (0, 0),
-            document: None,
-            reply_markup: None,
-            edits: 0,
-            reply_to: None,
-            sender_chat: None,
-        };
-        let mut msg = message_json(&st, &stored);
-        msg["entities"] = json!(entities(text));
-        st.messages.insert((chat.id, message_id), stored);
-        let update = json!({"update_id": st.next_update_id, "message": msg});
-        st.next_update_id += 1;
-        update
+        msg
     }
 
     /// A user presses the button with `data` under message `message_id` of `chat` (the data
