@@ -154,9 +154,13 @@ fn two_processes_on_one_database_play_one_game_through_a_balancer_a_crash_and_a_
     assert!(applied.is_some(), "no process applied the press");
     // The losing process redraws the board too; if its redraw lands after the winner's
     // newer one it looks again, so the board ends at the game as it is: one press further.
+    // It ends playable: a redraw still on its way may show the same ply without the pits
+    // for a moment, and the next press needs them.
     std::thread::sleep(Duration::from_millis(300));
     let settled = game.board.ply;
-    wait_board(&fake, game.chat.id, |b| b.ply == settled);
+    game.board = wait_board(&fake, game.chat.id, |b| {
+        b.ply == settled && (!b.pits.is_empty() || b.is_over())
+    });
 
     // Process a dies mid-game; b carries on with the game.
     a.bot.kill();
