@@ -146,6 +146,17 @@ async fn an_older_toguz_runs_on_additive_changes_and_refuses_others_saying_why()
     );
 }
 
+/// A connection to a database brought to schema 1 only, as an older toguz left it.
+async fn at_schema_1(options: &PostgresOptions) -> tokio_postgres::Client {
+    let mut look = client(options).await;
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(1))
+        .run_async(&mut look)
+        .await
+        .expect("schema 1");
+    look
+}
+
 /// Whether the index `name` exists and is valid (usable by queries).
 async fn index_valid(client: &tokio_postgres::Client, name: &str) -> Option<bool> {
     client
@@ -168,12 +179,7 @@ async fn an_index_is_built_while_other_processes_go_on_writing() {
         return;
     };
     // The database as a toguz of schema 1 left it, with games in it.
-    let mut look = client(&options).await;
-    embedded::migrations::runner()
-        .set_target(refinery::Target::Version(1))
-        .run_async(&mut look)
-        .await
-        .expect("schema 1");
+    let look = at_schema_1(&options).await;
     look.batch_execute(
         "INSERT INTO toguz_records (tree, key, value, revision) \
          SELECT 'games', 'g' || n, '\\x00', 1 FROM generate_series(1, 20000) n",
@@ -232,12 +238,7 @@ async fn an_index_build_cut_off_halfway_is_built_anew() {
     let Some(options) = pg::fresh().await else {
         return;
     };
-    let mut look = client(&options).await;
-    embedded::migrations::runner()
-        .set_target(refinery::Target::Version(1))
-        .run_async(&mut look)
-        .await
-        .expect("schema 1");
+    let look = at_schema_1(&options).await;
     look.batch_execute(
         "INSERT INTO toguz_records (tree, key, value, revision) VALUES \
          ('games', 'a', '\\x00', 1), ('games', 'b', '\\x00', 1)",

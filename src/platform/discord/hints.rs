@@ -30,16 +30,7 @@ impl Bot {
             .start_hint(user, chat, Some(game), Some(ply))
             .await?;
         let hint = ticket.finish().await?;
-        // Drawn off the async workers, so other interactions go on meanwhile.
-        let drawn = crate::render::draw({
-            let hint = hint.clone();
-            move || present::review::hint_board(&hint, lang)
-        })
-        .await;
-        let (caption, png) = drawn.unwrap_or_else(|error| {
-            tracing::error!(game = hint.game.id, %error, "hint board failed");
-            (present::review::hint_caption(&hint, lang), None)
-        });
+        let (caption, png) = present::review::hint_drawn(&hint, lang).await;
         origin.post(hint_message(caption, png)).await;
         super::events::nudge_game(self, http, &hint.game.id);
         Ok(())

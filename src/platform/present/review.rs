@@ -135,6 +135,20 @@ pub fn hint_caption(hint: &GameHint, lang: Lang) -> String {
     format!("{what}\n{}", t!(lang, "hint-left", left = hint.left))
 }
 
+/// The hint's caption and board (`hint_board`), drawn off the async workers so other chats
+/// go on meanwhile; the caption alone if drawing fails. What both adapters post.
+pub async fn hint_drawn(hint: &GameHint, lang: Lang) -> (String, Option<Vec<u8>>) {
+    let drawn = crate::render::draw({
+        let hint = hint.clone();
+        move || hint_board(&hint, lang)
+    })
+    .await;
+    drawn.unwrap_or_else(|error| {
+        tracing::error!(game = hint.game.id, %error, "hint board failed");
+        (hint_caption(hint, lang), None)
+    })
+}
+
 /// The board of a hint, from the side of the player it is for, with the engine's move
 /// marked, and its caption; the PNG is `None` if it could not be drawn (the text still goes
 /// out).

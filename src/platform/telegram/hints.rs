@@ -59,16 +59,7 @@ pub async fn press(
 /// Posts the hint's board under the pressed board and redraws that board's keyboard.
 async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
     if let MsgRef::Chat { chat, message } = place {
-        // Drawn off the async workers, so other chats go on meanwhile.
-        let drawn = crate::render::draw({
-            let hint = hint.clone();
-            move || present::review::hint_board(&hint, lang)
-        })
-        .await;
-        let (caption, png) = drawn.unwrap_or_else(|error| {
-            tracing::error!(game = hint.game.id, %error, "hint board failed");
-            (present::review::hint_caption(hint, lang), None)
-        });
+        let (caption, png) = present::review::hint_drawn(hint, lang).await;
         let content = match png {
             Some(png) => Content::Photo {
                 png: Arc::new(png),
