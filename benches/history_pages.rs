@@ -5,14 +5,20 @@
 //! carries), and, for comparison, page 10,000 read by offset as it was before (an ordered
 //! read of the 80,009 lines up to it).
 //!
-//! `cargo bench --bench history_pages` (TOGUZ_BENCH_GAMES changes the number of games)
+//! A leaderboard place is read without counting the rows above (item 12 too): a board of
+//! 100,000 rated players (ratings spread as a bell around 1500), and the place of its best,
+//! middle and last player read from the band counts (`Store::count_before`, what
+//! `/leaderboard` does), against a count of every row above as before (`count_range`).
+//!
+//! `cargo bench --bench history_pages` (TOGUZ_BENCH_GAMES changes the number of games and
+//! of players)
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 use toguz::manager::history::{history_page, Cursor, PageAt, HISTORY_PAGE};
 use toguz::manager::{FinishReason, GameStatus, HistoryEntry, Player};
 use toguz::model::{Platform, UserRef};
-use toguz::ratings::keys::{history_key, history_prefix};
+use toguz::ratings::keys::{board_key, board_prefix, history_key, history_prefix};
 use toguz::rules::{Side, Variant};
 use toguz::store::{Batch, KeyRange, Location, PostgresOptions, Store, StoreOptions, Tree};
 use toguz::testing::pg;
@@ -117,6 +123,66 @@ fn bench_store(c: &mut Criterion, rt: &Runtime, name: &str, store: &Store) {
     group.finish();
 }
 
+const BOARD: &str = "discord%blitz";
+
+/// A rating for player `p`: the sum of four spread values, a bell around 1500.
+fn rating(p: usize) -> f64 {
+    let spread = |k: usize| ((p.wrapping_mul(2_654_435_761 + k * 97) >> 7) % 600) as f64;
+    1500.0 - 600.0 + (spread(1) + spread(2) + spread(3) + spread(4)) / 2.0
+}
+
+/// One board's rows of `n` players, best first; the keys of its best, middle and last.
+async fn fill_board(store: &Store, n: usize) -> [String; 3] {
+    let mut keys = Vec::with_capacity(n);
+    let mut batch = Batch::new();
+    for p in 0..n {
+        let key = board_key(BOARD, rating(p), &format!("discord:{p}"));
+        batch.put(Tree::Leaderboard, &key, &1u32).expect("encoded");
+        keys.push(key);
+        if batch.len() >= 2_000 {
+            let full = std::mem::take(&mut batch);
+            store.write(full).await.expect("written");
+        }
+    }
+    store.write(batch).await.expect("written");
+    keys.sort();
+    [keys[0].clone(), keys[n / 2].clone(), keys[n - 1].clone()]
+}
+
+fn bench_places(c: &mut Criterion, rt: &Runtime, name: &str, store: &Store) {
+    let n = games();
+    let keys = rt.block_on(fill_board(store, n));
+    let prefix = board_prefix(BOARD);
+    let mut group = c.benchmark_group(format!("leaderboard_place/{name}/{n}_players"));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5));
+    for (which, key) in ["best", "middle", "last"].iter().zip(&keys) {
+        let place = |key: &str| rt.block_on(store.count_before(Tree::Leaderboard, &prefix, key));
+        let expected = match *which {
+            "best" => 0,
+            "middle" => n / 2,
+            _ => n - 1,
+        };
+        assert_eq!(place(key).expect("read"), expected, "{which}");
+        group.bench_function(format!("{which}_from_band_counts"), |b| {
+            b.iter(|| place(key).expect("read"))
+        });
+        group.bench_function(format!("{which}_counting_rows_above_before"), |b| {
+            b.iter(|| {
+                let range = KeyRange {
+                    prefix: &prefix,
+                    after: None,
+                    before: Some(key),
+                };
+                rt.block_on(store.count_range(Tree::Leaderboard, range))
+                    .expect("read")
+            })
+        });
+    }
+    group.finish();
+}
+
 fn history_pages(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -128,6 +194,7 @@ fn history_pages(c: &mut Criterion) {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let sled = Store::open(dir.path()).expect("sled");
     bench_store(c, &rt, "sled", &sled);
+    bench_places(c, &rt, "sled", &sled);
     let Some((url, _cluster)) = pg::bench_database("postgres") else {
         return;
     };
@@ -137,6 +204,7 @@ fn history_pages(c: &mut Criterion) {
         .block_on(Store::open_at(&location, &options))
         .expect("postgres");
     bench_store(c, &rt, "postgres", &postgres);
+    bench_places(c, &rt, "postgres", &postgres);
 }
 
 criterion_group!(benches, history_pages);

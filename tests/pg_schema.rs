@@ -84,7 +84,7 @@ async fn processes_starting_together_migrate_one_at_a_time() {
     for start in starting {
         start.await.expect("task").expect("opened");
     }
-    assert_eq!(versions(&look).await, [1, 2, 3]);
+    assert_eq!(versions(&look).await, [1, 2, 3, 4]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -115,7 +115,7 @@ async fn migrations_run_without_the_statement_timeout() {
     lock.commit().await.expect("release");
     opening.await.expect("task").expect("opened after the wait");
     assert!(started.elapsed() >= Duration::from_secs(5));
-    assert_eq!(versions(&look).await, [1, 2, 3]);
+    assert_eq!(versions(&look).await, [1, 2, 3, 4]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -224,7 +224,7 @@ async fn an_index_is_built_while_other_processes_go_on_writing() {
         .expect("migrated once the slow write was done")
         .expect("task")
         .expect("opened");
-    assert_eq!(versions(&look).await, [1, 2, 3]);
+    assert_eq!(versions(&look).await, [1, 2, 3, 4]);
     assert_eq!(
         index_valid(&look, "toguz_records_key_bytes").await,
         Some(true)
@@ -257,7 +257,7 @@ async fn an_index_build_cut_off_halfway_is_built_anew() {
         Some(false)
     );
     open(&options).await.expect("opened");
-    assert_eq!(versions(&look).await, [1, 2, 3]);
+    assert_eq!(versions(&look).await, [1, 2, 3, 4]);
     assert_eq!(
         index_valid(&look, "toguz_records_key_bytes").await,
         Some(true)
@@ -275,4 +275,66 @@ async fn an_index_build_cut_off_halfway_is_built_anew() {
         !unique,
         "the index is the migration's, not the one left behind"
     );
+}
+
+/// Issue 31, item 12: a database whose leaderboard rows were written before the band counts
+/// gets them counted by its migration to schema 4 (and an older toguz may no longer write
+/// to it, as it would not count): every place read from the counts is the place a count of
+/// the rows above gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leaderboard_rows_of_an_older_schema_are_counted_by_band() {
+    use toguz::ratings::keys::{board_key, board_prefix};
+    use toguz::store::{KeyRange, Tree};
+    let Some(options) = pg::fresh().await else {
+        return;
+    };
+    let mut look = client(&options).await;
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(3))
+        .run_async(&mut look)
+        .await
+        .expect("schema 3");
+    let boards = ["telegram:-100", "discord%blitz", "console"];
+    let mut keys = Vec::new();
+    for user in 0..300u32 {
+        let board = boards[user as usize % 3];
+        let rating = 1200.0 + f64::from(user * 37 % 900) + f64::from(user % 10) / 10.0;
+        // A console player's name may be any text, after the last `|`.
+        keys.push(board_key(board, rating, &format!("console:Әсем|{user}")));
+    }
+    for key in &keys {
+        look.execute(
+            "INSERT INTO toguz_records (tree, key, value, revision) \
+             VALUES ('ratings.board', $1, '\\x00', 1)",
+            &[key],
+        )
+        .await
+        .expect("a row");
+    }
+    let store = open(&options).await.expect("migrated to schema 4");
+    assert_eq!(versions(&look).await, [1, 2, 3, 4]);
+    let oldest: i64 = look
+        .query_one(
+            "SELECT value FROM toguz_schema WHERE name = 'oldest_reader'",
+            &[],
+        )
+        .await
+        .expect("oldest_reader")
+        .get(0);
+    assert_eq!(oldest, 4);
+    for board in boards {
+        let prefix = board_prefix(board);
+        let mine: Vec<&String> = keys.iter().filter(|k| k.starts_with(&prefix)).collect();
+        assert_eq!(mine.len(), 100);
+        for key in mine.into_iter().chain([&board_key(board, 0.0, "last")]) {
+            let fast = store.count_before(Tree::Leaderboard, &prefix, key).await;
+            let range = KeyRange {
+                prefix: &prefix,
+                after: None,
+                before: Some(key),
+            };
+            let slow = store.count_range(Tree::Leaderboard, range).await;
+            assert_eq!(fast.expect("counts"), slow.expect("rows"), "{key}");
+        }
+    }
 }

@@ -448,18 +448,14 @@ async fn caller_place(
     let board = board_scope(scope_key, category);
     let key = board_key(&board, entry.rating.rating, &user.key());
     let prefix = board_prefix(&board);
-    let range = KeyRange {
-        prefix: &prefix,
-        after: None,
-        before: Some(&key),
-    };
-    // A count over the index: the rows ahead are not read. A row of a player who has just
-    // become inactive counts until the sweeper deletes it (every `sweep_interval_secs`).
+    // The counts of the rating bands above and the rows of the player's own band: the rows
+    // ahead are not read (`store/bands.rs`). A row of a player who has just become inactive
+    // counts until the sweeper deletes it (every `sweep_interval_secs`).
     // No row, no place: a provisional rating is kept off the boards (`rewrite_rows`).
     if !store.contains(Tree::Leaderboard, &key).await? {
         return Ok((None, provisional));
     }
-    let place = store.count_range(Tree::Leaderboard, range).await? + 1;
+    let place = store.count_before(Tree::Leaderboard, &prefix, &key).await? + 1;
     Ok((Some((place, row)), false))
 }
 

@@ -12,6 +12,10 @@
 //! written before it are bare envelopes and read as revision 1, so the upgrade from layout 2
 //! rewrites nothing: it only records layout 3, which an older program refuses to open (it
 //! would take every newer record for a corrupt one).
+//!
+//! Layout 4 keeps the counts of the leaderboard's rating bands (`bands.rs`). The upgrade
+//! counts them from the rows; an older program must not open it, as its writes would leave
+//! the counts behind.
 
 use super::batch::{Batch, Expect};
 use super::{StoreError, Tree, CLAIM_TTL_SECS, CLOSED_CHALLENGE_TTL_SECS};
@@ -19,7 +23,7 @@ use serde::Deserialize;
 
 const LAYOUT_KEY: &str = "layout";
 /// The layout this program writes.
-pub(super) const LAYOUT: u32 = 3;
+pub(super) const LAYOUT: u32 = 4;
 /// The trees of layout 1.
 const LEGACY: [&str; 3] = ["games", "challenges", "users"];
 /// Records copied per atomic batch.
@@ -36,6 +40,8 @@ pub(super) trait Upgradable {
     fn write(&self, batch: Batch) -> Result<(), StoreError>;
     /// Makes everything written so far durable.
     fn make_durable(&self) -> Result<(), StoreError>;
+    /// Counts every band of the counted trees anew; returns how many records it read.
+    fn recount(&self) -> Result<usize, StoreError>;
 }
 
 /// Brings the database to the current layout; `now` (unix seconds) starts the expiry clocks
@@ -59,6 +65,9 @@ pub(super) fn upgrade(store: &impl Upgradable, now: u64) -> Result<(), StoreErro
             if found.is_none() && !legacy.is_empty() {
                 copy_layout1(store, &legacy, now)?;
             }
+            // Before the layout is recorded: a crash part-way counts again at next open.
+            let rows = store.recount()?;
+            tracing::info!(rows, "leaderboard bands counted");
             let mut batch = Batch::new();
             batch.put(Tree::Meta, LAYOUT_KEY, &LAYOUT)?;
             store.write(batch)?;

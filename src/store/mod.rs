@@ -27,6 +27,7 @@
 //! takes the other records down. docs/store.md describes both backends, the layout, the
 //! migration from layout 1, durability and expiry.
 
+mod bands;
 mod batch;
 mod commit;
 mod copy;
@@ -59,7 +60,7 @@ pub const CLAIM_TTL_SECS: u64 = 2 * 24 * 3600;
 
 /// The trees of the database. A new tree needs a variant here, its name and its place in
 /// `ALL`; PostgreSQL keeps every tree in one table, so it needs nothing else.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tree {
     /// Ongoing games, keyed by game id: read whole at start-up.
     Games,
@@ -123,6 +124,11 @@ impl Tree {
 
     fn from_tag(tag: u8) -> Option<Tree> {
         Tree::ALL.get(usize::from(tag)).copied()
+    }
+
+    /// The tree of a [`Tree::name`].
+    fn from_name(name: &str) -> Option<Tree> {
+        Tree::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 
@@ -645,6 +651,43 @@ impl Store {
             Backend::Sled(s) => s.count_range(tree, &range),
             Backend::Postgres(pg) => pg.count_range(tree, &range).await,
         }
+    }
+
+    /// How many records of `tree` under `prefix` sort before `key` (a leaderboard place less
+    /// one). A counted tree (`bands.rs`) adds up the counts of the bands before `key`'s and
+    /// counts only the keys of its own band: the rows above are not read. Records past their
+    /// expiry count until the sweeper deletes them.
+    pub async fn count_before(
+        &self,
+        tree: Tree,
+        prefix: &str,
+        key: &str,
+    ) -> Result<usize, StoreError> {
+        let Some(band) = bands::band(tree, key).filter(|b| b.starts_with(prefix)) else {
+            let range = KeyRange {
+                prefix,
+                after: None,
+                before: Some(key),
+            };
+            return self.count_range(tree, range).await;
+        };
+        self.count_read();
+        let own = KeyRange {
+            prefix: band,
+            after: None,
+            before: Some(key),
+        };
+        let (before, within) = match &self.backend {
+            Backend::Sled(s) => (
+                s.count_bands(tree, prefix, band)?,
+                s.count_range(tree, &own)?,
+            ),
+            Backend::Postgres(pg) => (
+                pg.count_bands(tree, prefix, band).await?,
+                pg.count_range(tree, &own).await?,
+            ),
+        };
+        Ok(before + within)
     }
 
     /// Writes raw bytes (tests use it to plant corrupt records; on sled they are stored as a

@@ -27,6 +27,9 @@
 //!
 //! No advisory locks, no LISTEN/NOTIFY: nothing here relies on what CockroachDB lacks.
 
+mod counts;
+
+use super::bands::Deltas;
 use super::batch::{Batch, Expect, Op};
 use super::redact::redact;
 use super::{KeyRange, Order, RawRecord, StoreError, StoreOptions, Tree};
@@ -482,19 +485,44 @@ impl PgStore {
             .collect())
     }
 
-    /// Deletes what is due; several processes may run it at once, each deleting what the
-    /// others have not (a row deleted twice is simply not there the second time).
+    /// Deletes what is due, and takes what it deleted off the band counts in the same
+    /// transaction; several processes may run it at once, each deleting what the others
+    /// have not (a row deleted twice is simply not there the second time).
     pub(super) async fn expire_due(&self, now: u64, max: usize) -> Result<usize, StoreError> {
-        let (now, max) = (int(now), int(max as u64));
+        let (now, max) = (&int(now), &int(max as u64));
+        let sql = "DELETE FROM toguz_records WHERE (tree, key) IN (SELECT tree, key FROM \
+                   toguz_records WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) \
+                   RETURNING tree, key";
+        self.retrying(self.timeout, |_| async move {
+            let mut client = self.pool.get().await.map_err(pool_fail)?;
+            let tx = client.transaction().await.map_err(fail)?;
+            let statement = tx.prepare_cached(sql).await.map_err(fail)?;
+            let rows = tx.query(&statement, &[now, max]).await.map_err(fail)?;
+            let mut deltas = Deltas::default();
+            for row in &rows {
+                if let Some(tree) = Tree::from_name(row.get(0)) {
+                    deltas.add(tree, row.get(1), -1);
+                }
+            }
+            counts::add(&tx, &deltas).await?;
+            tx.commit().await.map_err(fail)?;
+            Ok(rows.len())
+        })
+        .await
+    }
+
+    /// The records of `tree`'s bands from `prefix` up to (not including) band `before`.
+    pub(super) async fn count_bands(
+        &self,
+        tree: Tree,
+        prefix: &str,
+        before: &str,
+    ) -> Result<usize, StoreError> {
         let rows = self
-            .query(
-                "DELETE FROM toguz_records WHERE (tree, key) IN (SELECT tree, key FROM \
-                 toguz_records WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) \
-                 RETURNING key",
-                &[&now, &max],
-            )
+            .query(counts::SUM_SQL, &[&tree.name(), &prefix, &before])
             .await?;
-        Ok(rows.len())
+        let n: i64 = rows.first().map_or(0, |row| row.get(0));
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     /// Applies `batch` in one transaction (see the module's documentation). A batch whose
@@ -549,15 +577,19 @@ impl PgStore {
     async fn send_batch(&self, batch: &Batch, unsure: &AtomicBool) -> Result<(), Fail> {
         let mut client = self.pool.get().await.map_err(pool_fail)?;
         if let [op] = batch.ops.as_slice() {
-            // One statement commits by itself: no BEGIN/COMMIT round trips for a move.
-            unsure.store(true, Ordering::SeqCst);
-            return run_op(&client, op).await;
+            if !counts::counted(op) {
+                // One statement commits by itself: no BEGIN/COMMIT round trips for a move.
+                unsure.store(true, Ordering::SeqCst);
+                return run_op(&client, op).await.map(drop);
+            }
         }
         let tx = client.transaction().await.map_err(fail)?;
+        let mut deltas = Deltas::default();
         for op in &batch.ops {
             // An error drops `tx`, which rolls the transaction back.
-            run_op(&tx, op).await?;
+            counts::run(&tx, op, &mut deltas).await?;
         }
+        counts::add(&tx, &deltas).await?;
         unsure.store(true, Ordering::SeqCst);
         tx.commit().await.map_err(fail)
     }
@@ -598,8 +630,8 @@ impl PgStore {
     }
 }
 
-/// One change of a batch, on a connection or inside a transaction.
-async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<(), Fail> {
+/// One change of a batch, on a connection or inside a transaction; how many rows it changed.
+async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<u64, Fail> {
     let (sql, must_change): (&str, bool) = match op {
         Op::Put {
             expect, revision, ..
@@ -642,7 +674,7 @@ async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<(), Fail> {
             false,
         ),
         // sled's own index bookkeeping: PostgreSQL's expiry is a column.
-        Op::DropExpiryEntry(_) => return Ok(()),
+        Op::DropExpiryEntry(_) => return Ok(0),
     };
     let statement = client.prepare_cached(sql).await.map_err(fail)?;
     let changed = match op {
@@ -681,7 +713,7 @@ async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<(), Fail> {
                 Expect::Absent => {
                     let n = client.execute(&statement, &[&name, key]).await;
                     return match n {
-                        Ok(0) => Ok(()),
+                        Ok(0) => Ok(0),
                         Ok(_) => Err(conflict(*tree, key)),
                         Err(e) => Err(fail(e)),
                     };
@@ -703,7 +735,7 @@ async fn run_op<C: GenericClient>(client: &C, op: &Op) -> Result<(), Fail> {
         };
         return Err(conflict(tree, key));
     }
-    Ok(())
+    Ok(changed)
 }
 
 fn millis(d: Duration) -> u64 {

@@ -5,6 +5,7 @@
 //! conditional write is checked against it (`Expect`), as on PostgreSQL: the manager does
 //! not need to know which backend it has.
 
+use super::bands::{self, Deltas};
 use super::batch::{Batch, Expect, Op};
 use super::commit::{self, Committer, Flusher};
 use super::migrate::{self, Upgradable};
@@ -22,13 +23,15 @@ use std::sync::Arc;
 /// `EXPIRY_KEYS` maps (tree tag, key) to its current time so a new expiry replaces the old.
 const EXPIRY: usize = Tree::ALL.len();
 const EXPIRY_KEYS: usize = EXPIRY + 1;
-const EXPIRY_NAMES: [&str; 2] = ["expiry", "expiry.keys"];
+/// The counts of counted trees' bands (`bands.rs`): (tree tag, band) -> big-endian `i64`.
+const COUNTS: usize = EXPIRY_KEYS + 1;
+const INNER_NAMES: [&str; 3] = ["expiry", "expiry.keys", "counts.bands"];
 
 /// Cheap to clone; all clones share one sled instance and one flusher.
 #[derive(Clone)]
 pub(super) struct SledStore {
     pub(super) db: sled::Db,
-    /// The public trees in `Tree::ALL` order, then the two expiry trees.
+    /// The public trees in `Tree::ALL` order, then the two expiry trees and the counts.
     trees: Arc<[sled::Tree]>,
     pub(super) committer: Arc<Committer>,
 }
@@ -47,8 +50,8 @@ impl SledStore {
             })?,
             None => config.temporary(true).open()?,
         };
-        let mut trees = Vec::with_capacity(EXPIRY_KEYS + 1);
-        for name in Tree::ALL.iter().map(|t| t.name()).chain(EXPIRY_NAMES) {
+        let mut trees = Vec::with_capacity(COUNTS + 1);
+        for name in Tree::ALL.iter().map(|t| t.name()).chain(INNER_NAMES) {
             trees.push(db.open_tree(name)?);
         }
         let flusher = wrap(commit::sled_flusher(db.clone()));
@@ -169,6 +172,47 @@ impl SledStore {
         Ok(n)
     }
 
+    /// The records of `tree`'s bands from `prefix` up to (not including) band `before`.
+    pub(super) fn count_bands(
+        &self,
+        tree: Tree,
+        prefix: &str,
+        before: &str,
+    ) -> Result<usize, StoreError> {
+        let (from, to) = (
+            tagged(tree, prefix.as_bytes()),
+            tagged(tree, before.as_bytes()),
+        );
+        let mut n: i64 = 0;
+        for item in self.trees[COUNTS].range(from.as_slice()..to.as_slice()) {
+            let (band, count) = item?;
+            if band.starts_with(&from) {
+                n = n.saturating_add(read_count(Some(&count)));
+            }
+        }
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Counts every band of every counted tree anew from its records (the upgrade to layout
+    /// 4, before which no counts were kept). Run at open, before anything else writes.
+    fn recount(&self) -> Result<usize, StoreError> {
+        self.trees[COUNTS].clear()?;
+        let mut deltas = Deltas::default();
+        let mut rows = 0;
+        for tree in Tree::ALL {
+            for key in self.tree(tree).iter().keys() {
+                let key = key?;
+                deltas.add(tree, &String::from_utf8_lossy(&key), 1);
+                rows += 1;
+            }
+        }
+        for (tree, band, n) in deltas.changes() {
+            let key = tagged(tree, band.as_bytes());
+            self.trees[COUNTS].insert(key, &n.to_be_bytes()[..])?;
+        }
+        Ok(rows)
+    }
+
     /// Every record of a tree with its expiry time, for `store copy`.
     pub(super) fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {
         let mut out = Vec::new();
@@ -235,7 +279,9 @@ impl SledStore {
                 value,
                 expect,
                 revision,
-            }] => self.put_one(*tree, key, value, *expect, *revision)?,
+            }] if bands::band(*tree, key).is_none() => {
+                self.put_one(*tree, key, value, *expect, *revision)?
+            }
             ops => self.transact(ops)?,
         };
         self.committer.written.fetch_add(1, Ordering::SeqCst);
@@ -266,6 +312,7 @@ impl SledStore {
                     key: key.as_bytes().into(),
                     old: current,
                     new: Some(new),
+                    counted: None,
                 }]));
             }
         }
@@ -276,10 +323,15 @@ impl SledStore {
         trees
             .as_slice()
             .transaction(|t| {
-                let mut tx = Tx { t, log: Vec::new() };
+                let mut tx = Tx {
+                    t,
+                    log: Vec::new(),
+                    deltas: Deltas::default(),
+                };
                 for op in ops {
                     tx.apply(op)?;
                 }
+                tx.count()?;
                 Ok(Undo(tx.log))
             })
             .map_err(storage_error)
@@ -292,7 +344,8 @@ impl SledStore {
         match undo.0.as_slice() {
             [] => return Ok(()),
             [one] => {
-                // Refused if the key changed since: then it is not ours to put back.
+                // Refused if the key changed since: then it is not ours to put back. (A lone
+                // change is never a count: counts come with the record they count.)
                 let _ = self.trees[one.tree].compare_and_swap(
                     &one.key,
                     one.new.as_ref(),
@@ -305,7 +358,12 @@ impl SledStore {
                     .as_slice()
                     .transaction(|t| {
                         for c in log.iter().rev() {
-                            if t[c.tree].get(&c.key)? == c.new {
+                            if let Some(by) = c.counted {
+                                // Other writes may have moved the count since: take back
+                                // only what this write added.
+                                let n = read_count(t[c.tree].get(&c.key)?.as_ref());
+                                t[c.tree].insert(c.key.clone(), &(n - by).to_be_bytes()[..])?;
+                            } else if t[c.tree].get(&c.key)? == c.new {
                                 match &c.old {
                                     Some(old) => t[c.tree].insert(c.key.clone(), old.clone())?,
                                     None => t[c.tree].remove(c.key.clone())?,
@@ -328,11 +386,21 @@ impl SledStore {
 pub(super) struct Undo(Vec<Change>);
 
 /// One raw change: `tree` is an index into `SledStore::trees`; `None` is no record.
+/// `counted`: a band's count, moved by this much (undone by taking it back, not by putting
+/// the old value back).
 struct Change {
     tree: usize,
     key: IVec,
     old: Option<IVec>,
     new: Option<IVec>,
+    counted: Option<i64>,
+}
+
+/// A stored count (`None` or unreadable: 0).
+fn read_count(bytes: Option<&IVec>) -> i64 {
+    bytes
+        .and_then(|b| <[u8; 8]>::try_from(b.as_ref()).ok())
+        .map_or(0, i64::from_be_bytes)
 }
 
 /// The last byte of a record stored with its revision (layout 3): the 8 bytes before it are
@@ -425,6 +493,10 @@ impl Upgradable for SledStore {
     fn make_durable(&self) -> Result<(), StoreError> {
         self.flush()
     }
+
+    fn recount(&self) -> Result<usize, StoreError> {
+        SledStore::recount(self)
+    }
 }
 
 /// sled's bounds for a key range: from the prefix (or after `after`) up to the end of the
@@ -468,10 +540,12 @@ fn parse_expiry_key(entry: &[u8]) -> Option<(Tree, &[u8])> {
 
 type TxResult = Result<(), ConflictableTransactionError<Conflict>>;
 
-/// A transaction in progress, logging each raw change for `Undo`.
+/// A transaction in progress, logging each raw change for `Undo`, and the records counted
+/// trees gained or lost.
 struct Tx<'a> {
     t: &'a [TransactionalTree],
     log: Vec<Change>,
+    deltas: Deltas,
 }
 
 impl Tx<'_> {
@@ -482,6 +556,7 @@ impl Tx<'_> {
             key: key.into(),
             old,
             new: Some(value),
+            counted: None,
         });
         Ok(())
     }
@@ -493,6 +568,7 @@ impl Tx<'_> {
                 key: key.into(),
                 old: Some(old),
                 new: None,
+                counted: None,
             });
         }
         Ok(())
@@ -521,6 +597,25 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Adds this transaction's record changes to its bands' counts.
+    fn count(&mut self) -> TxResult {
+        for (tree, band, by) in self.deltas.changes() {
+            let key = tagged(tree, band.as_bytes());
+            let old = self.t[COUNTS].get(&key)?;
+            let n = read_count(old.as_ref()) + by;
+            let new = IVec::from(&n.to_be_bytes()[..]);
+            self.t[COUNTS].insert(key.as_slice(), new.clone())?;
+            self.log.push(Change {
+                tree: COUNTS,
+                key: key.into(),
+                old,
+                new: Some(new),
+                counted: Some(by),
+            });
+        }
+        Ok(())
+    }
+
     fn apply(&mut self, op: &Op) -> TxResult {
         match op {
             Op::Put {
@@ -534,11 +629,17 @@ impl Tx<'_> {
                 let next = next_revision(*tree, key, *expect, *revision, found)
                     .map_err(ConflictableTransactionError::Abort)?;
                 self.insert(*tree as usize, key.as_bytes(), with_revision(value, next))?;
+                if found.is_none() {
+                    self.deltas.add(*tree, key, 1);
+                }
             }
             Op::Delete { tree, key, expect } => {
                 let found = self.revision(*tree, key)?;
                 check(*tree, key, *expect, found).map_err(ConflictableTransactionError::Abort)?;
                 self.remove(*tree as usize, key.as_bytes())?;
+                if found.is_some() {
+                    self.deltas.add(*tree, key, -1);
+                }
                 self.clear_expiry(*tree, key.as_bytes())?;
             }
             Op::Expire { tree, key, at } => {

@@ -374,3 +374,4 @@ async fn scan_reads_a_prefix_in_key_order_from_a_point() {
 }
 
 mod cas;
+mod counts;
