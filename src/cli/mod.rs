@@ -17,6 +17,7 @@ pub mod review;
 pub mod run;
 pub mod store;
 pub mod swiss;
+pub mod tournament;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -64,6 +65,9 @@ pub enum Command {
     /// its standings with FIDE tie-breaks.
     #[command(subcommand)]
     Swiss(swiss::SwissCommand),
+    /// Run a tournament of the bot's levels here (Swiss or arena), with the standings after
+    /// each round.
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -83,6 +87,7 @@ pub fn main() -> ExitCode {
         Command::Leaderboard(args) => leaderboard::run(args),
         Command::Store(command) => store::run(command),
         Command::Swiss(command) => swiss::run(command),
+        Command::Tournament(args) => tournament::run(args),
     };
     match result {
         Ok(code) => code,

@@ -12,6 +12,7 @@
 //! The pairings are identical to those of bbpPairings 6 (a FIDE-endorsed
 //! engine) on the 300 reference tournaments in tests/data/swiss.
 
+pub mod arena;
 pub mod blossom;
 #[cfg(test)]
 mod blossom_tests;

@@ -8,6 +8,7 @@ mod replay;
 mod review;
 mod run;
 mod swiss;
+mod tournament;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
