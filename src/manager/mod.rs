@@ -60,6 +60,7 @@ mod index;
 pub mod limits;
 mod pages;
 pub mod record;
+pub mod tournament;
 mod types;
 mod view;
 
