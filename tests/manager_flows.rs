@@ -13,6 +13,9 @@ use toguz::rules::{Side, Variant};
 use toguz::store::{Store, Tree};
 use toguz::testing::manager::{act, challenge_id, chat, game, rated_challenge, user, Backend, T0};
 
+#[path = "manager_flows/tournaments.rs"]
+mod tournaments;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());

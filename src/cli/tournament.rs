@@ -65,16 +65,9 @@ pub struct TournamentArgs {
     pub config: Option<PathBuf>,
 }
 
-/// A seeding rating per level, for the pairing order and the tie-breaks' rating average.
+/// A level's seeding rating, for the pairing order and the tie-breaks' rating average.
 fn seed_rating(level: Level) -> u32 {
-    match level {
-        Level::Random => 600,
-        Level::Beginner => 900,
-        Level::Easy => 1200,
-        Level::Medium => 1500,
-        Level::Hard => 1800,
-        Level::Max => 2100,
-    }
+    level.seed_rating() as u32
 }
 
 /// The players' names: a level's name, numbered when it comes more than once.

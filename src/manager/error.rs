@@ -93,6 +93,11 @@ pub enum ActionError {
     /// challenge is read again once the store answers, and shown as stored (`recheck`).
     #[error("the outcome of a write is unknown: {0}")]
     OutcomeUnknown(String),
+    #[error("no such tournament")]
+    NoSuchTournament,
+    /// The tournament's rules refused the change.
+    #[error("tournament: {0}")]
+    Tournament(#[from] super::tournament::TournamentError),
 }
 
 impl ActionError {

@@ -226,6 +226,7 @@ impl Manager {
         }
         manager.recover().await?;
         manager.spawn_sweeper();
+        manager.spawn_tournament_ticker();
         manager.spawn_heartbeat();
         manager.spawn_takeover();
         Ok(manager)

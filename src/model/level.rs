@@ -27,6 +27,19 @@ impl Level {
         Level::Max,
     ];
 
+    /// A nominal rating a tournament seeds the level with (its order among players; the
+    /// levels are far apart in strength, and these only keep them in that order).
+    pub fn seed_rating(self) -> f64 {
+        match self {
+            Level::Random => 600.0,
+            Level::Beginner => 900.0,
+            Level::Easy => 1200.0,
+            Level::Medium => 1500.0,
+            Level::Hard => 1800.0,
+            Level::Max => 2100.0,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Level::Random => "random",

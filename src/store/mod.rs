@@ -86,12 +86,17 @@ pub enum Tree {
     /// Rated players by scope, best first: `scope|inverted rating|user`, read with `scan`;
     /// entries expire when the player has been inactive for 90 days.
     Leaderboard,
+    /// Tournaments taking entries or running, keyed by tournament id: read whole by the
+    /// tournament tick.
+    Tournaments,
+    /// Finished and cancelled tournaments, keyed by tournament id: read one at a time.
+    TournamentArchive,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 11] = [
+    pub const ALL: [Tree; 13] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -103,6 +108,8 @@ impl Tree {
         Tree::Ratings,
         Tree::History,
         Tree::Leaderboard,
+        Tree::Tournaments,
+        Tree::TournamentArchive,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -119,6 +126,8 @@ impl Tree {
             Tree::Ratings => "users.ratings",
             Tree::History => "games.by-user",
             Tree::Leaderboard => "ratings.board",
+            Tree::Tournaments => "tournaments.live",
+            Tree::TournamentArchive => "tournaments.archive",
         }
     }
 

@@ -1,7 +1,11 @@
 //! Tournaments (issue 33): Swiss events and arenas in a chat. `record` holds an event's
-//! record and its rules, pure; the manager's actions on it come next.
+//! record and its rules, pure; `flow` the manager's actions on it and the tick that runs
+//! events (started by `Manager::start`, every `TICK`).
 
+mod flow;
 pub mod record;
+
+pub use flow::NewTournament;
 
 pub use record::{
     Board, BoardResult, Entrant, Format, Round, Status, TournamentError, TournamentId,

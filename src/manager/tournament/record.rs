@@ -66,8 +66,11 @@ pub enum BoardResult {
     WhiteWins,
     Draw,
     BlackWins,
-    /// The game ended without a result (aborted before each side moved): both lose by
-    /// forfeit, as neither played.
+    /// White did not make their first move in time: Black wins by forfeit.
+    WhiteForfeits,
+    /// Black did not make their first move in time: White wins by forfeit.
+    BlackForfeits,
+    /// The game ended without a result and without a forfeit: both lose by forfeit.
     NoGame,
 }
 
@@ -77,6 +80,10 @@ pub struct Board {
     pub white: u32,
     pub black: u32,
     pub game: Option<GameId>,
+    /// The game was created (its id is set first, in the same write as the pairing, so a
+    /// process that dies in between leaves the next tick a game to create, not a lost one).
+    #[serde(default)]
+    pub started: bool,
     pub result: Option<BoardResult>,
     /// Half-moves played (an arena's quick draw scores nothing).
     pub plies: u16,
@@ -343,7 +350,10 @@ impl TournamentRecord {
                 (Some(BoardResult::WhiteWins), Color::White)
                 | (Some(BoardResult::BlackWins), Color::Black) => '1',
                 (Some(BoardResult::Draw), _) => '=',
-                (Some(BoardResult::NoGame), _) => '-',
+                (Some(BoardResult::WhiteForfeits), Color::Black)
+                | (Some(BoardResult::BlackForfeits), Color::White) => '+',
+                (Some(BoardResult::NoGame | BoardResult::WhiteForfeits), _)
+                | (Some(BoardResult::BlackForfeits), _) => '-',
                 // A round is exported once it has every result.
                 (None, _) | (Some(_), _) => '0',
             };
@@ -396,6 +406,7 @@ impl TournamentRecord {
                 white: w as u32,
                 black: b as u32,
                 game: None,
+                started: false,
                 result: None,
                 plies: 0,
                 berserk: [false; 2],
@@ -441,8 +452,19 @@ impl TournamentRecord {
             Some(BoardResult::WhiteWins) => (GameResult::Win, GameResult::Loss),
             Some(BoardResult::BlackWins) => (GameResult::Loss, GameResult::Win),
             Some(BoardResult::Draw) => (GameResult::Draw, GameResult::Draw),
+            Some(BoardResult::BlackForfeits) => (GameResult::Win, GameResult::Loss),
+            Some(BoardResult::WhiteForfeits) => (GameResult::Loss, GameResult::Win),
             Some(BoardResult::NoGame) | None => (GameResult::Loss, GameResult::Loss),
         };
+        // Who missed their first move is paused until they say they are back.
+        let missed = match b.result {
+            Some(BoardResult::WhiteForfeits) => Some(b.white),
+            Some(BoardResult::BlackForfeits) => Some(b.black),
+            _ => None,
+        };
+        if let Some(e) = missed.and_then(|n| self.entrants.get_mut(index(n))) {
+            e.paused = true;
+        }
         for (n, result, berserk) in [
             (b.white, white, b.berserk[0]),
             (b.black, black, b.berserk[1]),
@@ -455,6 +477,14 @@ impl TournamentRecord {
                 });
             }
         }
+    }
+
+    /// Arena: `player` is back after a pause.
+    pub fn resume(&mut self, player: &Player) -> Result<(), TournamentError> {
+        self.open_to_changes()?;
+        let (n, _) = self.entrant(player).ok_or(TournamentError::NotIn)?;
+        self.entrants[index(n)].paused = false;
+        Ok(())
     }
 
     /// Arena: pairs a wave among the players neither playing, paused nor gone; the caller
@@ -483,6 +513,7 @@ impl TournamentRecord {
                 white,
                 black,
                 game: None,
+                started: false,
                 result: None,
                 plies: 0,
                 berserk: [false; 2],

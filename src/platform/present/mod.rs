@@ -11,6 +11,7 @@
 
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
+use crate::manager::tournament::TournamentError;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
     Manager, MessageRef, Player, Target,
@@ -441,6 +442,23 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
         ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
         ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
+        ActionError::NoSuchTournament => t!(lang, "tournament-error-no-such"),
+        ActionError::Tournament(e) => tournament_error_text(e, lang),
+    }
+}
+
+fn tournament_error_text(err: &TournamentError, lang: Lang) -> String {
+    match err {
+        TournamentError::AlreadyIn => t!(lang, "tournament-error-already-in"),
+        TournamentError::NotIn => t!(lang, "tournament-error-not-in"),
+        TournamentError::Started => t!(lang, "tournament-error-started"),
+        TournamentError::Closed => t!(lang, "tournament-error-closed"),
+        TournamentError::Full => t!(lang, "tournament-error-full"),
+        TournamentError::NotAllowed => t!(lang, "tournament-error-not-allowed"),
+        TournamentError::RoundRunning => t!(lang, "tournament-error-round-paired"),
+        TournamentError::UnknownGame => t!(lang, "tournament-error-unknown-game"),
+        TournamentError::TooFew => t!(lang, "tournament-error-too-few"),
+        TournamentError::Pairing(_) => t!(lang, "tournament-error-pairing"),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Tests of the shared presentation policy.
 use super::*;
+use crate::manager::tournament::TournamentError;
 use crate::model::{ChatRef, Level, Platform};
 use crate::rules::Position;
 
@@ -225,6 +226,17 @@ fn every_error() -> Vec<ActionError> {
         ActionError::Storage("disk /var/lib/toguz full".into()),
         ActionError::StoreAway("connection refused".into()),
         ActionError::OutcomeUnknown("no answer to COMMIT".into()),
+        ActionError::NoSuchTournament,
+        ActionError::Tournament(TournamentError::AlreadyIn),
+        ActionError::Tournament(TournamentError::NotIn),
+        ActionError::Tournament(TournamentError::Started),
+        ActionError::Tournament(TournamentError::Closed),
+        ActionError::Tournament(TournamentError::Full),
+        ActionError::Tournament(TournamentError::NotAllowed),
+        ActionError::Tournament(TournamentError::RoundRunning),
+        ActionError::Tournament(TournamentError::UnknownGame),
+        ActionError::Tournament(TournamentError::TooFew),
+        ActionError::Tournament(TournamentError::Pairing("disk: no pairing".into())),
     ]
 }
 
@@ -274,6 +286,19 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::Storage(_) => "manager-error-storage",
         ActionError::StoreAway(_) => "manager-error-store-away",
         ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
+        ActionError::NoSuchTournament => "tournament-error-no-such",
+        ActionError::Tournament(t) => match t {
+            TournamentError::AlreadyIn => "tournament-error-already-in",
+            TournamentError::NotIn => "tournament-error-not-in",
+            TournamentError::Started => "tournament-error-started",
+            TournamentError::Closed => "tournament-error-closed",
+            TournamentError::Full => "tournament-error-full",
+            TournamentError::NotAllowed => "tournament-error-not-allowed",
+            TournamentError::RoundRunning => "tournament-error-round-paired",
+            TournamentError::UnknownGame => "tournament-error-unknown-game",
+            TournamentError::TooFew => "tournament-error-too-few",
+            TournamentError::Pairing(_) => "tournament-error-pairing",
+        },
     }
 }
 
@@ -285,7 +310,7 @@ fn every_error_has_text_in_every_language() {
     let catalog: std::collections::BTreeSet<&str> = include_str!("../../../locales/en/manager.ftl")
         .lines()
         .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
-        .filter(|k| k.starts_with("manager-error-"))
+        .filter(|k| k.starts_with("manager-error-") || k.starts_with("tournament-error-"))
         .collect();
     assert_eq!(reached, catalog, "every_error() misses a kind of refusal");
     for e in &errors {

@@ -1,0 +1,218 @@
+//! Tournaments through the manager (issue 33): a Swiss event runs its rounds to the end
+//! across a restart, two managers on one store pair each round once, and an arena pairs
+//! players again as their games end and stops pairing at its end. On both backends.
+
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::tournament::{
+    BoardResult, Format, NewTournament, Status, TournamentError, TournamentRecord,
+};
+use toguz::manager::{Action, ActionError, Clock, Manager, ManagerConfig, Player};
+use toguz::model::{TimeControl, UserRef};
+use toguz::rules::Variant;
+use toguz::store::{Store, Tree};
+use toguz::testing::manager::{act, chat, user, Backend, T0};
+
+async fn start(store: Store, clock: &Clock) -> Manager {
+    let engine = EnginePool::new(EngineConfig::default());
+    Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+        .await
+        .unwrap()
+}
+
+fn swiss(rounds: u8) -> NewTournament {
+    NewTournament {
+        format: Format::Swiss { rounds },
+        time: TimeControl::Correspondence,
+        variant: Variant::STANDARD,
+        rated: true,
+        starts_at: T0 + 60,
+    }
+}
+
+/// The human playing pairing number `n`.
+fn player(t: &TournamentRecord, n: u32) -> UserRef {
+    match &t.entrants[n as usize - 1].player {
+        Player::Human(u) => u.clone(),
+        Player::Bot(level) => panic!("a bot ({level}) where a person was expected"),
+    }
+}
+
+/// Every board of the current round or arena wave that is still being played ends: one
+/// move each, then Black resigns (White wins).
+async fn play_open_boards(m: &Manager, t: &TournamentRecord) -> usize {
+    let boards = t.rounds.iter().flat_map(|r| &r.boards).chain(&t.arena);
+    let mut played = 0;
+    for b in boards.filter(|b| b.result.is_none()) {
+        let game = b.game.clone().expect("a game id");
+        let (white, black) = (player(t, b.white), player(t, b.black));
+        for who in [&white, &black] {
+            let action = Action::Move {
+                game: game.clone(),
+                ply: None,
+                pit: 1,
+            };
+            act(m, who, action).await.expect("a move");
+        }
+        let resign = Action::Resign {
+            game: Some(game.clone()),
+            ply: None,
+        };
+        act(m, &black, resign).await.expect("resigned");
+        played += 1;
+    }
+    played
+}
+
+async fn swiss_event_runs_to_the_end_across_a_restart(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let people: Vec<UserRef> = (1..=5).map(|i| user(&format!("p{i}"))).collect();
+    let t = m
+        .create_tournament(chat(), &people[0], swiss(3))
+        .await
+        .unwrap();
+    for p in &people {
+        m.join_tournament(&t.id, p).await.unwrap();
+    }
+    let twice = m.join_tournament(&t.id, &people[1]).await;
+    assert!(matches!(
+        twice,
+        Err(ActionError::Tournament(TournamentError::AlreadyIn))
+    ));
+    let stranger = user("stranger");
+    let refused = m.cancel_tournament(&t.id, &stranger, false).await;
+    assert!(matches!(
+        refused,
+        Err(ActionError::Tournament(TournamentError::NotAllowed))
+    ));
+    // Not before its start time.
+    m.tick_tournaments().await;
+    assert_eq!(m.tournament(&t.id).await.unwrap().status, Status::Open);
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let mut m = m;
+    for round in 1..=3usize {
+        let t = m.tournament(&t.id).await.unwrap();
+        assert_eq!(t.rounds.len(), round, "round {round} paired");
+        let paired = &t.rounds[round - 1];
+        assert_eq!(paired.boards.len(), 2);
+        assert!(paired.bye.is_some());
+        assert!(paired.boards.iter().all(|b| b.started), "{paired:?}");
+        assert_eq!(play_open_boards(&m, &t).await, 2);
+        if round == 2 {
+            // A restart between the games' ends and the next pairing loses nothing.
+            drop(m);
+            m = start(backend.open().await, &clock).await;
+        }
+        m.tick_tournaments().await;
+        m.tick_tournaments().await;
+    }
+    let done = m.tournament(&t.id).await.unwrap();
+    assert_eq!(done.status, Status::Finished);
+    let results: Vec<Option<BoardResult>> = done
+        .rounds
+        .iter()
+        .flat_map(|r| r.boards.iter().map(|b| b.result))
+        .collect();
+    assert_eq!(results, vec![Some(BoardResult::WhiteWins); 6]);
+    let table = done.swiss_standings();
+    assert_eq!(table.len(), 5);
+    let total: u32 = table.iter().map(|s| s.score).sum();
+    assert_eq!(total, 6 * 10 + 3 * 10, "six games and three byes");
+    let late = m.join_tournament(&t.id, &user("late")).await;
+    assert!(matches!(
+        late,
+        Err(ActionError::Tournament(TournamentError::Closed))
+    ));
+    // Finished: in the archive, no longer among the live ones.
+    let live = m.store().get::<TournamentRecord>(Tree::Tournaments, &t.id);
+    assert!(live.await.unwrap().is_none());
+}
+
+async fn two_managers_pair_each_round_once(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let first = start(backend.open().await, &clock).await;
+    let second = match &backend {
+        Backend::Postgres(_) => start(backend.open().await, &clock).await,
+        Backend::Sled(_) => start(first.store().clone(), &clock).await,
+    };
+    let people: Vec<UserRef> = (1..=6).map(|i| user(&format!("q{i}"))).collect();
+    let t = first
+        .create_tournament(chat(), &people[0], swiss(2))
+        .await
+        .unwrap();
+    for p in &people {
+        second.join_tournament(&t.id, p).await.unwrap();
+    }
+    clock.advance(61);
+    for _ in 0..3 {
+        tokio::join!(first.tick_tournaments(), second.tick_tournaments());
+    }
+    let t = first.tournament(&t.id).await.unwrap();
+    assert_eq!(t.rounds.len(), 1, "one round, paired once");
+    assert_eq!(t.rounds[0].boards.len(), 3);
+    let store = first.store();
+    for b in &t.rounds[0].boards {
+        let id = b.game.as_ref().expect("a game id");
+        assert!(
+            store.contains(Tree::Games, id).await.unwrap(),
+            "game {id} made"
+        );
+    }
+    let games = store.revisions(Tree::Games).await.unwrap();
+    assert_eq!(games.len(), 3, "{games:?}");
+}
+
+async fn an_arena_pairs_again_as_games_end_and_stops_at_its_end(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let people: Vec<UserRef> = (1..=3).map(|i| user(&format!("r{i}"))).collect();
+    let new = NewTournament {
+        format: Format::Arena { minutes: 10 },
+        ..swiss(1)
+    };
+    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
+    for p in &people {
+        m.join_tournament(&t.id, p).await.unwrap();
+    }
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let t1 = m.tournament(&t.id).await.unwrap();
+    assert_eq!(t1.arena.len(), 1, "three players: one game, one waits");
+    assert_eq!(play_open_boards(&m, &t1).await, 1);
+    m.tick_tournaments().await;
+    let t2 = m.tournament(&t.id).await.unwrap();
+    assert_eq!(t2.arena.len(), 2, "paired again at once");
+    let (first, second) = (&t2.arena[0], &t2.arena[1]);
+    let same = |a: u32, b: u32| {
+        (first.white, first.black) == (a, b) || (first.black, first.white) == (a, b)
+    };
+    assert!(
+        !same(second.white, second.black),
+        "never the last opponent again"
+    );
+    let winner = &t2.entrants[first.white as usize - 1];
+    assert_eq!(winner.sheet.points, 2);
+    // The end comes while a game runs: it counts, and no one is paired after it.
+    clock.advance(10 * 60);
+    m.tick_tournaments().await;
+    let t3 = m.tournament(&t.id).await.unwrap();
+    assert_eq!(t3.status, Status::Running, "a game still runs");
+    assert_eq!(play_open_boards(&m, &t3).await, 1);
+    m.tick_tournaments().await;
+    let done = m.tournament(&t.id).await.unwrap();
+    assert_eq!(done.status, Status::Finished);
+    assert_eq!(done.arena.len(), 2);
+    let points: u32 = done.entrants.iter().map(|e| e.sheet.points).sum();
+    assert_eq!(points, 4, "two wins");
+}
+
+toguz::on_both_backends! {
+    single: [
+        swiss_event_runs_to_the_end_across_a_restart,
+        an_arena_pairs_again_as_games_end_and_stops_at_its_end,
+    ],
+    multi: [two_managers_pair_each_round_once],
+}
