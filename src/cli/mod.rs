@@ -18,6 +18,7 @@ pub mod run;
 pub mod store;
 pub mod swiss;
 pub mod tournament;
+pub mod tournament_export;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -66,8 +67,8 @@ pub enum Command {
     #[command(subcommand)]
     Swiss(swiss::SwissCommand),
     /// Run a tournament of the bot's levels here (Swiss or arena), with the standings after
-    /// each round.
-    Tournament(tournament::TournamentArgs),
+    /// each round; `export ID` writes a tournament of the store as a TRF file.
+    Tournament(tournament::TournamentCommand),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -87,7 +88,7 @@ pub fn main() -> ExitCode {
         Command::Leaderboard(args) => leaderboard::run(args),
         Command::Store(command) => store::run(command),
         Command::Swiss(command) => swiss::run(command),
-        Command::Tournament(args) => tournament::run(args),
+        Command::Tournament(command) => tournament::main(command),
     };
     match result {
         Ok(code) => code,

@@ -29,6 +29,31 @@ pub enum Format {
     Arena,
 }
 
+/// `toguz tournament [OPTIONS]` plays one here; `toguz tournament export ID` writes one of
+/// the store as a TRF file.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct TournamentCommand {
+    #[command(subcommand)]
+    pub command: Option<TournamentSub>,
+    #[command(flatten)]
+    pub local: TournamentArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TournamentSub {
+    /// Write a tournament of the store as a FIDE Tournament Report File.
+    Export(crate::cli::tournament_export::ExportArgs),
+}
+
+/// Plays a local tournament, or exports one.
+pub fn main(command: TournamentCommand) -> anyhow::Result<ExitCode> {
+    match command.command {
+        Some(TournamentSub::Export(args)) => crate::cli::tournament_export::run(args),
+        None => run(command.local),
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct TournamentArgs {
     /// Swiss (rounds paired by the FIDE Dutch system) or arena (for a time, paired as

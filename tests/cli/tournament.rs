@@ -135,3 +135,140 @@ fn a_tournament_of_one_is_refused_in_one_line() {
         "an unknown level is a usage error"
     );
 }
+
+/// A store holding a finished Swiss event of three players and two rounds; its id. The
+/// runtime is dropped at the end so the store's lock is free for the binary.
+fn store_with_a_finished_event(dir: &std::path::Path) -> String {
+    use toguz::engine::{EngineConfig, EnginePool};
+    use toguz::manager::tournament::{Format, NewTournament, Status};
+    use toguz::manager::{Action, Clock, Manager, Player, Request};
+    use toguz::model::{ChatRef, Platform, TimeControl, UserRef};
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let store = toguz::store::Store::open(dir).expect("a store");
+        let clock = Clock::manual(1_700_000_000);
+        let engine = EnginePool::new(EngineConfig::default());
+        let config = toguz::manager::ManagerConfig::default();
+        let m = Manager::start_with_clock(store, engine, config, clock.clone())
+            .await
+            .expect("a manager");
+        let chat = ChatRef::new(Platform::Telegram, "-100");
+        let user = |id: &str| UserRef::new(Platform::Telegram, id, format!("Player {id}"));
+        let new = NewTournament {
+            format: Format::Swiss { rounds: 2 },
+            time: TimeControl::Correspondence,
+            variant: toguz::rules::Variant::STANDARD,
+            rated: false,
+            starts_at: clock.now() + 10,
+        };
+        let t = m
+            .create_tournament(chat.clone(), &user("1"), new)
+            .await
+            .expect("made");
+        for id in ["1", "2", "3"] {
+            m.join_tournament(&t.id, &user(id)).await.expect("joined");
+        }
+        clock.advance(11);
+        for _ in 0..8 {
+            m.tick_tournaments().await;
+            let now = m.tournament(&t.id).await.expect("the event");
+            if now.status == Status::Finished {
+                break;
+            }
+            // Each open board: one move each, then Black resigns.
+            for b in now
+                .rounds
+                .iter()
+                .flat_map(|r| &r.boards)
+                .filter(|b| b.result.is_none())
+            {
+                let Some(game) = b.game.clone() else { continue };
+                let person = |n: u32| match &now.entrants[n as usize - 1].player {
+                    Player::Human(u) => u.clone(),
+                    Player::Bot(_) => panic!("a person"),
+                };
+                let moves = [(person(b.white), 1u8), (person(b.black), 1u8)];
+                for (who, pit) in moves {
+                    let action = Action::Move {
+                        game: game.clone(),
+                        ply: None,
+                        pit,
+                    };
+                    let req = Request {
+                        actor: who,
+                        chat: chat.clone(),
+                        action,
+                    };
+                    let _ = m.act(req).await;
+                }
+                let action = Action::Resign {
+                    game: Some(game.clone()),
+                    ply: None,
+                };
+                let req = Request {
+                    actor: person(b.black),
+                    chat: chat.clone(),
+                    action,
+                };
+                let _ = m.act(req).await;
+            }
+        }
+        let done = m.tournament(&t.id).await.expect("the event");
+        assert_eq!(done.status, Status::Finished, "{done:?}");
+        t.id
+    })
+}
+
+#[test]
+fn a_finished_event_of_the_store_is_exported_as_a_trf_file() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let id = store_with_a_finished_event(dir.path());
+    let file = dir.path().join("event.trf");
+    let data = dir.path().to_str().expect("a path");
+    let out_arg = file.to_str().expect("a path");
+    let mut out = toguz(
+        &[
+            "tournament",
+            "export",
+            &id,
+            "--data-dir",
+            data,
+            "-o",
+            out_arg,
+        ],
+        "",
+    );
+    for _ in 0..50 {
+        // The store's lock is let go within a second of the manager's end.
+        if out.status.success() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        out = toguz(
+            &[
+                "tournament",
+                "export",
+                &id,
+                "--data-dir",
+                data,
+                "-o",
+                out_arg,
+            ],
+            "",
+        );
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let event = parse(&std::fs::read_to_string(&file).expect("the file")).expect("valid TRF");
+    assert_eq!(event.players.len(), 3);
+    assert_eq!(event.total_rounds, Some(2));
+    assert!(event.players.iter().all(|p| p.rounds.len() == 2));
+    let total: u32 = event.players.iter().map(|p| p.points).sum();
+    assert_eq!(total, 2 * 10 + 2 * 10, "two games and two byes");
+    let missing = toguz(&["tournament", "export", "nosuch", "--data-dir", data], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr(&missing).contains("no tournament nosuch"),
+        "{}",
+        stderr(&missing)
+    );
+}
