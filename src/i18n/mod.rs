@@ -119,6 +119,10 @@ macro_rules! catalog_files {
                 "review",
                 include_str!(concat!("../../locales/", $lang, "/review.ftl")),
             ),
+            (
+                "tournament",
+                include_str!(concat!("../../locales/", $lang, "/tournament.ftl")),
+            ),
         ]
     };
 }

@@ -18,6 +18,7 @@
 //! | decline / cancel a challenge | `1cd:<id>`, `1cc:<id>` |
 //! | change an open challenge's time control | `1ct:<id>:<time control>` (`1ct:ab12cd:5+3`) |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
+//! | join / leave a tournament (join again: back from a pause) | `1tj:<id>`, `1tl:<id>` |
 //! | a page of a player's history (Discord) | `1hp:<user id>:<page>`, then `:o<cursor>` or `:n<cursor>` (older or newer than a game shown: `<end time in base 36>.<game>`) |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`; a user id is 1..=20 digits (a Discord snowflake), a
@@ -104,6 +105,14 @@ pub enum Button {
         level: Level,
         time: Option<TimeControl>,
     },
+    /// Not an [`Action`]: adapters answer it with `Manager::join_tournament`.
+    JoinTournament {
+        tournament: String,
+    },
+    /// Not an [`Action`]: adapters answer it with `Manager::leave_tournament`.
+    LeaveTournament {
+        tournament: String,
+    },
     /// Page `page` (0-based) of the history of the platform user `user`; not an [`Action`]:
     /// adapters answer it with `Manager::history`. (Telegram signs its page buttons instead:
     /// `platform::telegram::history`.)
@@ -150,6 +159,8 @@ pub fn encode(button: &Button) -> String {
             level,
             time: Some(time),
         } => format!("1b:{}:{time}", level.name()),
+        Button::JoinTournament { tournament } => format!("1tj:{tournament}"),
+        Button::LeaveTournament { tournament } => format!("1tl:{tournament}"),
         Button::HistoryPage { user, page, at } => match at {
             PageAt::Newest => format!("1hp:{user}:{page}"),
             PageAt::OlderThan(c) => format!("1hp:{user}:{page}:o{}", c.encode()),
@@ -218,6 +229,8 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             level: level.parse().map_err(|_| ButtonError::Malformed)?,
             time: Some(time.parse().map_err(|_| ButtonError::Malformed)?),
         },
+        ("tj", [t]) => Button::JoinTournament { tournament: id(t)? },
+        ("tl", [t]) => Button::LeaveTournament { tournament: id(t)? },
         // Page buttons posted before pages were read by key show the newest page.
         ("hp", [user, page]) => Button::HistoryPage {
             user: user_id(user)?,
@@ -231,7 +244,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "h" | "rv" | "rb" | "rc" | "ca" | "cd"
-            | "cc" | "ct" | "b" | "hp",
+            | "cc" | "ct" | "b" | "hp" | "tj" | "tl",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -313,6 +326,8 @@ impl Button {
             | Button::CancelChallenge { .. }
             | Button::ChallengeTime { .. }
             | Button::PlayLevel { .. }
+            | Button::JoinTournament { .. }
+            | Button::LeaveTournament { .. }
             | Button::HistoryPage { .. } => None,
         }
     }
@@ -343,6 +358,8 @@ impl Button {
             | Button::Review { .. }
             | Button::ReviewBoard { .. }
             | Button::Record { .. }
+            | Button::JoinTournament { .. }
+            | Button::LeaveTournament { .. }
             | Button::HistoryPage { .. } => return None,
             Button::AcceptChallenge { challenge, terms } => {
                 Action::AcceptTerms { challenge, terms }
@@ -396,6 +413,12 @@ mod tests {
                 mark: 6,
             },
             Button::Record { game: g.clone() },
+            Button::JoinTournament {
+                tournament: "t0a1b2".into(),
+            },
+            Button::LeaveTournament {
+                tournament: "t0a1b2".into(),
+            },
             Button::AcceptChallenge {
                 challenge: "zz9".into(),
                 terms: 0,

@@ -130,6 +130,8 @@ pub enum Event {
     Acted { view: GameView, actor: UserRef },
     /// A challenge changed outside its own message: expired, accepted.
     Challenge(ChallengeView),
+    /// A tournament changed: entries, a pairing, results, its end.
+    Tournament(tournament::TournamentNews),
 }
 
 struct Inner {

@@ -434,6 +434,9 @@ impl Manager {
                 lock(&self.inner.games).contains_key(&id)
                     || store.contains(Tree::Games, &id).await?
                     || store.contains(Tree::Archive, &id).await?
+            } else if tree == Tree::Tournaments {
+                store.contains(Tree::Tournaments, &id).await?
+                    || store.contains(Tree::TournamentArchive, &id).await?
             } else {
                 lock(&self.inner.challenges).contains_key(&id)
                     || store.contains(Tree::Challenges, &id).await?

@@ -11,6 +11,7 @@ pub mod layout;
 mod png;
 pub mod pool;
 mod quantize;
+pub mod table;
 mod text;
 
 use crate::i18n::Lang;
@@ -86,6 +87,12 @@ pub fn png(view: &BoardView) -> Result<Vec<u8>, RenderError> {
 pub fn review_graph(view: &GraphView) -> Result<Vec<u8>, RenderError> {
     pool::note_drawing("review graph");
     graph::render(view)
+}
+
+/// A tournament's standings as a PNG image `table::TABLE_WIDTH` wide.
+pub fn standings_table(view: &table::TableView) -> Result<Vec<u8>, RenderError> {
+    pool::note_drawing("standings table");
+    table::render(view)
 }
 
 /// The stages of `png`, timed separately by `benches/render.rs`. Not an API.

@@ -52,6 +52,11 @@ pub async fn board_png(view: BoardView) -> Result<Vec<u8>, RenderError> {
     draw(move || super::png(&view)).await?
 }
 
+/// A standings table as a PNG ([`super::table`]), drawn through [`draw`].
+pub async fn table_png(view: super::table::TableView) -> Result<Vec<u8>, RenderError> {
+    draw(move || super::standings_table(&view)).await?
+}
+
 /// Notes a PNG about to be drawn: counted (and logged) when it is drawn on a runtime's
 /// thread outside [`draw`], where it would stall other chats.
 pub(super) fn note_drawing(what: &'static str) {

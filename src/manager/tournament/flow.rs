@@ -12,8 +12,8 @@
 //! games to create; creating one that exists already changes nothing.
 
 use super::record::{Board, BoardResult, Format, Status, TournamentError, TournamentRecord};
-use crate::manager::{ActionError, Event, FinishReason, GameStatus, Manager, Player};
-use crate::model::{ChatRef, Level, TimeControl, UserRef};
+use crate::manager::{ActionError, Event, FinishReason, GameStatus, Manager, MessageRef, Player};
+use crate::model::{ChatRef, GameId, Level, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
 use crate::store::{Batch, Expect, StoreError, Tree};
 
@@ -34,6 +34,49 @@ pub struct NewTournament {
     pub rated: bool,
     /// Unix seconds.
     pub starts_at: u64,
+}
+
+/// A change to a tournament, for the adapters that show it (`Event::Tournament`): its
+/// messages are redrawn from `record`; `paired` are games created by this change, whose
+/// pairings are announced and boards posted; `ended` says it finished or was cancelled just
+/// now (the podium is announced once).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentNews {
+    pub record: TournamentRecord,
+    pub paired: Vec<GameId>,
+    pub ended: bool,
+}
+
+impl TournamentNews {
+    /// What changed between two versions of a record; `None` when no player would see it
+    /// (only the list of its messages changed).
+    fn between(before: &TournamentRecord, after: &TournamentRecord) -> Option<TournamentNews> {
+        let mut seen = before.clone();
+        seen.messages.clone_from(&after.messages);
+        seen.tables.clone_from(&after.tables);
+        if seen == *after {
+            return None;
+        }
+        let was_started = |game: &GameId| {
+            let boards = before.rounds.iter().flat_map(|r| r.boards.iter());
+            boards
+                .chain(before.arena.iter())
+                .any(|b| b.started && b.game.as_ref() == Some(game))
+        };
+        let boards = after.rounds.iter().flat_map(|r| r.boards.iter());
+        let paired = boards
+            .chain(after.arena.iter())
+            .filter(|b| b.started)
+            .filter_map(|b| b.game.clone())
+            .filter(|g| !was_started(g))
+            .collect();
+        let over = |s: Status| matches!(s, Status::Finished | Status::Cancelled);
+        Some(TournamentNews {
+            record: after.clone(),
+            paired,
+            ended: over(after.status) && !over(before.status),
+        })
+    }
 }
 
 impl Manager {
@@ -58,6 +101,11 @@ impl Manager {
         batch.put_checked(Tree::Tournaments, &id, &rec, Expect::Absent)?;
         self.inner.store.write(batch).await?;
         tracing::info!(tournament = id, "tournament created");
+        self.publish(Event::Tournament(TournamentNews {
+            record: rec.clone(),
+            paired: Vec::new(),
+            ended: false,
+        }));
         Ok(rec)
     }
 
@@ -72,7 +120,8 @@ impl Manager {
         Err(ActionError::NoSuchTournament)
     }
 
-    /// `user` joins, seeded with their rating in the event's category.
+    /// `user` joins, seeded with their rating in the event's category. An arena player
+    /// paused for a missed first move who joins again is back in the pairings.
     pub async fn join_tournament(
         &self,
         id: &str,
@@ -81,7 +130,10 @@ impl Manager {
         let rating = self.seed_rating(id, user).await?;
         let player = Player::Human(user.clone());
         let (rec, _) = self
-            .update_tournament(id, |t, _| t.join(player.clone(), rating))
+            .update_tournament(id, |t, _| match t.entrant(&player) {
+                Some((_, e)) if e.paused && e.left_before.is_none() => t.resume(&player),
+                _ => t.join(player.clone(), rating).map(|_| ()),
+            })
             .await?;
         Ok(rec)
     }
@@ -139,6 +191,48 @@ impl Manager {
         Ok(rec)
     }
 
+    /// Remembers that `message` shows tournament `id` (its announcement, or with `table`
+    /// its standings as a picture), so that its changes redraw it.
+    pub async fn attach_tournament_message(
+        &self,
+        id: &str,
+        message: MessageRef,
+        table: bool,
+    ) -> Result<(), ActionError> {
+        self.update_tournament(id, |t, _| {
+            let list = if table {
+                &mut t.tables
+            } else {
+                &mut t.messages
+            };
+            if !list.contains(&message) {
+                list.push(message.clone());
+            }
+            Ok(())
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The tournaments of `chat` that take entries or are running, the newest first.
+    pub async fn chat_tournaments(
+        &self,
+        chat: &ChatRef,
+    ) -> Result<Vec<TournamentRecord>, ActionError> {
+        let live = self
+            .inner
+            .store
+            .load_all::<TournamentRecord>(Tree::Tournaments)
+            .await?;
+        let mut ours: Vec<TournamentRecord> = live
+            .into_iter()
+            .map(|(_, rec)| rec)
+            .filter(|rec| rec.chat == *chat)
+            .collect();
+        ours.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        Ok(ours)
+    }
+
     /// A player's seeding rating: their rating in the event's category, or the default.
     async fn seed_rating(&self, id: &str, user: &UserRef) -> Result<f64, ActionError> {
         let rec = self.tournament(id).await?;
@@ -191,7 +285,12 @@ impl Manager {
                 batch.put_checked(Tree::Tournaments, id, &rec, expect)?;
             }
             match store.write(batch).await {
-                Ok(_) => return out.map(|out| (rec, out)),
+                Ok(_) => {
+                    if let Some(news) = TournamentNews::between(&original, &rec) {
+                        self.publish(Event::Tournament(news));
+                    }
+                    return out.map(|out| (rec, out));
+                }
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(error) => return Err(error.into()),
             }

@@ -5,7 +5,7 @@
 mod flow;
 pub mod record;
 
-pub use flow::NewTournament;
+pub use flow::{NewTournament, TournamentNews, TICK};
 
 pub use record::{
     Board, BoardResult, Entrant, Format, Round, Status, TournamentError, TournamentId,

@@ -11,7 +11,7 @@
 //! round is `H` in that round.
 
 use super::super::record::player_name;
-use super::super::types::Player;
+use super::super::types::{MessageRef, Player};
 use crate::model::{ChatRef, GameId, TimeControl, UserRef};
 use crate::pairing::arena::{self, GameResult, Played, Sheet, Waiting};
 use crate::pairing::trf::{Color, RoundEntry, TrfPlayer};
@@ -118,6 +118,12 @@ pub struct TournamentRecord {
     /// Arena games, in the order they were paired.
     #[serde(default)]
     pub arena: Vec<Board>,
+    /// The chat messages that announce the event, edited in place as it changes.
+    #[serde(default)]
+    pub messages: Vec<MessageRef>,
+    /// The chat messages that show its standings as a picture, redrawn as games end.
+    #[serde(default)]
+    pub tables: Vec<MessageRef>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -167,6 +173,8 @@ impl TournamentRecord {
             entrants: Vec::new(),
             rounds: Vec::new(),
             arena: Vec::new(),
+            messages: Vec::new(),
+            tables: Vec::new(),
         }
     }
 

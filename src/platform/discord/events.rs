@@ -93,6 +93,8 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
                 });
             }
         }
+        // Shown by the tournament adapter (issue 33), not yet wired here.
+        Event::Tournament(_) => {}
     }
 }
 

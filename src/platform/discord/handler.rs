@@ -554,6 +554,10 @@ impl Bot {
                 self.history_page(origin, &user, (whose, page, at), lang)
                     .await
             }
+            // Tournament buttons are answered once the adapter shows tournaments (issue 33).
+            Button::JoinTournament { .. } | Button::LeaveTournament { .. } => {
+                Err(Failure::BadButton)
+            }
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
                     return Err(Failure::BadButton);

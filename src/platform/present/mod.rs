@@ -25,6 +25,7 @@ mod clock;
 pub mod history_text;
 mod names;
 pub mod review;
+pub mod tournament;
 
 pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
 pub use names::{plain_player_name, player_name, user_name};

@@ -1,0 +1,44 @@
+# Турниры в чате: объявление, таблица, пары и призёры.
+tournament-title = 🏆 Турнир: { $terms }
+tournament-arena = арена на { $minutes ->
+    [one] { $minutes } минуту
+    [few] { $minutes } минуты
+   *[many] { $minutes } минут
+}
+tournament-swiss = { $rounds ->
+    [one] швейцарка, { $rounds } тур
+    [few] швейцарка, { $rounds } тура
+   *[many] швейцарка, { $rounds } туров
+}
+tournament-rated = на рейтинг
+tournament-unrated = без рейтинга
+tournament-created-by = Организатор: { $name }
+tournament-starts = Начало: { $when }
+tournament-arena-ends = Идёт, закончится { $when }
+tournament-round = Тур { $round } из { $rounds }
+tournament-finished = Турнир завершён.
+tournament-cancelled = Турнир отменён.
+tournament-no-players = Пока никто не записался.
+tournament-players = { $count ->
+    [one] { $count } участник: { $names }
+    [few] { $count } участника: { $names }
+   *[many] { $count } участников: { $names }
+}
+tournament-and-more = и ещё { $count }
+tournament-button-join = Участвовать
+tournament-button-leave = Выйти
+tournament-standings = Турнирная таблица:
+tournament-tiebreaks = Бухгольц { $buchholz }, Бергер { $sb }
+tournament-column-rank = №
+tournament-column-player = Игрок
+tournament-column-rating = Рейтинг
+tournament-column-score = Очки
+tournament-column-games = Партии
+tournament-column-tiebreaks = Доп. показатели
+tournament-pairing-swiss = Тур { $round }, доска { $board }: { $white } (белые) — { $black } (чёрные)
+tournament-pairing-arena = Партия арены: { $white } (белые) — { $black } (чёрные)
+tournament-podium = { $title } — турнир завершён!
+tournament-podium-place = { $medal } { $name }: { $score }
+tournament-cancelled-news = { $title } — турнир отменён.
+tournament-joined = Вы в турнире. { $title }
+tournament-left = Вы вышли из турнира. { $title }
