@@ -18,6 +18,11 @@ pub struct MatchingComputer<W: Weight> {
     size: usize,
     n: usize,
     weights: Vec<W>,
+    /// Row `v` has bit `w` set when `v`-`w` is an edge (a positive weight, or
+    /// the dummy vertex): searches walk these rows instead of loading the
+    /// wide weight of every pair, most of which are absent late in a round.
+    adjacent: Vec<u64>,
+    row_words: usize,
     initialized: bool,
     touched: Vec<usize>,
     is_touched: Vec<bool>,
@@ -33,10 +38,38 @@ pub struct MatchingComputer<W: Weight> {
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
+    best_slack: Vec<SlackCache<W>>,
+    epoch: u64,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
     queue: Vec<usize>,
+}
+
+/// The slack of a vertex's or blossom's least-slack edge as last computed:
+/// valid while its edge and every vertex dual are unchanged (`epoch`). The
+/// search compares against these slacks for every edge it scans, and
+/// recomputing them in wide arithmetic was two fifths of the pairing's time.
+#[derive(Clone, Copy)]
+struct SlackCache<W> {
+    edge: usize,
+    epoch: u64,
+    slack: W,
+}
+
+/// The positions of the set bits of a word, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
 }
 
 fn tri(a: usize, b: usize) -> usize {
@@ -52,6 +85,8 @@ impl<W: Weight> MatchingComputer<W> {
             size,
             n,
             weights: vec![W::zero(); size * size.saturating_sub(1) / 2],
+            adjacent: vec![0; n * n.div_ceil(64)],
+            row_words: n.div_ceil(64),
             initialized: false,
             touched: Vec::new(),
             is_touched: vec![false; n],
@@ -67,12 +102,27 @@ impl<W: Weight> MatchingComputer<W> {
             blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
+            best_slack: vec![
+                SlackCache {
+                    edge: NONE,
+                    epoch: 0,
+                    slack: W::zero()
+                };
+                2 * n
+            ],
+            epoch: 1,
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).rev().collect(),
             dualvar: vec![W::zero(); 2 * n],
-            queue: Vec::new(),
+            queue: Default::default(),
         };
         computer.reset_blossoms();
+        // The dummy vertex of an odd graph is joined to every other.
+        for v in size..n {
+            for w in 0..v {
+                computer.set_adjacent(v, w, true);
+            }
+        }
         computer
     }
 
@@ -95,6 +145,7 @@ impl<W: Weight> MatchingComputer<W> {
         // Stored doubled, so that every dual variable stays an integer.
         let weight = weight.plus(weight);
         let old = std::mem::replace(&mut self.weights[tri(a, b)], weight);
+        self.set_adjacent(a, b, weight > W::zero());
         if !self.initialized {
             return;
         }
@@ -122,8 +173,33 @@ impl<W: Weight> MatchingComputer<W> {
         }
     }
 
+    fn set_adjacent(&mut self, a: usize, b: usize, edge: bool) {
+        for (v, w) in [(a, b), (b, a)] {
+            let word = &mut self.adjacent[v * self.row_words + w / 64];
+            let bit = 1u64 << (w % 64);
+            if edge {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+    }
+
+    /// Whether `a`-`b` is an edge (negative weights count as none).
     fn present(&self, a: usize, b: usize) -> bool {
-        a != b && (a >= self.size || b >= self.size || self.weights[tri(a, b)] > W::zero())
+        (self.adjacent[a * self.row_words + b / 64] >> (b % 64)) & 1 == 1
+    }
+
+    /// `v`'s neighbours in increasing order.
+    fn neighbours(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        self.neighbour_words(v)
+            .flat_map(|(first, bits)| BitIter(bits).map(move |i| first + i))
+    }
+
+    /// The words of `v`'s row of `adjacent`, as (first vertex, bits).
+    fn neighbour_words(&self, v: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let row = &self.adjacent[v * self.row_words..(v + 1) * self.row_words];
+        row.iter().enumerate().map(|(i, &bits)| (i * 64, bits))
     }
 
     fn endpoint(&self, p: usize) -> usize {
@@ -152,12 +228,38 @@ impl<W: Weight> MatchingComputer<W> {
         self.dualvar[i].plus(self.dualvar[j]).minus(w.plus(w))
     }
 
-    fn allowed(&self, k: usize) -> bool {
-        self.allowed[k] == self.stamp
+    /// Whether the edge `v`-`w` was found tight in this stage. Both directions
+    /// are stored, so that a vertex's scan reads one row instead of a column.
+    fn allowed(&self, v: usize, w: usize) -> bool {
+        self.allowed[v * self.n + w] == self.stamp
     }
 
     fn allow(&mut self, k: usize) {
-        self.allowed[k] = self.stamp;
+        let (i, j) = self.edge(k);
+        self.allowed[i * self.n + j] = self.stamp;
+        self.allowed[j * self.n + i] = self.stamp;
+    }
+
+    /// The slack of `x`'s least-slack edge (`bestedge[x]`, which is set).
+    fn best_slack(&mut self, x: usize) -> W {
+        let k = self.bestedge[x];
+        let cache = self.best_slack[x];
+        if cache.edge == k && cache.epoch == self.epoch {
+            return cache.slack;
+        }
+        let slack = self.slack(k);
+        self.set_best(x, k, slack);
+        slack
+    }
+
+    /// Makes `k`, of slack `slack`, the least-slack edge of `x`.
+    fn set_best(&mut self, x: usize, k: usize, slack: W) {
+        self.bestedge[x] = k;
+        self.best_slack[x] = SlackCache {
+            edge: k,
+            epoch: self.epoch,
+            slack,
+        };
     }
 
     /// A maximum weight matching among those leaving at most one vertex
@@ -204,13 +306,11 @@ impl<W: Weight> MatchingComputer<W> {
     /// unmatches it if its matched edge is no longer tight.
     fn refit(&mut self, v: usize) {
         let mut best: Option<W> = None;
-        for w in 0..self.n {
-            if self.present(v, w) {
-                let weight = self.edge_weight(v, w);
-                let need = weight.plus(weight).minus(self.dualvar[w]);
-                if best.is_none_or(|b| need > b) {
-                    best = Some(need);
-                }
+        for w in self.neighbours(v) {
+            let weight = self.edge_weight(v, w);
+            let need = weight.plus(weight).minus(self.dualvar[w]);
+            if best.is_none_or(|b| need > b) {
+                best = Some(need);
             }
         }
         if let Some(best) = best {
@@ -407,51 +507,67 @@ impl<W: Weight> MatchingComputer<W> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
+        let mut bestslackto = vec![W::zero(); 2 * self.n];
         for &bv in &path {
             // Neighbours scanned in place rather than gathered into lists first:
             // that allocation was a tenth of the pairing's time.
             match self.blossombestedges[bv].take() {
                 None => {
                     for v in self.leaves_of(bv) {
-                        for w in 0..self.n {
-                            if self.present(v, w) {
-                                let k = self.canonical(v, w);
-                                self.consider_best_edge(b, k, &mut bestedgeto);
-                            }
+                        for w in self.neighbours(v) {
+                            let k = self.canonical(v, w);
+                            self.consider_best_edge(b, k, &mut bestedgeto, &mut bestslackto);
                         }
                     }
                 }
                 Some(list) => {
                     for k in list {
-                        self.consider_best_edge(b, k, &mut bestedgeto);
+                        self.consider_best_edge(b, k, &mut bestedgeto, &mut bestslackto);
                     }
                 }
             }
             self.bestedge[bv] = NONE;
         }
-        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut list = Vec::new();
         let mut best = NONE;
-        for &k in &list {
-            if best == NONE || self.slack(k) < self.slack(best) {
+        let mut best_slack = W::zero();
+        for (k, slack) in bestedgeto.into_iter().zip(bestslackto) {
+            if k == NONE {
+                continue;
+            }
+            list.push(k);
+            if best == NONE || slack < best_slack {
                 best = k;
+                best_slack = slack;
             }
         }
         self.blossombestedges[b] = Some(list);
-        self.bestedge[b] = best;
+        self.bestedge[b] = NONE;
+        if best != NONE {
+            self.set_best(b, best, best_slack);
+        }
     }
 
     /// Keeps `k` as the least-slack edge from new blossom `b` to its S-blossom.
-    fn consider_best_edge(&self, b: usize, k: usize, bestedgeto: &mut [usize]) {
+    fn consider_best_edge(
+        &self,
+        b: usize,
+        k: usize,
+        bestedgeto: &mut [usize],
+        bestslackto: &mut [W],
+    ) {
         let (i, mut j) = self.edge(k);
         if self.inblossom[j] == b {
             j = i;
         }
         let bj = self.inblossom[j];
-        if bj != b
-            && self.label[bj] == 1
-            && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-        {
+        if bj == b || self.label[bj] != 1 {
+            return;
+        }
+        let slack = self.slack(k);
+        if bestedgeto[bj] == NONE || slack < bestslackto[bj] {
             bestedgeto[bj] = k;
+            bestslackto[bj] = slack;
         }
     }
 
@@ -613,6 +729,8 @@ impl<W: Weight> MatchingComputer<W> {
     /// Stages until every vertex is matched; `None` when that is impossible.
     fn solve(&mut self) -> Option<()> {
         let n = self.n;
+        // Duals were refitted or moved out of dissolved blossoms.
+        self.epoch += 1;
         while (0..n).any(|v| self.mate[v] == NONE) {
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
@@ -655,49 +773,52 @@ impl<W: Weight> MatchingComputer<W> {
         loop {
             while let Some(v) = self.queue.pop() {
                 let dual_v = self.dualvar[v];
-                for w in 0..n {
-                    // Not hoisted: a blossom formed in this loop changes `inblossom[v]`.
-                    if w == v || self.inblossom[v] == self.inblossom[w] {
-                        continue;
-                    }
-                    let weight = self.edge_weight(v, w);
-                    if weight == W::zero() && v < self.size && w < self.size {
-                        continue;
-                    }
-                    let p = v * n + w;
-                    let k = self.canonical(v, w);
-                    let mut kslack = W::zero();
-                    if !self.allowed(k) {
-                        kslack = dual_v.plus(self.dualvar[w]).minus(weight.plus(weight));
-                        if kslack <= W::zero() {
-                            self.allow(k);
+                // The row is copied word by word: nothing in the loop changes edges.
+                for word in 0..self.row_words {
+                    let mut bits = self.adjacent[v * self.row_words + word];
+                    while bits != 0 {
+                        let w = word * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        // Not hoisted: a blossom formed in this loop changes `inblossom[v]`.
+                        if self.inblossom[v] == self.inblossom[w] {
+                            continue;
                         }
-                    }
-                    if self.allowed(k) {
-                        if self.label[self.inblossom[w]] == 0 {
-                            let pf = self.flip(p);
-                            self.assign_label(w, 2, pf);
-                        } else if self.label[self.inblossom[w]] == 1 {
-                            let base = self.scan_blossom(v, w);
-                            if base != NONE {
-                                self.add_blossom(base, k);
-                            } else {
-                                self.augment_matching(k);
-                                return Some(true);
+                        let weight = self.edge_weight(v, w);
+                        let p = v * n + w;
+                        let k = self.canonical(v, w);
+                        let mut kslack = W::zero();
+                        if !self.allowed(v, w) {
+                            kslack = dual_v.plus(self.dualvar[w]).minus(weight.plus(weight));
+                            if kslack <= W::zero() {
+                                self.allow(k);
                             }
-                        } else if self.label[w] == 0 {
-                            self.label[w] = 2;
-                            self.labelend[w] = self.flip(p);
                         }
-                    } else if self.label[self.inblossom[w]] == 1 {
-                        let b = self.inblossom[v];
-                        if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
-                            self.bestedge[b] = k;
+                        if self.allowed(v, w) {
+                            if self.label[self.inblossom[w]] == 0 {
+                                let pf = self.flip(p);
+                                self.assign_label(w, 2, pf);
+                            } else if self.label[self.inblossom[w]] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(base, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    return Some(true);
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = self.flip(p);
+                            }
+                        } else if self.label[self.inblossom[w]] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
+                                self.set_best(b, k, kslack);
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
+                        {
+                            self.set_best(w, k, kslack);
                         }
-                    } else if self.label[w] == 0
-                        && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
-                    {
-                        self.bestedge[w] = k;
                     }
                 }
             }
@@ -707,7 +828,7 @@ impl<W: Weight> MatchingComputer<W> {
             let mut deltablossom = NONE;
             for v in 0..n {
                 if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                    let d = self.slack(self.bestedge[v]);
+                    let d = self.best_slack(v);
                     if deltatype == 0 || d < delta {
                         delta = d;
                         deltatype = 2;
@@ -717,7 +838,7 @@ impl<W: Weight> MatchingComputer<W> {
             }
             for b in 0..2 * n {
                 if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
-                    let d = self.slack(self.bestedge[b]).half();
+                    let d = self.best_slack(b).half();
                     if deltatype == 0 || d < delta {
                         delta = d;
                         deltatype = 3;
@@ -755,6 +876,8 @@ impl<W: Weight> MatchingComputer<W> {
                     }
                 }
             }
+            // Every vertex dual may have changed: no cached slack holds.
+            self.epoch += 1;
             match deltatype {
                 2 => {
                     self.allow(deltaedge);
