@@ -10,6 +10,7 @@
 //! all its criteria into one weight and one lost bit would change a pairing.
 
 use super::wide::Weight;
+use std::collections::HashMap;
 
 const NONE: usize = usize::MAX;
 
@@ -17,7 +18,12 @@ const NONE: usize = usize::MAX;
 pub struct MatchingComputer<W: Weight> {
     size: usize,
     n: usize,
-    weights: Vec<W>,
+    /// Each pair's weight as an index into `values`: a round has few distinct
+    /// weights (all pairs of the lower score groups weigh alike), and a table
+    /// of small indices stays in the cache where the wide weights did not.
+    weights: Vec<u32>,
+    values: Vec<W>,
+    value_ids: HashMap<W, u32>,
     /// Row `v` has bit `w` set when `v`-`w` is an edge (a positive weight, or
     /// the dummy vertex): searches walk these rows instead of loading the
     /// wide weight of every pair, most of which are absent late in a round.
@@ -84,7 +90,9 @@ impl<W: Weight> MatchingComputer<W> {
         let mut computer = MatchingComputer {
             size,
             n,
-            weights: vec![W::zero(); size * size.saturating_sub(1) / 2],
+            weights: vec![0; size * size.saturating_sub(1) / 2],
+            values: vec![W::zero()],
+            value_ids: HashMap::from([(W::zero(), 0)]),
             adjacent: vec![0; n * n.div_ceil(64)],
             row_words: n.div_ceil(64),
             initialized: false,
@@ -136,7 +144,7 @@ impl<W: Weight> MatchingComputer<W> {
         if a >= self.size || b >= self.size || a == b {
             W::zero()
         } else {
-            self.weights[tri(a, b)]
+            self.values[self.weights[tri(a, b)] as usize]
         }
     }
 
@@ -144,7 +152,8 @@ impl<W: Weight> MatchingComputer<W> {
     pub fn set_edge_weight(&mut self, a: usize, b: usize, weight: W) {
         // Stored doubled, so that every dual variable stays an integer.
         let weight = weight.plus(weight);
-        let old = std::mem::replace(&mut self.weights[tri(a, b)], weight);
+        let id = self.value_id(weight);
+        let old = self.values[std::mem::replace(&mut self.weights[tri(a, b)], id) as usize];
         self.set_adjacent(a, b, weight > W::zero());
         if !self.initialized {
             return;
@@ -164,6 +173,17 @@ impl<W: Weight> MatchingComputer<W> {
                 self.dirty.push(ta);
             }
         }
+    }
+
+    /// The index of `weight` in `values`, added if new.
+    fn value_id(&mut self, weight: W) -> u32 {
+        if let Some(&id) = self.value_ids.get(&weight) {
+            return id;
+        }
+        let id = self.values.len() as u32;
+        self.values.push(weight);
+        self.value_ids.insert(weight, id);
+        id
     }
 
     fn touch(&mut self, v: usize) {
@@ -268,7 +288,8 @@ impl<W: Weight> MatchingComputer<W> {
     pub fn compute_matching(&mut self) -> Option<Vec<usize>> {
         if !self.initialized {
             let mut max = W::zero();
-            for &w in &self.weights {
+            for &id in &self.weights {
+                let w = self.values[id as usize];
                 if w > max {
                     max = w;
                 }

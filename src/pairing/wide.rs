@@ -150,7 +150,7 @@ impl<const L: usize> PartialOrd for Wide<L> {
 }
 
 /// The integer type of edge weights and dual variables.
-pub trait Weight: Copy + Ord {
+pub trait Weight: Copy + Ord + std::hash::Hash {
     /// Zero.
     fn zero() -> Self;
     /// Wrapping sum.
