@@ -50,6 +50,8 @@ pub struct MatchingComputer<W: Weight> {
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
     queue: Vec<usize>,
+    /// Pairs unmatched by `unmatch_if_loose` since the last search.
+    loose: Vec<(usize, usize)>,
 }
 
 /// The slack of a vertex's or blossom's least-slack edge as last computed:
@@ -122,7 +124,8 @@ impl<W: Weight> MatchingComputer<W> {
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).rev().collect(),
             dualvar: vec![W::zero(); 2 * n],
-            queue: Default::default(),
+            queue: Vec::new(),
+            loose: Vec::new(),
         };
         computer.reset_blossoms();
         // The dummy vertex of an odd graph is joined to every other.
@@ -307,6 +310,7 @@ impl<W: Weight> MatchingComputer<W> {
                 self.is_touched[v] = false;
                 self.refit(v);
             }
+            self.rematch_loose();
         }
         self.solve()?;
         Some(
@@ -349,6 +353,30 @@ impl<W: Weight> MatchingComputer<W> {
         if !self.present(v, m) || self.slack(k) != W::zero() {
             self.mate[v] = NONE;
             self.mate[m] = NONE;
+            self.loose.push((v, m));
+        }
+    }
+
+    /// Matches again the pairs unmatched by the refits whose edge is tight
+    /// once both ends have their least feasible duals. Refitting only the
+    /// vertex whose edges changed left most such pairs loose, and after a
+    /// bracket step that reweights many edges at once every loose pair cost
+    /// one more stage of the search.
+    fn rematch_loose(&mut self) {
+        for (a, b) in std::mem::take(&mut self.loose) {
+            let trivial = |v: usize| self.inblossom[v] == v && self.mate[v] == NONE;
+            if a >= self.size || b >= self.size || !trivial(a) || !trivial(b) {
+                continue;
+            }
+            if !self.present(a, b) {
+                continue;
+            }
+            self.refit(b);
+            self.refit(a);
+            if self.slack(self.canonical(a, b)) == W::zero() {
+                self.mate[a] = a * self.n + b;
+                self.mate[b] = b * self.n + a;
+            }
         }
     }
 
