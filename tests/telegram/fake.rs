@@ -266,3 +266,42 @@ async fn commands_and_inline_queries_are_validated() {
         .await
         .is_err());
 }
+
+#[tokio::test]
+async fn chat_members_have_the_statuses_telegram_reports() {
+    use teloxide::types::{ChatMemberKind, UserId};
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let group = TgChat::group(-1002, "Club");
+    let (owner, admin, member) = (
+        TgUser::new(21, "Olga", "olga", "ru"),
+        TgUser::new(22, "Arman", "arman", "kk"),
+        TgUser::new(23, "Mia", "mia", "en"),
+    );
+    fake.set_member_status(&group, &owner, "creator");
+    fake.set_member_status(&group, &admin, "administrator");
+    fake.send_text(&group, &member, "hello");
+    let status = |id: u64| {
+        let bot = bot.clone();
+        async move { bot.get_chat_member(ChatId(-1002), UserId(id)).await }
+    };
+    assert!(matches!(status(21).await.unwrap().kind, ChatMemberKind::Owner(_)));
+    assert!(matches!(
+        status(22).await.unwrap().kind,
+        ChatMemberKind::Administrator(_)
+    ));
+    let mia = status(23).await.unwrap();
+    assert!(matches!(mia.kind, ChatMemberKind::Member(_)));
+    assert_eq!(mia.user.first_name, "Mia");
+    // Known to Telegram but never in this group: left. Unknown: refused.
+    let private = TgChat::private(&TgUser::new(24, "Sam", "sam", "en"));
+    fake.send_text(&private, &TgUser::new(24, "Sam", "sam", "en"), "/start");
+    assert!(matches!(status(24).await.unwrap().kind, ChatMemberKind::Left));
+    let err = api_error(status(99).await);
+    assert!(
+        matches!(err, ApiError::Unknown(ref s) if s.contains("PARTICIPANT_ID_INVALID")),
+        "{err:?}"
+    );
+    let err = api_error(bot.get_chat_member(ChatId(-4040), UserId(21)).await);
+    assert_eq!(err, ApiError::ChatNotFound);
+}

@@ -57,6 +57,8 @@ impl FakeTelegram {
                 deliveries: vec![],
                 flooded: HashMap::new(),
                 chaos: (0, 0x9e37_79b9_7f4a_7c15),
+                users: HashMap::new(),
+                members: HashMap::new(),
             }),
             changed: Condvar::new(),
             new_update: tokio::sync::Notify::new(),
@@ -182,6 +184,7 @@ impl FakeTelegram {
         sender_chat: Option<&TgChat>,
     ) -> Value {
         st.chats.insert(chat.id, chat.json.clone());
+        Self::met(st, chat, from);
         let message_id = next_message_id(st, chat.id);
         let stored = StoredMessage {
             chat_id: chat.id,
@@ -202,6 +205,41 @@ impl FakeTelegram {
         msg["entities"] = json!(entities(text));
         st.messages.insert((chat.id, message_id), stored);
         msg
+    }
+
+    /// Telegram knows `user`, who is in `chat` (a member, unless their status there was
+    /// set); anonymous senders (bots) are not recorded.
+    fn met(st: &mut FakeState, chat: &TgChat, user: &TgUser) {
+        if user.is_bot {
+            return;
+        }
+        st.users.insert(user.id, user.json());
+        if chat.id < 0 {
+            st.members
+                .entry((chat.id, user.id))
+                .or_insert_with(|| "member".to_string());
+        }
+    }
+
+    /// Sets `user`'s status in group `chat`, as getChatMember reports it: `creator`,
+    /// `administrator`, `member`, `restricted`, `left` or `kicked`.
+    pub fn set_member_status(&self, chat: &TgChat, user: &TgUser, status: &str) {
+        assert!(
+            [
+                "creator",
+                "administrator",
+                "member",
+                "restricted",
+                "left",
+                "kicked"
+            ]
+            .contains(&status),
+            "no such status {status}"
+        );
+        let mut st = self.lock();
+        st.chats.insert(chat.id, chat.json.clone());
+        st.users.insert(user.id, user.json());
+        st.members.insert((chat.id, user.id), status.to_string());
     }
 
     /// A user presses the button with `data` under message `message_id` of `chat` (the data
@@ -242,6 +280,7 @@ impl FakeTelegram {
             .cloned()
             .unwrap_or_else(|| panic!("no message {message_id} in chat {}", chat.id));
         let message = message_json(st, &stored);
+        st.users.insert(from.id, from.json());
         let id = Self::fresh_id(st, "cq");
         st.callback_queries.insert(id.clone(), false);
         let q = json!({"id": id, "from": from.json(), "message": message,

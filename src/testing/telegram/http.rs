@@ -44,6 +44,7 @@ const METHODS: &[&str] = &[
     "editMessageMedia",
     "editMessageReplyMarkup",
     "deleteMessage",
+    "getChatMember",
     "answerCallbackQuery",
     "answerInlineQuery",
     "setMyCommands",

@@ -63,6 +63,7 @@ pub(super) fn dispatch(
                 .map(|_| json!(true))
                 .ok_or_else(|| bad("message to delete not found"))
         }
+        "getChatMember" => chat_member(st, p),
         "answerCallbackQuery" => answer_callback(st, p),
         "answerInlineQuery" => answer_inline(st, p),
         "setMyCommands" => set_commands(st, p),
@@ -434,6 +435,79 @@ fn edit_markup(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     m.reply_markup = markup;
     m.edits += 1;
     Ok(edit_result(st, &t))
+}
+
+/// getChatMember as Telegram answers it: the chat must be one the bot is in, `user_id` a
+/// user Telegram knows (else `PARTICIPANT_ID_INVALID`); someone known who never was in the
+/// group has left it. Each status carries the fields the Bot API gives it.
+fn chat_member(st: &FakeState, p: &Params) -> Result<Value, ApiError> {
+    let chat = known_chat(st, p)?;
+    let user_id = match p.get("user_id") {
+        None => return Err(bad("user_id is empty")),
+        Some(v) => value_i64(v).ok_or_else(|| bad("invalid user_id specified"))?,
+    };
+    let user = st
+        .users
+        .get(&user_id)
+        .cloned()
+        .ok_or_else(|| bad("PARTICIPANT_ID_INVALID"))?;
+    let status = if chat > 0 {
+        // A private chat: its user, or nobody else.
+        (if chat == user_id { "member" } else { "left" }).to_string()
+    } else {
+        st.members
+            .get(&(chat, user_id))
+            .cloned()
+            .unwrap_or_else(|| "left".to_string())
+    };
+    let mut member = json!({"user": user, "status": status});
+    match status.as_str() {
+        "creator" => member["is_anonymous"] = json!(false),
+        "administrator" => {
+            for (key, value) in [
+                ("can_be_edited", false),
+                ("is_anonymous", false),
+                ("can_manage_chat", true),
+                ("can_delete_messages", true),
+                ("can_manage_video_chats", true),
+                ("can_restrict_members", true),
+                ("can_promote_members", false),
+                ("can_change_info", true),
+                ("can_invite_users", true),
+                ("can_post_stories", false),
+                ("can_edit_stories", false),
+                ("can_delete_stories", false),
+                ("can_pin_messages", true),
+            ] {
+                member[key] = json!(value);
+            }
+        }
+        "restricted" => {
+            member["until_date"] = json!(0);
+            member["is_member"] = json!(true);
+            for key in [
+                "can_send_messages",
+                "can_send_audios",
+                "can_send_documents",
+                "can_send_photos",
+                "can_send_videos",
+                "can_send_video_notes",
+                "can_send_voice_notes",
+                "can_send_polls",
+                "can_send_other_messages",
+                "can_add_web_page_previews",
+                "can_change_info",
+                "can_invite_users",
+                "can_pin_messages",
+                "can_manage_topics",
+            ] {
+                member[key] = json!(false);
+            }
+        }
+        "kicked" => member["until_date"] = json!(0),
+        _ => {}
+    }
+    Ok(member)
 }
 
 fn answer_callback(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {

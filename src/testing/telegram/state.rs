@@ -57,6 +57,11 @@ pub(super) struct FakeState {
     pub(super) flooded: HashMap<i64, u64>,
     /// Per mille of posts that fail at random (429, 500, 502), and the generator's state.
     pub(super) chaos: (u32, u64),
+    /// Users Telegram knows (they wrote or pressed somewhere), as User objects.
+    pub(super) users: HashMap<i64, Value>,
+    /// Membership by (chat, user): `creator`, `administrator`, `member`, `restricted`,
+    /// `left` or `kicked`. A user who wrote in a group is a member unless set otherwise.
+    pub(super) members: HashMap<(i64, i64), String>,
 }
 
 pub(super) struct Shared {
