@@ -69,3 +69,11 @@ tg-history-not-a-person = Bots, channels and anonymous admins don't play, so the
 tg-history-how = I don't know who “{ $given }” is. Write /history @username, reply to that person's message with the command, or send it alone for your own.
 tg-history-unknown-user = I haven't seen { $username } yet. Reply to one of their messages with the command instead.
 tg-inline-used = This challenge button is no longer valid: it was used already, it has expired, or it belongs to another message. Ask for a new challenge with @ and the bot's name.
+# Tournaments in a group (issue 33).
+tg-cmd-tournament = Tournaments in this group
+tg-help-tournament = /tournament: tournaments in a group. /tournament new arena [minutes] [time control] [in N minutes] [unrated] or /tournament new swiss [rounds] …: a new event (by default a 30-minute arena or 5 rounds of Swiss, 3+2, starting in 5 minutes, rated); join with the button under its announcement or /tournament join; /tournament leave; /tournament standings [number]: the table; /tournament bot level: I play too (the organiser or an admin); /tournament cancel (the organiser or an admin)
+tg-tournament-how = I don't understand “{ $given }”. For example: /tournament new arena 60 5+3 in 10 minutes, /tournament new swiss 7 10+5 unrated, /tournament join, /tournament leave, /tournament standings, /tournament bot easy, /tournament cancel. An arena lasts up to { $minutes } minutes and is played on the clock; a Swiss event has up to { $rounds } rounds.
+tg-tournament-in-group = Tournaments are played in groups: add me to a group and send /tournament new arena there.
+tg-tournament-none = No tournament is open or running in this group. Start one: /tournament new arena or /tournament new swiss.
+tg-tournament-bot-joined = I'm in, playing at the { $level } level. { $title }
+tg-tournament-not-started = The tournament has not started yet: the table appears with the first games.

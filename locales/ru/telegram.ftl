@@ -69,3 +69,11 @@ tg-history-not-a-person = Боты, каналы и анонимные адми�
 tg-history-how = Не понимаю, кто это: «{ $given }». Назовите игрока через @username или отправьте команду ответом на его сообщение. Без имени команда расскажет о вас.
 tg-history-unknown-user = Я пока не знаю { $username }. Отправьте команду ответом на любое сообщение этого человека.
 tg-inline-used = Эта кнопка вызова больше не действует: ею уже воспользовались, срок вышел или она от другого сообщения. Попросите новый вызов через @ и имя бота.
+# Турниры в группе (issue 33).
+tg-cmd-tournament = Турниры в этой группе
+tg-help-tournament = /tournament: турниры в группе. /tournament new arena [минуты] [контроль времени] [in N minutes] [unrated] или /tournament new swiss [туры] …: новый турнир (по умолчанию арена на 30 минут или швейцарка в 5 туров, 3+2, начало через 5 минут, на рейтинг; вместо «in 10 minutes» можно написать «через 10 минут», вместо «unrated» — «товарищеская»); записаться — кнопкой под объявлением или /tournament join; /tournament leave — выйти; /tournament standings [номер] — таблица; /tournament bot уровень — я тоже сыграю (организатор или админ); /tournament cancel — отменить (организатор или админ)
+tg-tournament-how = Не понимаю «{ $given }». Например: /tournament new arena 60 5+3 через 10 минут, /tournament new swiss 7 10+5 товарищеская, /tournament join, /tournament leave, /tournament standings, /tournament bot лёгкий, /tournament cancel. Арена длится не больше { $minutes } минут и играется на часах; в швейцарке не больше { $rounds } туров.
+tg-tournament-in-group = Турниры проводятся в группах: добавьте меня в группу и отправьте там /tournament new arena.
+tg-tournament-none = В этой группе сейчас нет ни открытого, ни идущего турнира. Начните свой: /tournament new arena или /tournament new swiss.
+tg-tournament-bot-joined = Я в деле, играю на уровне «{ $level }». { $title }
+tg-tournament-not-started = Турнир ещё не начался: таблица появится с первыми партиями.

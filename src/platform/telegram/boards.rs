@@ -150,6 +150,7 @@ pub async fn board_content(view: &GameView, lang: Lang, inline: bool) -> Content
                     png: Arc::new(png),
                     caption,
                     keyboard,
+                    html: false,
                 }
             }
             Err(error) => tracing::warn!(%error, game = view.id, "board PNG failed"),
@@ -209,6 +210,7 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
                 reply_to: None,
                 only_newer: true,
                 asker: None,
+                lead: None,
             };
             queue_board(ctx, view, chat, lang, post, false);
         }
@@ -232,6 +234,20 @@ pub fn post_board(
         reply_to,
         only_newer: false,
         asker,
+        lead: None,
+    };
+    queue_board(ctx, view, chat, lang, post, true);
+}
+
+/// `post_board` for a game announced as it is posted: `lead` (HTML, e.g. a tournament's
+/// pairing line mentioning both players) comes first in the board's caption. The game's
+/// later boards have their usual caption.
+pub fn post_board_with_lead(ctx: &Arc<Ctx>, view: &GameView, chat: i64, lang: Lang, lead: String) {
+    let post = Post {
+        reply_to: None,
+        only_newer: false,
+        asker: None,
+        lead: Some(lead),
     };
     queue_board(ctx, view, chat, lang, post, true);
 }
@@ -244,6 +260,8 @@ struct Post {
     only_newer: bool,
     /// Whose command it answers (`None`: the game's own board).
     asker: Option<UserRef>,
+    /// HTML put before the caption of this post only.
+    lead: Option<String>,
 }
 
 /// Queues a board post; a board of the same game still waiting in the chat's outbox is
@@ -277,7 +295,10 @@ async fn post(ctx: &Ctx, view: &GameView, chat: i64, lang: Lang, how: &Post) {
     if how.only_newer && posted.message.is_some() && version(view) <= posted.version {
         return;
     }
-    let content = board_content(view, lang, false).await;
+    let mut content = board_content(view, lang, false).await;
+    if let Some(lead) = &how.lead {
+        content = with_lead(content, lead);
+    }
     let posting = ctx.outbox.posting(chat);
     let (sent, _attaching) = match ctx
         .poster
@@ -306,6 +327,31 @@ async fn post(ctx: &Ctx, view: &GameView, chat: i64, lang: Lang, how: &Post) {
     posted.version = posted.version.max(version(view));
     for m in old.into_iter().filter(|m| *m != new) {
         ctx.poster.edit(m, Content::Keyboard(None), u64::MAX);
+    }
+}
+
+/// `content` with `lead` (HTML) before its caption or text; the caption becomes HTML.
+fn with_lead(content: Content, lead: &str) -> Content {
+    match content {
+        Content::Photo {
+            png,
+            caption,
+            keyboard,
+            html: was_html,
+        } => {
+            let caption = if was_html { caption } else { html(&caption) };
+            Content::Photo {
+                png,
+                caption: format!("{lead}\n{caption}"),
+                keyboard,
+                html: true,
+            }
+        }
+        Content::Text { text, keyboard } => Content::Text {
+            text: format!("{lead}\n{text}"),
+            keyboard,
+        },
+        other => other,
     }
 }
 
@@ -507,7 +553,7 @@ pub fn chat_id(view: &GameView) -> Option<i64> {
 }
 
 /// A clickable mention of a Telegram user in HTML.
-fn mention(user: &UserRef) -> String {
+pub fn mention(user: &UserRef) -> String {
     format!(
         "<a href=\"tg://user?id={}\">{}</a>",
         user.id,
@@ -537,6 +583,16 @@ async fn ended_at_start(ctx: Arc<Ctx>) {
     }
 }
 
+/// A game just created that no message shows and nobody has moved in: only a tournament's
+/// tick makes those without an answer to show it in, and the pairing's post shows it (a
+/// turn notice before the board would name a game nobody can see yet).
+fn unshown_new_game(view: &GameView) -> bool {
+    view.chat.platform == Platform::Telegram
+        && view.ply == 0
+        && !view.is_over()
+        && !view.messages.iter().any(|m| MsgRef::parse(m).is_some())
+}
+
 /// Follows the manager's events for Telegram games and challenges until the manager stops.
 /// It never waits for a post: game changes go to their game's worker (`turns`), challenge
 /// edits to the poster's background edits.
@@ -545,6 +601,10 @@ pub async fn follow_events(ctx: Arc<Ctx>) {
     tokio::spawn(ended_at_start(ctx.clone()));
     loop {
         match events.recv().await {
+            Ok(Event::Game(view)) if unshown_new_game(&view) => {
+                // A tournament's new game: its pairing announcement posts the board.
+                tracing::debug!(game = view.id, "telegram: new game left to its poster");
+            }
             Ok(Event::Game(view)) if view.chat.platform == Platform::Telegram => {
                 let change = Change {
                     view,
@@ -563,6 +623,9 @@ pub async fn follow_events(ctx: Arc<Ctx>) {
             }
             Ok(Event::Challenge(view)) if view.chat.platform == Platform::Telegram => {
                 refresh_challenge(&ctx, &view).await;
+            }
+            Ok(Event::Tournament(news)) if news.record.chat.platform == Platform::Telegram => {
+                ctx.tournaments.push(&ctx, news);
             }
             Ok(_) => {}
             Err(RecvError::Lagged(missed)) => {

@@ -82,6 +82,9 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
     if !belongs_here(&q, &button) {
         return Err(Failure::bad_button("data of another message"));
     }
+    if let Button::JoinTournament { .. } | Button::LeaveTournament { .. } = &button {
+        return super::tournaments::press(&ctx, &q, &button, lang).await;
+    }
     if let Button::Hint { game, ply } = &button {
         return super::hints::press(&ctx, &q, (game, *ply), &place, &actor, lang).await;
     }

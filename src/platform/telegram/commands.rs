@@ -172,6 +172,15 @@ impl Cmd<'_> {
                 history::record(self.ctx, self.place(), game.or(from_reply), lang).await?;
             }
             Command::Lang { lang } => self.set_lang(lang).await?,
+            Command::Tournament(cmd) => {
+                let asked = super::tournaments::Asked {
+                    ctx: self.ctx,
+                    msg: self.msg,
+                    actor: &self.actor,
+                    lang,
+                };
+                super::tournaments::command(&asked, cmd).await?
+            }
         }
         Ok(())
     }

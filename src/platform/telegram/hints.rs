@@ -65,6 +65,7 @@ async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
                 png: Arc::new(png),
                 caption,
                 keyboard: None,
+                html: false,
             },
             None => Content::Text {
                 text: super::boards::html(&caption),

@@ -150,13 +150,26 @@ pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
         })
 }
 
-/// The game or challenge a button acts on (`None` for the level buttons).
+/// A tournament announcement's Join and Leave buttons, in one row; `None` once it takes
+/// no players (a text edit without a keyboard takes the old one off).
+pub fn tournament_keyboard(buttons: &[(Button, String)]) -> Option<InlineKeyboardMarkup> {
+    let row: Vec<InlineKeyboardButton> = buttons
+        .iter()
+        .map(|(b, label)| InlineKeyboardButton::callback(label.clone(), encode(b)))
+        .collect();
+    (!row.is_empty()).then(|| InlineKeyboardMarkup::new([row]))
+}
+
+/// The game, challenge or tournament a button acts on (`None` for the level buttons).
 pub fn target(button: &Button) -> Option<&str> {
     match button {
         Button::AcceptChallenge { challenge, .. }
         | Button::DeclineChallenge { challenge }
         | Button::CancelChallenge { challenge }
         | Button::ChallengeTime { challenge, .. } => Some(challenge),
+        Button::JoinTournament { tournament } | Button::LeaveTournament { tournament } => {
+            Some(tournament)
+        }
         other => other.game(),
     }
 }

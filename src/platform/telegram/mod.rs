@@ -31,6 +31,8 @@ mod poster;
 mod refs;
 mod reviews;
 mod toast;
+mod tournament_news;
+mod tournaments;
 mod turns;
 mod webhook;
 
@@ -61,6 +63,8 @@ pub(crate) struct Ctx {
     pub outbox: outbox::Outboxes,
     /// A worker per game with news to show.
     pub turns: turns::Turns,
+    /// A worker per tournament with news to show.
+    pub tournaments: tournament_news::TournamentWorkers,
     /// Commands per user.
     pub commands: guard::CommandLimit,
     /// Signs the inline placeholder buttons.
@@ -237,6 +241,7 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         notices: boards::Notices::default(),
         outbox: outbox::Outboxes::default(),
         turns: turns::Turns::default(),
+        tournaments: tournament_news::TournamentWorkers::default(),
         button_key,
     });
     let events = tokio::spawn(boards::follow_events(ctx.clone()));
@@ -280,6 +285,7 @@ async fn prune_idle(ctx: Arc<Ctx>) {
             buckets = ctx.poster.chats(),
             outboxes = ctx.outbox.chats(),
             workers = ctx.turns.games(),
+            tournaments = ctx.tournaments.events(),
             users = ctx.commands.users(),
             "telegram: idle state pruned"
         );

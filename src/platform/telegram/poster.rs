@@ -23,11 +23,13 @@ use teloxide::{ApiError, RequestError};
 /// What a message should show.
 #[derive(Clone, Debug)]
 pub enum Content {
-    /// A photo (the PNG board) with a caption.
+    /// A photo (the PNG board) with a caption: plain text, or HTML when `html` (a caption
+    /// that mentions people).
     Photo {
         png: Arc<Vec<u8>>,
         caption: String,
         keyboard: Option<InlineKeyboardMarkup>,
+        html: bool,
     },
     /// A text message (challenges, inline-mode boards, the text fallback).
     Text {
@@ -278,9 +280,10 @@ impl Poster {
                     png,
                     caption,
                     keyboard,
+                    html,
                 },
             ) => {
-                let media = photo_media(png, caption);
+                let media = photo_media(png, caption, *html);
                 let req = bot.edit_message_media(ChatId(*chat), MessageId(*message), media);
                 match keyboard {
                     Some(k) => req.reply_markup(k.clone()).await,
@@ -388,11 +391,15 @@ impl Poster {
                 png,
                 caption,
                 keyboard,
+                html,
             } => {
                 let mut req = self
                     .bot
                     .send_photo(ChatId(chat), board_file(png))
                     .caption(caption);
+                if *html {
+                    req = req.parse_mode(ParseMode::Html);
+                }
                 if let Some(k) = keyboard {
                     req = req.reply_markup(k.clone());
                 }
@@ -481,8 +488,12 @@ fn board_file(png: &Arc<Vec<u8>>) -> InputFile {
     InputFile::memory(png.as_ref().clone()).file_name("board.png")
 }
 
-fn photo_media(png: &Arc<Vec<u8>>, caption: &str) -> InputMedia {
-    InputMedia::Photo(InputMediaPhoto::new(board_file(png)).caption(caption))
+fn photo_media(png: &Arc<Vec<u8>>, caption: &str, html: bool) -> InputMedia {
+    let photo = InputMediaPhoto::new(board_file(png)).caption(caption);
+    InputMedia::Photo(match html {
+        true => photo.parse_mode(ParseMode::Html),
+        false => photo,
+    })
 }
 
 fn empty_keyboard() -> InlineKeyboardMarkup {

@@ -111,6 +111,7 @@ async fn post(ctx: &Arc<Ctx>, reviewed: GameReview, place: &ReviewPlace) {
                 png,
                 caption,
                 keyboard,
+                html: false,
             };
             ctx.send_later(place.chat, place.reply_to, photo, None);
             if let Some(rest) = rest {
@@ -137,6 +138,7 @@ async fn post_board(ctx: &Arc<Ctx>, reviewed: GameReview, mark: u8, place: &Revi
                 png: Arc::new(png),
                 caption,
                 keyboard: None,
+                html: false,
             };
             ctx.send_later(place.chat, place.reply_to, photo, None);
         }

@@ -69,7 +69,56 @@ pub enum Command {
     Lang {
         lang: Option<Lang>,
     },
+    /// `/tournament ...`: a tournament of the group (see [`TournamentCommand`]).
+    Tournament(TournamentCommand),
 }
+
+/// What `/tournament` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCommand {
+    /// `/tournament` alone: how to use it.
+    Usage,
+    /// `/tournament new arena [minutes] [time] [in N minutes] [unrated]`, or `swiss
+    /// [rounds] ...`.
+    New(NewEvent),
+    Join,
+    Leave,
+    /// `/tournament standings [id]`: the group's newest live event, or the one named.
+    Standings {
+        id: Option<String>,
+    },
+    Cancel,
+    /// `/tournament bot <level>`: the bot joins at that level.
+    Bot {
+        level: Level,
+    },
+}
+
+/// The terms of a new tournament as typed (the defaults filled in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewEvent {
+    pub format: TournamentFormat,
+    pub time: TimeControl,
+    /// Minutes from now until the start.
+    pub starts_in: u16,
+    pub rated: bool,
+}
+
+/// The format as typed: an arena's minutes, a Swiss event's rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentFormat {
+    Arena { minutes: u16 },
+    Swiss { rounds: u8 },
+}
+
+/// Defaults of `/tournament new`.
+pub const ARENA_MINUTES: u16 = 30;
+pub const SWISS_ROUNDS: u8 = 5;
+pub const STARTS_IN_MINUTES: u16 = 5;
+/// Bounds of what `/tournament new` takes.
+pub const ARENA_MINUTES_RANGE: std::ops::RangeInclusive<u16> = 5..=240;
+pub const SWISS_ROUNDS_RANGE: std::ops::RangeInclusive<u8> = 1..=15;
+pub const STARTS_IN_MAX: u16 = 7 * 24 * 60;
 
 impl Command {
     /// The word it is typed with.
@@ -90,6 +139,7 @@ impl Command {
             Command::Leaderboard { .. } => "leaderboard",
             Command::Record { .. } => "record",
             Command::Lang { .. } => "lang",
+            Command::Tournament(_) => "tournament",
         }
     }
 }
@@ -114,6 +164,9 @@ pub enum CommandError {
     /// A word that looks like a time control (a number, or with `+`) but is none.
     #[error(transparent)]
     Time(TimeControlError),
+    /// `/tournament` with words it does not take (the words, clipped).
+    #[error("unknown tournament words {0:?}")]
+    Tournament(String),
 }
 
 impl CommandError {
@@ -139,6 +192,13 @@ impl CommandError {
             CommandError::Opponent(given) => t!(lang, "tg-challenge-how", given = clip(given)),
             CommandError::Scope(given) => t!(lang, "tg-leaderboard-how", given = clip(given)),
             CommandError::Time(error) => present::time_control_error(error, lang),
+            CommandError::Tournament(given) => t!(
+                lang,
+                "tg-tournament-how",
+                given = clip(given),
+                minutes = ARENA_MINUTES_RANGE.end(),
+                rounds = SWISS_ROUNDS_RANGE.end()
+            ),
         }
     }
 
@@ -171,7 +231,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 15] = [
+const SPECS: [Spec; 16] = [
     Spec {
         word: "start",
         menu: None,
@@ -292,6 +352,12 @@ const SPECS: [Spec; 15] = [
         },
     },
     Spec {
+        word: "tournament",
+        menu: Some("tg-cmd-tournament"),
+        help: Some("tg-help-tournament"),
+        parse: |args| tournament(args).map(Command::Tournament),
+    },
+    Spec {
         word: "lang",
         menu: Some("tg-cmd-lang"),
         help: Some("tg-help-lang"),
@@ -391,6 +457,137 @@ fn level(args: &str) -> Result<Option<Level>, CommandError> {
         .find_map(|n| words[..n].join(" ").parse::<Level>().ok())
         .map(Some)
         .ok_or_else(|| CommandError::Level(args.trim().to_string()))
+}
+
+/// The words of `/tournament`'s subcommands, in each language.
+const NEW_WORDS: [&str; 4] = ["new", "create", "новый", "жаңа"];
+const JOIN_WORDS: [&str; 3] = ["join", "войти", "қосылу"];
+const LEAVE_WORDS: [&str; 3] = ["leave", "выйти", "шығу"];
+const STANDINGS_WORDS: [&str; 4] = ["standings", "table", "таблица", "кесте"];
+const CANCEL_WORDS: [&str; 3] = ["cancel", "отменить", "болдырмау"];
+const BOT_WORDS: [&str; 2] = ["bot", "бот"];
+const ARENA_WORDS: [&str; 2] = ["arena", "арена"];
+const SWISS_WORDS: [&str; 4] = ["swiss", "швейцарка", "швейцарская", "швейцар"];
+/// `in 10 minutes`: the word before the number, and the minute words after it.
+const IN_WORDS: [&str; 3] = ["in", "через", "after"];
+const MINUTE_WORDS: [&str; 9] = [
+    "m",
+    "min",
+    "mins",
+    "minute",
+    "minutes",
+    "мин",
+    "минут",
+    "минуты",
+    "минуттан",
+];
+
+fn is_one_of(word: &str, words: &[&str]) -> bool {
+    let lower = word.to_lowercase();
+    words.contains(&lower.as_str())
+}
+
+/// `/tournament`'s arguments.
+fn tournament(args: &str) -> Result<TournamentCommand, CommandError> {
+    let mut words = args.split_whitespace();
+    let Some(sub) = words.next() else {
+        return Ok(TournamentCommand::Usage);
+    };
+    let rest: Vec<&str> = words.collect();
+    let how = || CommandError::Tournament(args.to_string());
+    if is_one_of(sub, &NEW_WORDS) {
+        return new_event(&rest).ok_or_else(how);
+    }
+    let only = |cmd: TournamentCommand| match rest.is_empty() {
+        true => Ok(cmd),
+        false => Err(how()),
+    };
+    if is_one_of(sub, &JOIN_WORDS) {
+        return only(TournamentCommand::Join);
+    }
+    if is_one_of(sub, &LEAVE_WORDS) {
+        return only(TournamentCommand::Leave);
+    }
+    if is_one_of(sub, &CANCEL_WORDS) {
+        return only(TournamentCommand::Cancel);
+    }
+    if is_one_of(sub, &STANDINGS_WORDS) {
+        let id = match rest.as_slice() {
+            [] => None,
+            [id] if id.len() <= 32 && id.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                Some(id.to_ascii_lowercase())
+            }
+            _ => return Err(how()),
+        };
+        return Ok(TournamentCommand::Standings { id });
+    }
+    if is_one_of(sub, &BOT_WORDS) {
+        return match level(&rest.join(" "))? {
+            Some(level) => Ok(TournamentCommand::Bot { level }),
+            None => Err(how()),
+        };
+    }
+    Err(how())
+}
+
+/// `new arena|swiss [count] [time] [in N minutes] [unrated]`; `None` if a word is not
+/// understood or a number is out of bounds.
+fn new_event(words: &[&str]) -> Option<TournamentCommand> {
+    let (format, rest) = words.split_first()?;
+    let arena = is_one_of(format, &ARENA_WORDS);
+    if !arena && !is_one_of(format, &SWISS_WORDS) {
+        return None;
+    }
+    let mut rest: Vec<&str> = rest.to_vec();
+    // `in N [minutes]`, wherever it stands.
+    let mut starts_in = STARTS_IN_MINUTES;
+    if let Some(at) = rest.iter().position(|w| is_one_of(w, &IN_WORDS)) {
+        let n: u16 = rest.get(at + 1)?.parse().ok()?;
+        let unit = rest
+            .get(at + 2)
+            .is_some_and(|w| is_one_of(w, &MINUTE_WORDS));
+        rest.drain(at..at + 2 + usize::from(unit));
+        if n > STARTS_IN_MAX {
+            return None;
+        }
+        starts_in = n;
+    }
+    let (unrated_rest, unrated) = take_word(&rest.join(" "), &UNRATED_WORDS);
+    let mut rest: Vec<&str> = unrated_rest.split_whitespace().collect();
+    // A bare number first is the length: an arena's minutes, a Swiss event's rounds.
+    let count: Option<u16> = match rest.first() {
+        Some(w) if w.chars().all(|c| c.is_ascii_digit()) => {
+            let n = w.parse().ok()?;
+            rest.remove(0);
+            Some(n)
+        }
+        _ => None,
+    };
+    let (leftover, time) = split_time(&rest.join(" ")).ok()?;
+    if !leftover.is_empty() {
+        return None;
+    }
+    let time = time.unwrap_or(TimeControl::fischer(3, 2));
+    let format = if arena {
+        let minutes = count.unwrap_or(ARENA_MINUTES);
+        // An arena is a race against its clock: no correspondence games.
+        if !ARENA_MINUTES_RANGE.contains(&minutes) || !time.is_timed() {
+            return None;
+        }
+        TournamentFormat::Arena { minutes }
+    } else {
+        let rounds = u8::try_from(count.unwrap_or(u16::from(SWISS_ROUNDS))).ok()?;
+        if !SWISS_ROUNDS_RANGE.contains(&rounds) {
+            return None;
+        }
+        TournamentFormat::Swiss { rounds }
+    };
+    Some(TournamentCommand::New(NewEvent {
+        format,
+        time,
+        starts_in,
+        rated: !unrated,
+    }))
 }
 
 /// Parses `text` if it is a command for the bot `username`: `None` for plain text and for

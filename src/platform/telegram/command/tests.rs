@@ -356,3 +356,107 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
         }
     }
 }
+
+#[test]
+fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
+    let new = |text: &str| match ok(text) {
+        Command::Tournament(TournamentCommand::New(new)) => new,
+        other => panic!("{text}: {other:?}"),
+    };
+    assert_eq!(
+        new("/tournament new arena"),
+        NewEvent {
+            format: TournamentFormat::Arena {
+                minutes: ARENA_MINUTES
+            },
+            time: TimeControl::fischer(3, 2),
+            starts_in: STARTS_IN_MINUTES,
+            rated: true,
+        }
+    );
+    assert_eq!(
+        new("/tournament new arena 60 5+3 in 10 minutes unrated"),
+        NewEvent {
+            format: TournamentFormat::Arena { minutes: 60 },
+            time: TimeControl::fischer(5, 3),
+            starts_in: 10,
+            rated: false,
+        }
+    );
+    assert_eq!(
+        new("/tournament new swiss 7 через 0 минут 10+5 товарищеская"),
+        NewEvent {
+            format: TournamentFormat::Swiss { rounds: 7 },
+            time: TimeControl::fischer(10, 5),
+            starts_in: 0,
+            rated: false,
+        }
+    );
+    assert_eq!(
+        new("/tournament new swiss").format,
+        TournamentFormat::Swiss {
+            rounds: SWISS_ROUNDS
+        }
+    );
+    assert_eq!(
+        new("/tournament new swiss correspondence").time,
+        TimeControl::Correspondence
+    );
+    assert_eq!(
+        ok("/tournament"),
+        Command::Tournament(TournamentCommand::Usage)
+    );
+    assert_eq!(
+        ok("/tournament join"),
+        Command::Tournament(TournamentCommand::Join)
+    );
+    assert_eq!(
+        ok("/tournament@toguz_bot leave"),
+        Command::Tournament(TournamentCommand::Leave)
+    );
+    assert_eq!(
+        ok("/tournament cancel"),
+        Command::Tournament(TournamentCommand::Cancel)
+    );
+    assert_eq!(
+        ok("/tournament standings AB12"),
+        Command::Tournament(TournamentCommand::Standings {
+            id: Some("ab12".into())
+        })
+    );
+    assert_eq!(
+        ok("/tournament bot жаңа бастаушы"),
+        Command::Tournament(TournamentCommand::Bot {
+            level: Level::Beginner
+        })
+    );
+}
+
+#[test]
+fn tournament_words_it_does_not_take_are_answered_with_examples() {
+    for text in [
+        "/tournament start",
+        "/tournament new",
+        "/tournament new league",
+        "/tournament new arena 2",
+        "/tournament new arena 1000",
+        "/tournament new arena correspondence",
+        "/tournament new swiss 40",
+        "/tournament new arena in soon",
+        "/tournament new arena 5+3 please",
+        "/tournament join now",
+        "/tournament bot",
+        "/tournament standings a:b",
+    ] {
+        match parse(text, ME) {
+            Some(Err(CommandError::Tournament(_))) => {}
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert!(matches!(
+        err("/tournament bot grandmaster"),
+        CommandError::Level(_)
+    ));
+    let text = err("/tournament new league").text(Lang::Ru);
+    assert!(text.contains("/tournament new arena 60"), "{text}");
+}
