@@ -13,5 +13,6 @@ mod history;
 mod load;
 mod review;
 mod scale;
+mod tournament;
 mod trust;
 mod webhook;

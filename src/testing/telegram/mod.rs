@@ -22,6 +22,7 @@ pub mod bot;
 mod checks;
 mod fake;
 mod http;
+pub mod inproc;
 mod methods;
 mod params;
 mod state;

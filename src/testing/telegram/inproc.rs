@@ -1,0 +1,88 @@
+//! The Telegram adapter run in the test's own process (the real teloxide client against the
+//! fake), on a manager with a manual clock: for flows that wait on the manager's time (a
+//! tournament's start and end), which a test moves on with `clock.advance` instead of
+//! waiting for it. Everything else is as `toguz run` does it: `platform::telegram::serve`
+//! with the same settings `BotProcess` writes.
+
+use super::bot::TOKEN;
+use super::FakeTelegram;
+use crate::engine::{EngineConfig, EnginePool};
+use crate::manager::{Clock, Manager};
+use crate::platform::telegram::TelegramConfig;
+use crate::secret::Secret;
+use crate::store::Store;
+use crate::testing::manager::{test_config, T0};
+use std::future::Future;
+
+/// The adapter serving the fake, on its own runtime and threads (so that a plain `#[test]`
+/// may block on the fake's waits). Stopped when dropped.
+pub struct InProcessBot {
+    pub manager: Manager,
+    /// The manager's manual clock, at `T0` to begin with.
+    pub clock: Clock,
+    runtime: Option<tokio::runtime::Runtime>,
+    _dir: tempfile::TempDir,
+}
+
+impl InProcessBot {
+    /// Starts the manager on a fresh store and the adapter against `fake`.
+    pub fn start(fake: &FakeTelegram) -> InProcessBot {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let clock = Clock::manual(T0);
+        let manager = runtime.block_on(async {
+            let store = Store::open(&dir.path().join("db")).expect("store");
+            let engine = EnginePool::new(EngineConfig::default());
+            Manager::start_with_clock(store, engine, test_config(), clock.clone())
+                .await
+                .expect("manager")
+        });
+        let config = TelegramConfig {
+            enabled: true,
+            token: Secret::new(TOKEN),
+            api_url: fake.url.clone(),
+            poll_timeout_secs: 1,
+            private_posts_per_minute: 100_000,
+            group_posts_per_minute: 100_000,
+            burst: 1000,
+            ..TelegramConfig::default()
+        };
+        let serving = manager.clone();
+        runtime.spawn(async move {
+            if let Err(error) = crate::platform::telegram::serve(config, serving).await {
+                eprintln!("telegram adapter stopped: {error:#}");
+            }
+        });
+        InProcessBot {
+            manager,
+            clock,
+            runtime: Some(runtime),
+            _dir: dir,
+        }
+    }
+
+    /// Runs `fut` on the adapter's runtime and waits for it (a manager call from a test).
+    pub fn block_on<F: Future>(&self, fut: F) -> F::Output {
+        self.runtime.as_ref().expect("running").block_on(fut)
+    }
+
+    /// Moves the manager's clock on by `secs` and runs a tournament tick at once (the
+    /// manager's own ticks, every 2 s, would come too).
+    pub fn advance(&self, secs: u64) -> usize {
+        self.clock.advance(secs);
+        let manager = self.manager.clone();
+        self.block_on(async move { manager.tick_tournaments().await })
+    }
+}
+
+impl Drop for InProcessBot {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
