@@ -285,7 +285,10 @@ async fn chat_members_have_the_statuses_telegram_reports() {
         let bot = bot.clone();
         async move { bot.get_chat_member(ChatId(-1002), UserId(id)).await }
     };
-    assert!(matches!(status(21).await.unwrap().kind, ChatMemberKind::Owner(_)));
+    assert!(matches!(
+        status(21).await.unwrap().kind,
+        ChatMemberKind::Owner(_)
+    ));
     assert!(matches!(
         status(22).await.unwrap().kind,
         ChatMemberKind::Administrator(_)
@@ -296,7 +299,10 @@ async fn chat_members_have_the_statuses_telegram_reports() {
     // Known to Telegram but never in this group: left. Unknown: refused.
     let private = TgChat::private(&TgUser::new(24, "Sam", "sam", "en"));
     fake.send_text(&private, &TgUser::new(24, "Sam", "sam", "en"), "/start");
-    assert!(matches!(status(24).await.unwrap().kind, ChatMemberKind::Left));
+    assert!(matches!(
+        status(24).await.unwrap().kind,
+        ChatMemberKind::Left
+    ));
     let err = api_error(status(99).await);
     assert!(
         matches!(err, ApiError::Unknown(ref s) if s.contains("PARTICIPANT_ID_INVALID")),
