@@ -258,8 +258,7 @@ async fn redraw_table(
     }
     let tables: Vec<MsgRef> = rec.tables.iter().filter_map(MsgRef::parse).collect();
     if tables.is_empty() {
-        if rec.status == Status::Running {
-            post_table(ctx, rec, chat, lang);
+        if rec.status == Status::Running && post_table(ctx, rec, chat, lang) {
             shown.table = Some(view);
         }
         return;
@@ -293,11 +292,11 @@ pub async fn table_content(rec: &TournamentRecord, view: TableView) -> Option<Co
 
 /// Posts the standings picture through the chat's outbox and attaches it (with `table`);
 /// once attached, draws it again if the event moved on meanwhile (its news found no
-/// picture to edit).
-fn post_table(ctx: &Arc<Ctx>, rec: &TournamentRecord, chat: i64, lang: Lang) {
+/// picture to edit). False if it could not be queued.
+fn post_table(ctx: &Arc<Ctx>, rec: &TournamentRecord, chat: i64, lang: Lang) -> bool {
     let id = rec.id.clone();
     if !lock(&ctx.tournaments.tables_posting).insert(id.clone()) {
-        return;
+        return true;
     }
     let ctx2 = ctx.clone();
     let job = async move {
@@ -305,8 +304,13 @@ fn post_table(ctx: &Arc<Ctx>, rec: &TournamentRecord, chat: i64, lang: Lang) {
         post_table_now(&ctx, &id, chat, lang).await;
         lock(&ctx.tournaments.tables_posting).remove(&id);
     };
-    ctx.outbox
-        .push(chat, Some(format!("table:{}", rec.id)), Box::pin(job));
+    let key = Some(format!("table:{}", rec.id));
+    let queued = ctx.outbox.push(chat, key, Box::pin(job));
+    if !queued {
+        // The chat's outbox is full: the next change tries again.
+        lock(&ctx.tournaments.tables_posting).remove(&rec.id);
+    }
+    queued
 }
 
 async fn post_table_now(ctx: &Arc<Ctx>, id: &str, chat: i64, lang: Lang) {
