@@ -13,3 +13,4 @@ mod review;
 mod scale;
 mod soak;
 mod startup;
+mod tournament;

@@ -5,6 +5,7 @@
 //! key in `name_localizations` fails the whole registration (50035). Kazakh shows in messages.
 
 use crate::i18n::{tr, words, Lang};
+use crate::manager::tournament::Format;
 use crate::model::{Category, Level, TimeControl, TimeControlError};
 use crate::platform::present::history_text::category_name;
 use crate::rules::{TuzdekRule, Variant};
@@ -70,7 +71,49 @@ pub enum Command {
     Record {
         game: Option<String>,
     },
+    /// `/tournament <subcommand>`.
+    Tournament(TournamentCommand),
 }
+
+/// The subcommands of `/tournament`; `id: None` is the server's newest live event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCommand {
+    /// `new format: time: [minutes:] [rounds:] [starts_in:] [rated:]`.
+    New {
+        format: Result<Format, BadOption>,
+        /// Required by the definition: `None` only from a forged client.
+        time: Option<Result<TimeControl, TimeControlError>>,
+        /// Minutes until the start.
+        starts_in: Result<u64, BadOption>,
+        rated: bool,
+    },
+    Standings {
+        id: Option<String>,
+    },
+    Join {
+        id: Option<String>,
+    },
+    Leave {
+        id: Option<String>,
+    },
+    Cancel {
+        id: Option<String>,
+    },
+    /// The bot joins at `level`.
+    Bot {
+        level: Result<Level, BadOption>,
+        id: Option<String>,
+    },
+    /// A subcommand we do not have (an outdated client).
+    Unknown,
+}
+
+/// An arena's minutes and a Swiss event's rounds, by default and at most (the options'
+/// `min_value`/`max_value`, checked again on what a client sends).
+const ARENA_MINUTES: (u64, u64, u64) = (30, 5, 720);
+const SWISS_ROUNDS: (u64, u64, u64) = (5, 1, 15);
+/// Minutes until the start: by default, the fewest and the most.
+const STARTS_IN: (u64, u64, u64) = (5, 1, 1440);
 
 /// An option value that is not one of the choices (a forged or outdated client).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,18 +198,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         "ninth",
         choice_names(|l| t!(l, "discord-choice-tuzdek-ninth")),
     );
-    let mut level = localized!(
-        option(CommandOptionType::String, "level", "discord-opt-level-desc"),
-        "discord-opt-level",
-        "discord-opt-level-desc"
-    );
-    for l in Level::ALL {
-        level = level.add_string_choice_localized(
-            words::level_name(Lang::En, l),
-            l.name(),
-            choice_names(|lang| words::level_name(lang, l)),
-        );
-    }
+    let level = level_option();
     // Typed, not chosen: any `M+S` is allowed, and a refused one is answered with examples.
     let time = localized!(
         option(CommandOptionType::String, "time", "discord-opt-time-desc"),
@@ -272,7 +304,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         .add_option(level)
         .add_option(balls)
         .add_option(tuzdek)
-        .add_option(time),
+        .add_option(time.clone()),
         localized!(
             command("board", "discord-cmd-board-desc"),
             "discord-cmd-board",
@@ -343,6 +375,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         )
         .contexts(EVERYWHERE.to_vec())
         .add_option(record_game),
+        tournament_definition(time),
         localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
@@ -351,6 +384,142 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(EVERYWHERE.to_vec())
         .add_option(language),
     ]
+}
+
+/// The bot's level, a choice of every level.
+fn level_option() -> CreateCommandOption {
+    let mut level = localized!(
+        option(CommandOptionType::String, "level", "discord-opt-level-desc"),
+        "discord-opt-level",
+        "discord-opt-level-desc"
+    );
+    for l in Level::ALL {
+        level = level.add_string_choice_localized(
+            words::level_name(Lang::En, l),
+            l.name(),
+            choice_names(|lang| words::level_name(lang, l)),
+        );
+    }
+    level
+}
+
+/// A localized choice whose English text is `key`'s.
+fn choice(
+    option: CreateCommandOption,
+    key: &'static str,
+    value: &'static str,
+) -> CreateCommandOption {
+    option.add_string_choice_localized(tr(Lang::En, key), value, choice_names(|l| tr(l, key)))
+}
+
+/// An option's name and description in each of Discord's locales we speak.
+fn localize_option(
+    mut option: CreateCommandOption,
+    name: &'static str,
+    desc: &'static str,
+) -> CreateCommandOption {
+    for (locale, lang) in LOCALES {
+        option = option
+            .name_localized(locale, tr(lang, name))
+            .description_localized(locale, tr(lang, desc));
+    }
+    option
+}
+
+fn integer_option(
+    name: &'static str,
+    key: &'static str,
+    desc: &'static str,
+    (_, least, most): (u64, u64, u64),
+) -> CreateCommandOption {
+    localize_option(option(CommandOptionType::Integer, name, desc), key, desc)
+        .min_int_value(least)
+        .max_int_value(most)
+}
+
+/// `/tournament` and its subcommands (servers only: a tournament is a server's).
+fn tournament_definition(time: CreateCommandOption) -> CreateCommand {
+    let sub = |name: &'static str, key: &'static str, desc: &'static str| {
+        localize_option(option(CommandOptionType::SubCommand, name, desc), key, desc)
+    };
+    let id = || {
+        localized!(
+            option(
+                CommandOptionType::String,
+                "id",
+                "discord-opt-tournament-id-desc"
+            ),
+            "discord-opt-tournament-id",
+            "discord-opt-tournament-id-desc"
+        )
+        .max_length(16)
+    };
+    let format = localized!(
+        option(
+            CommandOptionType::String,
+            "format",
+            "discord-opt-format-desc"
+        ),
+        "discord-opt-format",
+        "discord-opt-format-desc"
+    )
+    .required(true);
+    let format = choice(format, "discord-choice-format-arena", "arena");
+    let format = choice(format, "discord-choice-format-swiss", "swiss");
+    let rated = localized!(
+        option(
+            CommandOptionType::Boolean,
+            "rated",
+            "discord-opt-tournament-rated-desc"
+        ),
+        "discord-opt-rated",
+        "discord-opt-tournament-rated-desc"
+    );
+    let new = sub("new", "discord-sub-new", "discord-sub-new-desc")
+        .add_sub_option(format)
+        .add_sub_option(time.required(true))
+        .add_sub_option(integer_option(
+            "minutes",
+            "discord-opt-minutes",
+            "discord-opt-minutes-desc",
+            ARENA_MINUTES,
+        ))
+        .add_sub_option(integer_option(
+            "rounds",
+            "discord-opt-rounds",
+            "discord-opt-rounds-desc",
+            SWISS_ROUNDS,
+        ))
+        .add_sub_option(integer_option(
+            "starts_in",
+            "discord-opt-starts-in",
+            "discord-opt-starts-in-desc",
+            STARTS_IN,
+        ))
+        .add_sub_option(rated);
+    localized!(
+        command("tournament", "discord-cmd-tournament-desc"),
+        "discord-cmd-tournament",
+        "discord-cmd-tournament-desc"
+    )
+    .contexts(vec![InteractionContext::Guild])
+    .add_option(new)
+    .add_option(
+        sub(
+            "standings",
+            "discord-sub-standings",
+            "discord-sub-standings-desc",
+        )
+        .add_sub_option(id()),
+    )
+    .add_option(sub("join", "discord-sub-join", "discord-sub-join-desc").add_sub_option(id()))
+    .add_option(sub("leave", "discord-sub-leave", "discord-sub-leave-desc").add_sub_option(id()))
+    .add_option(sub("cancel", "discord-sub-cancel", "discord-sub-cancel-desc").add_sub_option(id()))
+    .add_option(
+        sub("bot", "discord-sub-bot", "discord-sub-bot-desc")
+            .add_sub_option(level_option().required(true))
+            .add_sub_option(id()),
+    )
 }
 
 fn choice_names(name: impl Fn(Lang) -> String) -> Vec<(&'static str, String)> {
@@ -393,11 +562,18 @@ fn game(options: &[CommandDataOption]) -> Option<String> {
 /// Whether a command's answer is for the caller's eyes only (ephemeral), so that its
 /// deferral, when the answer is late, is ephemeral too. The others post a public message
 /// (a board, a challenge); their refusals are ephemeral all the same.
-pub fn answers_privately(name: &str) -> bool {
-    matches!(
-        name,
-        "games" | "resign" | "draw" | "help" | "stats" | "leaderboard" | "history" | "record"
-    )
+pub fn answers_privately(name: &str, options: &[CommandDataOption]) -> bool {
+    match name {
+        // A new event's announcement and the standings are for the channel.
+        "tournament" => !matches!(
+            options.first().map(|o| o.name.as_str()),
+            Some("new" | "standings")
+        ),
+        _ => matches!(
+            name,
+            "games" | "resign" | "draw" | "help" | "stats" | "leaderboard" | "history" | "record"
+        ),
+    }
 }
 
 /// Parses an invocation; `None` for a command we do not have.
@@ -446,6 +622,7 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         "record" => Command::Record {
             game: game(options),
         },
+        "tournament" => Command::Tournament(tournament(options)),
         "leaderboard" => Command::Leaderboard {
             global: match string(options, "scope") {
                 None | Some("server") => Ok(false),
@@ -462,6 +639,70 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         },
         _ => return None,
     })
+}
+
+fn boolean(options: &[CommandDataOption], name: &str) -> Option<bool> {
+    options
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| o.value.as_bool())
+}
+
+/// An integer option within `(default, least, most)`.
+fn bounded(
+    options: &[CommandDataOption],
+    name: &str,
+    (default, least, most): (u64, u64, u64),
+) -> Result<u64, BadOption> {
+    match integer(options, name) {
+        None => Ok(default),
+        Some(n) => u64::try_from(n)
+            .ok()
+            .filter(|n| (least..=most).contains(n))
+            .ok_or(BadOption),
+    }
+}
+
+/// `/tournament`'s subcommand: Discord sends it as the one option, holding its own options.
+fn tournament(options: &[CommandDataOption]) -> TournamentCommand {
+    let Some((name, sub)) = options.first().and_then(|o| match &o.value {
+        CommandDataOptionValue::SubCommand(sub) => Some((o.name.as_str(), sub.as_slice())),
+        _ => None,
+    }) else {
+        return TournamentCommand::Unknown;
+    };
+    let id = || {
+        string(sub, "id")
+            .map(|g| g.trim().to_ascii_lowercase())
+            .filter(|g| !g.is_empty())
+    };
+    match name {
+        "new" => TournamentCommand::New {
+            format: match string(sub, "format") {
+                Some("arena") => bounded(sub, "minutes", ARENA_MINUTES)
+                    .and_then(|m| u16::try_from(m).map_err(|_| BadOption))
+                    .map(|minutes| Format::Arena { minutes }),
+                Some("swiss") => bounded(sub, "rounds", SWISS_ROUNDS)
+                    .and_then(|r| u8::try_from(r).map_err(|_| BadOption))
+                    .map(|rounds| Format::Swiss { rounds }),
+                _ => Err(BadOption),
+            },
+            time: time(sub),
+            starts_in: bounded(sub, "starts_in", STARTS_IN),
+            rated: boolean(sub, "rated").unwrap_or(true),
+        },
+        "standings" => TournamentCommand::Standings { id: id() },
+        "join" => TournamentCommand::Join { id: id() },
+        "leave" => TournamentCommand::Leave { id: id() },
+        "cancel" => TournamentCommand::Cancel { id: id() },
+        "bot" => TournamentCommand::Bot {
+            level: string(sub, "level")
+                .ok_or(BadOption)
+                .and_then(|l| l.parse().map_err(|_| BadOption)),
+            id: id(),
+        },
+        _ => TournamentCommand::Unknown,
+    }
 }
 
 /// The `time:` option: `None` when not given (the chat's default applies).
@@ -498,7 +739,7 @@ mod tests {
             .iter()
             .map(|c| serde_json::to_value(c).unwrap())
             .collect();
-        assert_eq!(defs.len(), 13);
+        assert_eq!(defs.len(), 14);
         let valid_name = |s: &str| {
             (1..=32).contains(&s.chars().count())
                 && s.chars()
@@ -524,10 +765,18 @@ mod tests {
                 }
             }
         };
+        fn options(v: &Value) -> Vec<Value> {
+            let mut all = Vec::new();
+            for o in v["options"].as_array().into_iter().flatten() {
+                all.push(o.clone());
+                all.extend(options(o));
+            }
+            all
+        }
         for c in &defs {
             check(c);
-            for o in c["options"].as_array().into_iter().flatten() {
-                check(o);
+            for o in options(c) {
+                check(&o);
                 for choice in o["choices"].as_array().into_iter().flatten() {
                     assert!((1..=100).contains(&choice["name"].as_str().unwrap().chars().count()));
                 }
@@ -715,7 +964,7 @@ mod tests {
                 game: Some("zz99zz".into())
             })
         );
-        assert!(answers_privately("history") && answers_privately("record"));
+        assert!(answers_privately("history", &[]) && answers_privately("record", &[]));
         assert_eq!(parse("nope", &[]), None);
     }
 }

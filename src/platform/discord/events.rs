@@ -10,6 +10,7 @@
 //! piled up while an edit waited out a rate limit cost one edit), and stops, leaving no
 //! entry behind, when nothing new came in.
 
+use super::latest::{spawn_worker, transient};
 use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
@@ -17,10 +18,7 @@ use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, MessageRef
 use crate::model::{Platform, UserRef};
 use crate::platform::present;
 use crate::t;
-use futures::FutureExt as _;
 use serenity::all::{ChannelId, Http, MessageId};
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
@@ -93,8 +91,7 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
                 });
             }
         }
-        // Shown by the tournament adapter (issue 33), not yet wired here.
-        Event::Tournament(_) => {}
+        Event::Tournament(news) => super::tournament::news(bot, http, news),
     }
 }
 
@@ -106,21 +103,6 @@ pub(super) fn nudge_game(bot: &Arc<Bot>, http: &Arc<Http>, id: &str) {
             bot.games.forget_dead(id)
         });
     }
-}
-
-/// Runs a worker; a panic in it is logged and its queue slot freed for the next event.
-fn spawn_worker(
-    bot: Arc<Bot>,
-    id: String,
-    work: impl Future<Output = ()> + Send + 'static,
-    forget: fn(&Bot, &str),
-) {
-    tokio::spawn(async move {
-        if AssertUnwindSafe(work).catch_unwind().await.is_err() {
-            tracing::error!(id, "Discord: a redraw worker panicked");
-            forget(&bot, &id);
-        }
-    });
 }
 
 async fn game_worker(bot: Arc<Bot>, http: Arc<Http>, id: String, mut rx: watch::Receiver<()>) {
@@ -338,19 +320,6 @@ async fn tell_the_end(http: &Http, view: &GameView, lang: Lang, (channel, board)
         .reference_message((ChannelId::new(channel), MessageId::new(board)));
     if let Err(error) = ChannelId::new(channel).send_message(http, message).await {
         tracing::warn!(game = view.id, %error, "Discord: cannot tell the players the game ended");
-    }
-}
-
-/// Whether a failed request may succeed later: Discord or the network in trouble, not a
-/// refusal (a deleted message, a missing permission) that would only repeat.
-fn transient(error: &serenity::Error) -> bool {
-    use serenity::http::HttpError;
-    match error {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => {
-            resp.status_code.is_server_error() || resp.status_code.as_u16() == 429
-        }
-        serenity::Error::Http(HttpError::Request(_)) => true,
-        _ => false,
     }
 }
 

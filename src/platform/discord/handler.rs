@@ -8,7 +8,7 @@
 //! ready within 2 s is deferred and given later, and a panic is answered (`guard.rs`).
 
 use super::answer::{Deferral, Origin};
-use super::commands::{self, BadOption, Command};
+use super::commands::{self, BadOption, Command, TournamentCommand};
 use super::config::MentionStyle;
 use super::failure::{self, said, Failure, Handled};
 use super::guard::Guarded as _;
@@ -57,7 +57,7 @@ impl EventHandler for Handler {
         match interaction {
             Interaction::Command(cmd) => {
                 let deferral = Deferral::Message {
-                    ephemeral: commands::answers_privately(&cmd.data.name),
+                    ephemeral: commands::answers_privately(&cmd.data.name, &cmd.data.options),
                 };
                 let lang = Lang::from_locale(Some(cmd.locale.as_str()));
                 let origin = Origin::new(http, cmd.id, &cmd.token, cmd.channel_id, deferral, lang);
@@ -71,8 +71,13 @@ impl EventHandler for Handler {
                     Ok(
                         Button::Review { .. } | Button::ReviewBoard { .. } | Button::Hint { .. },
                     ) => Deferral::Message { ephemeral: false },
-                    // A record is a new message for the one who pressed.
-                    Ok(Button::Record { .. }) => Deferral::Message { ephemeral: true },
+                    // A record is a new message for the one who pressed; so is the answer
+                    // to Join or Leave (the announcement follows the event).
+                    Ok(
+                        Button::Record { .. }
+                        | Button::JoinTournament { .. }
+                        | Button::LeaveTournament { .. },
+                    ) => Deferral::Message { ephemeral: true },
                     _ => Deferral::Update,
                 };
                 let origin = Origin::new(
@@ -373,6 +378,11 @@ impl Bot {
                 let text = self.leaderboard(scope, category, &user, lang).await?;
                 return said(origin, text).await;
             }
+            Command::Tournament(sub) => {
+                let place = cmd.guild_id.map(|_| chat.clone());
+                let who = (&user, place, cmd.member.as_deref());
+                return self.tournament_command(http, origin, who, sub, lang).await;
+            }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,
@@ -554,9 +564,13 @@ impl Bot {
                 self.history_page(origin, &user, (whose, page, at), lang)
                     .await
             }
-            // Tournament buttons are answered once the adapter shows tournaments (issue 33).
-            Button::JoinTournament { .. } | Button::LeaveTournament { .. } => {
-                Err(Failure::BadButton)
+            Button::JoinTournament { ref tournament } => {
+                self.tournament_entry(origin, (&user, &chat), (tournament, true), lang)
+                    .await
+            }
+            Button::LeaveTournament { ref tournament } => {
+                self.tournament_entry(origin, (&user, &chat), (tournament, false), lang)
+                    .await
             }
             Button::PlayLevel { .. } | Button::Rematch { .. } => {
                 let Some(action) = button.into_action() else {
@@ -750,5 +764,8 @@ fn is_lookup(command: &Command) -> bool {
             | Command::History { .. }
             | Command::Board { .. }
             | Command::Record { .. }
+            | Command::Tournament(
+                TournamentCommand::Standings { .. } | TournamentCommand::New { .. }
+            )
     )
 }

@@ -5,9 +5,42 @@
 //! Each key has a `tokio::sync::watch` channel while its worker runs; the worker removes the
 //! key when it finds nothing new, so the map holds only games with work in hand.
 
+use futures::FutureExt as _;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
+
+/// Runs a worker; a panic in it is logged and `forget` frees its queue slot for the next
+/// event.
+pub(super) fn spawn_worker<S: Send + Sync + 'static>(
+    state: Arc<S>,
+    id: String,
+    work: impl Future<Output = ()> + Send + 'static,
+    forget: fn(&S, &str),
+) {
+    tokio::spawn(async move {
+        if AssertUnwindSafe(work).catch_unwind().await.is_err() {
+            tracing::error!(id, "Discord: a redraw worker panicked");
+            forget(&state, &id);
+        }
+    });
+}
+
+/// Whether a failed request may succeed later, so that a worker tries it again: Discord or
+/// the network in trouble, not a refusal (a deleted message, a missing permission) that
+/// would only repeat.
+pub(super) fn transient(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => {
+            resp.status_code.is_server_error() || resp.status_code.as_u16() == 429
+        }
+        serenity::Error::Http(HttpError::Request(_)) => true,
+        _ => false,
+    }
+}
 
 pub(super) struct Latest<T> {
     senders: Mutex<HashMap<String, watch::Sender<T>>>,
@@ -34,6 +67,45 @@ impl<T> Latest<T> {
         rx.mark_changed();
         senders.insert(key.to_string(), tx);
         Some(rx)
+    }
+
+    /// Like [`Latest::offer`], but folds `value` into the one the worker has not looked at
+    /// yet with `merge` (work that must not be lost, such as new games to announce, piles
+    /// up instead of being replaced). Returns a receiver when there is no worker.
+    pub(super) fn merge(
+        &self,
+        key: &str,
+        value: T,
+        merge: impl FnOnce(&mut T, T),
+    ) -> Option<watch::Receiver<T>> {
+        let mut senders = super::lock(&self.senders);
+        if let Some(tx) = senders.get(key).filter(|tx| !tx.is_closed()) {
+            tx.send_modify(|pending| merge(pending, value));
+            return None;
+        }
+        let (tx, mut rx) = watch::channel(value);
+        rx.mark_changed();
+        senders.insert(key.to_string(), tx);
+        Some(rx)
+    }
+
+    /// The work piled up for the worker of `key` ([`Latest::merge`]), taken out so that the
+    /// next merge starts afresh; `rx` is marked as seen in the same step, under the lock the
+    /// merges take, so no merge falls between the two.
+    pub(super) fn take(&self, key: &str, rx: &mut watch::Receiver<T>) -> T
+    where
+        T: Default,
+    {
+        let senders = super::lock(&self.senders);
+        rx.borrow_and_update();
+        let mut taken = T::default();
+        if let Some(tx) = senders.get(key) {
+            tx.send_if_modified(|pending| {
+                taken = std::mem::take(pending);
+                false
+            });
+        }
+        taken
     }
 
     /// Called by a worker with nothing left to do: true, and the key is forgotten, unless a
@@ -85,6 +157,19 @@ mod tests {
             latest.offer("g1", 7).is_some(),
             "the next event starts a worker"
         );
+    }
+
+    #[test]
+    fn merged_offers_pile_up_until_taken() {
+        let latest: Latest<Vec<u32>> = Latest::default();
+        let mut rx = latest.merge("t1", vec![1], |a, b| a.extend(b)).unwrap();
+        assert!(latest.merge("t1", vec![2], |a, b| a.extend(b)).is_none());
+        assert!(latest.merge("t1", vec![3], |a, b| a.extend(b)).is_none());
+        assert_eq!(latest.take("t1", &mut rx), vec![1, 2, 3]);
+        assert!(latest.merge("t1", vec![4], |a, b| a.extend(b)).is_none());
+        assert!(!latest.retire("t1", &rx), "more came in");
+        assert_eq!(latest.take("t1", &mut rx), vec![4], "only what is new");
+        assert!(latest.retire("t1", &rx));
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod history;
 mod latest;
 mod messages;
 pub mod rest;
+mod tournament;
 
 use crate::i18n::Lang;
 use crate::manager::limits::CommandLimit;
@@ -76,6 +77,7 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         challenges: Latest::default(),
         commands_registered: AtomicBool::new(false),
         locales: Mutex::new(HashMap::new()),
+        tournaments: tournament::Tournaments::default(),
     });
     // Interactions need no intents at all; GUILDS is not privileged.
     let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
@@ -168,6 +170,8 @@ pub(crate) struct Bot {
     /// players who chose no language (`present::board_lang`). A directory, not state:
     /// cleared when it outgrows [`MAX_LOCALES`].
     locales: Mutex<HashMap<String, Lang>>,
+    /// The workers of tournaments with news to show, and what their messages show.
+    tournaments: tournament::Tournaments,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -395,6 +399,7 @@ impl Bot {
             challenges: Latest::default(),
             commands_registered: AtomicBool::new(false),
             locales: Mutex::new(HashMap::new()),
+            tournaments: tournament::Tournaments::default(),
         }
     }
 }

@@ -170,11 +170,6 @@ pub async fn start_in_process(
     dir: &Path,
     opts: &Options,
 ) -> tokio::task::JoinHandle<anyhow::Result<()>> {
-    use crate::platform::discord::config::DiscordConfig;
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_test_writer()
-        .try_init();
     let store = crate::store::Store::open(&dir.join("data")).expect("open the store");
     let engine = crate::engine::EnginePool::new(crate::engine::EngineConfig::default());
     let mut config = crate::manager::ManagerConfig::default();
@@ -183,6 +178,21 @@ pub async fn start_in_process(
     let manager = crate::manager::Manager::start(store, engine, config)
         .await
         .expect("start the manager");
+    start_with_manager(fake, manager, opts)
+}
+
+/// Runs the adapter inside this process on `manager`: a test that moves the manager's
+/// (manual) clock, or runs its tournament tick itself, holds the same manager.
+pub fn start_with_manager(
+    fake: &FakeDiscord,
+    manager: crate::manager::Manager,
+    opts: &Options,
+) -> tokio::task::JoinHandle<anyhow::Result<()>> {
+    use crate::platform::discord::config::DiscordConfig;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
     let discord: DiscordConfig = toml::from_str(&format!(
         "enabled = true\ntoken = \"{}\"\nproxy_url = \"{}\"\nmention = \"{}\"\nshards = {}\nchallenge_cooldown_secs = {}\n",
         opts.token,

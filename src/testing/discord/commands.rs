@@ -117,6 +117,32 @@ fn check_option(o: &Value, path: &str) -> Result<(), Reply> {
             ));
         }
     }
+    // Discord: min_value and max_value on integer and number options only.
+    for key in ["min_value", "max_value"] {
+        if o.get(key).is_some_and(|v| !v.is_null()) && !matches!(kind, 4 | 10) {
+            return Err(form_error(
+                &format!("{path}.{key}"),
+                "BASE_TYPE_BAD_TYPE",
+                &format!("{key} is for integer and number options only."),
+            ));
+        }
+    }
+    if kind == 1 || kind == 2 {
+        if o["required"].as_bool() == Some(true) {
+            return Err(form_error(
+                &format!("{path}.required"),
+                "APPLICATION_COMMAND_OPTION_INVALID",
+                "Subcommands cannot be required",
+            ));
+        }
+        check_options(o, path, kind)?;
+    } else if o["options"].as_array().is_some_and(|v| !v.is_empty()) {
+        return Err(form_error(
+            &format!("{path}.options"),
+            "APPLICATION_COMMAND_OPTION_INVALID",
+            "Only subcommands and groups have options",
+        ));
+    }
     if let Some(choices) = o["choices"].as_array() {
         if choices.len() > 25 {
             return Err(form_error(
@@ -159,6 +185,60 @@ fn check_option(o: &Value, path: &str) -> Result<(), Reply> {
     Ok(())
 }
 
+/// The options of a command (`parent` 0), a subcommand group (2) or a subcommand (1): at
+/// most 25, required ones first; subcommands and groups never beside other options, groups
+/// only at the top and holding only subcommands, subcommands holding no subcommands.
+fn check_options(parent: &Value, path: &str, parent_kind: u64) -> Result<(), Reply> {
+    let options = parent["options"].as_array().cloned().unwrap_or_default();
+    if options.len() > 25 {
+        return Err(form_error(
+            &format!("{path}.options"),
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
+    }
+    let kinds: Vec<u64> = options
+        .iter()
+        .map(|o| o["type"].as_u64().unwrap_or(0))
+        .collect();
+    let nested = kinds.iter().filter(|k| matches!(k, 1 | 2)).count();
+    let misplaced = match parent_kind {
+        0 => nested != 0 && nested != kinds.len(),
+        2 => kinds.iter().any(|&k| k != 1),
+        _ => nested != 0,
+    };
+    if misplaced {
+        return Err(form_error(
+            &format!("{path}.options"),
+            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+            "Sub-command and sub-command group option types are mutually exclusive to all other types",
+        ));
+    }
+    let mut names = HashSet::new();
+    let mut seen_optional = false;
+    for (j, o) in options.iter().enumerate() {
+        let path = format!("{path}.options.{j}");
+        check_option(o, &path)?;
+        if !names.insert(o["name"].as_str().unwrap_or_default().to_string()) {
+            return Err(form_error(
+                &format!("{path}.name"),
+                "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME",
+                "Option names must be unique",
+            ));
+        }
+        let required = o["required"].as_bool().unwrap_or(false);
+        if required && seen_optional {
+            return Err(form_error(
+                &path,
+                "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                "Required options must be placed before non-required options",
+            ));
+        }
+        seen_optional |= !required;
+    }
+    Ok(())
+}
+
 pub(super) fn register_commands(
     state: &mut FakeState,
     body: Option<Value>,
@@ -185,28 +265,8 @@ pub(super) fn register_commands(
                 "Application command names must be unique",
             ));
         }
+        check_options(c, &i.to_string(), 0)?;
         let options = c["options"].as_array().cloned().unwrap_or_default();
-        if options.len() > 25 {
-            return Err(form_error(
-                &format!("{i}.options"),
-                "BASE_TYPE_BAD_LENGTH",
-                "Must be 25 or fewer in length.",
-            ));
-        }
-        let mut seen_optional = false;
-        for (j, o) in options.iter().enumerate() {
-            let path = format!("{i}.options.{j}");
-            check_option(o, &path)?;
-            let required = o["required"].as_bool().unwrap_or(false);
-            if required && seen_optional {
-                return Err(form_error(
-                    &path,
-                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                    "Required options must be placed before non-required options",
-                ));
-            }
-            seen_optional |= !required;
-        }
         let mut stored = c.clone();
         stored["id"] = json!(state.snowflake().to_string());
         stored["application_id"] = json!(APP_ID.to_string());

@@ -388,21 +388,21 @@ impl FakeDiscord {
             .iter()
             .find(|c| c["name"] == name)
             .unwrap_or_else(|| panic!("/{name} is not a registered command"));
-        for given in options.as_array().into_iter().flatten() {
-            let defined = command["options"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|d| d["name"] == given["name"])
-                .unwrap_or_else(|| panic!("/{name} has no option {}", given["name"]));
-            assert_eq!(defined["type"], given["type"], "/{name} {given}");
-            if let (Some(max), Some(text)) =
-                (defined["max_length"].as_u64(), given["value"].as_str())
-            {
-                let n = text.chars().count() as u64;
-                assert!(n <= max, "/{name} {given}: longer than max_length {max}");
-            }
-        }
+        check_given(&format!("/{name}"), command, options);
+    }
+
+    /// Member permissions (a bit set, as Discord computes them in the channel) that
+    /// `user`'s interactions carry from now on, instead of the default (no Manage Server).
+    pub fn set_permissions(&self, user: &User, permissions: u64) {
+        self.shared.lock().permissions.insert(user.id, permissions);
+    }
+
+    /// The Discord client locale (`ru`, `en-GB`...) of `user`'s interactions from now on.
+    pub fn set_locale(&self, user: &User, locale: &str) {
+        self.shared
+            .lock()
+            .locales
+            .insert(user.id, locale.to_string());
     }
 
     /// Presses a button that is on the message, enabled, and (an ephemeral message) shown to
@@ -490,11 +490,18 @@ impl FakeDiscord {
             (id, token)
         };
         let channel_type = if place.guild().is_some() { 0 } else { 1 };
+        let locale = self
+            .shared
+            .lock()
+            .locales
+            .get(&user.id)
+            .cloned()
+            .unwrap_or_else(|| "en-US".to_string());
         let mut d = json!({
             "id": id.to_string(), "application_id": APP_ID.to_string(), "type": kind,
             "data": data, "channel_id": place.channel().to_string(),
             "channel": { "id": place.channel().to_string(), "type": channel_type },
-            "token": token, "version": 1, "locale": "en-US",
+            "token": token, "version": 1, "locale": locale,
             "app_permissions": "2248473465835073", "entitlements": [],
             "authorizing_integration_owners": { "0": "1100000000000000900" },
             "context": if place.guild().is_some() { 0 } else { 1 },
@@ -505,6 +512,9 @@ impl FakeDiscord {
                 d["guild_id"] = json!(guild.to_string());
                 d["guild_locale"] = json!("en-US");
                 d["member"] = member_json(Some(user));
+                if let Some(p) = self.shared.lock().permissions.get(&user.id) {
+                    d["member"]["permissions"] = json!(p.to_string());
+                }
             }
             None => d["user"] = user.json(),
         }
@@ -540,5 +550,57 @@ impl FakeDiscord {
     /// Closes every gateway session (as when the bot process is killed).
     pub fn drop_sessions(&self) {
         self.shared.lock().sessions.clear();
+    }
+}
+
+/// What a real client sends for a command (or subcommand) `defined`: only its options, of
+/// their types, every required one, strings within `max_length`, integers within
+/// `min_value`..`max_value`, a subcommand's own options likewise. Anything else panics (a
+/// test bug). Choices are not checked: forged and outdated clients send other values.
+fn check_given(what: &str, defined: &Value, given: &Value) {
+    let defined_options: Vec<&Value> = defined["options"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    let given: Vec<&Value> = given.as_array().into_iter().flatten().collect();
+    for g in &given {
+        let d = defined_options
+            .iter()
+            .find(|d| d["name"] == g["name"])
+            .unwrap_or_else(|| panic!("{what} has no option {}", g["name"]));
+        assert_eq!(d["type"], g["type"], "{what} {g}");
+        if let (Some(max), Some(text)) = (d["max_length"].as_u64(), g["value"].as_str()) {
+            let n = text.chars().count() as u64;
+            assert!(n <= max, "{what} {g}: longer than max_length {max}");
+        }
+        if let Some(n) = g["value"].as_i64().filter(|_| d["type"] == 4) {
+            let least = d["min_value"].as_i64().unwrap_or(i64::MIN);
+            let most = d["max_value"].as_i64().unwrap_or(i64::MAX);
+            assert!(
+                (least..=most).contains(&n),
+                "{what} {g}: out of {least}..={most}"
+            );
+        }
+        if matches!(d["type"].as_u64(), Some(1 | 2)) {
+            check_given(&format!("{what} {}", g["name"]), d, &g["options"]);
+        }
+    }
+    let nested = defined_options
+        .iter()
+        .any(|d| matches!(d["type"].as_u64(), Some(1 | 2)));
+    if nested {
+        assert_eq!(
+            given.len(),
+            1,
+            "{what}: a client sends exactly one subcommand"
+        );
+    }
+    for d in defined_options.iter().filter(|d| d["required"] == true) {
+        assert!(
+            given.iter().any(|g| g["name"] == d["name"]),
+            "{what}: the required option {} is missing",
+            d["name"]
+        );
     }
 }

@@ -71,6 +71,11 @@ pub(super) struct FakeState {
     /// Shards GET /gateway/bot recommends.
     pub(super) recommended_shards: u64,
     pub(super) next_id: u64,
+    /// Member permissions by user id, for interactions in a guild (default: the
+    /// `member_json` set, without Manage Server).
+    pub(super) permissions: HashMap<u64, u64>,
+    /// Client locales by user id (default `en-US`).
+    pub(super) locales: HashMap<u64, String>,
 }
 
 impl FakeState {
