@@ -192,6 +192,7 @@ fn game_record(
         clock: None,
         hints: 0,
         version: 0,
+        arena: None,
     }
 }
 

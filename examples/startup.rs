@@ -90,6 +90,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         clock: None,
         hints: 0,
         version: 0,
+        arena: None,
     }
 }
 

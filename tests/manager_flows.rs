@@ -708,6 +708,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             clock: None,
             hints: 0,
             version: 0,
+            arena: None,
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -987,6 +988,7 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             clock: None,
             hints: 0,
             version: 0,
+            arena: None,
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();

@@ -499,6 +499,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         clock: None,
         hints: 0,
         version: 0,
+        arena: None,
     }
 }
 

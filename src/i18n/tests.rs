@@ -110,6 +110,11 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
     let plural = [1, 2, 3, 5, 11, 21, 22, 25, 0];
     match var {
         "count" | "hours" | "minutes" | "seconds" => numbers(&plural),
+        "rounds" | "round" | "board" => numbers(&plural),
+        "buchholz" | "sb" | "score" => text(&["0".into(), "3½".into(), "12".into(), "6.25".into()]),
+        "medal" => text(&["🥇".into(), "🥉".into()]),
+        "names" => text(&["Асель (1512), Aibek (1488)".into()]),
+        "title" => text(&["🏆 Tournament: 30-minute arena · 3+2 · rated".into()]),
         "ahead" => numbers(&[0, 1, 2, 5, 21]),
         "page" => numbers(&[1, 2, 12]),
         "pit" => numbers(&[3, 9, 10]),
@@ -119,6 +124,10 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
             text(&["Асель".into(), words::level_name(lang, Level::Easy)])
         }
         "white" | "black" if key == "manager-clock" => text(&["2:41".into(), "0:07.3".into()]),
+        // Tournament pairings name (or mention) the players.
+        "white" | "black" if key.starts_with("tournament-") => {
+            text(&["<@123456789>".into(), words::level_name(lang, Level::Easy)])
+        }
         "white" | "black" => numbers(&[0, 10, 81, 84]),
         "time" => text(&["21:47:05".into()]),
         "when" => text(&["<t:1764539225:R>".into()]),

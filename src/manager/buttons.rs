@@ -10,6 +10,7 @@
 //! | offer a draw | `1d:<game>:<ply>` |
 //! | accept / decline a draw | `1da:<game>`, `1dd:<game>` |
 //! | abort | `1x:<game>` |
+//! | go berserk (an arena game) | `1bz:<game>` |
 //! | rematch | `1rm:<game>` |
 //! | review a finished game | `1rv:<game>` |
 //! | a hint for the player to move | `1h:<game>:<ply>` |
@@ -58,6 +59,9 @@ pub enum Button {
         game: GameId,
     },
     Abort {
+        game: GameId,
+    },
+    Berserk {
         game: GameId,
     },
     Rematch {
@@ -145,6 +149,7 @@ pub fn encode(button: &Button) -> String {
         Button::AcceptDraw { game } => format!("1da:{game}"),
         Button::DeclineDraw { game } => format!("1dd:{game}"),
         Button::Abort { game } => format!("1x:{game}"),
+        Button::Berserk { game } => format!("1bz:{game}"),
         Button::Rematch { game } => format!("1rm:{game}"),
         Button::Hint { game, ply } => format!("1h:{game}:{ply}"),
         Button::Review { game } => format!("1rv:{game}"),
@@ -195,6 +200,7 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("da", [g]) => Button::AcceptDraw { game: id(g)? },
         ("dd", [g]) => Button::DeclineDraw { game: id(g)? },
         ("x", [g]) => Button::Abort { game: id(g)? },
+        ("bz", [g]) => Button::Berserk { game: id(g)? },
         ("rm", [g]) => Button::Rematch { game: id(g)? },
         ("h", [g, ply]) => Button::Hint {
             game: id(g)?,
@@ -243,8 +249,8 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             at: page_at(at)?,
         },
         (
-            "m" | "r" | "d" | "da" | "dd" | "x" | "rm" | "h" | "rv" | "rb" | "rc" | "ca" | "cd"
-            | "cc" | "ct" | "b" | "hp" | "tj" | "tl",
+            "m" | "r" | "d" | "da" | "dd" | "x" | "bz" | "rm" | "h" | "rv" | "rb" | "rc" | "ca"
+            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -316,6 +322,7 @@ impl Button {
             | Button::AcceptDraw { game }
             | Button::DeclineDraw { game }
             | Button::Abort { game }
+            | Button::Berserk { game }
             | Button::Rematch { game }
             | Button::Hint { game, .. }
             | Button::Review { game }
@@ -353,6 +360,7 @@ impl Button {
             Button::AcceptDraw { game } => Action::AcceptDraw { game },
             Button::DeclineDraw { game } => Action::DeclineDraw { game },
             Button::Abort { game } => Action::Abort { game },
+            Button::Berserk { game } => Action::Berserk { game },
             Button::Rematch { game } => Action::Rematch { game },
             Button::Hint { .. }
             | Button::Review { .. }
@@ -402,6 +410,7 @@ mod tests {
             Button::AcceptDraw { game: g.clone() },
             Button::DeclineDraw { game: g.clone() },
             Button::Abort { game: g.clone() },
+            Button::Berserk { game: g.clone() },
             Button::Rematch { game: g.clone() },
             Button::Hint {
                 game: g.clone(),

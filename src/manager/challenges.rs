@@ -1,5 +1,6 @@
 //! Challenges: open, accept, decline, cancel, expire.
 
+use super::creation::GivenId;
 use super::*;
 
 /// What a player does with an open challenge.
@@ -172,7 +173,10 @@ impl Manager {
         c.opponent = Some(actor.clone());
         let created = self
             .create_game(
-                Some(game_id),
+                Some(GivenId {
+                    id: game_id,
+                    arena: None,
+                }),
                 c.chat.clone(),
                 (c.variant, c.time_control),
                 players,

@@ -6,6 +6,14 @@ use super::*;
 use crate::store::{Batch, Expect};
 use crate::timecontrol::GameClock;
 
+/// A game whose id is chosen before it is made (by an accepted challenge, or a
+/// tournament's pairing), and the arena tournament it belongs to (whose players may go
+/// berserk).
+pub(crate) struct GivenId {
+    pub id: GameId,
+    pub arena: Option<String>,
+}
+
 impl Manager {
     /// Creates and stores a new game; checks the limits first. `accepted`, the challenge the
     /// game comes from (before, after), is written in the same atomic write, so a crash
@@ -13,7 +21,7 @@ impl Manager {
     /// `after` then holds the revision it is stored at.
     pub(super) async fn create_game(
         &self,
-        id: Option<GameId>,
+        given: Option<GivenId>,
         chat: ChatRef,
         (variant, time_control): (Variant, TimeControl),
         players: [Player; 2],
@@ -22,9 +30,9 @@ impl Manager {
     ) -> Result<GameView, ActionError> {
         let now_ms = self.now_ms();
         let now = now_ms / 1000;
-        let id = match id {
-            Some(id) => id,
-            None => self.unused_id(Tree::Games).await?,
+        let (id, arena) = match given {
+            Some(t) => (t.id, t.arena),
+            None => (self.unused_id(Tree::Games).await?, None),
         };
         // Only games between people are rated, and only so many a day between two of them
         // (`pairs`; the count is written with the game).
@@ -64,6 +72,7 @@ impl Manager {
             },
             hints: 0,
             version: 0,
+            arena,
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

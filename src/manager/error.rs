@@ -52,6 +52,10 @@ pub enum ActionError {
     AmbiguousGame,
     #[error("a game can be aborted only before both sides have moved")]
     TooLateToAbort,
+    #[error("only a player of a timed arena game may go berserk")]
+    NoBerserkHere,
+    #[error("berserk only before your first move")]
+    TooLateToBerserk,
     #[error("a draw offer is already standing")]
     DrawAlreadyOffered,
     #[error("there is no draw offer to answer")]

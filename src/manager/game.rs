@@ -49,6 +49,9 @@ pub struct GameRecord {
     /// before it count from 0.
     #[serde(default)]
     pub version: u64,
+    /// The arena tournament the game belongs to: its players may go berserk.
+    #[serde(default)]
+    pub arena: Option<String>,
 }
 
 impl GameRecord {
@@ -76,6 +79,7 @@ impl GameRecord {
             clock,
             hints,
             version: _,
+            arena,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -93,6 +97,7 @@ impl GameRecord {
             || *time_control != before.time_control
             || *clock != before.clock
             || *hints != before.hints
+            || *arena != before.arena
     }
 }
 
@@ -263,6 +268,7 @@ impl Game {
             clock: self.clock_view(now_ms, first_move_ms),
             hints: self.rec.hints,
             version: self.rec.version,
+            arena: self.rec.arena.is_some(),
         }
     }
 }
@@ -281,6 +287,7 @@ impl Game {
             deadline: running,
             shown_at_ms: now_ms,
             after_move_ms: clock.after_move_ms.clone(),
+            berserk: clock.berserk,
         })
     }
 }
@@ -410,6 +417,7 @@ mod tests {
             clock: None,
             hints: 0,
             version: 0,
+            arena: None,
         }
     }
 

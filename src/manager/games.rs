@@ -171,6 +171,27 @@ impl Manager {
         .await
     }
 
+    /// The actor goes berserk: an arena game's player who has not moved yet.
+    pub(super) async fn berserk(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
+        self.act_on_game(actor, id, |game, _| {
+            let side = check_player(game, actor, None)?;
+            if game.rec.arena.is_none() {
+                return Err(ActionError::NoBerserkHere);
+            }
+            // White's first move is ply 0, Black's ply 1.
+            if game.ply() > side.index() as u16 {
+                return Err(ActionError::TooLateToBerserk);
+            }
+            let clock = game.rec.clock.as_mut().ok_or(ActionError::NoBerserkHere)?;
+            if clock.berserk[side.index()] {
+                return Err(ActionError::TooLateToBerserk);
+            }
+            clock.go_berserk(side);
+            Ok(())
+        })
+        .await
+    }
+
     /// A game as it is now, by id, live or archived: what an adapter redraws a board from
     /// (no actor: reading a game changes nothing and is open to everyone).
     pub async fn game(&self, id: &str) -> Result<GameView, ActionError> {

@@ -164,6 +164,7 @@ mod tests {
             clock: None,
             hints: 0,
             version: 0,
+            arena: None,
         })
     }
 

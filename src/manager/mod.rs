@@ -68,7 +68,7 @@ mod background;
 mod bots;
 mod challenges;
 mod clock;
-mod creation;
+pub(crate) mod creation;
 mod games;
 mod hints;
 mod pairs;
@@ -470,6 +470,7 @@ impl Manager {
             Action::AcceptDraw { game } => self.answer_draw(&actor, &game, true).await,
             Action::DeclineDraw { game } => self.answer_draw(&actor, &game, false).await,
             Action::Abort { game } => self.abort(&actor, &game).await,
+            Action::Berserk { game } => self.berserk(&actor, &game).await,
             Action::Show { game } => {
                 let id = self.resolve_game(&actor, &chat, game, true)?;
                 self.game(&id).await.map(Reply::Game)

@@ -153,6 +153,7 @@ mod tests {
             }),
             hints: 0,
             version: 0,
+            arena: None,
         }
     }
 

@@ -114,6 +114,11 @@ pub enum Action {
     Abort {
         game: GameId,
     },
+    /// Halve one's own time (no increment) before one's first move in an arena game; a
+    /// win then scores one point more.
+    Berserk {
+        game: GameId,
+    },
     /// `None`: the actor's latest ongoing game in this chat.
     Show {
         game: Option<GameId>,

@@ -81,6 +81,8 @@ pub struct GameView {
     /// The game's version (`GameRecord::version`): of two views of one game, the one with
     /// the higher version is newer. Adapters order their board edits by it.
     pub version: u64,
+    /// A game of an arena tournament: its players may go berserk before their first move.
+    pub arena: bool,
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -98,6 +100,8 @@ pub struct ClockView {
     pub shown_at_ms: u64,
     /// The mover's time left after each move (for `%clk` in records).
     pub after_move_ms: Vec<u64>,
+    /// (White, Black) went berserk.
+    pub berserk: [bool; 2],
 }
 
 /// One pit button.
@@ -126,11 +130,22 @@ pub struct Actions {
     /// The viewer may ask for a hint (`Manager::hint`): their turn in a casual game against
     /// the bot, with hints left.
     pub hint: bool,
+    /// The viewer may go berserk: an arena game, timed, before their first move.
+    pub berserk: bool,
 }
 
 impl GameView {
     pub fn is_over(&self) -> bool {
         matches!(self.status, GameStatus::Finished { .. })
+    }
+
+    /// Whether `side` may still go berserk: an arena game with clocks, before its first
+    /// move, not yet berserk.
+    pub fn may_berserk(&self, side: Side) -> bool {
+        let clock = self.clock.as_ref();
+        self.arena
+            && self.ply <= side.index() as u16
+            && clock.is_some_and(|c| !c.berserk[side.index()])
     }
 
     /// The viewer's side, if they play in this game.
@@ -190,6 +205,7 @@ impl GameView {
             rematch: !ongoing && player,
             review: !ongoing && self.ply > 0,
             hint: my_turn && self.hints_left() > 0,
+            berserk: ongoing && side.is_some_and(|s| self.may_berserk(s)),
         }
     }
 }
@@ -291,6 +307,7 @@ impl GameView {
             clock: None,
             hints: 0,
             version: 0,
+            arena: false,
         }
     }
 }

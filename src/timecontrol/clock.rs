@@ -36,6 +36,9 @@ pub struct GameClock {
     /// Time left of the side that moved, after each move (for `%clk` in records).
     #[serde(default)]
     pub after_move_ms: Vec<u64>,
+    /// (White, Black) went berserk in an arena: half their time, no increment.
+    #[serde(default)]
+    pub berserk: [bool; 2],
 }
 
 /// Whether the move at `ply` (0-based) is its side's first: those have their own limit.
@@ -50,6 +53,17 @@ impl GameClock {
             increment_ms,
             turn_started_ms: now_ms,
             after_move_ms: Vec::new(),
+            berserk: [false; 2],
+        }
+    }
+
+    /// `side` goes berserk (an arena's bonus for a win): its time is halved and it plays
+    /// without increment. The caller checks that it has not moved yet.
+    pub fn go_berserk(&mut self, side: Side) {
+        let i = side.index();
+        if !self.berserk[i] {
+            self.berserk[i] = true;
+            self.remaining_ms[i] /= 2;
         }
     }
 
@@ -103,11 +117,13 @@ impl GameClock {
     /// nothing was `due`), adds the increment, and returns the mover's time left. The
     /// opponent's time starts with `start_turn`, once the move is durable.
     pub fn charge(&mut self, mover: Side, ply: u16, used_ms: u64) -> u64 {
+        let increment = match self.berserk[mover.index()] {
+            true => 0,
+            false => self.increment_ms,
+        };
         let left = &mut self.remaining_ms[mover.index()];
         if !first_move(ply) {
-            *left = left
-                .saturating_sub(used_ms)
-                .saturating_add(self.increment_ms);
+            *left = left.saturating_sub(used_ms).saturating_add(increment);
         }
         let left = *left;
         self.after_move_ms.push(left);
@@ -147,6 +163,18 @@ mod tests {
         assert_eq!(c.left(Side::White, Side::White, 2, 34_000), 161_000);
         assert_eq!(c.charge(Side::White, 2, c.elapsed(34_000)), 163_000);
         assert_eq!(c.after_move_ms, vec![180_000, 180_000, 163_000]);
+    }
+
+    #[test]
+    fn berserk_halves_the_time_once_and_drops_the_increment() {
+        let mut c = GameClock::new(180_000, 2_000, 0);
+        c.go_berserk(Side::Black);
+        c.go_berserk(Side::Black);
+        assert_eq!(c.remaining_ms, [180_000, 90_000]);
+        c.charge(Side::White, 0, 1_000);
+        c.charge(Side::Black, 1, 1_000);
+        assert_eq!(c.charge(Side::White, 2, 10_000), 172_000);
+        assert_eq!(c.charge(Side::Black, 3, 10_000), 80_000, "no increment");
     }
 
     #[test]

@@ -4,13 +4,17 @@
 
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::tournament::{
-    BoardResult, Format, NewTournament, Status, TournamentError, TournamentRecord,
+    BoardResult, Format, NewTournament, Status, TournamentError, TournamentNews, TournamentRecord,
 };
-use toguz::manager::{Action, ActionError, Clock, Manager, ManagerConfig, Player};
-use toguz::model::{TimeControl, UserRef};
+use toguz::manager::{
+    Action, ActionError, Clock, Event, Manager, ManagerConfig, MessageRef, Player,
+};
+use toguz::model::{Platform, TimeControl, UserRef};
 use toguz::rules::Variant;
 use toguz::store::{Store, Tree};
-use toguz::testing::manager::{act, chat, user, Backend, T0};
+use toguz::testing::manager::{act, chat, game, user, Backend, T0};
+use tokio::sync::broadcast::error::TryRecvError;
+use tokio::sync::broadcast::Receiver;
 
 async fn start(store: Store, clock: &Clock) -> Manager {
     let engine = EnginePool::new(EngineConfig::default());
@@ -209,10 +213,147 @@ async fn an_arena_pairs_again_as_games_end_and_stops_at_its_end(backend: Backend
     assert_eq!(points, 4, "two wins");
 }
 
+/// The tournament news waiting on `events`, in order.
+fn drain_news(events: &mut Receiver<Event>) -> Vec<TournamentNews> {
+    let mut news = Vec::new();
+    loop {
+        match events.try_recv() {
+            Ok(Event::Tournament(n)) => news.push(n),
+            Ok(_) => {}
+            Err(TryRecvError::Lagged(_)) => {}
+            Err(_) => return news,
+        }
+    }
+}
+
+/// What the adapters follow: every change that players see is news (entries, the start
+/// with the games it made, results, the end once); attaching a message is not.
+async fn every_change_players_see_is_news(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let mut events = m.subscribe();
+    let people: Vec<UserRef> = (1..=2).map(|i| user(&format!("n{i}"))).collect();
+    let new = NewTournament {
+        format: Format::Arena { minutes: 10 },
+        ..swiss(1)
+    };
+    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
+    for p in &people {
+        m.join_tournament(&t.id, p).await.unwrap();
+    }
+    let news = drain_news(&mut events);
+    assert_eq!(news.len(), 3, "created, two entries");
+    assert_eq!(news[2].record.entrants.len(), 2);
+    assert!(news.iter().all(|n| n.paired.is_empty() && !n.ended));
+    let message = MessageRef {
+        platform: Platform::Discord,
+        id: "77:1001".into(),
+    };
+    m.attach_tournament_message(&t.id, message.clone(), false)
+        .await
+        .unwrap();
+    assert!(drain_news(&mut events).is_empty(), "a message is no news");
+    assert_eq!(m.tournament(&t.id).await.unwrap().messages, vec![message]);
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let news = drain_news(&mut events);
+    let paired: Vec<String> = news.iter().flat_map(|n| n.paired.clone()).collect();
+    let started = m.tournament(&t.id).await.unwrap();
+    assert_eq!(paired, vec![started.arena[0].game.clone().unwrap()]);
+    assert_eq!(play_open_boards(&m, &started).await, 1);
+    clock.advance(10 * 60);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let news = drain_news(&mut events);
+    let ended: Vec<&TournamentNews> = news.iter().filter(|n| n.ended).collect();
+    assert_eq!(ended.len(), 1, "{news:?}");
+    assert_eq!(ended[0].record.status, Status::Finished);
+    assert!(news.iter().any(|n| n.record.arena[0].result.is_some()));
+}
+
+/// Berserk in an arena: half the time before one's first move, not after it, not outside an
+/// arena; a berserk win scores one point more.
+async fn a_berserk_win_scores_three(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let people: Vec<UserRef> = (1..=2).map(|i| user(&format!("b{i}"))).collect();
+    let new = NewTournament {
+        format: Format::Arena { minutes: 30 },
+        time: TimeControl::fischer(3, 2),
+        ..swiss(1)
+    };
+    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
+    for p in &people {
+        m.join_tournament(&t.id, p).await.unwrap();
+    }
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    let board = &t.arena[0];
+    let id = board.game.clone().unwrap();
+    let (white, black) = (player(&t, board.white), player(&t, board.black));
+    let berserk = || Action::Berserk { game: id.clone() };
+    let view = m.game(&id).await.unwrap();
+    assert!(
+        view.actions_for(Some(&white)).berserk,
+        "offered before the first move"
+    );
+    act(&m, &white, berserk()).await.expect("berserk");
+    let view = m.game(&id).await.unwrap();
+    let clocks = view.clock.as_ref().expect("a timed game");
+    assert_eq!(clocks.at_last_move_ms, [90_000, 180_000]);
+    assert!(!view.actions_for(Some(&white)).berserk, "once");
+    let mv = |pit| Action::Move {
+        game: id.clone(),
+        ply: None,
+        pit,
+    };
+    act(&m, &white, mv(1)).await.unwrap();
+    act(&m, &black, mv(1)).await.unwrap();
+    let late = act(&m, &black, berserk()).await;
+    assert!(
+        matches!(late, Err(ActionError::TooLateToBerserk)),
+        "{late:?}"
+    );
+    let resign = Action::Resign {
+        game: Some(id.clone()),
+        ply: None,
+    };
+    act(&m, &black, resign).await.unwrap();
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    assert_eq!(t.arena[0].berserk, [true, false]);
+    let winner = &t.entrants[t.arena[0].white as usize - 1];
+    assert_eq!(winner.sheet.points, 3, "a win, and one for berserk");
+    // Not in a game outside an arena.
+    let casual = game(
+        act(
+            &m,
+            &white,
+            Action::PlayBot {
+                level: toguz::model::Level::Random,
+                variant: Variant::STANDARD,
+                colour: Some(toguz::rules::Side::White),
+                time: Some(TimeControl::fischer(3, 2)),
+            },
+        )
+        .await,
+    );
+    let refused = act(&m, &white, Action::Berserk { game: casual.id }).await;
+    assert!(
+        matches!(refused, Err(ActionError::NoBerserkHere)),
+        "{refused:?}"
+    );
+}
+
 toguz::on_both_backends! {
     single: [
         swiss_event_runs_to_the_end_across_a_restart,
         an_arena_pairs_again_as_games_end_and_stops_at_its_end,
+        every_change_players_see_is_news,
+        a_berserk_win_scores_three,
     ],
     multi: [two_managers_pair_each_round_once],
 }

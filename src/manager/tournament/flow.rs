@@ -12,6 +12,7 @@
 //! games to create; creating one that exists already changes nothing.
 
 use super::record::{Board, BoardResult, Format, Status, TournamentError, TournamentRecord};
+use crate::manager::creation::GivenId;
 use crate::manager::{ActionError, Event, FinishReason, GameStatus, Manager, MessageRef, Player};
 use crate::model::{ChatRef, GameId, Level, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
@@ -24,6 +25,9 @@ pub const TICK: std::time::Duration = std::time::Duration::from_secs(2);
 const ATTEMPTS: usize = 8;
 /// A new player's seeding rating when they have none in the event's category.
 const UNRATED: f64 = 1500.0;
+
+/// How a game of the event ended: its result, half-moves, and who went berserk.
+type GameEnd = (BoardResult, u16, [bool; 2]);
 
 /// What a new tournament is.
 #[derive(Clone, Debug, PartialEq)]
@@ -385,7 +389,12 @@ impl Manager {
             return Ok(false);
         }
         self.update_tournament(&rec.id, |t, _| {
-            for (game, (result, plies)) in &ended {
+            for (game, (result, plies, berserk)) in &ended {
+                let boards = t.rounds.iter_mut().flat_map(|r| r.boards.iter_mut());
+                let mut boards = boards.chain(t.arena.iter_mut());
+                if let Some(b) = boards.find(|b| b.game.as_ref() == Some(game)) {
+                    b.berserk = *berserk;
+                }
                 t.record_result(game, *result, *plies)?;
             }
             Ok(())
@@ -394,9 +403,10 @@ impl Manager {
         Ok(true)
     }
 
-    /// How game `id` ended, for its tournament (`None`: still going). A side that never made
-    /// its first move (missed it, ran out of time or resigned before it) loses by forfeit.
-    async fn board_result(&self, id: &str) -> Result<Option<(BoardResult, u16)>, ActionError> {
+    /// How game `id` ended, for its tournament (`None`: still going), its half-moves and
+    /// who went berserk. A side that never made its first move (missed it, ran out of time
+    /// or resigned before it) loses by forfeit.
+    async fn board_result(&self, id: &str) -> Result<Option<GameEnd>, ActionError> {
         let slot = self.game_slot(id).await?;
         let game = slot.lock().await;
         let plies = u16::try_from(game.rec.moves.len()).unwrap_or(u16::MAX);
@@ -417,7 +427,8 @@ impl Manager {
             (_, Some(Side::Black)) => BoardResult::BlackWins,
             (_, None) => BoardResult::Draw,
         };
-        Ok(Some((result, plies)))
+        let berserk = game.rec.clock.as_ref().map_or([false; 2], |c| c.berserk);
+        Ok(Some((result, plies, berserk)))
     }
 
     /// Creates the games of boards paired but not yet started (a process that paired them
@@ -471,9 +482,13 @@ impl Manager {
             return Err(ActionError::NoSuchGame);
         };
         let terms = (rec.variant, rec.time);
+        let game = GivenId {
+            id: id.clone(),
+            arena: matches!(rec.format, Format::Arena { .. }).then(|| rec.id.clone()),
+        };
         match self
             .create_game(
-                Some(id.clone()),
+                Some(game),
                 rec.chat.clone(),
                 terms,
                 [white, black],

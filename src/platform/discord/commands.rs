@@ -785,6 +785,114 @@ mod tests {
         assert_eq!(defs[0]["name_localizations"]["ru"], "вызов");
     }
 
+    #[test]
+    fn tournament_subcommands_parse_with_defaults_and_bounds() {
+        let sub = |name: &str, o: Value| {
+            parse(
+                "tournament",
+                &options(json!([{ "name": name, "type": 1, "options": o }])),
+            )
+        };
+        assert_eq!(
+            sub(
+                "new",
+                json!([
+                    { "name": "format", "type": 3, "value": "arena" },
+                    { "name": "time", "type": 3, "value": "3+2" }
+                ])
+            ),
+            Some(Command::Tournament(TournamentCommand::New {
+                format: Ok(Format::Arena { minutes: 30 }),
+                time: Some(Ok(TimeControl::fischer(3, 2))),
+                starts_in: Ok(5),
+                rated: true,
+            }))
+        );
+        assert_eq!(
+            sub(
+                "new",
+                json!([
+                    { "name": "format", "type": 3, "value": "swiss" },
+                    { "name": "time", "type": 3, "value": "5+3" },
+                    { "name": "rounds", "type": 4, "value": 7 },
+                    { "name": "minutes", "type": 4, "value": 45 },
+                    { "name": "starts_in", "type": 4, "value": 10 },
+                    { "name": "rated", "type": 5, "value": false }
+                ])
+            ),
+            Some(Command::Tournament(TournamentCommand::New {
+                format: Ok(Format::Swiss { rounds: 7 }),
+                time: Some(Ok(TimeControl::fischer(5, 3))),
+                starts_in: Ok(10),
+                rated: false,
+            }))
+        );
+        // Forged values: outside the registered bounds, or not a choice.
+        for forged in [
+            json!([{ "name": "format", "type": 3, "value": "knockout" }]),
+            json!([{ "name": "format", "type": 3, "value": "swiss" },
+                   { "name": "rounds", "type": 4, "value": 300 }]),
+            json!([{ "name": "format", "type": 3, "value": "arena" },
+                   { "name": "minutes", "type": 4, "value": -5 }]),
+        ] {
+            assert!(matches!(
+                sub("new", forged),
+                Some(Command::Tournament(TournamentCommand::New {
+                    format: Err(BadOption),
+                    ..
+                }))
+            ));
+        }
+        assert!(matches!(
+            sub(
+                "new",
+                json!([{ "name": "starts_in", "type": 4, "value": 0 }])
+            ),
+            Some(Command::Tournament(TournamentCommand::New {
+                starts_in: Err(BadOption),
+                time: None,
+                ..
+            }))
+        ));
+        assert_eq!(
+            sub(
+                "standings",
+                json!([{ "name": "id", "type": 3, "value": " Ab12Cd " }])
+            ),
+            Some(Command::Tournament(TournamentCommand::Standings {
+                id: Some("ab12cd".into())
+            }))
+        );
+        assert_eq!(
+            sub(
+                "bot",
+                json!([{ "name": "level", "type": 3, "value": "hard" }])
+            ),
+            Some(Command::Tournament(TournamentCommand::Bot {
+                level: Ok(Level::Hard),
+                id: None
+            }))
+        );
+        assert_eq!(
+            sub("leave", json!([])),
+            Some(Command::Tournament(TournamentCommand::Leave { id: None }))
+        );
+        assert_eq!(
+            sub("shuffle", json!([])),
+            Some(Command::Tournament(TournamentCommand::Unknown))
+        );
+        assert_eq!(
+            parse("tournament", &[]),
+            Some(Command::Tournament(TournamentCommand::Unknown))
+        );
+        // Only the new event's announcement and the standings are public.
+        let first = |name: &str| options(json!([{ "name": name, "type": 1, "options": [] }]));
+        assert!(!answers_privately("tournament", &first("new")));
+        assert!(!answers_privately("tournament", &first("standings")));
+        assert!(answers_privately("tournament", &first("cancel")));
+        assert!(answers_privately("tournament", &first("join")));
+    }
+
     /// `/help language:` answers with the "language set" line and the help in one message,
     /// which Discord caps at 2000 characters.
     #[test]

@@ -606,7 +606,8 @@ impl Bot {
             | Button::OfferDraw { ref game, .. }
             | Button::AcceptDraw { ref game }
             | Button::DeclineDraw { ref game }
-            | Button::Abort { ref game } => {
+            | Button::Abort { ref game }
+            | Button::Berserk { ref game } => {
                 let _guard = self.hold(format!("g:{game}")).await;
                 let Some(action) = button.clone().into_action() else {
                     return Err(Failure::BadButton);

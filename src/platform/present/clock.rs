@@ -153,6 +153,7 @@ mod tests {
             }),
             shown_at_ms: 1_764_539_213_500,
             after_move_ms: vec![],
+            berserk: [false; 2],
         });
         view
     }

@@ -423,6 +423,8 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::NoGameHere => t!(lang, "manager-error-no-game-here"),
         ActionError::AmbiguousGame => t!(lang, "manager-error-ambiguous"),
         ActionError::TooLateToAbort => t!(lang, "manager-error-too-late-to-abort"),
+        ActionError::NoBerserkHere => t!(lang, "manager-error-no-berserk-here"),
+        ActionError::TooLateToBerserk => t!(lang, "manager-error-too-late-to-berserk"),
         ActionError::DrawAlreadyOffered => t!(lang, "manager-error-draw-already-offered"),
         ActionError::NoDrawOffer => t!(lang, "manager-error-no-draw-offer"),
         ActionError::BotDeclinesDraw => t!(lang, "manager-error-bot-declines-draw"),
@@ -515,6 +517,7 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
                 acc.rematch |= b.rematch;
                 acc.review |= b.review;
                 acc.hint |= b.hint;
+                acc.berserk |= b.berserk;
                 acc
             })
         }
@@ -561,6 +564,11 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
         a.abort,
         Button::Abort { game: game.clone() },
         t!(lang, "manager-button-abort"),
+    );
+    add(
+        a.berserk,
+        Button::Berserk { game: game.clone() },
+        t!(lang, "manager-button-berserk"),
     );
     add(
         a.resign,
