@@ -540,3 +540,59 @@ async fn a_swiss_event_with_the_bot_entered_at_a_level() {
     assert!(said.contains("🥇 Bot (random)"), "{said}");
     assert!(said.contains(&format!("🥈 {}", alice.mention())), "{said}");
 }
+
+/// A 429 on the announcement's edit holds up only that tournament's worker: presses are
+/// answered meanwhile, and the joins that came in while it waited cost one more edit, which
+/// shows them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joins_during_a_rate_limit_cost_one_edit() {
+    let server = Server::start().await;
+    let fake = &server.fake;
+    let alice = User::new(3301, "Alice");
+    let options = json!([
+        { "name": "format", "type": 3, "value": "arena" },
+        { "name": "time", "type": 3, "value": "1+0" },
+    ]);
+    let (announcement, event) = server.new_event(&alice, options).await;
+    let announcement = id_of(&announcement);
+    let path = format!("/channels/{CHANNEL}/messages/{announcement}");
+    let limit = toguz::testing::discord::Failure::RateLimit {
+        retry_after: 1.5,
+        global: false,
+    };
+    fake.fail_next("PATCH", &path, limit, 1);
+    let join = format!("1tj:{event}");
+    let players: Vec<User> = (0..4)
+        .map(|n| User::new(3310 + n, &format!("Player{n}")))
+        .collect();
+    let started = std::time::Instant::now();
+    for user in &players {
+        let call = server.press(user, announcement, &join).await;
+        assert!(
+            text(&call).starts_with("You have joined."),
+            "{}",
+            text(&call)
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_millis(1400),
+        "the presses did not wait for the rate limit: {:?}",
+        started.elapsed()
+    );
+    let shown = server
+        .until("all four listed", announcement, |m| {
+            description(m).contains("4 players")
+        })
+        .await;
+    for user in &players {
+        assert!(description(&shown).contains(&user.name), "{shown}");
+    }
+    let edits: Vec<u16> = fake
+        .calls()
+        .iter()
+        .filter(|c| c.method == "PATCH" && c.path == path)
+        .map(|c| c.status)
+        .collect();
+    // The limited edit, its retry (the first join), and one edit for the other three.
+    assert_eq!(edits, vec![429, 200, 200], "{edits:?}");
+}
