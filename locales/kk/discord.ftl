@@ -87,7 +87,7 @@ discord-history-page-gone = Тарихтың бұл бетінде ештеңе 
 discord-slow-down = Сұраулар тым жиі келіп жатыр. Бір минут күтіп, қайта сұраңыз.
 # Турнирлер (issue 33).
 discord-cmd-tournament = турнир
-discord-cmd-tournament-desc = Осы сервердегі арена мен швейцар жүйесімен өтетін турнирлер
+discord-cmd-tournament-desc = Осы сервердегі арена және швейцар жүйесі бойынша турнирлер
 discord-sub-new = жаңа
 discord-sub-new-desc = Осында турнир жариялау; ойыншылар хабарландырудың астындағы батырмамен қосылады
 discord-sub-standings = кесте
@@ -101,7 +101,7 @@ discord-sub-cancel-desc = Турнирді болдырмау (ұйымдаст�
 discord-sub-bot = бот
 discord-sub-bot-desc = Ботты таңдалған деңгеймен турнирге қосу (ұйымдастырушы не серверді басқаратын адам)
 discord-opt-tournament-id = нөмір
-discord-opt-tournament-id-desc = Хабарландыруда көрсетілген турнир нөмірі (көрсетілмесе — осындағы ең соңғысы)
+discord-opt-tournament-id-desc = Хабарландырудың астында көрсетілген турнир нөмірі (көрсетілмесе — осындағы ең соңғысы)
 discord-opt-format = формат
 discord-opt-format-desc = Арена (белгіленген уақыт бойы ойналады) не швейцар жүйесі (турлар саны белгіленеді)
 discord-choice-format-arena = Арена

@@ -72,8 +72,8 @@ tg-inline-used = Бұл шақыру батырмасы енді жарамсы�
 # Топтағы турнирлер (issue 33).
 tg-cmd-tournament = Осы топтағы турнирлер
 tg-help-tournament = /tournament: топтағы турнирлер. /tournament new arena [минут] [уақыт бақылауы] [in N minutes] [unrated] немесе /tournament new swiss [тур саны] …: жаңа турнир (әдепкі бойынша 30 минуттық арена не 5 турлық швейцар жүйесі, 3+2, 5 минуттан кейін басталады, рейтингке есептеледі; «unrated» орнына «рейтингсіз» деп жазуға болады); хабарландырудың астындағы батырмамен не /tournament join арқылы қатысыңыз; /tournament leave — шығу; /tournament standings [нөмірі] — кесте; /tournament bot деңгей — мен де ойнаймын (ұйымдастырушы не әкімші); /tournament cancel — болдырмау (ұйымдастырушы не әкімші)
-tg-tournament-how = «{ $given }» дегенді түсінбедім. Мысалы: /tournament new arena 60 5+3 in 10 minutes, /tournament new swiss 7 10+5 рейтингсіз, /tournament join, /tournament leave, /tournament standings, /tournament bot жеңіл, /tournament cancel. Арена ең көбі { $minutes } минутқа созылады және сағатпен ойналады; швейцар жүйесінде ең көбі { $rounds } тур болады.
-tg-tournament-in-group = Турнирлер топта өтеді: мені топқа қосып, сол жерде /tournament new arena деп жіберіңіз.
-tg-tournament-none = Бұл топта қазір ашық не жүріп жатқан турнир жоқ. Өзіңіз бастаңыз: /tournament new arena немесе /tournament new swiss.
+tg-tournament-how = «{ $given }» дегенді түсінбедім. Мысалы: /tournament new arena 60 5+3 in 10 minutes, /tournament new swiss 7 10+5 рейтингсіз, /tournament join, /tournament leave, /tournament standings, /tournament bot жеңіл, /tournament cancel. Арена ең көбі { $minutes } минутқа созылады және тек сағатпен ойналады; швейцар жүйесі бойынша турнирде ең көбі { $rounds } тур болады.
+tg-tournament-in-group = Турнирлер топтарда өтеді: мені топқа қосып, сол жерде /tournament new arena деп жіберіңіз.
+tg-tournament-none = Бұл топта қазір жарияланған не жүріп жатқан турнир жоқ. Жаңасын жариялаңыз: /tournament new arena немесе /tournament new swiss.
 tg-tournament-bot-joined = Мен де қатысамын, «{ $level }» деңгейінде ойнаймын. { $title }
-tg-tournament-not-started = Турнир әлі басталған жоқ: кесте алғашқы ойындармен бірге шығады.
+tg-tournament-not-started = Турнир әлі басталған жоқ: кесте алғашқы ойындар аяқталған соң шығады.

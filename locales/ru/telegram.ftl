@@ -71,9 +71,17 @@ tg-history-unknown-user = Я пока не знаю { $username }. Отправ�
 tg-inline-used = Эта кнопка вызова больше не действует: ею уже воспользовались, срок вышел или она от другого сообщения. Попросите новый вызов через @ и имя бота.
 # Турниры в группе (issue 33).
 tg-cmd-tournament = Турниры в этой группе
-tg-help-tournament = /tournament: турниры в группе. /tournament new arena [минуты] [контроль времени] [in N minutes] [unrated] или /tournament new swiss [туры] …: новый турнир (по умолчанию арена на 30 минут или швейцарка в 5 туров, 3+2, начало через 5 минут, на рейтинг; вместо «in 10 minutes» можно написать «через 10 минут», вместо «unrated» — «товарищеская»); записаться — кнопкой под объявлением или /tournament join; /tournament leave — выйти; /tournament standings [номер] — таблица; /tournament bot уровень — я тоже сыграю (организатор или админ); /tournament cancel — отменить (организатор или админ)
-tg-tournament-how = Не понимаю «{ $given }». Например: /tournament new arena 60 5+3 через 10 минут, /tournament new swiss 7 10+5 товарищеская, /tournament join, /tournament leave, /tournament standings, /tournament bot лёгкий, /tournament cancel. Арена длится не больше { $minutes } минут и играется на часах; в швейцарке не больше { $rounds } туров.
+tg-help-tournament = /tournament: турниры в группе. /tournament new arena [минуты] [контроль времени] [in N minutes] [unrated] или /tournament new swiss [число туров] …: новый турнир (по умолчанию арена на 30 минут или 5 туров по швейцарской системе, 3+2, начало через 5 минут, на рейтинг; вместо «in 10 minutes» можно написать «через 10 минут», вместо «unrated» — «товарищеская»); записаться — кнопкой под объявлением или /tournament join; /tournament leave — выйти; /tournament standings [номер] — таблица; /tournament bot уровень — я тоже сыграю (организатор или админ); /tournament cancel — отменить (организатор или админ)
+tg-tournament-how = Не понимаю «{ $given }». Например: /tournament new arena 60 5+3 через 10 минут, /tournament new swiss 7 10+5 товарищеская, /tournament join, /tournament leave, /tournament standings, /tournament bot лёгкий, /tournament cancel. Арена длится не больше { $minutes ->
+    [one] { $minutes } минуты
+    [few] { $minutes } минут
+   *[many] { $minutes } минут
+}, и партии в ней только с контролем времени; по швейцарской системе — не больше { $rounds ->
+    [one] { $rounds } тура
+    [few] { $rounds } туров
+   *[many] { $rounds } туров
+}.
 tg-tournament-in-group = Турниры проводятся в группах: добавьте меня в группу и отправьте там /tournament new arena.
-tg-tournament-none = В этой группе сейчас нет ни открытого, ни идущего турнира. Начните свой: /tournament new arena или /tournament new swiss.
-tg-tournament-bot-joined = Я в деле, играю на уровне «{ $level }». { $title }
-tg-tournament-not-started = Турнир ещё не начался: таблица появится с первыми партиями.
+tg-tournament-none = В этой группе нет ни объявленного, ни идущего турнира. Объявите новый: /tournament new arena или /tournament new swiss.
+tg-tournament-bot-joined = Я тоже участвую: играю на уровне «{ $level }». { $title }
+tg-tournament-not-started = Турнир ещё не начался: таблица появится после первых сыгранных партий.

@@ -6,15 +6,15 @@ tournament-arena = арена на { $minutes ->
    *[many] { $minutes } минут
 }
 tournament-swiss = { $rounds ->
-    [one] швейцарка, { $rounds } тур
-    [few] швейцарка, { $rounds } тура
-   *[many] швейцарка, { $rounds } туров
+    [one] швейцарская система, { $rounds } тур
+    [few] швейцарская система, { $rounds } тура
+   *[many] швейцарская система, { $rounds } туров
 }
 tournament-rated = на рейтинг
 tournament-unrated = без рейтинга
 tournament-created-by = Организатор: { $name }
 tournament-starts = Начало: { $when }
-tournament-arena-ends = Идёт, закончится { $when }
+tournament-arena-ends = Турнир идёт, окончание: { $when }
 tournament-round = Тур { $round } из { $rounds }
 tournament-finished = Турнир завершён.
 tournament-cancelled = Турнир отменён.
@@ -25,7 +25,7 @@ tournament-players = { $count ->
    *[many] { $count } участников: { $names }
 }
 tournament-and-more = и ещё { $count }
-tournament-button-join = Участвовать
+tournament-button-join = Записаться
 tournament-button-leave = Выйти
 tournament-standings = Турнирная таблица:
 tournament-tiebreaks = Бухгольц { $buchholz }, Бергер { $sb }
@@ -36,9 +36,9 @@ tournament-column-score = Очки
 tournament-column-games = Партии
 tournament-column-tiebreaks = Доп. показатели
 tournament-pairing-swiss = Тур { $round }, доска { $board }: { $white } (белые) — { $black } (чёрные)
-tournament-pairing-arena = Партия арены: { $white } (белые) — { $black } (чёрные)
-tournament-podium = { $title } — турнир завершён!
+tournament-pairing-arena = Партия на арене: { $white } (белые) — { $black } (чёрные)
+tournament-podium = { $title } — завершён!
 tournament-podium-place = { $medal } { $name }: { $score }
-tournament-cancelled-news = { $title } — турнир отменён.
-tournament-joined = Вы в турнире. { $title }
+tournament-cancelled-news = { $title } — отменён.
+tournament-joined = Вы записались на турнир. { $title }
 tournament-left = Вы вышли из турнира. { $title }
