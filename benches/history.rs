@@ -193,6 +193,7 @@ fn game_record(
         hints: 0,
         version: 0,
         arena: None,
+        seat: None,
     }
 }
 

@@ -198,7 +198,11 @@ fn history_pages(c: &mut Criterion) {
     let Some((url, _cluster)) = pg::bench_database("postgres") else {
         return;
     };
-    let options = StoreOptions::default();
+    // The fill writes batches of 2,000 rows: more than a move's commit may take.
+    let options = StoreOptions {
+        commit_timeout: Duration::from_secs(120),
+        ..StoreOptions::default()
+    };
     let location = Location::Postgres(PostgresOptions::new(&url));
     let postgres = rt
         .block_on(Store::open_at(&location, &options))

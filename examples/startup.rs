@@ -91,6 +91,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         hints: 0,
         version: 0,
         arena: None,
+        seat: None,
     }
 }
 

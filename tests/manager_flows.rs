@@ -709,6 +709,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             hints: 0,
             version: 0,
             arena: None,
+            seat: None,
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -989,6 +990,7 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             hints: 0,
             version: 0,
             arena: None,
+            seat: None,
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();

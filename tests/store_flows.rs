@@ -500,6 +500,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         hints: 0,
         version: 0,
         arena: None,
+        seat: None,
     }
 }
 

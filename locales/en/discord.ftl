@@ -45,8 +45,9 @@ discord-help =
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
     `/review` (or the Review button under a finished board): the bot's review of the game, with an evaluation graph, each player's largest mistakes and accuracy.
     `/history player:` your finished games (or a member's), newest first: ◀ ▶ turn the pages, and a game's button shows its final board and record. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
+    `/tournament new` announces an arena or a Swiss tournament here; players join with the button under it, and `/tournament standings` shows the table.
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
-    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/помощь`.
+    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/турнир`, `/помощь`.
 discord-lang-set = From now on I will speak English with you.
 discord-cooldown = Wait { $seconds ->
     [one] { $seconds } second
@@ -103,6 +104,10 @@ discord-sub-cancel = cancel
 discord-sub-cancel-desc = Cancel a tournament (its organiser, or a member who can manage the server)
 discord-sub-bot = bot
 discord-sub-bot-desc = Enter the bot at a level (its organiser, or a member who can manage the server)
+discord-sub-bye = bye
+discord-sub-bye-desc = Sit out a Swiss round for half a point (the next round unless you name one)
+discord-opt-bye-round = round
+discord-opt-bye-round-desc = The round to sit out (the next one if left empty)
 discord-opt-tournament-id = id
 discord-opt-tournament-id-desc = The tournament's id, as under its announcement (the newest one here if left empty)
 discord-opt-format = format

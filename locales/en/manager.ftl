@@ -135,3 +135,6 @@ tournament-error-round-paired = That round has already been paired.
 tournament-error-unknown-game = This game is not part of the tournament.
 tournament-error-too-few = Fewer than two players joined, so the tournament was cancelled.
 tournament-error-pairing = The round could not be paired. It will be tried again in a moment.
+tournament-error-bye-swiss-only = Half-point byes are only for Swiss tournaments.
+tournament-error-bye-round = There are no half-point byes in the last round (round { $round }).
+tournament-error-too-many-byes = You can take at most { $count } half-point byes in one tournament.

@@ -128,3 +128,6 @@ tournament-error-round-paired = Бұл турдың жұптары құрылы�
 tournament-error-unknown-game = Бұл ойын турнирге жатпайды.
 tournament-error-too-few = Екіден аз ойыншы тіркелді, сондықтан турнир болдырылмады.
 tournament-error-pairing = Турдың жұптарын құру мүмкін болмады. Сәлден соң қайталап көреміз.
+tournament-error-bye-swiss-only = Жарты ұпаймен тур өткізу тек швейцар жүйесімен өтетін турнирлерде болады.
+tournament-error-bye-round = Соңғы турда ({ $round }-тур) жарты ұпаймен тур өткізуге болмайды.
+tournament-error-too-many-byes = Бір турнирде жарты ұпаймен ең көбі { $count } тур өткізуге болады.

@@ -176,6 +176,7 @@ impl Manager {
                 Some(GivenId {
                     id: game_id,
                     arena: None,
+                    seat: None,
                 }),
                 c.chat.clone(),
                 (c.variant, c.time_control),

@@ -12,6 +12,7 @@ use crate::timecontrol::GameClock;
 pub(crate) struct GivenId {
     pub id: GameId,
     pub arena: Option<String>,
+    pub seat: Option<super::Seat>,
 }
 
 impl Manager {
@@ -30,9 +31,9 @@ impl Manager {
     ) -> Result<GameView, ActionError> {
         let now_ms = self.now_ms();
         let now = now_ms / 1000;
-        let (id, arena) = match given {
-            Some(t) => (t.id, t.arena),
-            None => (self.unused_id(Tree::Games).await?, None),
+        let (id, arena, seat) = match given {
+            Some(t) => (t.id, t.arena, t.seat),
+            None => (self.unused_id(Tree::Games).await?, None, None),
         };
         // Only games between people are rated, and only so many a day between two of them
         // (`pairs`; the count is written with the game).
@@ -73,6 +74,7 @@ impl Manager {
             hints: 0,
             version: 0,
             arena,
+            seat,
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -52,6 +52,20 @@ pub struct GameRecord {
     /// The arena tournament the game belongs to: its players may go berserk.
     #[serde(default)]
     pub arena: Option<String>,
+    /// Where the game stands in its tournament (round and board), shown over its board
+    /// on every redraw; none for a game outside tournaments.
+    #[serde(default)]
+    pub seat: Option<Seat>,
+}
+
+/// A tournament game's place in its event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub tournament: String,
+    /// The Swiss round (from 1); 0 for an arena game.
+    pub round: u32,
+    /// The board in its round, or the arena game's number (from 1).
+    pub board: u32,
 }
 
 impl GameRecord {
@@ -80,6 +94,7 @@ impl GameRecord {
             hints,
             version: _,
             arena,
+            seat,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -98,6 +113,7 @@ impl GameRecord {
             || *clock != before.clock
             || *hints != before.hints
             || *arena != before.arena
+            || *seat != before.seat
     }
 }
 
@@ -269,6 +285,7 @@ impl Game {
             hints: self.rec.hints,
             version: self.rec.version,
             arena: self.rec.arena.is_some(),
+            seat: self.rec.seat.clone(),
         }
     }
 }
@@ -418,6 +435,7 @@ mod tests {
             hints: 0,
             version: 0,
             arena: None,
+            seat: None,
         }
     }
 

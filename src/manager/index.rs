@@ -165,6 +165,7 @@ mod tests {
             hints: 0,
             version: 0,
             arena: None,
+            seat: None,
         })
     }
 

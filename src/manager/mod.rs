@@ -87,7 +87,7 @@ pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use ended::Ended;
 pub use error::{ActionError, LimitKind};
-pub use game::{ChallengeRecord, GameRecord};
+pub use game::{ChallengeRecord, GameRecord, Seat};
 pub use hints::{GameHint, HintTicket};
 pub use history::{HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{Drawings, GameReview, ReviewConfig, ReviewTicket};

@@ -154,6 +154,7 @@ mod tests {
             hints: 0,
             version: 0,
             arena: None,
+            seat: None,
         }
     }
 

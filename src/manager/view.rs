@@ -83,6 +83,8 @@ pub struct GameView {
     pub version: u64,
     /// A game of an arena tournament: its players may go berserk before their first move.
     pub arena: bool,
+    /// A tournament game's round and board.
+    pub seat: Option<super::game::Seat>,
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -308,6 +310,7 @@ impl GameView {
             hints: 0,
             version: 0,
             arena: false,
+            seat: None,
         }
     }
 }

@@ -529,6 +529,13 @@ async fn a_swiss_event_with_the_bot_entered_at_a_level() {
             mover(m, &[&alice]).is_some() && custom_id(m, "1r:").is_some()
         })
         .await;
+    // Redrawn after the moves, the board still says which round and board it is.
+    let shown = description(&ready);
+    let title = shown.lines().next().unwrap_or_default();
+    assert!(
+        title.starts_with("Game ") && title.ends_with("r1b1 · round 1, board 1"),
+        "{shown}"
+    );
     let resign = custom_id(&ready, "1r:").expect("a Resign button");
     server.press(&alice, board, &resign).await;
 

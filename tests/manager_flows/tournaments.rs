@@ -7,7 +7,7 @@ use toguz::manager::tournament::{
     BoardResult, Format, NewTournament, Status, TournamentError, TournamentNews, TournamentRecord,
 };
 use toguz::manager::{
-    Action, ActionError, Clock, Event, Manager, ManagerConfig, MessageRef, Player,
+    Action, ActionError, Clock, Event, Manager, ManagerConfig, MessageRef, Player, Target,
 };
 use toguz::model::{Platform, TimeControl, UserRef};
 use toguz::rules::Variant;
@@ -272,6 +272,70 @@ async fn every_change_players_see_is_news(backend: Backend) {
     assert!(news.iter().any(|n| n.record.arena[0].result.is_some()));
 }
 
+/// A process that stops between creating an event's games and posting them leaves them to
+/// the next start-up: the games know their round and board, and until a message shows them
+/// they are news for the adapters of their platform (only theirs) once more.
+async fn games_not_yet_posted_are_announced_after_a_restart(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let people: Vec<UserRef> = (1..=4).map(|i| user(&format!("u{i}"))).collect();
+    let t = m
+        .create_tournament(chat(), &people[0], swiss(2))
+        .await
+        .unwrap();
+    for p in &people {
+        m.join_tournament(&t.id, p).await.unwrap();
+    }
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    let games: Vec<String> = t.rounds[0]
+        .boards
+        .iter()
+        .filter_map(|b| b.game.clone())
+        .collect();
+    assert_eq!(games.len(), 2);
+    for (n, game) in games.iter().enumerate() {
+        let seat = m.game(game).await.unwrap().seat.expect("a tournament game");
+        assert_eq!(
+            (seat.tournament.as_str(), seat.round, seat.board),
+            (t.id.as_str(), 1, n as u32 + 1)
+        );
+    }
+    // The first board was posted before the stop, the second was not.
+    let posted = MessageRef {
+        platform: Platform::Telegram,
+        id: "-100:5".into(),
+    };
+    m.attach_message(Target::Game(games[0].clone()), posted, None)
+        .await
+        .unwrap();
+    drop(m);
+    let m = start(backend.open().await, &clock).await;
+    let news = m.unannounced_tournament_games(Platform::Telegram).await;
+    assert_eq!(news.len(), 1, "{news:?}");
+    assert_eq!(news[0].record.id, t.id);
+    assert_eq!(news[0].paired, vec![games[1].clone()]);
+    assert!(!news[0].ended);
+    assert!(m
+        .unannounced_tournament_games(Platform::Discord)
+        .await
+        .is_empty());
+    // Posted now: no longer news.
+    let posted = MessageRef {
+        platform: Platform::Telegram,
+        id: "-100:6".into(),
+    };
+    m.attach_message(Target::Game(games[1].clone()), posted, None)
+        .await
+        .unwrap();
+    assert!(m
+        .unannounced_tournament_games(Platform::Telegram)
+        .await
+        .is_empty());
+}
+
 /// Berserk in an arena: half the time before one's first move, not after it, not outside an
 /// arena; a berserk win scores one point more.
 async fn a_berserk_win_scores_three(backend: Backend) {
@@ -354,6 +418,7 @@ toguz::on_both_backends! {
         an_arena_pairs_again_as_games_end_and_stops_at_its_end,
         every_change_players_see_is_news,
         a_berserk_win_scores_three,
+        games_not_yet_posted_are_announced_after_a_restart,
     ],
     multi: [two_managers_pair_each_round_once],
 }

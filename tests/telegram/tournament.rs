@@ -220,9 +220,35 @@ fn an_arena_from_its_announcement_to_its_podium() {
         m.text.as_deref().is_some_and(|t| t.contains("Under way"))
     });
 
-    // White (mentioned first) moves with a pit button, as in any game.
+    // White (mentioned first) moves with a pit button, as in any game; Black first goes
+    // berserk with the button an arena's board carries: half of Black's three minutes.
     let white = club.user(players[0]);
     let black = club.user(players[1]);
+    let posted = club
+        .fake
+        .message(GROUP, board.message.message_id)
+        .expect("posted");
+    let berserk = format!("1bz:{}", board.game);
+    assert!(
+        posted
+            .buttons()
+            .iter()
+            .any(|(label, d)| d == &berserk && label == "Berserk"),
+        "{:?}",
+        posted.buttons()
+    );
+    let q = club
+        .fake
+        .press(&club.group, board.message.message_id, black, &berserk);
+    assert!(club.fake.wait_answer(&q, WAIT).is_some());
+    club.message_where(board.message.message_id, "Black berserk", |m| {
+        m.caption
+            .as_deref()
+            .is_some_and(|c| c.contains("3+2: 3:00 : 1:30"))
+    });
+    // Once is enough: a second press is refused to the presser.
+    let (again, _) = club.press(board.message.message_id, black, &berserk);
+    assert!(again.starts_with("Too late for berserk"), "{again}");
     let (pit, _) = board.pits[0].clone();
     let q = club.fake.press(
         &club.group,
@@ -420,6 +446,13 @@ fn a_swiss_event_with_the_bot_at_a_level() {
         &format!("1r:{}:{ply}", board.game),
     );
     assert!(club.fake.wait_answer(&q, WAIT).is_some());
+    // The redrawn board no longer carries the pairing line, but still says which round
+    // and board it is.
+    club.message_where(board.message.message_id, "redrawn as resigned", |m| {
+        m.caption
+            .as_deref()
+            .is_some_and(|c| c.contains("Alice resigned.") && c.contains("· round 1, board 1"))
+    });
     let mark = club.fake.mark();
     club.advance(0);
     let podium = club.said_after(mark, "is over!");
@@ -471,9 +504,11 @@ fn forged_or_stale_tournament_buttons_are_refused() {
 }
 
 /// The message under which a game's buttons are pressed: its first Telegram message, once
-/// the adapter has posted it.
+/// the adapter has posted it. A wave's hundred boards go out one after another into the one
+/// group (each a PNG drawn first), so the last may take a while: what is timed is the
+/// presses, not this wait.
 fn game_message(club: &Club, game: &str) -> i64 {
-    let deadline = std::time::Instant::now() + WAIT;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
     loop {
         let manager = club.bot.manager.clone();
         let id = game.to_string();

@@ -14,7 +14,7 @@
 use super::record::{Board, BoardResult, Format, Status, TournamentError, TournamentRecord};
 use crate::manager::creation::GivenId;
 use crate::manager::{ActionError, Event, FinishReason, GameStatus, Manager, MessageRef, Player};
-use crate::model::{ChatRef, GameId, Level, TimeControl, UserRef};
+use crate::model::{ChatRef, GameId, Level, Platform, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
 use crate::store::{Batch, Expect, StoreError, Tree};
 
@@ -171,6 +171,19 @@ impl Manager {
         Ok(rec)
     }
 
+    /// A half-point bye in Swiss round `round` (`None`: the next to be paired) for `user`;
+    /// the round it was granted for.
+    pub async fn ask_half_bye(
+        &self,
+        id: &str,
+        user: &UserRef,
+        round: Option<u8>,
+    ) -> Result<(TournamentRecord, u8), ActionError> {
+        let player = Player::Human(user.clone());
+        self.update_tournament(id, |t, _| t.ask_half_bye(&player, round))
+            .await
+    }
+
     /// An arena player paused for a missed first move is back.
     pub async fn resume_tournament(
         &self,
@@ -302,6 +315,51 @@ impl Manager {
         Err(ActionError::StoreAway(format!(
             "tournament {id} changed {ATTEMPTS} times while being written"
         )))
+    }
+
+    /// The running events in `platform`'s chats with games that were created but never
+    /// shown anywhere (a process stopped between creating them and posting them): news
+    /// naming those games as paired, for an adapter to announce them at start-up as the
+    /// lost news would have.
+    pub async fn unannounced_tournament_games(&self, platform: Platform) -> Vec<TournamentNews> {
+        let live = self
+            .inner
+            .store
+            .load_all::<TournamentRecord>(Tree::Tournaments);
+        let live = match live.await {
+            Ok(live) => live,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read the tournaments for unannounced games");
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for (_, rec) in live {
+            if rec.chat.platform != platform || rec.status != Status::Running {
+                continue;
+            }
+            let boards = rec.rounds.iter().flat_map(|r| r.boards.iter());
+            let playing = boards
+                .chain(rec.arena.iter())
+                .filter(|b| b.started && b.result.is_none())
+                .filter_map(|b| b.game.clone());
+            let mut paired = Vec::new();
+            for game in playing {
+                match self.game(&game).await {
+                    Ok(view) if view.messages.is_empty() && !view.is_over() => paired.push(game),
+                    Ok(_) => {}
+                    Err(error) => tracing::warn!(game, %error, "tournament game not read"),
+                }
+            }
+            if !paired.is_empty() {
+                out.push(TournamentNews {
+                    record: rec,
+                    paired,
+                    ended: false,
+                });
+            }
+        }
+        out
     }
 
     /// Runs `tick_tournaments` every `TICK` until the manager is dropped.
@@ -485,6 +543,7 @@ impl Manager {
         let game = GivenId {
             id: id.clone(),
             arena: matches!(rec.format, Format::Arena { .. }).then(|| rec.id.clone()),
+            seat: rec.seat_of(id).map(|(seat, _)| seat),
         };
         match self
             .create_game(

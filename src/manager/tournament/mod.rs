@@ -9,5 +9,5 @@ pub use flow::{NewTournament, TournamentNews, TICK};
 
 pub use record::{
     Board, BoardResult, Entrant, Format, Round, Status, TournamentError, TournamentId,
-    TournamentRecord,
+    TournamentRecord, MAX_HALF_BYES,
 };

@@ -10,6 +10,7 @@
 //! not paired again and their later rounds are zero-point byes; a half-point bye asked for a
 //! round is `H` in that round.
 
+use super::super::game::Seat;
 use super::super::record::player_name;
 use super::super::types::{MessageRef, Player};
 use crate::model::{ChatRef, GameId, TimeControl, UserRef};
@@ -148,7 +149,16 @@ pub enum TournamentError {
     TooFew,
     #[error("cannot pair the round: {0}")]
     Pairing(String),
+    #[error("half-point byes are for Swiss events")]
+    ByeSwissOnly,
+    #[error("no half-point bye in that round (the last is round {last})")]
+    ByeRound { last: u8 },
+    #[error("no more half-point byes in this event")]
+    TooManyByes,
 }
+
+/// Half-point byes one player may ask for in one Swiss event.
+pub const MAX_HALF_BYES: usize = 2;
 
 impl TournamentRecord {
     pub fn new(
@@ -248,21 +258,35 @@ impl TournamentRecord {
         Ok(())
     }
 
-    /// A half-point bye for Swiss round `round` (one not paired yet).
-    pub fn ask_half_bye(&mut self, player: &Player, round: u8) -> Result<(), TournamentError> {
+    /// A half-point bye for Swiss round `round` (one not paired yet; `None`: the next).
+    /// As club rules have it, not in the last round (where it would let a leader coast
+    /// home) and at most `MAX_HALF_BYES` in one event. Returns the round.
+    pub fn ask_half_bye(
+        &mut self,
+        player: &Player,
+        round: Option<u8>,
+    ) -> Result<u8, TournamentError> {
         self.open_to_changes()?;
         let (n, _) = self.entrant(player).ok_or(TournamentError::NotIn)?;
         let Format::Swiss { rounds } = self.format else {
-            return Err(TournamentError::NotAllowed);
+            return Err(TournamentError::ByeSwissOnly);
         };
-        if usize::from(round) <= self.rounds.len() || round > rounds {
+        let next = self.rounds.len() as u8 + 1;
+        let round = round.unwrap_or(next);
+        if round < next {
             return Err(TournamentError::RoundRunning);
+        }
+        if round >= rounds {
+            return Err(TournamentError::ByeRound { last: rounds });
         }
         let byes = &mut self.entrants[index(n)].half_byes;
         if !byes.contains(&round) {
+            if byes.len() >= MAX_HALF_BYES {
+                return Err(TournamentError::TooManyByes);
+            }
             byes.push(round);
         }
-        Ok(())
+        Ok(round)
     }
 
     /// Cancels the event: its creator, or someone the chat calls an admin (`admin`).
@@ -288,6 +312,27 @@ impl TournamentRecord {
         self.status = Status::Running;
         self.started_at = Some(now);
         Ok(())
+    }
+
+    /// Where game `game` stands in the event, and its board; `None` for a game that is not
+    /// the event's.
+    pub fn seat_of(&self, game: &str) -> Option<(Seat, &Board)> {
+        let is = |b: &&Board| b.game.as_deref() == Some(game);
+        for (r, round) in self.rounds.iter().enumerate() {
+            if let Some((b, board)) = round.boards.iter().enumerate().find(|(_, b)| is(b)) {
+                return Some((self.seat(r + 1, b + 1), board));
+            }
+        }
+        let (n, board) = self.arena.iter().enumerate().find(|(_, b)| is(b))?;
+        Some((self.seat(0, n + 1), board))
+    }
+
+    fn seat(&self, round: usize, board: usize) -> Seat {
+        Seat {
+            tournament: self.id.clone(),
+            round: round as u32,
+            board: board as u32,
+        }
     }
 
     /// Whether every board paired so far has a result.

@@ -135,10 +135,21 @@ fn late_entries_half_byes_and_withdrawals_shape_the_next_round() {
     assert_eq!(t.entrants[4].from_round, 2);
     // Number 1 asks for a half-point bye in round 2; number 4 leaves.
     let first = t.entrants[0].player.clone();
-    t.ask_half_bye(&first, 2).unwrap();
+    assert_eq!(t.ask_half_bye(&first, None), Ok(2), "the next round");
     assert_eq!(
-        t.ask_half_bye(&first, 1),
+        t.ask_half_bye(&first, Some(2)),
+        Ok(2),
+        "asked twice, one bye"
+    );
+    assert_eq!(t.entrants[0].half_byes, vec![2]);
+    assert_eq!(
+        t.ask_half_bye(&first, Some(1)),
         Err(TournamentError::RoundRunning)
+    );
+    assert_eq!(
+        t.ask_half_bye(&first, Some(3)),
+        Err(TournamentError::ByeRound { last: 3 }),
+        "not in the last round"
     );
     let fourth = t.entrants[3].player.clone();
     t.leave(&fourth).unwrap();
@@ -227,4 +238,34 @@ fn the_record_round_trips_through_json() {
     let json = serde_json::to_string(&t).unwrap();
     let back: TournamentRecord = serde_json::from_str(&json).unwrap();
     assert_eq!(back, t);
+}
+
+#[test]
+fn half_point_byes_are_swiss_only_limited_and_never_in_the_last_round() {
+    let mut arena = event(Format::Arena { minutes: 30 });
+    arena.join(human(2), 1500.0).unwrap();
+    let second = arena.entrants[0].player.clone();
+    assert_eq!(
+        arena.ask_half_bye(&second, None),
+        Err(TournamentError::ByeSwissOnly)
+    );
+    let mut t = event(Format::Swiss { rounds: 5 });
+    t.join(human(2), 1500.0).unwrap();
+    let second = t.entrants[0].player.clone();
+    assert_eq!(t.ask_half_bye(&human(9), None), Err(TournamentError::NotIn));
+    assert_eq!(
+        t.ask_half_bye(&second, None),
+        Ok(1),
+        "before the start: round 1"
+    );
+    assert_eq!(t.ask_half_bye(&second, Some(3)), Ok(3));
+    assert_eq!(
+        t.ask_half_bye(&second, Some(4)),
+        Err(TournamentError::TooManyByes)
+    );
+    assert_eq!(
+        t.ask_half_bye(&second, Some(5)),
+        Err(TournamentError::ByeRound { last: 5 })
+    );
+    assert_eq!(t.entrants[0].half_byes, vec![1, 3]);
 }

@@ -86,6 +86,7 @@ pub enum TournamentCommand {
         /// Minutes until the start.
         starts_in: Result<u64, BadOption>,
         rated: bool,
+        variant: Result<Variant, BadOption>,
     },
     Standings {
         id: Option<String>,
@@ -104,6 +105,11 @@ pub enum TournamentCommand {
         level: Result<Level, BadOption>,
         id: Option<String>,
     },
+    /// A half-point bye in a Swiss round (`None`: the next).
+    Bye {
+        round: Result<Option<u8>, BadOption>,
+        id: Option<String>,
+    },
     /// A subcommand we do not have (an outdated client).
     Unknown,
 }
@@ -112,6 +118,8 @@ pub enum TournamentCommand {
 /// `min_value`/`max_value`, checked again on what a client sends).
 const ARENA_MINUTES: (u64, u64, u64) = (30, 5, 720);
 const SWISS_ROUNDS: (u64, u64, u64) = (5, 1, 15);
+/// A half-point bye's round (the default is not used: no round means the next).
+const BYE_ROUND: (u64, u64, u64) = (1, 1, SWISS_ROUNDS.2);
 /// Minutes until the start: by default, the fewest and the most.
 const STARTS_IN: (u64, u64, u64) = (5, 1, 1440);
 
@@ -283,6 +291,7 @@ pub fn definitions() -> Vec<CreateCommand> {
             choice_names(|l| category_name(c, l)),
         );
     }
+    let variant_options = (balls.clone(), tuzdek.clone());
     vec![
         localized!(
             command("challenge", "discord-cmd-challenge-desc"),
@@ -375,7 +384,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         )
         .contexts(EVERYWHERE.to_vec())
         .add_option(record_game),
-        tournament_definition(time),
+        tournament_definition(time, variant_options),
         localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
@@ -438,7 +447,10 @@ fn integer_option(
 }
 
 /// `/tournament` and its subcommands (servers only: a tournament is a server's).
-fn tournament_definition(time: CreateCommandOption) -> CreateCommand {
+fn tournament_definition(
+    time: CreateCommandOption,
+    (balls, tuzdek): (CreateCommandOption, CreateCommandOption),
+) -> CreateCommand {
     let sub = |name: &'static str, key: &'static str, desc: &'static str| {
         localize_option(option(CommandOptionType::SubCommand, name, desc), key, desc)
     };
@@ -496,7 +508,17 @@ fn tournament_definition(time: CreateCommandOption) -> CreateCommand {
             "discord-opt-starts-in-desc",
             STARTS_IN,
         ))
-        .add_sub_option(rated);
+        .add_sub_option(rated)
+        .add_sub_option(balls)
+        .add_sub_option(tuzdek);
+    let bye = sub("bye", "discord-sub-bye", "discord-sub-bye-desc")
+        .add_sub_option(integer_option(
+            "round",
+            "discord-opt-bye-round",
+            "discord-opt-bye-round-desc",
+            BYE_ROUND,
+        ))
+        .add_sub_option(id());
     localized!(
         command("tournament", "discord-cmd-tournament-desc"),
         "discord-cmd-tournament",
@@ -520,6 +542,7 @@ fn tournament_definition(time: CreateCommandOption) -> CreateCommand {
             .add_sub_option(level_option().required(true))
             .add_sub_option(id()),
     )
+    .add_option(bye)
 }
 
 fn choice_names(name: impl Fn(Lang) -> String) -> Vec<(&'static str, String)> {
@@ -690,6 +713,7 @@ fn tournament(options: &[CommandDataOption]) -> TournamentCommand {
             time: time(sub),
             starts_in: bounded(sub, "starts_in", STARTS_IN),
             rated: boolean(sub, "rated").unwrap_or(true),
+            variant: variant(sub),
         },
         "standings" => TournamentCommand::Standings { id: id() },
         "join" => TournamentCommand::Join { id: id() },
@@ -699,6 +723,15 @@ fn tournament(options: &[CommandDataOption]) -> TournamentCommand {
             level: string(sub, "level")
                 .ok_or(BadOption)
                 .and_then(|l| l.parse().map_err(|_| BadOption)),
+            id: id(),
+        },
+        "bye" => TournamentCommand::Bye {
+            round: match integer(sub, "round") {
+                None => Ok(None),
+                Some(_) => bounded(sub, "round", BYE_ROUND)
+                    .and_then(|r| u8::try_from(r).map_err(|_| BadOption))
+                    .map(Some),
+            },
             id: id(),
         },
         _ => TournamentCommand::Unknown,
@@ -806,6 +839,7 @@ mod tests {
                 time: Some(Ok(TimeControl::fischer(3, 2))),
                 starts_in: Ok(5),
                 rated: true,
+                variant: Ok(Variant::STANDARD),
             }))
         );
         assert_eq!(
@@ -817,7 +851,9 @@ mod tests {
                     { "name": "rounds", "type": 4, "value": 7 },
                     { "name": "minutes", "type": 4, "value": 45 },
                     { "name": "starts_in", "type": 4, "value": 10 },
-                    { "name": "rated", "type": 5, "value": false }
+                    { "name": "rated", "type": 5, "value": false },
+                    { "name": "balls", "type": 4, "value": 5 },
+                    { "name": "tuzdek", "type": 3, "value": "off" }
                 ])
             ),
             Some(Command::Tournament(TournamentCommand::New {
@@ -825,6 +861,7 @@ mod tests {
                 time: Some(Ok(TimeControl::fischer(5, 3))),
                 starts_in: Ok(10),
                 rated: false,
+                variant: Ok(Variant::new(5, TuzdekRule::Off).unwrap()),
             }))
         );
         // Forged values: outside the registered bounds, or not a choice.
@@ -877,6 +914,40 @@ mod tests {
             sub("leave", json!([])),
             Some(Command::Tournament(TournamentCommand::Leave { id: None }))
         );
+        assert_eq!(
+            sub("bye", json!([])),
+            Some(Command::Tournament(TournamentCommand::Bye {
+                round: Ok(None),
+                id: None
+            }))
+        );
+        assert_eq!(
+            sub("bye", json!([{ "name": "round", "type": 4, "value": 3 }])),
+            Some(Command::Tournament(TournamentCommand::Bye {
+                round: Ok(Some(3)),
+                id: None
+            }))
+        );
+        for forged in [0, 16, -1] {
+            assert_eq!(
+                sub(
+                    "bye",
+                    json!([{ "name": "round", "type": 4, "value": forged }])
+                ),
+                Some(Command::Tournament(TournamentCommand::Bye {
+                    round: Err(BadOption),
+                    id: None
+                })),
+                "{forged}"
+            );
+        }
+        assert!(matches!(
+            sub("new", json!([{ "name": "balls", "type": 4, "value": 7 }])),
+            Some(Command::Tournament(TournamentCommand::New {
+                variant: Err(BadOption),
+                ..
+            }))
+        ));
         assert_eq!(
             sub("shuffle", json!([])),
             Some(Command::Tournament(TournamentCommand::Unknown))

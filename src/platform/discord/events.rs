@@ -28,6 +28,7 @@ use tokio::sync::watch;
 pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
     let mut events = bot.manager.subscribe();
     tokio::spawn(ended_at_start(bot.clone(), http.clone()));
+    tokio::spawn(super::tournament::catch_up(bot.clone(), http.clone()));
     loop {
         match events.recv().await {
             Ok(event) => dispatch(&bot, &http, event),

@@ -26,7 +26,6 @@ use crate::manager::tournament::{NewTournament, Status, TournamentNews, Tourname
 use crate::manager::{ActionError, Player, Target};
 use crate::model::{ChatRef, GameId, Platform, UserRef};
 use crate::platform::present::{self, tournament as show, ClockStyle};
-use crate::rules::Variant;
 use crate::t;
 use serenity::all::{
     ButtonStyle, ChannelId, CreateActionRow, CreateButton, CreateEmbed, CreateEmbedFooter, Http,
@@ -256,8 +255,9 @@ impl Bot {
                 time,
                 starts_in,
                 rated,
+                variant,
             } => {
-                let (Ok(format), Ok(starts_in)) = (format, starts_in) else {
+                let (Ok(format), Ok(starts_in), Ok(variant)) = (format, starts_in, variant) else {
                     return Err(Failure::BadOption);
                 };
                 let time = match time {
@@ -271,7 +271,7 @@ impl Bot {
                 let new = NewTournament {
                     format,
                     time,
-                    variant: Variant::STANDARD,
+                    variant,
                     rated,
                     starts_at,
                 };
@@ -331,6 +331,14 @@ impl Bot {
                     title = show::title(&rec, lang)
                 );
                 said(origin, text).await
+            }
+            TournamentCommand::Bye { round, id } => {
+                let Ok(round) = round else {
+                    return Err(Failure::BadOption);
+                };
+                let rec = self.chat_tournament(&chat, id).await?;
+                let (rec, round) = self.manager.ask_half_bye(&rec.id, user, round).await?;
+                said(origin, show::bye_answer(&rec, round, lang)).await
             }
             TournamentCommand::Unknown => Err(Failure::BadOption),
         }
@@ -488,6 +496,24 @@ pub(super) fn news(bot: &Arc<Bot>, http: &Arc<Http>, news: TournamentNews) {
         ended: news.ended,
     };
     follow(bot, http, &news.record.id, pending);
+}
+
+/// Posts what a stop may have left unshown: the games created but never posted
+/// (`Manager::unannounced_tournament_games`). Run once the events are followed; a game
+/// named again by a tick meanwhile is posted once (`post_pairing` looks under its lock).
+pub(super) async fn catch_up(bot: Arc<Bot>, http: Arc<Http>) {
+    for news in bot
+        .manager
+        .unannounced_tournament_games(Platform::Discord)
+        .await
+    {
+        tracing::info!(
+            tournament = news.record.id,
+            games = news.paired.len(),
+            "Discord: posting tournament games left unposted"
+        );
+        self::news(&bot, &http, news);
+    }
 }
 
 fn follow(bot: &Arc<Bot>, http: &Arc<Http>, id: &str, pending: Pending) {

@@ -227,7 +227,7 @@ pub fn caption(view: &GameView, lang: Lang) -> String {
 /// `caption` with the clocks written in `style` (Discord: a live countdown).
 pub fn caption_with(view: &GameView, lang: Lang, style: ClockStyle) -> String {
     let mut lines = vec![
-        t!(lang, "manager-game-title", id = view.id.as_str()),
+        game_title(view, lang),
         t!(
             lang,
             "manager-score",
@@ -268,6 +268,23 @@ pub fn caption_with(view: &GameView, lang: Lang, style: ClockStyle) -> String {
         lines.push(t!(lang, "manager-bot-busy", ahead = ahead));
     }
     lines.join("\n")
+}
+
+/// "Game 12", and a tournament game's round and board, which its board shows on every
+/// redraw (the pairing line over its first post is not kept by later edits).
+fn game_title(view: &GameView, lang: Lang) -> String {
+    let id = view.id.as_str();
+    match &view.seat {
+        None => t!(lang, "manager-game-title", id = id),
+        Some(seat) if seat.round == 0 => t!(lang, "tournament-game-title-arena", id = id),
+        Some(seat) => t!(
+            lang,
+            "tournament-game-title-swiss",
+            id = id,
+            round = seat.round,
+            board = seat.board
+        ),
+    }
 }
 
 /// The players' new ratings after a rated game: "Ratings: Alice 1512 (+12), Bob 1488 (-12)".
@@ -462,6 +479,13 @@ fn tournament_error_text(err: &TournamentError, lang: Lang) -> String {
         TournamentError::UnknownGame => t!(lang, "tournament-error-unknown-game"),
         TournamentError::TooFew => t!(lang, "tournament-error-too-few"),
         TournamentError::Pairing(_) => t!(lang, "tournament-error-pairing"),
+        TournamentError::ByeSwissOnly => t!(lang, "tournament-error-bye-swiss-only"),
+        TournamentError::ByeRound { last } => t!(lang, "tournament-error-bye-round", round = *last),
+        TournamentError::TooManyByes => t!(
+            lang,
+            "tournament-error-too-many-byes",
+            count = crate::manager::tournament::MAX_HALF_BYES
+        ),
     }
 }
 

@@ -239,6 +239,9 @@ fn every_error() -> Vec<ActionError> {
         ActionError::Tournament(TournamentError::UnknownGame),
         ActionError::Tournament(TournamentError::TooFew),
         ActionError::Tournament(TournamentError::Pairing("disk: no pairing".into())),
+        ActionError::Tournament(TournamentError::ByeSwissOnly),
+        ActionError::Tournament(TournamentError::ByeRound { last: 5 }),
+        ActionError::Tournament(TournamentError::TooManyByes),
     ]
 }
 
@@ -302,6 +305,9 @@ fn error_key(err: &ActionError) -> &'static str {
             TournamentError::UnknownGame => "tournament-error-unknown-game",
             TournamentError::TooFew => "tournament-error-too-few",
             TournamentError::Pairing(_) => "tournament-error-pairing",
+            TournamentError::ByeSwissOnly => "tournament-error-bye-swiss-only",
+            TournamentError::ByeRound { .. } => "tournament-error-bye-round",
+            TournamentError::TooManyByes => "tournament-error-too-many-byes",
         },
     }
 }
@@ -444,4 +450,32 @@ fn a_game_between_people_aborted_at_the_start_says_it_counts_for_nothing() {
         result_text(&bot, Lang::En).unwrap(),
         "The game was aborted."
     );
+}
+
+#[test]
+fn a_tournament_board_says_its_round_and_board_on_every_redraw() {
+    let mut v = view();
+    assert!(caption(&v, Lang::En).starts_with("Game abc123\n"));
+    v.seat = Some(crate::manager::Seat {
+        tournament: "t1".into(),
+        round: 3,
+        board: 2,
+    });
+    let first = |v: &GameView, lang| caption(v, lang).lines().next().map(str::to_owned);
+    assert_eq!(
+        first(&v, Lang::En).as_deref(),
+        Some("Game abc123 · round 3, board 2")
+    );
+    assert_eq!(
+        first(&v, Lang::Ru).as_deref(),
+        Some("Партия abc123 · тур 3, доска 2")
+    );
+    assert_eq!(
+        first(&v, Lang::Kk).as_deref(),
+        Some("abc123 ойыны · 3-тур, 2-үстел")
+    );
+    if let Some(seat) = &mut v.seat {
+        seat.round = 0;
+    }
+    assert_eq!(first(&v, Lang::En).as_deref(), Some("Game abc123 · arena"));
 }

@@ -8,7 +8,7 @@ use super::clock::ClockStyle;
 use super::names::{plain_player_name, player_name};
 use crate::i18n::Lang;
 use crate::manager::buttons::Button;
-use crate::manager::tournament::{Board, Format, Status, TournamentRecord};
+use crate::manager::tournament::{Format, Status, TournamentRecord};
 use crate::manager::Player;
 use crate::model::UserRef;
 use crate::render::table::{TableRow, TableView};
@@ -287,20 +287,14 @@ fn state_footer(rec: &TournamentRecord, lang: Lang) -> String {
 }
 
 /// The board of game `game` in the event, and its round (Swiss) or number (arena).
-fn board_of<'a>(rec: &'a TournamentRecord, game: &str) -> Option<(usize, usize, &'a Board)> {
-    for (r, round) in rec.rounds.iter().enumerate() {
-        for (b, board) in round.boards.iter().enumerate() {
-            if board.game.as_deref() == Some(game) {
-                return Some((r + 1, b + 1, board));
-            }
-        }
-    }
-    let (n, board) = rec
-        .arena
-        .iter()
-        .enumerate()
-        .find(|(_, b)| b.game.as_deref() == Some(game))?;
-    Some((0, n + 1, board))
+/// The answer to a granted half-point bye.
+pub fn bye_answer(rec: &TournamentRecord, round: u8, lang: Lang) -> String {
+    t!(
+        lang,
+        "tournament-bye-granted",
+        round = round,
+        title = title(rec, lang)
+    )
 }
 
 /// The line that announces a new game of the event, both players mentioned (White first);
@@ -311,7 +305,8 @@ pub fn pairing_line(
     lang: Lang,
     mention: Mention<'_>,
 ) -> Option<String> {
-    let (round, number, board) = board_of(rec, game)?;
+    let (seat, board) = rec.seat_of(game)?;
+    let (round, number) = (seat.round, seat.board);
     let named = |n: u32| {
         let e = rec.entrants.get((n as usize).saturating_sub(1))?;
         Some(match &e.player {

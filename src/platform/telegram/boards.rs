@@ -599,6 +599,8 @@ fn unshown_new_game(view: &GameView) -> bool {
 pub async fn follow_events(ctx: Arc<Ctx>) {
     let mut events = ctx.manager.subscribe();
     tokio::spawn(ended_at_start(ctx.clone()));
+    let catching_up = ctx.clone();
+    tokio::spawn(async move { catching_up.tournaments.catch_up(&catching_up).await });
     loop {
         match events.recv().await {
             Ok(Event::Game(view)) if unshown_new_game(&view) => {

@@ -19,7 +19,7 @@ use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::tournament::{Status, TournamentId, TournamentNews, TournamentRecord};
-use crate::model::UserRef;
+use crate::model::{Platform, UserRef};
 use crate::platform::present::tournament as show;
 use crate::platform::present::ClockStyle;
 use crate::render::table::TableView;
@@ -61,6 +61,20 @@ fn next_version() -> u64 {
 }
 
 impl TournamentWorkers {
+    /// Hands the workers what a stop may have left unshown: the games created but never
+    /// posted (`Manager::unannounced_tournament_games`). Run once the events are followed.
+    pub async fn catch_up(&self, ctx: &Arc<Ctx>) {
+        let unposted = ctx.manager.unannounced_tournament_games(Platform::Telegram);
+        for news in unposted.await {
+            tracing::info!(
+                tournament = news.record.id,
+                games = news.paired.len(),
+                "telegram: posting tournament games left unposted"
+            );
+            self.push(ctx, news);
+        }
+    }
+
     /// Hands `news` to its event's worker (started if there is none).
     pub fn push(&self, ctx: &Arc<Ctx>, news: TournamentNews) {
         let id = news.record.id.clone();
@@ -109,6 +123,9 @@ fn merge(waiting: &mut TournamentNews, new: TournamentNews) {
 struct Shown {
     announcement: Option<String>,
     table: Option<TableView>,
+    /// Games whose boards this worker queued: the same game named again (by the start-up
+    /// catch-up and a tick at once) is posted once.
+    announced: HashSet<String>,
 }
 
 async fn work(ctx: Arc<Ctx>, workers: Workers, id: TournamentId, wake: Arc<Notify>) {
@@ -164,7 +181,9 @@ async fn show_news(ctx: &Arc<Ctx>, news: TournamentNews, shown: &mut Shown) {
     );
     edit_announcements(ctx, &rec, lang, shown);
     for game in &news.paired {
-        announce_pairing(ctx, &rec, game, chat).await;
+        if shown.announced.insert(game.clone()) {
+            announce_pairing(ctx, &rec, game, chat).await;
+        }
     }
     redraw_table(ctx, &rec, chat, lang, shown).await;
     if news.ended {
@@ -222,6 +241,14 @@ async fn announce_pairing(ctx: &Arc<Ctx>, rec: &TournamentRecord, game: &str, ch
             return;
         }
     };
+    if view
+        .messages
+        .iter()
+        .any(|m| m.platform == Platform::Telegram)
+    {
+        // Shown already (posted before a restart, or by another process).
+        return;
+    }
     let lang = boards::board_lang(ctx, &view).await;
     let Some(line) = with_mentions_opt(|m| show::pairing_line(rec, game, lang, m)) else {
         tracing::warn!(

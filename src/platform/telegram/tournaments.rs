@@ -104,6 +104,11 @@ pub async fn command(a: &Asked<'_>, cmd: TournamentCommand) -> HandlerResult {
             ));
         }
         TournamentCommand::Standings { id } => standings(a, id).await?,
+        TournamentCommand::Bye { round } => {
+            let rec = newest_of(a, a.actor).await?;
+            let (rec, round) = a.ctx.manager.ask_half_bye(&rec.id, a.actor, round).await?;
+            a.say(show::bye_answer(&rec, round, lang));
+        }
     }
     Ok(())
 }

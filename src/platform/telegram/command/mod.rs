@@ -92,6 +92,10 @@ pub enum TournamentCommand {
     Bot {
         level: Level,
     },
+    /// `/tournament bye [round]`: a half-point bye in a Swiss round (the next by default).
+    Bye {
+        round: Option<u8>,
+    },
 }
 
 /// The terms of a new tournament as typed (the defaults filled in).
@@ -418,7 +422,17 @@ fn looks_timed(word: &str) -> bool {
 
 /// The words that make a challenge unrated, in each language (any is understood in any
 /// chat): a friendly game, as players call it.
-const UNRATED_WORDS: [&str; 4] = ["unrated", "товарищеская", "рейтингсіз", "casual"];
+const UNRATED_WORDS: [&str; 7] = [
+    "unrated",
+    "casual",
+    "товарищеская",
+    "товарищеский",
+    "нерейтинговая",
+    "нерейтинговый",
+    "рейтингсіз",
+];
+/// Two words that say the same (`без рейтинга`).
+const UNRATED_PHRASES: [[&str; 2]; 1] = [["без", "рейтинга"]];
 /// The words of `/leaderboard global`.
 const GLOBAL_WORDS: [&str; 4] = ["global", "все", "общий", "жалпы"];
 
@@ -466,11 +480,14 @@ const LEAVE_WORDS: [&str; 3] = ["leave", "выйти", "шығу"];
 const STANDINGS_WORDS: [&str; 4] = ["standings", "table", "таблица", "кесте"];
 const CANCEL_WORDS: [&str; 3] = ["cancel", "отменить", "болдырмау"];
 const BOT_WORDS: [&str; 2] = ["bot", "бот"];
+const BYE_WORDS: [&str; 3] = ["bye", "пропуск", "өткізу"];
 const ARENA_WORDS: [&str; 2] = ["arena", "арена"];
 const SWISS_WORDS: [&str; 4] = ["swiss", "швейцарка", "швейцарская", "швейцар"];
 /// `in 10 minutes`: the word before the number, and the minute words after it.
 const IN_WORDS: [&str; 3] = ["in", "через", "after"];
-const MINUTE_WORDS: [&str; 9] = [
+/// `10 минуттан кейін`: the word after the number and its minute word.
+const LATER_WORDS: [&str; 2] = ["кейін", "соң"];
+const MINUTE_WORDS: [&str; 10] = [
     "m",
     "min",
     "mins",
@@ -479,6 +496,7 @@ const MINUTE_WORDS: [&str; 9] = [
     "мин",
     "минут",
     "минуты",
+    "минуту",
     "минуттан",
 ];
 
@@ -521,6 +539,16 @@ fn tournament(args: &str) -> Result<TournamentCommand, CommandError> {
         };
         return Ok(TournamentCommand::Standings { id });
     }
+    if is_one_of(sub, &BYE_WORDS) {
+        return match rest.as_slice() {
+            [] => Ok(TournamentCommand::Bye { round: None }),
+            [n] => match n.parse::<u8>() {
+                Ok(round) if round > 0 => Ok(TournamentCommand::Bye { round: Some(round) }),
+                _ => Err(how()),
+            },
+            _ => Err(how()),
+        };
+    }
     if is_one_of(sub, &BOT_WORDS) {
         return match level(&rest.join(" "))? {
             Some(level) => Ok(TournamentCommand::Bot { level }),
@@ -528,6 +556,44 @@ fn tournament(args: &str) -> Result<TournamentCommand, CommandError> {
         };
     }
     Err(how())
+}
+
+/// Takes the start time out of `words`, wherever it stands: `in N [minutes]`, `через N
+/// минут`, `N минуттан кейін`. `Some(None)` when there is none; `None` when it is started
+/// but not a number.
+fn take_starts_in(words: &mut Vec<&str>) -> Option<Option<u16>> {
+    if let Some(at) = words.iter().position(|w| is_one_of(w, &IN_WORDS)) {
+        let n: u16 = words.get(at + 1)?.parse().ok()?;
+        let unit = words
+            .get(at + 2)
+            .is_some_and(|w| is_one_of(w, &MINUTE_WORDS));
+        words.drain(at..at + 2 + usize::from(unit));
+        return Some(Some(n));
+    }
+    let Some(later) = words.iter().position(|w| is_one_of(w, &LATER_WORDS)) else {
+        return Some(None);
+    };
+    let at = later.checked_sub(2)?;
+    if !is_one_of(words[at + 1], &MINUTE_WORDS) {
+        return None;
+    }
+    let n: u16 = words[at].parse().ok()?;
+    words.drain(at..=later);
+    Some(Some(n))
+}
+
+/// Takes the first of `phrases` (any case) out of `words`; whether it was there.
+fn take_phrase(words: &mut Vec<&str>, phrases: &[[&str; 2]]) -> bool {
+    for phrase in phrases {
+        let found = words
+            .windows(2)
+            .position(|w| is_one_of(w[0], &phrase[..1]) && is_one_of(w[1], &phrase[1..]));
+        if let Some(at) = found {
+            words.drain(at..at + 2);
+            return true;
+        }
+    }
+    false
 }
 
 /// `new arena|swiss [count] [time] [in N minutes] [unrated]`; `None` if a word is not
@@ -539,20 +605,13 @@ fn new_event(words: &[&str]) -> Option<TournamentCommand> {
         return None;
     }
     let mut rest: Vec<&str> = rest.to_vec();
-    // `in N [minutes]`, wherever it stands.
-    let mut starts_in = STARTS_IN_MINUTES;
-    if let Some(at) = rest.iter().position(|w| is_one_of(w, &IN_WORDS)) {
-        let n: u16 = rest.get(at + 1)?.parse().ok()?;
-        let unit = rest
-            .get(at + 2)
-            .is_some_and(|w| is_one_of(w, &MINUTE_WORDS));
-        rest.drain(at..at + 2 + usize::from(unit));
-        if n > STARTS_IN_MAX {
-            return None;
-        }
-        starts_in = n;
+    let starts_in = take_starts_in(&mut rest)?.unwrap_or(STARTS_IN_MINUTES);
+    if starts_in > STARTS_IN_MAX {
+        return None;
     }
+    let phrase = take_phrase(&mut rest, &UNRATED_PHRASES);
     let (unrated_rest, unrated) = take_word(&rest.join(" "), &UNRATED_WORDS);
+    let unrated = unrated || phrase;
     let mut rest: Vec<&str> = unrated_rest.split_whitespace().collect();
     // A bare number first is the length: an arena's minutes, a Swiss event's rounds.
     let count: Option<u16> = match rest.first() {

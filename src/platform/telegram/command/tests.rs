@@ -392,6 +392,35 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
             rated: false,
         }
     );
+    // Kazakh puts the start after the number, Russian says "without a rating" in two words.
+    assert_eq!(
+        new("/tournament new арена 45 3+0 10 минуттан кейін рейтингсіз"),
+        NewEvent {
+            format: TournamentFormat::Arena { minutes: 45 },
+            time: TimeControl::fischer(3, 0),
+            starts_in: 10,
+            rated: false,
+        }
+    );
+    let russian = new("/tournament new швейцарская 5 без рейтинга через 1 минуту");
+    assert_eq!((russian.starts_in, russian.rated), (1, false));
+    let russian = new("/tournament new арена нерейтинговый");
+    assert!(!russian.rated);
+    assert!(new("/tournament new arena 15 минут соң").rated);
+    assert_eq!(new("/tournament new arena 15 минут соң").starts_in, 15);
+    for bad in [
+        "/tournament new arena кейін",
+        "/tournament new arena 5 кейін",
+        "/tournament new arena x минут кейін",
+    ] {
+        assert!(
+            matches!(
+                parse(bad, "toguz_bot"),
+                Some(Err(CommandError::Tournament(_)))
+            ),
+            "{bad}"
+        );
+    }
     assert_eq!(
         new("/tournament new swiss").format,
         TournamentFormat::Swiss {
@@ -418,6 +447,27 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
         ok("/tournament cancel"),
         Command::Tournament(TournamentCommand::Cancel)
     );
+    assert_eq!(
+        ok("/tournament bye"),
+        Command::Tournament(TournamentCommand::Bye { round: None })
+    );
+    assert_eq!(
+        ok("/tournament пропуск 3"),
+        Command::Tournament(TournamentCommand::Bye { round: Some(3) })
+    );
+    for bad in [
+        "/tournament bye 0",
+        "/tournament bye two",
+        "/tournament bye 2 3",
+    ] {
+        assert!(
+            matches!(
+                parse(bad, "toguz_bot"),
+                Some(Err(CommandError::Tournament(_)))
+            ),
+            "{bad}"
+        );
+    }
     assert_eq!(
         ok("/tournament standings AB12"),
         Command::Tournament(TournamentCommand::Standings {
