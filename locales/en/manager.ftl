@@ -138,3 +138,7 @@ tournament-error-pairing = The round could not be paired. It will be tried again
 tournament-error-bye-swiss-only = Half-point byes are only for Swiss tournaments.
 tournament-error-bye-round = There are no half-point byes in the last round (round { $round }).
 tournament-error-too-many-byes = You can take at most { $count } half-point byes in one tournament.
+tournament-error-no-such-round = This tournament has only { $rounds ->
+    [one] { $rounds } round
+   *[other] { $rounds } rounds
+}.

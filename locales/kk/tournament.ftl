@@ -32,4 +32,4 @@ tournament-podium-place = { $medal } { $name }: { $score }
 tournament-cancelled-news = { $title } — болдырылмады.
 tournament-joined = Сіз турнирге тіркелдіңіз. { $title }
 tournament-left = Сіз турнирден шықтыңыз. { $title }
-tournament-bye-granted = Сіз { $round }-турды өткізесіз, ол үшін жарты ұпай аласыз. { $title }
+tournament-bye-granted = Сіз { $round }-турды өткізіп жібересіз, ол үшін жарты ұпай аласыз. { $title }

@@ -155,9 +155,14 @@ tournament-error-round-paired = Пары этого тура уже состав
 tournament-error-unknown-game = Эта партия не относится к турниру.
 tournament-error-too-few = Записалось меньше двух игроков, поэтому турнир отменён.
 tournament-error-pairing = Не удалось составить пары тура. Скоро попробуем ещё раз.
-tournament-error-bye-swiss-only = Пропуск тура за пол-очка бывает только в турнирах по швейцарской системе.
-tournament-error-bye-round = В последнем туре (туре { $round }) пропуск за пол-очка взять нельзя.
-tournament-error-too-many-byes = В одном турнире можно взять не больше { $count ->
-    [one] { $count } пропуска
-   *[other] { $count } пропусков
-} за пол-очка.
+tournament-error-bye-swiss-only = Пропустить тур за пол-очка можно только в турнире по швейцарской системе.
+tournament-error-bye-round = Последний тур (тур { $round }) нельзя пропустить за пол-очка.
+tournament-error-too-many-byes = В одном турнире за пол-очка можно пропустить не больше { $count ->
+    [one] { $count } тура
+   *[other] { $count } туров
+}.
+tournament-error-no-such-round = В этом турнире всего { $rounds ->
+    [one] { $rounds } тур
+    [few] { $rounds } тура
+   *[many] { $rounds } туров
+}.

@@ -155,6 +155,8 @@ pub enum TournamentError {
     ByeRound { last: u8 },
     #[error("no more half-point byes in this event")]
     TooManyByes,
+    #[error("the event has only {rounds} rounds")]
+    NoSuchRound { rounds: u8 },
 }
 
 /// Half-point byes one player may ask for in one Swiss event.
@@ -276,7 +278,10 @@ impl TournamentRecord {
         if round < next {
             return Err(TournamentError::RoundRunning);
         }
-        if round >= rounds {
+        if round > rounds {
+            return Err(TournamentError::NoSuchRound { rounds });
+        }
+        if round == rounds {
             return Err(TournamentError::ByeRound { last: rounds });
         }
         let byes = &mut self.entrants[index(n)].half_byes;

@@ -267,5 +267,9 @@ fn half_point_byes_are_swiss_only_limited_and_never_in_the_last_round() {
         t.ask_half_bye(&second, Some(5)),
         Err(TournamentError::ByeRound { last: 5 })
     );
+    assert_eq!(
+        t.ask_half_bye(&second, Some(9)),
+        Err(TournamentError::NoSuchRound { rounds: 5 })
+    );
     assert_eq!(t.entrants[0].half_byes, vec![1, 3]);
 }

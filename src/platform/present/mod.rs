@@ -481,6 +481,9 @@ fn tournament_error_text(err: &TournamentError, lang: Lang) -> String {
         TournamentError::Pairing(_) => t!(lang, "tournament-error-pairing"),
         TournamentError::ByeSwissOnly => t!(lang, "tournament-error-bye-swiss-only"),
         TournamentError::ByeRound { last } => t!(lang, "tournament-error-bye-round", round = *last),
+        TournamentError::NoSuchRound { rounds } => {
+            t!(lang, "tournament-error-no-such-round", rounds = *rounds)
+        }
         TournamentError::TooManyByes => t!(
             lang,
             "tournament-error-too-many-byes",

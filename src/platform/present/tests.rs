@@ -242,6 +242,7 @@ fn every_error() -> Vec<ActionError> {
         ActionError::Tournament(TournamentError::ByeSwissOnly),
         ActionError::Tournament(TournamentError::ByeRound { last: 5 }),
         ActionError::Tournament(TournamentError::TooManyByes),
+        ActionError::Tournament(TournamentError::NoSuchRound { rounds: 5 }),
     ]
 }
 
@@ -308,6 +309,7 @@ fn error_key(err: &ActionError) -> &'static str {
             TournamentError::ByeSwissOnly => "tournament-error-bye-swiss-only",
             TournamentError::ByeRound { .. } => "tournament-error-bye-round",
             TournamentError::TooManyByes => "tournament-error-too-many-byes",
+            TournamentError::NoSuchRound { .. } => "tournament-error-no-such-round",
         },
     }
 }
