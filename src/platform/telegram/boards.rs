@@ -242,14 +242,28 @@ pub fn post_board(
 /// `post_board` for a game announced as it is posted: `lead` (HTML, e.g. a tournament's
 /// pairing line mentioning both players) comes first in the board's caption. The game's
 /// later boards have their usual caption.
-pub fn post_board_with_lead(ctx: &Arc<Ctx>, view: &GameView, chat: i64, lang: Lang, lead: String) {
-    let post = Post {
+/// Many at once (a tournament's pairings) must all get through: this waits for room in
+/// the chat's outbox, leaving half of it for the chat's other posts, so only a worker of
+/// its own may call it.
+pub async fn post_board_with_lead(
+    ctx: &Arc<Ctx>,
+    view: &GameView,
+    chat: i64,
+    lang: Lang,
+    lead: String,
+) {
+    let how = Post {
         reply_to: None,
         only_newer: false,
         asker: None,
         lead: Some(lead),
     };
-    queue_board(ctx, view, chat, lang, post, true);
+    let key = format!("board:{}", view.id);
+    let job = board_job(ctx, view, chat, lang, how, true);
+    let keep_free = super::outbox::OUTBOX_CAP / 2;
+    ctx.outbox
+        .push_leaving_room(chat, Some(key), job, keep_free)
+        .await;
 }
 
 /// How a board is posted.
@@ -274,19 +288,28 @@ fn queue_board(
     how: Post,
     then_catch_up: bool,
 ) {
+    let key = format!("board:{}", view.id);
+    let job = board_job(ctx, view, chat, lang, how, then_catch_up);
+    ctx.outbox.push(chat, Some(key), job);
+}
+
+/// The outbox job that posts a board as `how` says.
+fn board_job(
+    ctx: &Arc<Ctx>,
+    view: &GameView,
+    chat: i64,
+    lang: Lang,
+    how: Post,
+    then_catch_up: bool,
+) -> super::outbox::Job {
     let ctx = ctx.clone();
     let view = view.clone();
-    let key = format!("board:{}", view.id);
-    ctx.clone().outbox.push(
-        chat,
-        Some(key),
-        Box::pin(async move {
-            post(&ctx, &view, chat, lang, &how).await;
-            if then_catch_up {
-                catch_up(&ctx, &view).await;
-            }
-        }),
-    );
+    Box::pin(async move {
+        post(&ctx, &view, chat, lang, &how).await;
+        if then_catch_up {
+            catch_up(&ctx, &view).await;
+        }
+    })
 }
 
 /// Posts `view` now (in the chat's outbox task), as `how` says.

@@ -41,6 +41,8 @@ type Queues = Arc<Mutex<HashMap<i64, Queue>>>;
 #[derive(Default)]
 pub struct Outboxes {
     chats: Queues,
+    /// Woken whenever a job is taken from a queue: `push_leaving_room` waits on it.
+    taken: Arc<tokio::sync::Notify>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -58,7 +60,7 @@ impl Outboxes {
                 ..Queue::default()
             };
             chats.insert(chat, queue);
-            tokio::spawn(serve(self.chats.clone(), chat));
+            tokio::spawn(serve(self.chats.clone(), self.taken.clone(), chat));
             return true;
         };
         if let Some(k) = &key {
@@ -73,6 +75,35 @@ impl Outboxes {
         }
         queue.push_back(Queued { key, job });
         true
+    }
+
+    /// Queues `job` for `chat` once its queue has more than `keep_free` places free, waiting
+    /// for them if need be: for a worker with many posts for one chat (a tournament's
+    /// hundred pairings at once), which must lose none of them and must leave the chat's
+    /// other posts (replies, redraws) room not to be dropped. Only a worker of its own may
+    /// wait here, never an update handler or the event loop.
+    pub async fn push_leaving_room(
+        &self,
+        chat: i64,
+        key: Option<String>,
+        job: Job,
+        keep_free: usize,
+    ) {
+        let keep_free = keep_free.min(OUTBOX_CAP - 1);
+        loop {
+            // Asked for before looking, so a job taken in between still wakes us.
+            let taken = self.taken.notified();
+            tokio::pin!(taken);
+            taken.as_mut().enable();
+            let waiting = lock(&self.chats).get(&chat).map_or(0, |q| q.jobs.len());
+            if waiting + keep_free < OUTBOX_CAP {
+                if !self.push(chat, key.clone(), job) {
+                    tracing::warn!(chat, "telegram: outbox filled up at once; post dropped");
+                }
+                return;
+            }
+            taken.await;
+        }
     }
 
     /// The lock `chat`'s task holds while a new message is being sent and attached; `None`
@@ -98,7 +129,7 @@ impl Outboxes {
 
 /// Runs `chat`'s jobs in order until its queue is empty. A job that panics is logged and
 /// the queue goes on.
-async fn serve(chats: Queues, chat: i64) {
+async fn serve(chats: Queues, taken: Arc<tokio::sync::Notify>, chat: i64) {
     loop {
         let job = {
             let mut map = lock(&chats);
@@ -113,6 +144,7 @@ async fn serve(chats: Queues, chat: i64) {
                 }
             }
         };
+        taken.notify_waiters();
         if let Err(panic) = AssertUnwindSafe(job).catch_unwind().await {
             let panic = super::guard::panic_text(panic.as_ref());
             tracing::error!(chat, panic, "telegram: a post panicked");
@@ -166,6 +198,47 @@ mod tests {
         assert_eq!(&log[1..3], ["new board", "reply"]);
         assert_eq!(log.len(), 3 + OUTBOX_CAP - 2);
         assert_eq!(outboxes.chats(), 0);
+    }
+
+    /// A worker with more posts than the queue holds loses none: it waits for room, and
+    /// leaves the chat's other posts the room it was asked to.
+    #[tokio::test]
+    async fn a_patient_push_waits_for_room_and_leaves_some() {
+        let outboxes = Arc::new(Outboxes::default());
+        let log = Arc::new(Mutex::new(vec![]));
+        let gate = Arc::new(Notify::new());
+        let g = gate.clone();
+        outboxes.push(4, None, Box::pin(async move { g.notified().await }));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let keep_free = OUTBOX_CAP / 2;
+        let worker = {
+            let (outboxes, log) = (outboxes.clone(), log.clone());
+            tokio::spawn(async move {
+                for _ in 0..3 * OUTBOX_CAP {
+                    let job = record(&log, "pairing");
+                    outboxes.push_leaving_room(4, None, job, keep_free).await;
+                }
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        // The first job holds the chat: the worker filled the queue up to the room it
+        // leaves, and a reply still fits.
+        let waiting = lock(&outboxes.chats).get(&4).map_or(0, |q| q.jobs.len());
+        assert_eq!(waiting, OUTBOX_CAP - keep_free);
+        assert!(outboxes.push(4, None, record(&log, "reply")), "room left");
+        assert!(!worker.is_finished());
+        gate.notify_one();
+        tokio::time::timeout(Duration::from_secs(5), worker)
+            .await
+            .expect("the worker got through")
+            .expect("no panic");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let log = lock(&log).clone();
+        assert_eq!(
+            log.iter().filter(|w| **w == "pairing").count(),
+            3 * OUTBOX_CAP
+        );
+        assert!(log.contains(&"reply"));
     }
 
     #[tokio::test]

@@ -264,7 +264,7 @@ async fn announce_pairing(ctx: &Arc<Ctx>, rec: &TournamentRecord, game: &str, ch
         chat,
         "telegram: pairing announced"
     );
-    boards::post_board_with_lead(ctx, &view, chat, lang, line);
+    boards::post_board_with_lead(ctx, &view, chat, lang, line).await;
 }
 
 /// Keeps the standings picture current: posted once the event has started, redrawn when
