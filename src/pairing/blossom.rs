@@ -23,6 +23,8 @@ pub struct MatchingComputer<W: Weight> {
     /// of small indices stays in the cache where the wide weights did not.
     weights: Vec<u32>,
     values: Vec<W>,
+    /// Twice each of `values`: what a slack subtracts.
+    doubled: Vec<W>,
     value_ids: HashMap<W, u32>,
     /// Row `v` has bit `w` set when `v`-`w` is an edge (a positive weight, or
     /// the dummy vertex): searches walk these rows instead of loading the
@@ -52,6 +54,22 @@ pub struct MatchingComputer<W: Weight> {
     queue: Vec<usize>,
     /// Pairs unmatched by `unmatch_if_loose` since the last search.
     loose: Vec<(usize, usize)>,
+    /// Whether each edge was tight when last computed, row by row in both
+    /// directions: `clock << 1 | tight`, valid while neither end's dual has
+    /// changed since (`dual_changed`) and the weight is the same. Duals change
+    /// seldom (a few hundred times a round) while stages scan the same rows
+    /// again and again, and recomputing each slack in wide arithmetic was
+    /// most of the search's time.
+    tight: Vec<u32>,
+    /// When each vertex's dual last changed, by `clock`.
+    dual_changed: Vec<u32>,
+    clock: u32,
+    /// Whether the stage runs without least-slack bookkeeping (see `solve`).
+    lazy: bool,
+    /// Blossoms formed by the current lazy stage, in order.
+    lazy_blossoms: Vec<usize>,
+    /// `labelend` as the current stage found it.
+    saved_labelend: Vec<usize>,
 }
 
 /// The slack of a vertex's or blossom's least-slack edge as last computed:
@@ -94,6 +112,7 @@ impl<W: Weight> MatchingComputer<W> {
             n,
             weights: vec![0; size * size.saturating_sub(1) / 2],
             values: vec![W::zero()],
+            doubled: vec![W::zero()],
             value_ids: HashMap::from([(W::zero(), 0)]),
             adjacent: vec![0; n * n.div_ceil(64)],
             row_words: n.div_ceil(64),
@@ -126,6 +145,12 @@ impl<W: Weight> MatchingComputer<W> {
             dualvar: vec![W::zero(); 2 * n],
             queue: Vec::new(),
             loose: Vec::new(),
+            tight: vec![0; n * n],
+            dual_changed: vec![1; n],
+            clock: 1,
+            lazy: false,
+            lazy_blossoms: Vec::new(),
+            saved_labelend: Vec::new(),
         };
         computer.reset_blossoms();
         // The dummy vertex of an odd graph is joined to every other.
@@ -142,15 +167,6 @@ impl<W: Weight> MatchingComputer<W> {
         self.size
     }
 
-    /// Twice the weight of the edge between `a` and `b` (zero: no edge).
-    fn edge_weight(&self, a: usize, b: usize) -> W {
-        if a >= self.size || b >= self.size || a == b {
-            W::zero()
-        } else {
-            self.values[self.weights[tri(a, b)] as usize]
-        }
-    }
-
     /// Sets the weight of the edge between `a` and `b` (zero removes it).
     pub fn set_edge_weight(&mut self, a: usize, b: usize, weight: W) {
         // Stored doubled, so that every dual variable stays an integer.
@@ -158,6 +174,8 @@ impl<W: Weight> MatchingComputer<W> {
         let id = self.value_id(weight);
         let old = self.values[std::mem::replace(&mut self.weights[tri(a, b)], id) as usize];
         self.set_adjacent(a, b, weight > W::zero());
+        self.tight[a * self.n + b] = 0;
+        self.tight[b * self.n + a] = 0;
         if !self.initialized {
             return;
         }
@@ -185,6 +203,7 @@ impl<W: Weight> MatchingComputer<W> {
         }
         let id = self.values.len() as u32;
         self.values.push(weight);
+        self.doubled.push(weight.plus(weight));
         self.value_ids.insert(weight, id);
         id
     }
@@ -245,10 +264,50 @@ impl<W: Weight> MatchingComputer<W> {
         }
     }
 
+    /// Four times the weight of `a`-`b` (twice the stored weight, zero: no
+    /// edge), what a slack subtracts.
+    fn doubled_weight(&self, a: usize, b: usize) -> W {
+        if a >= self.size || b >= self.size || a == b {
+            W::zero()
+        } else {
+            self.doubled[self.weights[tri(a, b)] as usize]
+        }
+    }
+
     fn slack(&self, k: usize) -> W {
         let (i, j) = self.edge(k);
-        let w = self.edge_weight(i, j);
-        self.dualvar[i].plus(self.dualvar[j]).minus(w.plus(w))
+        self.dualvar[i]
+            .plus(self.dualvar[j])
+            .minus(self.doubled_weight(i, j))
+    }
+
+    /// Records that `v`'s dual changed, which voids the cached tightness of
+    /// its edges.
+    fn dual_changed(&mut self, v: usize) {
+        if self.clock >= u32::MAX >> 1 {
+            self.tight.iter_mut().for_each(|t| *t = 0);
+            self.dual_changed.iter_mut().for_each(|c| *c = 1);
+            self.clock = 1;
+        }
+        self.clock += 1;
+        self.dual_changed[v] = self.clock;
+    }
+
+    /// Whether `v`-`w` has no slack (from the cache when still valid).
+    fn is_tight(&mut self, v: usize, w: usize) -> bool {
+        let cached = self.tight[v * self.n + w];
+        let when = cached >> 1;
+        if when >= self.dual_changed[v] && when >= self.dual_changed[w] {
+            return cached & 1 == 1;
+        }
+        let slack = self.dualvar[v]
+            .plus(self.dualvar[w])
+            .minus(self.doubled_weight(v, w));
+        let tight = slack <= W::zero();
+        let entry = self.clock << 1 | u32::from(tight);
+        self.tight[v * self.n + w] = entry;
+        self.tight[w * self.n + v] = entry;
+        tight
     }
 
     /// Whether the edge `v`-`w` was found tight in this stage. Both directions
@@ -299,6 +358,7 @@ impl<W: Weight> MatchingComputer<W> {
             }
             for v in 0..self.n {
                 self.dualvar[v] = max;
+                self.dual_changed(v);
             }
             self.initialized = true;
             self.touched.clear();
@@ -332,14 +392,14 @@ impl<W: Weight> MatchingComputer<W> {
     fn refit(&mut self, v: usize) {
         let mut best: Option<W> = None;
         for w in self.neighbours(v) {
-            let weight = self.edge_weight(v, w);
-            let need = weight.plus(weight).minus(self.dualvar[w]);
+            let need = self.doubled_weight(v, w).minus(self.dualvar[w]);
             if best.is_none_or(|b| need > b) {
                 best = Some(need);
             }
         }
         if let Some(best) = best {
             self.dualvar[v] = best;
+            self.dual_changed(v);
         }
         self.unmatch_if_loose(v);
     }
@@ -408,6 +468,7 @@ impl<W: Weight> MatchingComputer<W> {
         if z != W::zero() {
             for v in self.leaves_of(b) {
                 self.dualvar[v] = self.dualvar[v].plus(z);
+                self.dual_changed(v);
             }
         }
         for child in std::mem::take(&mut self.blossomchilds[b]) {
@@ -554,6 +615,11 @@ impl<W: Weight> MatchingComputer<W> {
                 self.queue.push(v);
             }
             self.inblossom[v] = b;
+        }
+        if self.lazy {
+            self.lazy_blossoms.push(b);
+            self.bestedge[b] = NONE;
+            return;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
         let mut bestslackto = vec![W::zero(); 2 * self.n];
@@ -776,6 +842,14 @@ impl<W: Weight> MatchingComputer<W> {
     }
 
     /// Stages until every vertex is matched; `None` when that is impossible.
+    ///
+    /// Each stage is first run lazily: without the least-slack edges of the
+    /// vertices and blossoms, which only a dual change reads. Most stages find
+    /// their augmenting path over tight edges before any dual changes, and
+    /// then the lazy stage did exactly what the full one would have done. A
+    /// stage that needs a dual change is undone (the blossoms it formed,
+    /// labels, label ends) and run again in full from the same start, so the
+    /// search is the same either way.
     fn solve(&mut self) -> Option<()> {
         let n = self.n;
         // Duals were refitted or moved out of dissolved blossoms.
@@ -786,22 +860,20 @@ impl<W: Weight> MatchingComputer<W> {
                 self.allowed.iter_mut().for_each(|a| *a = u32::MAX);
                 self.stamp = 1;
             }
-            for b in 0..2 * n {
-                self.label[b] = 0;
-                self.bestedge[b] = NONE;
-            }
-            for b in n..2 * n {
-                self.blossombestedges[b] = None;
-            }
-            self.queue.clear();
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
+            self.saved_labelend.clear();
+            self.saved_labelend.extend_from_slice(&self.labelend);
+            self.lazy = true;
+            self.lazy_blossoms.clear();
+            self.start_stage();
+            if !self.stage()? {
+                self.undo_lazy_stage();
+                self.lazy = false;
+                self.start_stage();
+                if !self.stage()? {
+                    return None;
                 }
             }
-            if !self.stage()? {
-                return None;
-            }
+            self.lazy = false;
             for b in n..2 * n {
                 if self.blossomparent[b] == NONE
                     && self.blossombase[b] != NONE
@@ -815,8 +887,49 @@ impl<W: Weight> MatchingComputer<W> {
         Some(())
     }
 
+    /// Labels every exposed vertex as the root of an alternating tree.
+    fn start_stage(&mut self) {
+        let n = self.n;
+        for b in 0..2 * n {
+            self.label[b] = 0;
+            self.bestedge[b] = NONE;
+        }
+        for b in n..2 * n {
+            self.blossombestedges[b] = None;
+        }
+        self.queue.clear();
+        for v in 0..n {
+            if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                self.assign_label(v, 1, NONE);
+            }
+        }
+    }
+
+    /// Takes apart the blossoms a lazy stage formed, newest first, and puts
+    /// back the label ends it changed. Nothing else changed before its first
+    /// dual change: no dual, no mate, no expansion.
+    fn undo_lazy_stage(&mut self) {
+        for b in std::mem::take(&mut self.lazy_blossoms).into_iter().rev() {
+            for child in std::mem::take(&mut self.blossomchilds[b]) {
+                self.blossomparent[child] = NONE;
+                for v in self.leaves_of(child) {
+                    self.inblossom[v] = child;
+                }
+            }
+            self.blossomendps[b].clear();
+            self.blossombase[b] = NONE;
+            self.blossomparent[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.bestedge[b] = NONE;
+            self.label[b] = 0;
+            self.unusedblossoms.push(b);
+        }
+        self.labelend.copy_from_slice(&self.saved_labelend);
+    }
+
     /// One stage: grow alternating trees and adjust duals until an augmenting
     /// path is found (`Some(true)`); `None` when no perfect matching exists.
+    /// A lazy stage stops with `Some(false)` where it would change duals.
     fn stage(&mut self) -> Option<bool> {
         let n = self.n;
         loop {
@@ -832,14 +945,21 @@ impl<W: Weight> MatchingComputer<W> {
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
-                        let weight = self.edge_weight(v, w);
                         let p = v * n + w;
                         let k = self.canonical(v, w);
                         let mut kslack = W::zero();
                         if !self.allowed(v, w) {
-                            kslack = dual_v.plus(self.dualvar[w]).minus(weight.plus(weight));
-                            if kslack <= W::zero() {
-                                self.allow(k);
+                            if self.lazy {
+                                if self.is_tight(v, w) {
+                                    self.allow(k);
+                                }
+                            } else {
+                                kslack = dual_v
+                                    .plus(self.dualvar[w])
+                                    .minus(self.doubled_weight(v, w));
+                                if kslack <= W::zero() {
+                                    self.allow(k);
+                                }
                             }
                         }
                         if self.allowed(v, w) {
@@ -858,6 +978,8 @@ impl<W: Weight> MatchingComputer<W> {
                                 self.label[w] = 2;
                                 self.labelend[w] = self.flip(p);
                             }
+                        } else if self.lazy {
+                            // Least-slack edges are only read by a dual change.
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
                             if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
@@ -870,6 +992,9 @@ impl<W: Weight> MatchingComputer<W> {
                         }
                     }
                 }
+            }
+            if self.lazy {
+                return Some(false);
             }
             let mut deltatype = 0;
             let mut delta = W::zero();
@@ -913,8 +1038,9 @@ impl<W: Weight> MatchingComputer<W> {
                 match self.label[self.inblossom[v]] {
                     1 => self.dualvar[v] = self.dualvar[v].minus(delta),
                     2 => self.dualvar[v] = self.dualvar[v].plus(delta),
-                    _ => {}
+                    _ => continue,
                 }
+                self.dual_changed(v);
             }
             for b in n..2 * n {
                 if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
