@@ -11,6 +11,7 @@
 
 use super::wide::Weight;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 const NONE: usize = usize::MAX;
 
@@ -25,12 +26,17 @@ pub struct MatchingComputer<W: Weight> {
     values: Vec<W>,
     /// Twice each of `values`: what a slack subtracts.
     doubled: Vec<W>,
-    value_ids: HashMap<W, u32>,
+    value_ids: HashMap<W, u32, BuildHasherDefault<WordHasher>>,
     /// Row `v` has bit `w` set when `v`-`w` is an edge (a positive weight, or
     /// the dummy vertex): searches walk these rows instead of loading the
     /// wide weight of every pair, most of which are absent late in a round.
     adjacent: Vec<u64>,
     row_words: usize,
+    /// Row `b` has the bits of blossom `b`'s vertices (of vertex `b` alone
+    /// below `n`), set when the blossom forms: a scan masks its own blossom
+    /// out of its row, whose vertices it would skip one by one. Late in a
+    /// round most vertices are in one blossom of the lower score groups.
+    members: Vec<u64>,
     initialized: bool,
     touched: Vec<usize>,
     is_touched: Vec<bool>,
@@ -45,6 +51,10 @@ pub struct MatchingComputer<W: Weight> {
     blossomchilds: Vec<Vec<usize>>,
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
+    /// Each blossom's vertices in the order of its children (what `leaves`
+    /// used to collect by recursion each time), kept when it forms and when
+    /// an augmentation rotates its children.
+    blossomleaves: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
     best_slack: Vec<SlackCache<W>>,
     epoch: u64,
@@ -64,6 +74,17 @@ pub struct MatchingComputer<W: Weight> {
     /// When each vertex's dual last changed, by `clock`.
     dual_changed: Vec<u32>,
     clock: u32,
+    /// Row `v` has bit `w` set when `v`-`w` was found loose (not tight), with
+    /// `v`'s dual as it is now: a lazy scan masks these out of its row and
+    /// visits only the edges that may be tight. `w`'s dual may have changed
+    /// since; `loose_row` drops those bits first.
+    loose_bits: Vec<u64>,
+    /// The vertices whose duals changed, batch by batch (`row_words` words
+    /// each); a batch closes when a row is next brought up to date.
+    changes: Vec<u64>,
+    batch_open: bool,
+    /// How many batches of `changes` each row of `loose_bits` has seen.
+    loose_seen: Vec<usize>,
     /// Whether the stage runs without least-slack bookkeeping (see `solve`).
     lazy: bool,
     /// Blossoms formed by the current lazy stage, in order.
@@ -81,6 +102,41 @@ struct SlackCache<W> {
     edge: usize,
     epoch: u64,
     slack: W,
+}
+
+/// A multiply-rotate hash of whole words (FxHash's), for the table of a
+/// round's distinct weights: SipHash over the limbs of every weight set was a
+/// twentieth of a large round's time. The ids it hands out do not depend on it.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    fn word(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.word(u64::from_le_bytes(word));
+        }
+        for &byte in chunks.remainder() {
+            self.word(u64::from(byte));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.word(word);
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.word(word as u64);
+    }
 }
 
 /// The positions of the set bits of a word, lowest first.
@@ -113,9 +169,10 @@ impl<W: Weight> MatchingComputer<W> {
             weights: vec![0; size * size.saturating_sub(1) / 2],
             values: vec![W::zero()],
             doubled: vec![W::zero()],
-            value_ids: HashMap::from([(W::zero(), 0)]),
+            value_ids: [(W::zero(), 0)].into_iter().collect(),
             adjacent: vec![0; n * n.div_ceil(64)],
             row_words: n.div_ceil(64),
+            members: vec![0; 2 * n * n.div_ceil(64)],
             initialized: false,
             touched: Vec::new(),
             is_touched: vec![false; n],
@@ -130,6 +187,7 @@ impl<W: Weight> MatchingComputer<W> {
             blossomchilds: vec![Vec::new(); 2 * n],
             blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
             blossomendps: vec![Vec::new(); 2 * n],
+            blossomleaves: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
             best_slack: vec![
                 SlackCache {
@@ -148,11 +206,18 @@ impl<W: Weight> MatchingComputer<W> {
             tight: vec![0; n * n],
             dual_changed: vec![1; n],
             clock: 1,
+            loose_bits: vec![0; n * n.div_ceil(64)],
+            changes: Vec::new(),
+            batch_open: false,
+            loose_seen: vec![0; n],
             lazy: false,
             lazy_blossoms: Vec::new(),
             saved_labelend: Vec::new(),
         };
         computer.reset_blossoms();
+        for v in 0..n {
+            computer.members[v * computer.row_words + v / 64] |= 1 << (v % 64);
+        }
         // The dummy vertex of an odd graph is joined to every other.
         for v in size..n {
             for w in 0..v {
@@ -176,6 +241,8 @@ impl<W: Weight> MatchingComputer<W> {
         self.set_adjacent(a, b, weight > W::zero());
         self.tight[a * self.n + b] = 0;
         self.tight[b * self.n + a] = 0;
+        self.loose_bits[a * self.row_words + b / 64] &= !(1 << (b % 64));
+        self.loose_bits[b * self.row_words + a / 64] &= !(1 << (a % 64));
         if !self.initialized {
             return;
         }
@@ -291,6 +358,51 @@ impl<W: Weight> MatchingComputer<W> {
         }
         self.clock += 1;
         self.dual_changed[v] = self.clock;
+        let rw = self.row_words;
+        if !self.batch_open {
+            if self.changes.len() >= 4096 * rw {
+                // Forget every row rather than keep a long history.
+                self.changes.clear();
+                self.loose_bits.iter_mut().for_each(|bits| *bits = 0);
+                self.loose_seen.iter_mut().for_each(|seen| *seen = 0);
+            }
+            self.changes.resize(self.changes.len() + rw, 0);
+            self.batch_open = true;
+        }
+        let at = self.changes.len() - rw + v / 64;
+        self.changes[at] |= 1 << (v % 64);
+    }
+
+    /// Brings row `v` of `loose_bits` up to date with the dual changes since it
+    /// was last: the bits of the vertices whose duals changed are dropped,
+    /// and the whole row when `v`'s own did.
+    fn loose_row(&mut self, v: usize) {
+        let rw = self.row_words;
+        self.batch_open = false;
+        let batches = self.changes.len() / rw;
+        let seen = self.loose_seen[v];
+        if seen == batches {
+            return;
+        }
+        self.loose_seen[v] = batches;
+        let row = &mut self.loose_bits[v * rw..(v + 1) * rw];
+        if batches - seen > 32 {
+            row.fill(0);
+            return;
+        }
+        let mut changed = vec![0u64; rw];
+        for batch in self.changes[seen * rw..].chunks_exact(rw) {
+            for (c, &b) in changed.iter_mut().zip(batch) {
+                *c |= b;
+            }
+        }
+        if (changed[v / 64] >> (v % 64)) & 1 == 1 {
+            row.fill(0);
+        } else {
+            for (bits, c) in row.iter_mut().zip(&changed) {
+                *bits &= !c;
+            }
+        }
     }
 
     /// Whether `v`-`w` has no slack (from the cache when still valid).
@@ -513,10 +625,18 @@ impl<W: Weight> MatchingComputer<W> {
         if b < self.n {
             out.push(b);
         } else {
-            for &t in &self.blossomchilds[b] {
-                self.leaves(t, out);
-            }
+            out.extend_from_slice(&self.blossomleaves[b]);
         }
+    }
+
+    /// Collects `b`'s vertices again from its children's.
+    fn gather_leaves(&mut self, b: usize) {
+        let mut list = std::mem::take(&mut self.blossomleaves[b]);
+        list.clear();
+        for &t in &self.blossomchilds[b] {
+            self.leaves(t, &mut list);
+        }
+        self.blossomleaves[b] = list;
     }
 
     fn leaves_of(&self, b: usize) -> Vec<usize> {
@@ -534,9 +654,11 @@ impl<W: Weight> MatchingComputer<W> {
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
         if t == 1 {
-            let mut leaves = Vec::new();
-            self.leaves(b, &mut leaves);
-            self.queue.extend(leaves);
+            if b < self.n {
+                self.queue.push(b);
+            } else {
+                self.queue.extend_from_slice(&self.blossomleaves[b]);
+            }
         } else if t == 2 {
             let base = self.blossombase[b];
             let mb = self.mate[base];
@@ -608,9 +730,18 @@ impl<W: Weight> MatchingComputer<W> {
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = W::zero();
+        let rw = self.row_words;
+        self.members[b * rw..(b + 1) * rw].fill(0);
+        for &child in &path {
+            for word in 0..rw {
+                self.members[b * rw + word] |= self.members[child * rw + word];
+            }
+        }
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
-        for v in self.leaves_of(b) {
+        self.gather_leaves(b);
+        for i in 0..self.blossomleaves[b].len() {
+            let v = self.blossomleaves[b][i];
             if self.label[self.inblossom[v]] == 2 {
                 self.queue.push(v);
             }
@@ -814,6 +945,7 @@ impl<W: Weight> MatchingComputer<W> {
         self.blossomchilds[b].rotate_left(i);
         self.blossomendps[b].rotate_left(i);
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+        self.gather_leaves(b);
     }
 
     fn augment_matching(&mut self, k: usize) {
@@ -935,9 +1067,19 @@ impl<W: Weight> MatchingComputer<W> {
         loop {
             while let Some(v) = self.queue.pop() {
                 let dual_v = self.dualvar[v];
+                if self.lazy {
+                    self.loose_row(v);
+                }
                 // The row is copied word by word: nothing in the loop changes edges.
                 for word in 0..self.row_words {
-                    let mut bits = self.adjacent[v * self.row_words + word];
+                    // Vertices of `v`'s blossom are skipped (below), and the
+                    // blossom only grows during the scan.
+                    let mut own = self.members[self.inblossom[v] * self.row_words + word];
+                    if self.lazy {
+                        // Loose edges do nothing in a lazy scan.
+                        own |= self.loose_bits[v * self.row_words + word];
+                    }
+                    let mut bits = self.adjacent[v * self.row_words + word] & !own;
                     while bits != 0 {
                         let w = word * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
@@ -952,6 +1094,8 @@ impl<W: Weight> MatchingComputer<W> {
                             if self.lazy {
                                 if self.is_tight(v, w) {
                                     self.allow(k);
+                                } else {
+                                    self.loose_bits[v * self.row_words + word] |= 1 << (w % 64);
                                 }
                             } else {
                                 kslack = dual_v

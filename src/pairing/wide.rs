@@ -33,27 +33,29 @@ impl<const L: usize> Wide<L> {
     }
 
     /// Wrapping sum.
+    // The carry goes through a `u128`, which compiles to a chain of
+    // add-with-carry instructions; two `overflowing_add`s per limb did not.
+    #[inline]
     pub fn plus(self, other: Self) -> Self {
         let mut out = [0; L];
-        let mut carry = false;
+        let mut carry = 0u128;
         for ((o, a), b) in out.iter_mut().zip(self.0).zip(other.0) {
-            let (s1, c1) = a.overflowing_add(b);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            *o = s2;
-            carry = c1 || c2;
+            let sum = u128::from(a) + u128::from(b) + carry;
+            *o = sum as u64;
+            carry = sum >> 64;
         }
         Wide(out)
     }
 
     /// Wrapping difference.
+    #[inline]
     pub fn minus(self, other: Self) -> Self {
         let mut out = [0; L];
-        let mut borrow = false;
+        let mut borrow = 0u128;
         for ((o, a), b) in out.iter_mut().zip(self.0).zip(other.0) {
-            let (d1, b1) = a.overflowing_sub(b);
-            let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
-            *o = d2;
-            borrow = b1 || b2;
+            let difference = u128::from(a).wrapping_sub(u128::from(b) + borrow);
+            *o = difference as u64;
+            borrow = difference >> 127;
         }
         Wide(out)
     }
