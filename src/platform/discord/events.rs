@@ -28,7 +28,10 @@ use tokio::sync::watch;
 pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
     let mut events = bot.manager.subscribe();
     tokio::spawn(ended_at_start(bot.clone(), http.clone()));
-    tokio::spawn(super::tournament::catch_up(bot.clone(), http.clone()));
+    tokio::spawn(super::tournament_worker::catch_up(
+        bot.clone(),
+        http.clone(),
+    ));
     loop {
         match events.recv().await {
             Ok(event) => dispatch(&bot, &http, event),
@@ -92,7 +95,7 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
                 });
             }
         }
-        Event::Tournament(news) => super::tournament::news(bot, http, news),
+        Event::Tournament(news) => super::tournament_worker::news(bot, http, news),
     }
 }
 

@@ -23,6 +23,8 @@ mod latest;
 mod messages;
 pub mod rest;
 mod tournament;
+mod tournament_view;
+mod tournament_worker;
 
 use crate::i18n::Lang;
 use crate::manager::limits::CommandLimit;
@@ -77,7 +79,7 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         challenges: Latest::default(),
         commands_registered: AtomicBool::new(false),
         locales: Mutex::new(HashMap::new()),
-        tournaments: tournament::Tournaments::default(),
+        tournaments: tournament_worker::Tournaments::default(),
     });
     // Interactions need no intents at all; GUILDS is not privileged.
     let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
@@ -171,7 +173,7 @@ pub(crate) struct Bot {
     /// cleared when it outgrows [`MAX_LOCALES`].
     locales: Mutex<HashMap<String, Lang>>,
     /// The workers of tournaments with news to show, and what their messages show.
-    tournaments: tournament::Tournaments,
+    tournaments: tournament_worker::Tournaments,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -399,7 +401,7 @@ impl Bot {
             challenges: Latest::default(),
             commands_registered: AtomicBool::new(false),
             locales: Mutex::new(HashMap::new()),
-            tournaments: tournament::Tournaments::default(),
+            tournaments: tournament_worker::Tournaments::default(),
         }
     }
 }
