@@ -1,7 +1,7 @@
 //! Games and challenges as stored, and the pure rules of changing them (no I/O, no locks).
 
 use super::ended::Ended;
-use super::types::{MessageRef, Player};
+use super::types::{MessageRef, Player, Seat};
 use super::view::{ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus, GameView};
 use crate::model::{ChallengeId, ChatRef, GameId, TimeControl, UserRef};
 use crate::rules::{move_text, MoveError, MoveReport, Position, Side, Variant};
@@ -56,16 +56,6 @@ pub struct GameRecord {
     /// on every redraw; none for a game outside tournaments.
     #[serde(default)]
     pub seat: Option<Seat>,
-}
-
-/// A tournament game's place in its event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
-    pub tournament: String,
-    /// The Swiss round (from 1); 0 for an arena game.
-    pub round: u32,
-    /// The board in its round, or the arena game's number (from 1).
-    pub board: u32,
 }
 
 impl GameRecord {

@@ -87,12 +87,12 @@ pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use ended::Ended;
 pub use error::{ActionError, LimitKind};
-pub use game::{ChallengeRecord, GameRecord, Seat};
+pub use game::{ChallengeRecord, GameRecord};
 pub use hints::{GameHint, HintTicket};
 pub use history::{HistoryEntry, HistoryPage, Leaderboard};
 pub use reviews::{Drawings, GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
-pub use types::{Action, MessageRef, Player, Request, Target};
+pub use types::{Action, MessageRef, Player, Request, Seat, Target};
 pub use view::{
     Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
     GameView, PitAction, MAX_HINTS,

@@ -144,3 +144,13 @@ pub enum Target {
     Game(GameId),
     Challenge(ChallengeId),
 }
+
+/// A tournament game's place in its event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub tournament: String,
+    /// The Swiss round (from 1); 0 for an arena game.
+    pub round: u32,
+    /// The board in its round, or the arena game's number (from 1).
+    pub board: u32,
+}

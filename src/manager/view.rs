@@ -1,7 +1,7 @@
 //! What every action answers with: platform-neutral views of games and challenges, and the
 //! actions each viewer may take on them.
 
-use super::types::{MessageRef, Player};
+use super::types::{MessageRef, Player, Seat};
 use crate::model::{ChallengeId, ChatRef, GameId, TimeControl, UserRef};
 use crate::ratings::RatingChange;
 use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
@@ -84,7 +84,7 @@ pub struct GameView {
     /// A game of an arena tournament: its players may go berserk before their first move.
     pub arena: bool,
     /// A tournament game's round and board.
-    pub seat: Option<super::game::Seat>,
+    pub seat: Option<Seat>,
 }
 
 /// The clocks of a timed game as one view shows them.

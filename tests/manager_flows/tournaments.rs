@@ -33,6 +33,23 @@ fn swiss(rounds: u8) -> NewTournament {
     }
 }
 
+/// An event `new` in the test chat, created by the first of `n` people named `<prefix>1`,
+/// `<prefix>2`, ..., all of whom have joined it; the event as it then is, and the people.
+async fn event_of(
+    m: &Manager,
+    new: NewTournament,
+    prefix: &str,
+    n: u32,
+) -> (TournamentRecord, Vec<UserRef>) {
+    let people: Vec<UserRef> = (1..=n).map(|i| user(&format!("{prefix}{i}"))).collect();
+    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
+    for p in &people {
+        m.join_tournament(&t.id, p).await.unwrap();
+    }
+    let t = m.tournament(&t.id).await.unwrap();
+    (t, people)
+}
+
 /// The human playing pairing number `n`.
 fn player(t: &TournamentRecord, n: u32) -> UserRef {
     match &t.entrants[n as usize - 1].player {
@@ -70,14 +87,7 @@ async fn play_open_boards(m: &Manager, t: &TournamentRecord) -> usize {
 async fn swiss_event_runs_to_the_end_across_a_restart(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
-    let people: Vec<UserRef> = (1..=5).map(|i| user(&format!("p{i}"))).collect();
-    let t = m
-        .create_tournament(chat(), &people[0], swiss(3))
-        .await
-        .unwrap();
-    for p in &people {
-        m.join_tournament(&t.id, p).await.unwrap();
-    }
+    let (t, people) = event_of(&m, swiss(3), "p", 5).await;
     let twice = m.join_tournament(&t.id, &people[1]).await;
     assert!(matches!(
         twice,
@@ -171,15 +181,11 @@ async fn two_managers_pair_each_round_once(backend: Backend) {
 async fn an_arena_pairs_again_as_games_end_and_stops_at_its_end(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
-    let people: Vec<UserRef> = (1..=3).map(|i| user(&format!("r{i}"))).collect();
     let new = NewTournament {
         format: Format::Arena { minutes: 10 },
         ..swiss(1)
     };
-    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
-    for p in &people {
-        m.join_tournament(&t.id, p).await.unwrap();
-    }
+    let (t, _) = event_of(&m, new, "r", 3).await;
     clock.advance(61);
     m.tick_tournaments().await;
     m.tick_tournaments().await;
@@ -232,15 +238,11 @@ async fn every_change_players_see_is_news(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
     let mut events = m.subscribe();
-    let people: Vec<UserRef> = (1..=2).map(|i| user(&format!("n{i}"))).collect();
     let new = NewTournament {
         format: Format::Arena { minutes: 10 },
         ..swiss(1)
     };
-    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
-    for p in &people {
-        m.join_tournament(&t.id, p).await.unwrap();
-    }
+    let (t, _) = event_of(&m, new, "n", 2).await;
     let news = drain_news(&mut events);
     assert_eq!(news.len(), 3, "created, two entries");
     assert_eq!(news[2].record.entrants.len(), 2);
@@ -278,14 +280,7 @@ async fn every_change_players_see_is_news(backend: Backend) {
 async fn games_not_yet_posted_are_announced_after_a_restart(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
-    let people: Vec<UserRef> = (1..=4).map(|i| user(&format!("u{i}"))).collect();
-    let t = m
-        .create_tournament(chat(), &people[0], swiss(2))
-        .await
-        .unwrap();
-    for p in &people {
-        m.join_tournament(&t.id, p).await.unwrap();
-    }
+    let (t, _) = event_of(&m, swiss(2), "u", 4).await;
     clock.advance(61);
     m.tick_tournaments().await;
     m.tick_tournaments().await;
@@ -341,16 +336,12 @@ async fn games_not_yet_posted_are_announced_after_a_restart(backend: Backend) {
 async fn a_berserk_win_scores_three(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
-    let people: Vec<UserRef> = (1..=2).map(|i| user(&format!("b{i}"))).collect();
     let new = NewTournament {
         format: Format::Arena { minutes: 30 },
         time: TimeControl::fischer(3, 2),
         ..swiss(1)
     };
-    let t = m.create_tournament(chat(), &people[0], new).await.unwrap();
-    for p in &people {
-        m.join_tournament(&t.id, p).await.unwrap();
-    }
+    let (t, _) = event_of(&m, new, "b", 2).await;
     clock.advance(61);
     m.tick_tournaments().await;
     m.tick_tournaments().await;

@@ -134,6 +134,14 @@ impl Club {
         self.bot.advance(0);
     }
 
+    /// Event `id` as the store has it now.
+    fn event(&self, id: &str) -> toguz::manager::tournament::TournamentRecord {
+        let (manager, id) = (self.bot.manager.clone(), id.to_string());
+        self.bot
+            .block_on(async move { manager.tournament(&id).await })
+            .expect("the event")
+    }
+
     fn user(&self, id: i64) -> &TgUser {
         [&self.alice, &self.bob, &self.carol, &self.dave]
             .into_iter()
@@ -559,12 +567,7 @@ fn two_hundred_players_in_an_arena_keep_every_press_quick() {
     let by_id = |id: &str| players.iter().find(|p| p.id.to_string() == id);
     club.advance(5 * 60);
     for wave in 0..3 {
-        let manager = club.bot.manager.clone();
-        let id = event.id.clone();
-        let t = club
-            .bot
-            .block_on(async move { manager.tournament(&id).await })
-            .expect("the event");
+        let t = club.event(&event.id);
         let open: Vec<_> = t.arena.iter().filter(|b| b.result.is_none()).collect();
         assert_eq!(open.len(), 100, "wave {wave}: everyone paired");
         for b in open {
@@ -593,12 +596,7 @@ fn two_hundred_players_in_an_arena_keep_every_press_quick() {
         club.advance(0);
         club.advance(0);
     }
-    let manager = club.bot.manager.clone();
-    let id = event.id.clone();
-    let t = club
-        .bot
-        .block_on(async move { manager.tournament(&id).await })
-        .expect("the event");
+    let t = club.event(&event.id);
     let played = t.arena.iter().filter(|b| b.result.is_some()).count();
     assert_eq!(played, 300, "three waves of 100 games");
     times.sort();

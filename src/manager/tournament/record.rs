@@ -10,9 +10,8 @@
 //! not paired again and their later rounds are zero-point byes; a half-point bye asked for a
 //! round is `H` in that round.
 
-use super::super::game::Seat;
 use super::super::record::player_name;
-use super::super::types::{MessageRef, Player};
+use super::super::types::{MessageRef, Player, Seat};
 use crate::model::{ChatRef, GameId, TimeControl, UserRef};
 use crate::pairing::arena::{self, GameResult, Played, Sheet, Waiting};
 use crate::pairing::trf::{Color, RoundEntry, TrfPlayer};

@@ -1,9 +1,10 @@
-//! Tournaments in a Discord server (issue 33): `/tournament` and its subcommands, the Join
-//! and Leave buttons of an announcement, and the messages that follow an event.
+//! Tournaments in a Discord server (issue 33): `/tournament` and its subcommands and the
+//! Join and Leave buttons of an announcement (here); what the messages show
+//! (`tournament_view.rs`) and the worker that follows an event (`tournament_worker.rs`).
 //!
 //! ```text
 //! /tournament new -> Manager::create_tournament -> the announcement (Join / Leave), attached
-//! Event::Tournament -> the event's worker (one per tournament, `latest.rs`):
+//! Event::Tournament -> the event's worker (`tournament_worker.rs`, one per tournament):
 //!   new games: one message each in the announcement's channel, the pairing line over the
 //!              game's own board (attached to the game: moves redraw it like any board)
 //!   always:    every announcement edited, the standings picture posted once the event runs

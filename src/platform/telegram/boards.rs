@@ -242,6 +242,7 @@ pub fn post_board(
 /// `post_board` for a game announced as it is posted: `lead` (HTML, e.g. a tournament's
 /// pairing line mentioning both players) comes first in the board's caption. The game's
 /// later boards have their usual caption.
+///
 /// Many at once (a tournament's pairings) must all get through: this waits for room in
 /// the chat's outbox, leaving half of it for the chat's other posts, so only a worker of
 /// its own may call it.
@@ -258,11 +259,10 @@ pub async fn post_board_with_lead(
         asker: None,
         lead: Some(lead),
     };
-    let key = format!("board:{}", view.id);
     let job = board_job(ctx, view, chat, lang, how, true);
     let keep_free = super::outbox::OUTBOX_CAP / 2;
     ctx.outbox
-        .push_leaving_room(chat, Some(key), job, keep_free)
+        .push_leaving_room(chat, Some(board_key(view)), job, keep_free)
         .await;
 }
 
@@ -288,9 +288,13 @@ fn queue_board(
     how: Post,
     then_catch_up: bool,
 ) {
-    let key = format!("board:{}", view.id);
     let job = board_job(ctx, view, chat, lang, how, then_catch_up);
-    ctx.outbox.push(chat, Some(key), job);
+    ctx.outbox.push(chat, Some(board_key(view)), job);
+}
+
+/// A board's key in its chat's outbox: a newer board of the game replaces a waiting one.
+fn board_key(view: &GameView) -> String {
+    format!("board:{}", view.id)
 }
 
 /// The outbox job that posts a board as `how` says.

@@ -413,13 +413,7 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
         "/tournament new arena 5 кейін",
         "/tournament new arena x минут кейін",
     ] {
-        assert!(
-            matches!(
-                parse(bad, "toguz_bot"),
-                Some(Err(CommandError::Tournament(_)))
-            ),
-            "{bad}"
-        );
+        assert!(matches!(err(bad), CommandError::Tournament(_)), "{bad}");
     }
     assert_eq!(
         new("/tournament new swiss").format,
@@ -460,13 +454,7 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
         "/tournament bye two",
         "/tournament bye 2 3",
     ] {
-        assert!(
-            matches!(
-                parse(bad, "toguz_bot"),
-                Some(Err(CommandError::Tournament(_)))
-            ),
-            "{bad}"
-        );
+        assert!(matches!(err(bad), CommandError::Tournament(_)), "{bad}");
     }
     assert_eq!(
         ok("/tournament standings AB12"),
