@@ -16,6 +16,7 @@ pub mod manager;
 pub mod model;
 pub mod pairing;
 pub mod platform;
+pub mod puzzle;
 pub mod ratings;
 pub mod render;
 pub mod review;

@@ -1,0 +1,247 @@
+use super::*;
+use crate::engine::{is_win, Searcher, BALL};
+use crate::rules::Position;
+use std::collections::HashSet;
+
+/// Small settings so that the tests run fast in a debug build.
+fn quick() -> Settings {
+    Settings {
+        depth: 6,
+        screen_depth: 3,
+        ..Settings::default()
+    }
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap()
+}
+
+// White's pit 9 (2 balls) puts its last ball in Black's pit 1 (19 + 1 = 20, even): a
+// capture of 20; every other white move (pit 1) captures nothing.
+const CAPTURE_20: &str = "1,0,0,0,0,0,0,0,2/19,1,1,1,1,1,1,1,1 60/72 w 30";
+// White's pit 9 takes Black's last ball (1 + 1 = 2): Black is left without a move, and
+// White's 41 balls on the board go to White's store (42 + 41 = 83).
+const ATSYRAU: &str = "5,5,5,5,5,5,5,5,2/1,0,0,0,0,0,0,0,0 40/79 w 30";
+// White's pit 9 makes Black's pit 1 a tuzdek (2 + 1 = 3).
+const TUZDEK: &str = "0,0,0,0,0,0,0,0,2/2,9,9,9,9,9,9,9,9 43/43 w 30";
+
+// The first puzzle of the championship file (game 1, Black's 5th move just played): White's
+// pit 9 is the only move, about 12 balls better than any other at depth 6.
+const ONLY_NINE: &str = "3,2,15,2,16,x,3,15,14/14,2,1,14,2,3,2,1,4 38/11 w 6";
+
+#[test]
+fn a_known_only_move_is_found_and_every_other_move_is_worse_by_the_margin() {
+    let settings = quick();
+    let mut searcher = Searcher::new(4);
+    let p = pos(ONLY_NINE);
+    let scores = scores_at(&mut searcher, &p, settings.depth);
+    assert_eq!(scores.len(), 8, "{scores:?}");
+    let (best, first, second) = only_move(&scores, settings.margin).expect("an only move");
+    assert_eq!(best, 9);
+    assert!(first - second >= settings.margin, "{scores:?}");
+    // The same position and depth always give the same scores (a cleared table).
+    assert_eq!(scores_at(&mut searcher, &p, settings.depth), scores);
+}
+
+#[test]
+fn only_move_rules() {
+    let m = 4 * BALL;
+    assert_eq!(only_move(&[(3, 500), (1, 100)], m), Some((3, 500, 100)));
+    assert_eq!(
+        only_move(&[(3, 500), (1, 101)], m),
+        None,
+        "short of the margin"
+    );
+    assert_eq!(
+        only_move(&[(3, 500)], m),
+        None,
+        "one legal move is no puzzle"
+    );
+    let win = crate::engine::WIN - 7;
+    assert_eq!(only_move(&[(2, win), (5, 300)], m), Some((2, win, 300)));
+    assert_eq!(
+        only_move(&[(2, win), (5, win - 4)], m),
+        None,
+        "two moves win"
+    );
+    assert_eq!(
+        only_move(&[(2, -win), (5, -win)], m),
+        None,
+        "every move loses"
+    );
+}
+
+#[test]
+fn themes_are_read_from_what_the_solution_does() {
+    let win = crate::engine::WIN - 1;
+    let atsyrau = pos(ATSYRAU);
+    let mut after = atsyrau;
+    after.play(9).unwrap();
+    assert!(after.is_over());
+    let themes = detect_themes(&atsyrau, &[9], win);
+    assert!(themes.contains(&Theme::Capture), "{themes:?}");
+    assert!(themes.contains(&Theme::Atsyrau), "{themes:?}");
+    assert!(!themes.contains(&Theme::Defence), "{themes:?}");
+
+    let tuzdek = detect_themes(&pos(TUZDEK), &[9], 2 * BALL);
+    assert!(tuzdek.contains(&Theme::Tuzdek), "{tuzdek:?}");
+    assert!(!tuzdek.contains(&Theme::Capture), "{tuzdek:?}");
+    assert!(!tuzdek.contains(&Theme::Endgame), "{tuzdek:?}");
+
+    // Pit 1 of the capture position captures nothing: a quiet only move is a defence; 27
+    // balls on the board is an endgame.
+    let quiet = detect_themes(&pos(CAPTURE_20), &[1], 0);
+    assert_eq!(quiet, vec![Theme::Defence, Theme::Endgame]);
+
+    // A capture that reaches 82 races there.
+    let race = pos("1,0,0,0,0,0,0,0,2/19,1,1,1,1,1,1,1,1 70/62 w 30");
+    let themes = detect_themes(&race, &[9], win);
+    assert!(themes.contains(&Theme::Race), "{themes:?}");
+    assert!(themes.contains(&Theme::Capture), "{themes:?}");
+}
+
+#[test]
+fn ratings_grow_with_effort_and_length() {
+    assert_eq!(start_rating(1, 1), 600.0);
+    assert!(start_rating(100_000, 1) > start_rating(1_000, 1));
+    assert!(start_rating(1_000, 3) > start_rating(1_000, 1));
+    assert_eq!(start_rating(u64::MAX, 5), 2500.0);
+}
+
+/// The first games of the championship file, mined with quick settings.
+fn mined_sample() -> (Vec<Game>, Vec<GameMined>) {
+    let text = include_str!("../../tests/data/championships-kz-2018.pgn");
+    let (games, skipped) = read_games("championships-kz-2018.pgn", text);
+    assert_eq!(skipped, 0);
+    assert_eq!(games.len(), 742);
+    let games: Vec<Game> = games.into_iter().take(3).collect();
+    let mut searcher = Searcher::new(4);
+    let mined = games
+        .iter()
+        .map(|g| mine_game(g, &quick(), &mut searcher))
+        .collect();
+    (games, mined)
+}
+
+#[test]
+fn mined_puzzles_hold_what_the_collection_promises() {
+    let settings = quick();
+    let (games, mined) = mined_sample();
+    let puzzles: Vec<&Puzzle> = mined.iter().flat_map(|m| &m.puzzles).collect();
+    assert!(!puzzles.is_empty(), "three games gave no puzzle");
+    let mut searcher = Searcher::new(4);
+    for m in &mined {
+        // No two puzzles of a game share a position (across games, the writer of
+        // `toguz puzzle generate` drops the later one: games 1 and 3 share an opening).
+        let mut keys = HashSet::new();
+        for p in &m.puzzles {
+            for key in p.solver_keys() {
+                assert!(keys.insert(key), "{p:?}");
+            }
+        }
+    }
+    for p in &puzzles {
+        let start = Position::from_fen(&p.position).unwrap();
+        assert!(start.ply() >= settings.min_ply, "{p:?}");
+        // Every alternative first move is at least the margin worse, on a fresh searcher.
+        let scores = scores_at(&mut searcher, &start, settings.depth);
+        let (best, first, _) = only_move(&scores, settings.margin).expect("verified");
+        assert_eq!(best, p.pits()[0], "{p:?}");
+        assert_eq!(first, p.score);
+        for &(pit, score) in &scores[1..] {
+            assert!(
+                is_win(first) || first - score >= settings.margin,
+                "{pit}: {p:?}"
+            );
+        }
+        // The solution plays, ends with a solver's move, has 1 to 5 of them; and every
+        // move of the solver in it is an only move too.
+        let pits = p.pits();
+        assert!(
+            pits.len() % 2 == 1 && (1..=5).contains(&p.solver_moves()),
+            "{p:?}"
+        );
+        let mut at = start;
+        for (i, &pit) in pits.iter().enumerate() {
+            if i % 2 == 0 {
+                let s = scores_at(&mut searcher, &at, settings.depth);
+                assert_eq!(only_move(&s, settings.margin).map(|o| o.0), Some(pit));
+            }
+            at.play(pit).unwrap();
+        }
+        assert!(p.themes.windows(2).all(|w| w[0] < w[1]));
+        assert!((600.0..=2500.0).contains(&p.rating));
+        assert!(p.game.starts_with("championships-kz-2018.pgn#"));
+    }
+    // Mining is deterministic, whichever searcher did it before.
+    let mut fresh = Searcher::new(4);
+    assert_eq!(mine_game(&games[0], &settings, &mut fresh), mined[0]);
+    let m = &mined[0];
+    assert!(m.positions >= m.candidates && m.candidates >= m.puzzles.len());
+}
+
+#[test]
+fn the_collection_file_round_trips() {
+    let (_, mined) = mined_sample();
+    let puzzles: Vec<Puzzle> = mined.into_iter().flat_map(|m| m.puzzles).collect();
+    let text: String = puzzles.iter().map(|p| puzzle_line(p) + "\n").collect();
+    assert_eq!(parse_puzzles(&text).unwrap(), puzzles);
+    // The fields the issue asks for, as JSON.
+    let json: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    for field in ["id", "position", "solution", "themes", "rating"] {
+        assert!(json.get(field).is_some(), "{field} missing: {json}");
+    }
+    assert!(json["solution"]
+        .as_str()
+        .unwrap()
+        .bytes()
+        .all(|b| (b'1'..=b'9').contains(&b)));
+    // A solution that does not play is refused, naming the line.
+    let mut bad = puzzles[0].clone();
+    bad.solution = "0".into();
+    let text = format!("{}\n{}\n", puzzle_line(&puzzles[0]), puzzle_line(&bad));
+    let err = parse_puzzles(&text).unwrap_err();
+    assert!(err.to_string().starts_with("line 2:"), "{err}");
+    assert!(parse_puzzles("{not json").is_err());
+    assert_eq!(parse_puzzles("\n").unwrap(), vec![]);
+}
+
+#[test]
+fn resuming_skips_the_games_already_mined() {
+    let text = include_str!("../../tests/data/championships-kz-2018.pgn");
+    let (games, _) = read_games("a.pgn", text);
+    let games: Vec<Game> = games.into_iter().take(10).collect();
+    let done: String = games[..4].iter().map(|g| game_key(g) + "\n").collect();
+    let done = read_done(&done);
+    let mut twice = games.clone();
+    twice.extend(games.clone());
+    let pending = pending_games(twice, &done);
+    assert_eq!(
+        pending,
+        games[4..].to_vec(),
+        "each game once, the mined ones left out"
+    );
+    // The key is the game's, not the file's.
+    let (same, _) = read_games("b.pgn", text);
+    assert_eq!(game_key(&same[0]), game_key(&games[0]));
+    assert_ne!(game_key(&games[0]), game_key(&games[1]));
+}
+
+#[test]
+fn position_keys_ignore_the_move_number() {
+    let a = pos("1,0,0,0,0,0,0,0,2/19,1,1,1,1,1,1,1,1 60/72 w 30");
+    let b = pos("1,0,0,0,0,0,0,0,2/19,1,1,1,1,1,1,1,1 60/72 w 31");
+    assert_eq!(position_key(&a), position_key(&b));
+    assert_eq!(
+        position_key(&a),
+        "1,0,0,0,0,0,0,0,2/19,1,1,1,1,1,1,1,1 60/72 w"
+    );
+}
+
+#[test]
+fn json_lines_games_are_read_too() {
+    let text = include_str!("../../tests/data/random-games.jsonl");
+    let (games, skipped) = read_games("random-games.jsonl", text);
+    assert_eq!((games.len(), skipped), (100, 0));
+    assert!(games[0].pits.len() > 10);
+}
