@@ -286,6 +286,7 @@ impl Config {
             limits: self.limits.clone(),
             clock: self.clock.clone(),
             review: self.review.clone(),
+            puzzles: None,
         }
     }
 }

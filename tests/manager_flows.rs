@@ -16,6 +16,9 @@ use toguz::testing::manager::{act, challenge_id, chat, game, rated_challenge, us
 #[path = "manager_flows/tournaments.rs"]
 mod tournaments;
 
+#[path = "manager_flows/puzzles.rs"]
+mod puzzles;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());

@@ -19,6 +19,7 @@ console-help =
       new      start a new game once this one is over
       history  your finished games (history NAME: someone else's)
       stats    your rating and results (stats NAME: someone else's)
+      puzzle   a puzzle from a real game (puzzle daily: today's; puzzle stats; puzzle top)
       help     this list
       quit     leave; the game is saved and waits for you
 console-unknown = I do not know the command “{ $command }”. Type help for the list.

@@ -85,3 +85,6 @@ tg-tournament-in-group = Турниры проводятся в группах: 
 tg-tournament-none = В этой группе нет ни объявленного, ни идущего турнира. Объявите новый: /tournament new arena или /tournament new swiss.
 tg-tournament-bot-joined = Я тоже участвую: играю на уровне «{ $level }». { $title }
 tg-tournament-not-started = Турнир ещё не начался: таблица появится после первых сыгранных партий.
+tg-cmd-puzzle = Задача из настоящей партии
+tg-help-puzzle = /puzzle: задача под ваш рейтинг в задачах (позиция из настоящей партии, где один ход явно лучше остальных; неверный ход завершает задачу). /puzzle daily: задача дня, одна для всех; решайте её день за днём, чтобы набрать серию. /puzzle stats: ваш рейтинг в задачах, результаты и серия. /puzzle top [global]: лучшие в решении задач в этой группе (или во всём Telegram). Вместо «daily» можно написать «день», вместо «stats» — «статистика», вместо «top» — «лучшие»
+tg-puzzle-how = Не понимаю «{ $given }». Например: /puzzle, /puzzle daily, /puzzle stats, /puzzle top, /puzzle top global.

@@ -70,9 +70,9 @@ pub enum Command {
     /// Run a tournament of the bot's levels here (Swiss or arena), with the standings after
     /// each round; `export ID` writes a tournament of the store as a TRF file.
     Tournament(tournament::TournamentCommand),
-    /// The puzzle collection: `generate` mines record files for puzzles, `export` lists them.
-    #[command(subcommand)]
-    Puzzle(puzzle::PuzzleCommand),
+    /// Puzzles: alone, solve them in the terminal; `generate` mines record files for
+    /// puzzles, `export` lists a collection.
+    Puzzle(puzzle::PuzzleArgs),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -93,7 +93,7 @@ pub fn main() -> ExitCode {
         Command::Store(command) => store::run(command),
         Command::Swiss(command) => swiss::run(command),
         Command::Tournament(command) => tournament::main(command),
-        Command::Puzzle(command) => puzzle::run(command),
+        Command::Puzzle(args) => puzzle::run(args),
     };
     match result {
         Ok(code) => code,

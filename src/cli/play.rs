@@ -85,13 +85,18 @@ fn parse_variant_arg(s: &str) -> Result<Variant, String> {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    run_console(args, false)
+}
+
+/// `toguz play`, or with `puzzles` `toguz puzzle`: the console starts with a puzzle.
+pub fn run_console(args: PlayArgs, puzzles: bool) -> anyhow::Result<ExitCode> {
     // Logs go to stderr and stay quiet unless asked (RUST_LOG), so the board reads cleanly.
     init_logging(args.log_format, "warn");
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(play(args))
+    runtime.block_on(play(args, puzzles))
 }
 
-async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+async fn play(args: PlayArgs, puzzles: bool) -> anyhow::Result<ExitCode> {
     // A config file gives the limits and the clock defaults; `--data-dir` wins over its
     // `[storage]`.
     let config = args.config.as_deref().map(Config::load).transpose()?;
@@ -134,6 +139,7 @@ async fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             _ => None,
         },
         time: args.clock,
+        puzzles,
     };
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let console = Console::new(manager.clone(), settings, std::io::stdout());

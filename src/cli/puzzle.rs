@@ -1,3 +1,5 @@
+//! `toguz puzzle [--data-dir D] [--lang L]`: puzzles at the terminal (the console of `toguz
+//! play`, starting with a puzzle near your puzzle rating).
 //! `toguz puzzle generate [FILES...] -o FILE`: mines the games of record files for puzzles
 //! (docs/puzzles.md) on `--jobs` threads, appending each finished game's puzzles to FILE and
 //! its key to `FILE.done`, so that a stopped run resumes where it stopped. A progress bar
@@ -18,6 +20,17 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
+
+/// `toguz puzzle`: puzzles at the terminal (the same options as `toguz play`), or one of
+/// the subcommands that make and list the collection.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct PuzzleArgs {
+    #[command(subcommand)]
+    pub command: Option<PuzzleCommand>,
+    #[command(flatten)]
+    pub play: super::play::PlayArgs,
+}
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PuzzleCommand {
@@ -63,10 +76,11 @@ pub struct ExportArgs {
     pub file: PathBuf,
 }
 
-pub fn run(command: PuzzleCommand) -> anyhow::Result<ExitCode> {
-    match command {
-        PuzzleCommand::Generate(args) => generate(args),
-        PuzzleCommand::Export(args) => export(args),
+pub fn run(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        None => super::play::run_console(args.play, true),
+        Some(PuzzleCommand::Generate(args)) => generate(args),
+        Some(PuzzleCommand::Export(args)) => export(args),
     }
 }
 

@@ -123,6 +123,10 @@ macro_rules! catalog_files {
                 "tournament",
                 include_str!(concat!("../../locales/", $lang, "/tournament.ftl")),
             ),
+            (
+                "puzzle",
+                include_str!(concat!("../../locales/", $lang, "/puzzle.ftl")),
+            ),
         ]
     };
 }

@@ -111,6 +111,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
     match var {
         "count" | "hours" | "minutes" | "seconds" => numbers(&plural),
         "rounds" | "round" | "board" => numbers(&plural),
+        // Puzzles: counts of attempts and puzzles, a day, the themes, the last results.
+        "solved" | "failed" | "tried" | "seen" | "total" => numbers(&[0, 1, 3, 8000]),
+        "date" => text(&["2026-12-05".into()]),
+        "themes" => text(&["capture, tuzdek".into()]),
+        "marks" => text(&["✅✅❌".into()]),
+        "row" => text(&["12. Асель 1512 (40 of 52)".into()]),
         "buchholz" | "sb" | "score" => text(&["0".into(), "3½".into(), "12".into(), "6.25".into()]),
         "medal" => text(&["🥇".into(), "🥉".into()]),
         "names" => text(&["Асель (1512), Aibek (1488)".into()]),

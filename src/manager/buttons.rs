@@ -20,6 +20,8 @@
 //! | change an open challenge's time control | `1ct:<id>:<time control>` (`1ct:ab12cd:5+3`) |
 //! | play the bot at a level | `1b:<level>`, `1b:<level>:<time control>` (`1b:easy:3+2`) |
 //! | join / leave a tournament (join again: back from a pause) | `1tj:<id>`, `1tl:<id>` |
+//! | a puzzle's move (`owner`: the solver's user id; `attempt`: their attempt's number; `step`: their moves made) | `1zm:<owner>:<attempt>:<step>:<pit>` |
+//! | the next puzzle, today's puzzle (for the presser) | `1zn`, `1zd` |
 //! | a page of a player's history (Discord) | `1hp:<user id>:<page>`, then `:o<cursor>` or `:n<cursor>` (older or newer than a game shown: `<end time in base 36>.<game>`) |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`; a user id is 1..=20 digits (a Discord snowflake), a
@@ -126,6 +128,17 @@ pub enum Button {
         /// Where the page starts, by key (the older or newer side of a game shown).
         at: PageAt,
     },
+    /// Not an [`Action`]: adapters answer it with `Manager::puzzle_move`.
+    PuzzleMove {
+        owner: String,
+        attempt: u32,
+        step: u8,
+        pit: u8,
+    },
+    /// Not an [`Action`]: the presser's next puzzle (`Manager::puzzle`).
+    PuzzleNext,
+    /// Not an [`Action`]: today's puzzle for the presser.
+    PuzzleDaily,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -171,6 +184,14 @@ pub fn encode(button: &Button) -> String {
             PageAt::OlderThan(c) => format!("1hp:{user}:{page}:o{}", c.encode()),
             PageAt::NewerThan(c) => format!("1hp:{user}:{page}:n{}", c.encode()),
         },
+        Button::PuzzleMove {
+            owner,
+            attempt,
+            step,
+            pit,
+        } => format!("1zm:{owner}:{attempt}:{step}:{pit}"),
+        Button::PuzzleNext => "1zn".to_string(),
+        Button::PuzzleDaily => "1zd".to_string(),
     }
 }
 
@@ -248,9 +269,17 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             page: number(page).and_then(history_page)?,
             at: page_at(at)?,
         },
+        ("zm", [owner, attempt, step, pit]) => Button::PuzzleMove {
+            owner: user_id(owner)?,
+            attempt: attempt_number(attempt)?,
+            step: u8::try_from(number(step)?).map_err(|_| ButtonError::Malformed)?,
+            pit: pit_number(pit)?,
+        },
+        ("zn", []) => Button::PuzzleNext,
+        ("zd", []) => Button::PuzzleDaily,
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "bz" | "rm" | "h" | "rv" | "rb" | "rc" | "ca"
-            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl",
+            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl" | "zm" | "zn" | "zd",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -296,6 +325,14 @@ fn number(text: &str) -> Result<u16, ButtonError> {
     text.parse().map_err(|_| ButtonError::Malformed)
 }
 
+/// A puzzle attempt's number: 1..=4294967295, digits only.
+fn attempt_number(text: &str) -> Result<u32, ButtonError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ButtonError::Malformed);
+    }
+    text.parse().map_err(|_| ButtonError::Malformed)
+}
+
 /// A review marks at most `review::MISTAKES_PER_SIDE` mistakes per side.
 fn mark_number(text: &str) -> Result<u8, ButtonError> {
     let most = 2 * crate::review::MISTAKES_PER_SIDE as u16;
@@ -335,7 +372,10 @@ impl Button {
             | Button::PlayLevel { .. }
             | Button::JoinTournament { .. }
             | Button::LeaveTournament { .. }
-            | Button::HistoryPage { .. } => None,
+            | Button::HistoryPage { .. }
+            | Button::PuzzleMove { .. }
+            | Button::PuzzleNext
+            | Button::PuzzleDaily => None,
         }
     }
 
@@ -368,7 +408,10 @@ impl Button {
             | Button::Record { .. }
             | Button::JoinTournament { .. }
             | Button::LeaveTournament { .. }
-            | Button::HistoryPage { .. } => return None,
+            | Button::HistoryPage { .. }
+            | Button::PuzzleMove { .. }
+            | Button::PuzzleNext
+            | Button::PuzzleDaily => return None,
             Button::AcceptChallenge { challenge, terms } => {
                 Action::AcceptTerms { challenge, terms }
             }

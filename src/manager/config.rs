@@ -121,6 +121,9 @@ pub struct ManagerConfig {
     pub limits: LimitsConfig,
     pub clock: ClockConfig,
     pub review: super::ReviewConfig,
+    /// The puzzle collection's text (`toguz puzzle generate`'s file); `None`: the
+    /// collection shipped in the binary.
+    pub puzzles: Option<std::sync::Arc<str>>,
 }
 
 impl LimitsConfig {

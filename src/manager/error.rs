@@ -102,6 +102,9 @@ pub enum ActionError {
     /// The tournament's rules refused the change.
     #[error("tournament: {0}")]
     Tournament(#[from] super::tournament::TournamentError),
+    /// A puzzle action was refused.
+    #[error("puzzle: {0}")]
+    Puzzle(#[from] super::puzzles::PuzzleError),
 }
 
 impl ActionError {

@@ -59,6 +59,7 @@ pub mod history;
 mod index;
 pub mod limits;
 mod pages;
+pub mod puzzles;
 pub mod record;
 pub mod tournament;
 mod types;
@@ -165,6 +166,8 @@ struct Inner {
     ended_at_start: Mutex<Vec<GameId>>,
     /// What this process read or wrote lately of users' languages and handles (`users`).
     recent: users::Recent,
+    /// The puzzle collection and its ratings for choosing (`puzzles`).
+    puzzles: puzzles::Puzzles,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -197,6 +200,10 @@ impl Manager {
     ) -> Result<Manager, ActionError> {
         let (events, _) = broadcast::channel(1024);
         let slots = engine.config().max_concurrent;
+        let text = config.puzzles.as_deref().unwrap_or(crate::puzzle::SHIPPED);
+        let collection = crate::puzzle::Collection::from_text(text)
+            .map_err(|e| ActionError::Storage(format!("the puzzle collection: {e}")))?;
+        let puzzles = puzzles::Puzzles::load(collection, &store).await?;
         let manager = Manager {
             inner: Arc::new(Inner {
                 store,
@@ -219,6 +226,7 @@ impl Manager {
                 hints: Mutex::new(HashSet::new()),
                 ended_at_start: Mutex::new(Vec::new()),
                 recent: users::Recent::new(),
+                puzzles,
                 config,
             }),
         };

@@ -2,7 +2,9 @@
 //! answers on the output, through the same manager and store as the chat platforms.
 //!
 //! Commands: a pit number `1`..`9`, `board`, `record`, `resign`, `draw`, `hint` (against
-//! the bot), `review` (once the game is over), `new`, `help`, `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
+//! the bot), `review` (once the game is over), `new`, `puzzle [daily|stats|top]` (while a
+//! puzzle is on, pit numbers and `board` are the puzzle's: `console_puzzle.rs`), `help`,
+//! `quit`. A bad command gets a one-line explanation. End of input leaves like `quit`: the
 //! game is already saved (every move is durable before it is shown) and the next start with
 //! the same data directory resumes it.
 
@@ -31,6 +33,8 @@ pub struct PlaySettings {
     pub players: Option<[UserRef; 2]>,
     /// The time control of a new game; `None`: correspondence (the config's default).
     pub time: Option<TimeControl>,
+    /// Start with a puzzle instead of a game (`toguz puzzle`).
+    pub puzzles: bool,
 }
 
 /// A player at this keyboard known by a name (hot seat): the name is the identity, so the
@@ -63,6 +67,7 @@ enum Command {
     Quit,
     /// `history [name]`, `stats [name]`: a player's games and results (yours by default).
     History(Option<String>),
+    Puzzle(puzzle::PuzzleAsk),
     Stats(Option<String>),
     Empty,
     Unknown(String),
@@ -77,6 +82,12 @@ fn parse_command(line: &str) -> Command {
             return Command::History(rest.map(str::to_string))
         }
         "stats" | "статистика" => return Command::Stats(rest.map(str::to_string)),
+        w if puzzle::is_puzzle_word(w) => {
+            return match puzzle::parse_puzzle(rest) {
+                Some(ask) => Command::Puzzle(ask),
+                None => Command::Unknown(line.trim().chars().take(40).collect()),
+            }
+        }
         _ => {}
     }
     let word = line.trim().to_lowercase();
@@ -107,6 +118,8 @@ pub struct Console<W: Write> {
     user: UserRef,
     out: W,
     game: Option<GameView>,
+    /// The puzzle shown last (`console_puzzle.rs`).
+    puzzle: Option<crate::manager::puzzles::PuzzleView>,
 }
 
 impl<W: Write> Console<W> {
@@ -119,6 +132,7 @@ impl<W: Write> Console<W> {
             user: console_user(),
             out,
             game: None,
+            puzzle: None,
         }
     }
 
@@ -184,6 +198,9 @@ impl<W: Write> Console<W> {
     async fn start(&mut self) -> anyhow::Result<()> {
         let help = t!(self.lang(), "console-welcome");
         self.say(&help)?;
+        if self.settings.puzzles {
+            return self.puzzle_command(puzzle::PuzzleAsk::Next).await;
+        }
         if let Ok(Reply::Games(games)) = self.act(Action::ListGames).await {
             let ours = |g: &GameView| match &self.settings.players {
                 Some([w, b]) => g.players == [Player::Human(w.clone()), Player::Human(b.clone())],
@@ -251,6 +268,13 @@ impl<W: Write> Console<W> {
                     self.new_game().await?;
                 }
             }
+            Command::Board if self.solving() => {
+                if let Some(view) = self.puzzle.clone() {
+                    self.show_puzzle(view)?;
+                }
+            }
+            Command::Pit(pit) if self.solving() => self.puzzle_pit(pit).await?,
+            Command::Puzzle(ask) => self.puzzle_command(ask).await?,
             Command::Board => {
                 if let Some(view) = self.current(|id| Action::Show { game: Some(id) }).await? {
                     self.show(&view)?;
@@ -633,6 +657,9 @@ impl<W: Write> Console<W> {
         })
     }
 }
+
+#[path = "console_puzzle.rs"]
+mod puzzle;
 
 #[cfg(test)]
 mod tests {

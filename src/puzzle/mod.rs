@@ -5,12 +5,14 @@
 //! the files, the threads and the progress bar. How puzzles are chosen, and the measured
 //! figures of a run: docs/puzzles.md.
 
+mod collection;
 mod file;
 mod games;
 mod generate;
 mod themes;
 mod types;
 
+pub use collection::{ByRating, Collection, Seen, Verdict, SHIPPED};
 pub use file::{
     game_key, parse_puzzles, pending_games, puzzle_line, read_done, summary, used_positions,
     FileError,

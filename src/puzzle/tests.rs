@@ -245,3 +245,125 @@ fn json_lines_games_are_read_too() {
     assert_eq!((games.len(), skipped), (100, 0));
     assert!(games[0].pits.len() > 10);
 }
+
+/// A small collection: three puzzles of the championship file, rated 900, 1200 and 1500.
+fn small_collection() -> Collection {
+    let lines: Vec<String> = [("pa", 900.0), ("pb", 1200.0), ("pc", 1500.0)]
+        .iter()
+        .map(|(id, rating)| {
+            let p = Puzzle {
+                id: id.to_string(),
+                position: ONLY_NINE.to_string(),
+                solution: "9".into(),
+                themes: vec![Theme::Capture],
+                rating: *rating,
+                score: 100,
+                gap: 1200,
+                depth: 6,
+                effort: 10,
+                game: "test".into(),
+            };
+            puzzle_line(&p)
+        })
+        .collect();
+    Collection::from_text(&lines.join("\n")).unwrap()
+}
+
+#[test]
+fn a_choice_is_the_nearest_unseen_puzzle_and_none_once_all_are_seen() {
+    let c = small_collection();
+    let by = ByRating::new(c.puzzles().iter().map(|p| p.rating).collect());
+    let mut seen = Seen::default();
+    // Pool of the nearest unseen: every pick among them is near 1250 first.
+    let first = by.choose(&c, &seen, 1250.0, 0).unwrap();
+    assert!(["pb", "pc", "pa"].contains(&c.get(first).unwrap().id.as_str()));
+    let mut given = HashSet::new();
+    for pick in 0..3 {
+        let i = by.choose(&c, &seen, 1250.0, pick).unwrap();
+        assert!(given.insert(i), "a puzzle given twice");
+        seen.insert(&c, i);
+    }
+    assert_eq!(seen.count(&c), 3);
+    assert_eq!(by.choose(&c, &seen, 1250.0, 0), None);
+    seen.clear(&c);
+    assert!(by.choose(&c, &seen, 1250.0, 0).is_some());
+}
+
+#[test]
+fn the_nearest_puzzle_comes_first_and_a_new_rating_moves_a_puzzle() {
+    let c = small_collection();
+    let mut by = ByRating::new(c.puzzles().iter().map(|p| p.rating).collect());
+    let seen = Seen::default();
+    // With a pool of twelve and three puzzles, pick 0 is the nearest.
+    assert_eq!(
+        c.get(by.choose(&c, &seen, 1480.0, 0).unwrap()).unwrap().id,
+        "pc"
+    );
+    assert_eq!(
+        c.get(by.choose(&c, &seen, 880.0, 0).unwrap()).unwrap().id,
+        "pa"
+    );
+    let pa = c.index_of("pa").unwrap();
+    by.set(pa, 1490.0);
+    assert_eq!(by.rating(pa), Some(1490.0));
+    assert_eq!(
+        c.get(by.choose(&c, &seen, 1488.0, 0).unwrap()).unwrap().id,
+        "pa"
+    );
+    assert_eq!(
+        c.get(by.choose(&c, &seen, 880.0, 0).unwrap()).unwrap().id,
+        "pb"
+    );
+}
+
+#[test]
+fn seen_sets_keep_in_hex_and_start_afresh_for_another_collection() {
+    let c = small_collection();
+    let mut seen = Seen::default();
+    seen.insert(&c, 2);
+    let json = serde_json::to_string(&seen).unwrap();
+    assert!(json.contains("\"0000000000000004\""), "{json}");
+    let back: Seen = serde_json::from_str(&json).unwrap();
+    assert!(back.has(&c, 2) && !back.has(&c, 1));
+    let bad = json.replace("0000000000000004", "zz");
+    assert!(serde_json::from_str::<Seen>(&bad).is_err());
+    let other = Collection::from_text(&puzzle_line(c.get(0).unwrap())).unwrap();
+    assert!(!back.has(&other, 0));
+    assert_eq!(back.count(&other), 0);
+}
+
+#[test]
+fn a_move_is_judged_against_the_line() {
+    let p = Puzzle {
+        solution: "927".into(),
+        ..small_collection().get(0).unwrap().clone()
+    };
+    assert_eq!(
+        p.judge(0, 9),
+        Some(Verdict::Right {
+            reply: Some(2),
+            solved: false
+        })
+    );
+    assert_eq!(p.judge(0, 3), Some(Verdict::Wrong { solution: 9 }));
+    assert_eq!(
+        p.judge(1, 7),
+        Some(Verdict::Right {
+            reply: None,
+            solved: true
+        })
+    );
+    assert_eq!(p.judge(2, 7), None);
+}
+
+#[test]
+fn the_daily_puzzle_is_one_puzzle_a_day() {
+    let c = small_collection();
+    let day = 20_000;
+    assert_eq!(c.daily(day), c.daily(day));
+    // Only the 1200 puzzle is in the daily band.
+    assert_eq!(c.get(c.daily(day).unwrap()).unwrap().id, "pb");
+    let shipped = Collection::shipped().unwrap();
+    let days: HashSet<usize> = (0..30).filter_map(|d| shipped.daily(day + d)).collect();
+    assert!(days.len() > 20, "30 days gave {} puzzles", days.len());
+}

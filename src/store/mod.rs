@@ -93,12 +93,21 @@ pub enum Tree {
     Tournaments,
     /// Finished and cancelled tournaments, keyed by tournament id: read one at a time.
     TournamentArchive,
+    /// Each player's puzzle rating, counts, streak and attempts on, keyed by `platform:user
+    /// id`.
+    PuzzlePlayers,
+    /// Each puzzle's rating and results, keyed by puzzle id: read whole at start-up.
+    PuzzleRatings,
+    /// Every player's finished attempts, newest first: `user|inverted time|number`.
+    PuzzleAttempts,
+    /// The daily puzzle's solvers per chat, `day|chat`; they expire after a week.
+    PuzzleDaily,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 13] = [
+    pub const ALL: [Tree; 17] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -112,6 +121,10 @@ impl Tree {
         Tree::Leaderboard,
         Tree::Tournaments,
         Tree::TournamentArchive,
+        Tree::PuzzlePlayers,
+        Tree::PuzzleRatings,
+        Tree::PuzzleAttempts,
+        Tree::PuzzleDaily,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -130,6 +143,10 @@ impl Tree {
             Tree::Leaderboard => "ratings.board",
             Tree::Tournaments => "tournaments.live",
             Tree::TournamentArchive => "tournaments.archive",
+            Tree::PuzzlePlayers => "puzzles.players",
+            Tree::PuzzleRatings => "puzzles.ratings",
+            Tree::PuzzleAttempts => "puzzles.attempts",
+            Tree::PuzzleDaily => "puzzles.daily",
         }
     }
 

@@ -73,6 +73,8 @@ pub enum Command {
     },
     /// `/tournament <subcommand>`.
     Tournament(TournamentCommand),
+    /// `/puzzle <subcommand>`.
+    Puzzle(PuzzleCommand),
 }
 
 /// The subcommands of `/tournament`; `id: None` is the server's newest live event.
@@ -385,6 +387,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         .contexts(EVERYWHERE.to_vec())
         .add_option(record_game),
         tournament_definition(time, variant_options),
+        puzzle_command::puzzle_definition(),
         localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
@@ -592,6 +595,11 @@ pub fn answers_privately(name: &str, options: &[CommandDataOption]) -> bool {
             options.first().map(|o| o.name.as_str()),
             Some("new" | "standings")
         ),
+        // A puzzle's board is posted for the channel; stats and the top are the caller's.
+        "puzzle" => !matches!(
+            options.first().map(|o| o.name.as_str()),
+            Some("play" | "daily")
+        ),
         _ => matches!(
             name,
             "games" | "resign" | "draw" | "help" | "stats" | "leaderboard" | "history" | "record"
@@ -646,6 +654,7 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
             game: game(options),
         },
         "tournament" => Command::Tournament(tournament(options)),
+        "puzzle" => Command::Puzzle(puzzle_command::parse_puzzle(options)),
         "leaderboard" => Command::Leaderboard {
             global: match string(options, "scope") {
                 None | Some("server") => Ok(false),
@@ -756,6 +765,10 @@ fn variant(options: &[CommandDataOption]) -> Result<Variant, BadOption> {
     };
     Variant::new(balls, tuzdek).map_err(|_| BadOption)
 }
+
+#[path = "puzzle_command.rs"]
+mod puzzle_command;
+pub use puzzle_command::PuzzleCommand;
 
 #[cfg(test)]
 #[path = "commands_tests.rs"]

@@ -12,7 +12,7 @@ fn definitions_are_valid_for_discord() {
         .iter()
         .map(|c| serde_json::to_value(c).unwrap())
         .collect();
-    assert_eq!(defs.len(), 14);
+    assert_eq!(defs.len(), 15);
     let valid_name = |s: &str| {
         (1..=32).contains(&s.chars().count())
             && s.chars()
@@ -385,4 +385,41 @@ fn invocations_parse_and_bad_values_are_flagged() {
     );
     assert!(answers_privately("history", &[]) && answers_privately("record", &[]));
     assert_eq!(parse("nope", &[]), None);
+}
+
+#[test]
+fn puzzle_subcommands_parse_and_an_unknown_one_is_refused() {
+    let sub =
+        |name: &str, opts: Value| options(json!([{"name": name, "type": 1, "options": opts}]));
+    let parsed = |o: Vec<CommandDataOption>| parse("puzzle", &o);
+    assert_eq!(
+        parsed(sub("play", json!([]))),
+        Some(Command::Puzzle(PuzzleCommand::Play))
+    );
+    assert_eq!(
+        parsed(sub("daily", json!([]))),
+        Some(Command::Puzzle(PuzzleCommand::Daily))
+    );
+    assert_eq!(
+        parsed(sub(
+            "top",
+            json!([{"name": "global", "type": 5, "value": true}])
+        )),
+        Some(Command::Puzzle(PuzzleCommand::Top { global: true }))
+    );
+    assert_eq!(
+        parsed(sub("top", json!([]))),
+        Some(Command::Puzzle(PuzzleCommand::Top { global: false }))
+    );
+    assert_eq!(
+        parsed(sub("solve-for-me", json!([]))),
+        Some(Command::Puzzle(PuzzleCommand::Unknown))
+    );
+    assert_eq!(
+        parsed(Vec::new()),
+        Some(Command::Puzzle(PuzzleCommand::Unknown))
+    );
+    // The board is the channel's; stats and the top are the caller's.
+    assert!(!answers_privately("puzzle", &sub("play", json!([]))));
+    assert!(answers_privately("puzzle", &sub("stats", json!([]))));
 }

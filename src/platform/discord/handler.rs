@@ -383,6 +383,10 @@ impl Bot {
                 let who = (&user, place, cmd.member.as_deref());
                 return self.tournament_command(http, origin, who, sub, lang).await;
             }
+            Command::Puzzle(sub) => {
+                let who = (&user, &chat, cmd.guild_id.is_some());
+                return self.puzzle_command(origin, who, sub, lang).await;
+            }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,
@@ -562,6 +566,10 @@ impl Bot {
                 at,
             } => {
                 self.history_page(origin, &user, (whose, page, at), lang)
+                    .await
+            }
+            Button::PuzzleMove { .. } | Button::PuzzleNext | Button::PuzzleDaily => {
+                self.puzzle_press(origin, (&user, &chat), button, lang)
                     .await
             }
             Button::JoinTournament { ref tournament } => {
@@ -768,5 +776,6 @@ fn is_lookup(command: &Command) -> bool {
             | Command::Tournament(
                 TournamentCommand::Standings { .. } | TournamentCommand::New { .. }
             )
+            | Command::Puzzle(_)
     )
 }

@@ -21,6 +21,7 @@ mod hints;
 mod history;
 mod latest;
 mod messages;
+mod puzzle;
 pub mod rest;
 mod tournament;
 mod tournament_view;

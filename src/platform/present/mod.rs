@@ -11,6 +11,7 @@
 
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
+use crate::manager::puzzles::PuzzleError;
 use crate::manager::tournament::TournamentError;
 use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
@@ -24,6 +25,7 @@ use crate::t;
 mod clock;
 pub mod history_text;
 mod names;
+pub mod puzzle;
 pub mod review;
 pub mod tournament;
 
@@ -76,6 +78,7 @@ pub fn is_alert(err: &ActionError) -> bool {
             | ActionError::NotYourGame
             | ActionError::NotForYou
             | ActionError::NotYourChallenge
+            | ActionError::Puzzle(PuzzleError::NotYours)
             | ActionError::OutcomeUnknown(_)
     )
 }
@@ -464,6 +467,18 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
         ActionError::NoSuchTournament => t!(lang, "tournament-error-no-such"),
         ActionError::Tournament(e) => tournament_error_text(e, lang),
+        ActionError::Puzzle(e) => puzzle_error_text(e, lang),
+    }
+}
+
+fn puzzle_error_text(err: &PuzzleError, lang: Lang) -> String {
+    match err {
+        PuzzleError::NotYours => t!(lang, "puzzle-error-not-yours"),
+        PuzzleError::Over => t!(lang, "puzzle-error-over"),
+        PuzzleError::Stale => t!(lang, "puzzle-error-stale"),
+        PuzzleError::DailyDone { solved: true } => t!(lang, "puzzle-error-daily-solved"),
+        PuzzleError::DailyDone { solved: false } => t!(lang, "puzzle-error-daily-failed"),
+        PuzzleError::Empty => t!(lang, "puzzle-error-empty"),
     }
 }
 

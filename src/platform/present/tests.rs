@@ -1,5 +1,6 @@
 //! Tests of the shared presentation policy.
 use super::*;
+use crate::manager::puzzles::PuzzleError;
 use crate::manager::tournament::TournamentError;
 use crate::model::{ChatRef, Level, Platform};
 use crate::rules::Position;
@@ -56,13 +57,14 @@ fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
 #[test]
 fn only_refusals_about_the_presser_and_an_unknown_outcome_are_alerts() {
     let alerts: Vec<ActionError> = every_error().into_iter().filter(is_alert).collect();
-    assert_eq!(alerts.len(), 5, "{alerts:?}");
+    assert_eq!(alerts.len(), 6, "{alerts:?}");
     assert!(alerts.iter().all(|e| matches!(
         e,
         ActionError::NotYourTurn
             | ActionError::NotYourGame
             | ActionError::NotForYou
             | ActionError::NotYourChallenge
+            | ActionError::Puzzle(PuzzleError::NotYours)
             | ActionError::OutcomeUnknown(_)
     )));
 }
@@ -243,6 +245,12 @@ fn every_error() -> Vec<ActionError> {
         ActionError::Tournament(TournamentError::ByeRound { last: 5 }),
         ActionError::Tournament(TournamentError::TooManyByes),
         ActionError::Tournament(TournamentError::NoSuchRound { rounds: 5 }),
+        ActionError::Puzzle(PuzzleError::NotYours),
+        ActionError::Puzzle(PuzzleError::Over),
+        ActionError::Puzzle(PuzzleError::Stale),
+        ActionError::Puzzle(PuzzleError::DailyDone { solved: true }),
+        ActionError::Puzzle(PuzzleError::DailyDone { solved: false }),
+        ActionError::Puzzle(PuzzleError::Empty),
     ]
 }
 
@@ -295,6 +303,14 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::StoreAway(_) => "manager-error-store-away",
         ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
         ActionError::NoSuchTournament => "tournament-error-no-such",
+        ActionError::Puzzle(p) => match p {
+            PuzzleError::NotYours => "puzzle-error-not-yours",
+            PuzzleError::Over => "puzzle-error-over",
+            PuzzleError::Stale => "puzzle-error-stale",
+            PuzzleError::DailyDone { solved: true } => "puzzle-error-daily-solved",
+            PuzzleError::DailyDone { solved: false } => "puzzle-error-daily-failed",
+            PuzzleError::Empty => "puzzle-error-empty",
+        },
         ActionError::Tournament(t) => match t {
             TournamentError::AlreadyIn => "tournament-error-already-in",
             TournamentError::NotIn => "tournament-error-not-in",
@@ -321,8 +337,13 @@ fn every_error_has_text_in_every_language() {
     let reached: std::collections::BTreeSet<&str> = errors.iter().map(error_key).collect();
     let catalog: std::collections::BTreeSet<&str> = include_str!("../../../locales/en/manager.ftl")
         .lines()
+        .chain(include_str!("../../../locales/en/puzzle.ftl").lines())
         .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
-        .filter(|k| k.starts_with("manager-error-") || k.starts_with("tournament-error-"))
+        .filter(|k| {
+            ["manager-error-", "tournament-error-", "puzzle-error-"]
+                .iter()
+                .any(|p| k.starts_with(p))
+        })
         .collect();
     assert_eq!(reached, catalog, "every_error() misses a kind of refusal");
     for e in &errors {

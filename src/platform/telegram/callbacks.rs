@@ -79,6 +79,9 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             .is_some_and(|m| m.photo().is_some());
         return history::record_press(&ctx, &q, game, &place, !on_board, lang).await;
     }
+    if let Button::PuzzleMove { .. } | Button::PuzzleNext | Button::PuzzleDaily = &button {
+        return super::puzzles::press(&ctx, &q, &button, &place, lang).await;
+    }
     if !belongs_here(&q, &button) {
         return Err(Failure::bad_button("data of another message"));
     }

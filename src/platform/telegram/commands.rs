@@ -181,6 +181,9 @@ impl Cmd<'_> {
                 };
                 super::tournaments::command(&asked, cmd).await?
             }
+            Command::Puzzle(cmd) => {
+                super::puzzles::command(self.ctx, self.msg, &self.actor, cmd, lang).await?
+            }
         }
         Ok(())
     }

@@ -28,6 +28,7 @@ mod markup;
 mod outbox;
 mod placement;
 mod poster;
+mod puzzles;
 mod refs;
 mod reviews;
 mod toast;

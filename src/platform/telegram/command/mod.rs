@@ -71,6 +71,21 @@ pub enum Command {
     },
     /// `/tournament ...`: a tournament of the group (see [`TournamentCommand`]).
     Tournament(TournamentCommand),
+    /// `/puzzle [daily|stats|top [global]]`.
+    Puzzle(PuzzleCommand),
+}
+
+/// What `/puzzle` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleCommand {
+    /// `/puzzle`: the puzzle on, or the next one.
+    Next,
+    /// `/puzzle daily`: today's puzzle.
+    Daily,
+    /// `/puzzle stats`: the caller's puzzle numbers.
+    Stats,
+    /// `/puzzle top [global]`: the chat's (or Telegram's) best solvers.
+    Top { global: bool },
 }
 
 /// What `/tournament` asks for.
@@ -144,6 +159,7 @@ impl Command {
             Command::Record { .. } => "record",
             Command::Lang { .. } => "lang",
             Command::Tournament(_) => "tournament",
+            Command::Puzzle(_) => "puzzle",
         }
     }
 }
@@ -171,6 +187,9 @@ pub enum CommandError {
     /// `/tournament` with words it does not take (the words, clipped).
     #[error("unknown tournament words {0:?}")]
     Tournament(String),
+    /// `/puzzle` with words it does not take.
+    #[error("unknown puzzle words {0:?}")]
+    Puzzle(String),
 }
 
 impl CommandError {
@@ -203,6 +222,7 @@ impl CommandError {
                 minutes = ARENA_MINUTES_RANGE.end(),
                 rounds = SWISS_ROUNDS_RANGE.end()
             ),
+            CommandError::Puzzle(given) => t!(lang, "tg-puzzle-how", given = clip(given)),
         }
     }
 
@@ -235,7 +255,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 16] = [
+const SPECS: [Spec; 17] = [
     Spec {
         word: "start",
         menu: None,
@@ -360,6 +380,12 @@ const SPECS: [Spec; 16] = [
         menu: Some("tg-cmd-tournament"),
         help: Some("tg-help-tournament"),
         parse: |args| tournament(args).map(Command::Tournament),
+    },
+    Spec {
+        word: "puzzle",
+        menu: Some("tg-cmd-puzzle"),
+        help: Some("tg-help-puzzle"),
+        parse: |args| puzzle(args).map(Command::Puzzle),
     },
     Spec {
         word: "lang",
@@ -503,6 +529,36 @@ const MINUTE_WORDS: [&str; 10] = [
 fn is_one_of(word: &str, words: &[&str]) -> bool {
     let lower = word.to_lowercase();
     words.contains(&lower.as_str())
+}
+
+/// Words of `/puzzle`'s parts, in English, Russian and Kazakh.
+const DAILY_WORDS: [&str; 6] = ["daily", "today", "день", "дня", "күн", "бүгін"];
+const STATS_WORDS: [&str; 3] = ["stats", "статистика", "стат"];
+const TOP_WORDS: [&str; 6] = [
+    "top",
+    "leaderboard",
+    "лучшие",
+    "рейтинг",
+    "үздіктер",
+    "кесте",
+];
+
+/// `/puzzle`'s arguments.
+fn puzzle(args: &str) -> Result<PuzzleCommand, CommandError> {
+    let how = || CommandError::Puzzle(args.to_string());
+    let (rest, global) = take_word(args, &GLOBAL_WORDS);
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let cmd = match words.as_slice() {
+        [] => PuzzleCommand::Next,
+        [w] if is_one_of(w, &DAILY_WORDS) => PuzzleCommand::Daily,
+        [w] if is_one_of(w, &STATS_WORDS) => PuzzleCommand::Stats,
+        [w] if is_one_of(w, &TOP_WORDS) => PuzzleCommand::Top { global },
+        _ => return Err(how()),
+    };
+    match (global, cmd) {
+        (true, PuzzleCommand::Top { .. }) | (false, _) => Ok(cmd),
+        (true, _) => Err(how()),
+    }
 }
 
 /// `/tournament`'s arguments.

@@ -498,3 +498,26 @@ fn tournament_words_it_does_not_take_are_answered_with_examples() {
     let text = err("/tournament new league").text(Lang::Ru);
     assert!(text.contains("/tournament new arena 60"), "{text}");
 }
+
+#[test]
+fn puzzle_words_in_three_languages() {
+    use super::PuzzleCommand as P;
+    let puzzle = |args: &str| match parse(&format!("/puzzle {args}"), ME) {
+        Some(Ok(Command::Puzzle(p))) => Ok(p),
+        Some(Err(e)) => Err(e),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(puzzle(""), Ok(P::Next));
+    assert_eq!(puzzle("daily"), Ok(P::Daily));
+    assert_eq!(puzzle("день"), Ok(P::Daily));
+    assert_eq!(puzzle("күн"), Ok(P::Daily));
+    assert_eq!(puzzle("статистика"), Ok(P::Stats));
+    assert_eq!(puzzle("top"), Ok(P::Top { global: false }));
+    assert_eq!(puzzle("үздіктер global"), Ok(P::Top { global: true }));
+    assert_eq!(puzzle("лучшие все"), Ok(P::Top { global: true }));
+    assert!(matches!(
+        puzzle("daily global"),
+        Err(CommandError::Puzzle(_))
+    ));
+    assert!(matches!(puzzle("solve it"), Err(CommandError::Puzzle(_))));
+}

@@ -1,0 +1,60 @@
+# Задачи: позиция из настоящей партии, где один ход явно лучше всех.
+puzzle-title = 🧩 Задача для { $name }
+puzzle-daily-title = 🧩 Задача дня, { $date }
+puzzle-your-move = Ваш ход ({ $side }): найдите лучший.
+puzzle-reply = { $side } отвечают: { $pit }.
+puzzle-solved = ✅ Решено!
+puzzle-failed = ❌ Не { $played }: нужно было сыграть { $pit }.
+puzzle-gain-captures = { $count ->
+    [one] Этот ход берёт { $count } шар.
+    [few] Этот ход берёт { $count } шара.
+   *[many] Этот ход берёт { $count } шаров.
+}
+puzzle-gain-tuzdek = Этот ход берёт туздык.
+puzzle-gain-gap = { $count ->
+    [one] Любой другой ход теряет не меньше { $count } шара.
+    [few] Любой другой ход теряет не меньше { $count } шаров.
+   *[many] Любой другой ход теряет не меньше { $count } шаров.
+}
+puzzle-about = Рейтинг задачи { $rating } · темы: { $themes }
+puzzle-your-rating = Ваш рейтинг в задачах: { $rating }
+puzzle-streak = { $count ->
+    [one] Серия задач дня: { $count } день
+    [few] Серия задач дня: { $count } дня подряд
+   *[many] Серия задач дня: { $count } дней подряд
+}
+puzzle-opponent = Соперник
+puzzle-button-next = Следующая задача
+puzzle-button-daily = Задача дня
+puzzle-theme-capture = взятие
+puzzle-theme-tuzdek = туздык
+puzzle-theme-atsyrau = атсырау
+puzzle-theme-defence = защита
+puzzle-theme-endgame = эндшпиль
+puzzle-theme-race = гонка к 82
+puzzle-theme-none = тихий ход
+puzzle-stats-title = 🧩 Задачи: { $name }
+puzzle-stats-rating = Рейтинг в задачах: { $rating }
+puzzle-stats-counts = Решено: { $solved }, не решено: { $failed }
+puzzle-stats-streak = Серия задач дня: { $count } (лучшая: { $best })
+puzzle-stats-daily-solved = Задача дня: решена ✅
+puzzle-stats-daily-failed = Задача дня: не решена ❌
+puzzle-stats-daily-open = Задача дня: ещё не решали
+puzzle-stats-recent = Последние задачи: { $marks }
+puzzle-stats-seen = Пройдено { $seen } из { $total } задач
+puzzle-board-platform = 🧩 Лучшие в решении задач
+puzzle-board-chat = 🧩 Лучшие в решении задач в этом чате
+puzzle-board-empty = Здесь ещё никто не решил ни одной задачи.
+puzzle-board-row = { $place }. { $name } { $rating } ({ $solved } из { $tried })
+puzzle-board-you = Вы: { $row }
+puzzle-board-provisional = Пока ваш рейтинг в задачах предварительный, вас нет в таблице.
+puzzle-daily-white = Ход белых: найдите лучший ход.
+puzzle-daily-black = Ход чёрных: найдите лучший ход.
+puzzle-daily-count = Решили здесь сегодня: { $solved } из { $tried }
+puzzle-daily-names = Решили: { $names }
+puzzle-error-not-yours = Это чужая задача. Свою можно получить командой /puzzle.
+puzzle-error-over = Эта задача уже закончена. Следующую даёт команда /puzzle.
+puzzle-error-stale = Эта доска устарела: ходите на самой новой.
+puzzle-error-daily-solved = Вы уже решили задачу дня. Новая появится в 00:00 UTC.
+puzzle-error-daily-failed = Вы уже пробовали задачу дня. Новая появится в 00:00 UTC.
+puzzle-error-empty = Задач пока нет.

@@ -1,0 +1,137 @@
+//! Puzzles in Discord (issue 34): `/puzzle play|daily|stats|top` and the buttons under a
+//! puzzle. A puzzle is posted in the channel (others may watch); a pit press redraws the
+//! pressed message; Next and Daily replace a finished puzzle's message with the presser's
+//! new one. What players see comes from `present::puzzle`.
+
+use super::commands::PuzzleCommand;
+use super::failure::{said, Failure, Handled};
+use super::messages::{Attachment, Outgoing, BOARD_FILE};
+use super::{answer::Origin, Bot};
+use crate::i18n::Lang;
+use crate::manager::buttons::{encode, Button};
+use crate::manager::puzzles::{PuzzleKind, PuzzleState, PuzzleView};
+use crate::model::{ChatRef, Platform, UserRef};
+use crate::platform::present::{puzzle as show, LabeledButton};
+use crate::ratings::keys::Scope;
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed};
+use std::sync::Arc;
+
+/// Pit buttons in a row (Discord allows five).
+const PITS_PER_ROW: usize = 5;
+
+impl Bot {
+    /// `/puzzle <subcommand>`, answered.
+    pub(super) async fn puzzle_command(
+        self: &Arc<Self>,
+        origin: &Origin<'_>,
+        (user, chat, in_server): (&UserRef, &ChatRef, bool),
+        command: PuzzleCommand,
+        lang: Lang,
+    ) -> Handled {
+        match command {
+            PuzzleCommand::Play | PuzzleCommand::Daily => {
+                let kind = match command {
+                    PuzzleCommand::Daily => PuzzleKind::Daily,
+                    _ => PuzzleKind::Next,
+                };
+                let view = self.manager.puzzle(user, chat, kind).await?;
+                tracing::info!(user = user.id, attempt = view.attempt, "Discord: puzzle");
+                origin.post(puzzle_message(&view, lang).await).await;
+                Ok(())
+            }
+            PuzzleCommand::Stats => {
+                let stats = self.manager.puzzle_stats(user).await?;
+                said(origin, show::puzzle_stats_text(&stats, lang)).await
+            }
+            PuzzleCommand::Top { global } => {
+                let scope = match global || !in_server {
+                    true => Scope::Platform(Platform::Discord),
+                    false => Scope::Chat(chat.clone()),
+                };
+                let board = self.manager.puzzle_leaderboard(scope, Some(user)).await?;
+                said(origin, show::puzzle_leaderboard_text(&board, lang)).await
+            }
+            PuzzleCommand::Unknown => Err(Failure::BadOption),
+        }
+    }
+
+    /// A press under a puzzle: a pit of the presser's own attempt, or Next / Daily.
+    pub(super) async fn puzzle_press(
+        self: &Arc<Self>,
+        origin: &Origin<'_>,
+        (user, chat): (&UserRef, &ChatRef),
+        button: Button,
+        lang: Lang,
+    ) -> Handled {
+        let view = match button {
+            Button::PuzzleMove {
+                owner,
+                attempt,
+                step,
+                pit,
+            } => {
+                self.manager
+                    .puzzle_move(user, &owner, (attempt, step, pit))
+                    .await?
+            }
+            Button::PuzzleNext => self.manager.puzzle(user, chat, PuzzleKind::Next).await?,
+            Button::PuzzleDaily => self.manager.puzzle(user, chat, PuzzleKind::Daily).await?,
+            _ => return Err(Failure::BadButton),
+        };
+        origin.update(puzzle_message(&view, lang).await).await;
+        Ok(())
+    }
+}
+
+/// The puzzle's message: the caption in an embed with the board image, the solver's pits
+/// while it is on, Next and Daily once it is over.
+pub(super) async fn puzzle_message(view: &PuzzleView, lang: Lang) -> Outgoing {
+    let board = show::puzzle_board_view(view, lang);
+    let png = match crate::render::board_png(board).await {
+        Ok(png) => Some(png),
+        Err(error) => {
+            tracing::error!(%error, puzzle = view.puzzle.id, "puzzle image failed; text only");
+            None
+        }
+    };
+    let mut embed = CreateEmbed::new()
+        .description(show::puzzle_caption(view, lang))
+        .colour(colour(view));
+    if png.is_some() {
+        embed = embed.image(format!("attachment://{BOARD_FILE}"));
+    }
+    let buttons = show::puzzle_buttons(view, lang);
+    let components = buttons
+        .chunks(PITS_PER_ROW)
+        .map(|row| CreateActionRow::Buttons(row.iter().map(discord_button).collect()))
+        .collect();
+    Outgoing {
+        embed: Some(embed),
+        files: png
+            .map(|png| Attachment::new(BOARD_FILE, png))
+            .into_iter()
+            .collect(),
+        components,
+        ..Outgoing::default()
+    }
+}
+
+fn colour(view: &PuzzleView) -> u32 {
+    match view.state {
+        PuzzleState::Solving { .. } => 0x5865F2,
+        PuzzleState::Solved => 0x2E7D32,
+        PuzzleState::Failed { .. } => 0xC62828,
+    }
+}
+
+fn discord_button(b: &LabeledButton) -> CreateButton {
+    let style = match (&b.button, b.enabled) {
+        (Button::PuzzleMove { .. }, true) => ButtonStyle::Primary,
+        (Button::PuzzleNext, _) => ButtonStyle::Success,
+        _ => ButtonStyle::Secondary,
+    };
+    CreateButton::new(encode(&b.button))
+        .label(b.label.clone())
+        .style(style)
+        .disabled(!b.enabled)
+}
