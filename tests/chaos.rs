@@ -68,7 +68,7 @@ fn report_flags(m: &Manager, out: mpsc::Sender<(String, u64)>) {
         while let Ok(event) = events.recv().await {
             let view = match event {
                 Event::Game(view) | Event::Acted { view, .. } => view,
-                Event::Challenge(_) | Event::Tournament(_) => continue,
+                Event::Challenge(_) | Event::Tournament(_) | Event::DailyPuzzle(_) => continue,
             };
             if matches!(
                 view.status,

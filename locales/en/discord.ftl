@@ -137,3 +137,7 @@ discord-sub-puzzle-top = top
 discord-sub-puzzle-top-desc = The best puzzle solvers of this server
 discord-opt-puzzle-global = global
 discord-opt-puzzle-global-desc = Everyone on Discord instead of this server
+discord-sub-puzzle-post = post
+discord-sub-puzzle-post-desc = Post the daily puzzle in this channel every day (server admins)
+discord-opt-puzzle-hour = hour
+discord-opt-puzzle-hour-desc = The hour (UTC, 0-23); leave it out to stop posting

@@ -78,5 +78,5 @@ tg-tournament-none = No tournament is open or running in this group. Start one: 
 tg-tournament-bot-joined = I'm in, playing at the { $level } level. { $title }
 tg-tournament-not-started = The tournament has not started yet: the table appears with the first games.
 tg-cmd-puzzle = A puzzle from a real game
-tg-help-puzzle = /puzzle: a puzzle near your puzzle rating (a position from a real game where one move is clearly best; a wrong move ends it). /puzzle daily: today's puzzle, the same for everyone; solve it on consecutive days for a streak. /puzzle stats: your puzzle rating, results and streak. /puzzle top [global]: the best solvers of this group (or of all Telegram)
+tg-help-puzzle = /puzzle: a puzzle near your puzzle rating (a position from a real game where one move is clearly best; a wrong move ends it). /puzzle daily: today's puzzle, the same for everyone; solve it on consecutive days for a streak. /puzzle stats: your puzzle rating, results and streak. /puzzle top [global]: the best solvers of this group (or of all Telegram). /puzzle post HOUR: post the daily puzzle in this group every day at HOUR UTC (admins; /puzzle post off stops it)
 tg-puzzle-how = I don't understand “{ $given }”. For example: /puzzle, /puzzle daily, /puzzle stats, /puzzle top, /puzzle top global.

@@ -134,3 +134,7 @@ discord-sub-puzzle-top = үздіктер
 discord-sub-puzzle-top-desc = Осы сервердегі есеп шешудегі үздіктер
 discord-opt-puzzle-global = жалпы
 discord-opt-puzzle-global-desc = Осы сервер емес, Discord-тағы барлық ойыншылар
+discord-sub-puzzle-post = жариялау
+discord-sub-puzzle-post-desc = Күн есебін осы арнада күн сайын жариялау (сервер әкімшілері)
+discord-opt-puzzle-hour = сағат
+discord-opt-puzzle-hour-desc = Сағат (UTC, 0–23); көрсетілмесе, жариялау тоқтайды

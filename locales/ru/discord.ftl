@@ -136,3 +136,7 @@ discord-sub-puzzle-top = лучшие
 discord-sub-puzzle-top-desc = Лучшие в решении задач на этом сервере
 discord-opt-puzzle-global = все
 discord-opt-puzzle-global-desc = Все игроки Discord, а не только этого сервера
+discord-sub-puzzle-post = публиковать
+discord-sub-puzzle-post-desc = Публиковать задачу дня в этом канале каждый день (администраторы сервера)
+discord-opt-puzzle-hour = час
+discord-opt-puzzle-hour-desc = Час (UTC, 0–23); без него публикация прекращается

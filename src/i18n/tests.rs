@@ -114,6 +114,7 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         // Puzzles: counts of attempts and puzzles, a day, the themes, the last results.
         "solved" | "failed" | "tried" | "seen" | "total" => numbers(&[0, 1, 3, 8000]),
         "date" => text(&["2026-12-05".into()]),
+        "hour" => text(&["09:00".into(), "21:00".into()]),
         "themes" => text(&["capture, tuzdek".into()]),
         "marks" => text(&["✅✅❌".into()]),
         "row" => text(&["12. Асель 1512 (40 of 52)".into()]),

@@ -133,6 +133,8 @@ pub enum Event {
     Challenge(ChallengeView),
     /// A tournament changed: entries, a pairing, results, its end.
     Tournament(tournament::TournamentNews),
+    /// A chat's daily puzzle is to be posted, or its count redrawn.
+    DailyPuzzle(puzzles::DailyNews),
 }
 
 struct Inner {
@@ -237,6 +239,7 @@ impl Manager {
         manager.recover().await?;
         manager.spawn_sweeper();
         manager.spawn_tournament_ticker();
+        manager.spawn_daily_poster();
         manager.spawn_heartbeat();
         manager.spawn_takeover();
         Ok(manager)

@@ -102,12 +102,14 @@ pub enum Tree {
     PuzzleAttempts,
     /// The daily puzzle's solvers per chat, `day|chat`; they expire after a week.
     PuzzleDaily,
+    /// Chats that have the daily puzzle posted, keyed by chat key: read whole by the tick.
+    PuzzlePosts,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 17] = [
+    pub const ALL: [Tree; 18] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -125,6 +127,7 @@ impl Tree {
         Tree::PuzzleRatings,
         Tree::PuzzleAttempts,
         Tree::PuzzleDaily,
+        Tree::PuzzlePosts,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -147,6 +150,7 @@ impl Tree {
             Tree::PuzzleRatings => "puzzles.ratings",
             Tree::PuzzleAttempts => "puzzles.attempts",
             Tree::PuzzleDaily => "puzzles.daily",
+            Tree::PuzzlePosts => "puzzles.posts",
         }
     }
 

@@ -6,13 +6,16 @@
 use std::sync::Arc;
 use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::puzzles::{
-    PuzzleError, PuzzleKind, PuzzleRating, PuzzleState, PuzzleView, DAY_SECS,
+    DailyNews, PuzzleError, PuzzleKind, PuzzleRating, PuzzleState, PuzzleView, DAY_SECS,
+    RECLAIM_SECS,
 };
-use toguz::manager::{ActionError, Clock, Manager, ManagerConfig};
+use toguz::manager::{ActionError, Clock, Event, Manager, ManagerConfig, MessageRef};
 use toguz::model::Platform;
 use toguz::ratings::keys::Scope;
 use toguz::store::{Store, Tree};
 use toguz::testing::manager::{chat, user, Backend, T0};
+use tokio::sync::broadcast::error::TryRecvError;
+use tokio::sync::broadcast::Receiver;
 
 /// Real puzzles of the collection (the championship file): two of two moves of the
 /// solver, three of one.
@@ -285,6 +288,88 @@ async fn two_processes_rate_one_puzzle_without_losing_a_result(backend: Backend)
     assert_eq!((daily.count.solved, daily.count.tried), (12, 12));
 }
 
+/// The next daily-puzzle event, if one was published.
+fn daily_event(events: &mut Receiver<Event>) -> Option<DailyNews> {
+    loop {
+        match events.try_recv() {
+            Ok(Event::DailyPuzzle(news)) => return Some(news),
+            Ok(_) => continue,
+            Err(TryRecvError::Empty) | Err(TryRecvError::Closed) => return None,
+            Err(TryRecvError::Lagged(_)) => continue,
+        }
+    }
+}
+
+async fn a_chat_gets_its_daily_puzzle_posted_once_at_its_hour(backend: Backend) {
+    // T0 is 08:00 UTC.
+    let clock = Clock::manual(T0);
+    let puzzles = collection(&[(ONE_MOVE[0], 1200.0)]);
+    let first = start(backend.open().await, &clock, puzzles.clone()).await;
+    let second = match &backend {
+        Backend::Postgres(_) => start(backend.open().await, &clock, puzzles).await,
+        Backend::Sled(_) => start(first.store().clone(), &clock, puzzles).await,
+    };
+    let mut events = first.subscribe();
+    let mut others = second.subscribe();
+    let admin = user("admin");
+    let post = first
+        .set_daily_post((&chat(), "-100"), &admin, Some(9))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(post.hour, 9);
+    assert_eq!(first.tick_daily_posts().await, 0, "not before its hour");
+    clock.advance(3600);
+    let (a, b) = tokio::join!(first.tick_daily_posts(), second.tick_daily_posts());
+    assert_eq!(a + b, 1, "claimed by exactly one process");
+    let news = daily_event(&mut events)
+        .or_else(|| daily_event(&mut others))
+        .expect("the post to make");
+    assert!(news.fresh);
+    assert_eq!(news.daily.puzzle.id, "p11441970ae");
+    assert_eq!(news.post.place, "-100");
+    assert_eq!(first.tick_daily_posts().await, 0, "once a day");
+    // The poster stopped before posting: the claim is taken again after a while.
+    clock.advance(RECLAIM_SECS);
+    assert_eq!(second.tick_daily_posts().await, 1);
+    let message = MessageRef {
+        platform: Platform::Telegram,
+        id: "-100:77".into(),
+    };
+    let day = news.daily.day;
+    first
+        .attach_daily_post(&chat(), day, message.clone())
+        .await
+        .unwrap();
+    clock.advance(RECLAIM_SECS);
+    assert_eq!(first.tick_daily_posts().await, 0, "posted: not again today");
+    // A solve from the chat redraws the post with the count.
+    while daily_event(&mut events).is_some() {}
+    let solver = user("solver");
+    let view = first
+        .puzzle(&solver, &chat(), PuzzleKind::Daily)
+        .await
+        .unwrap();
+    play(&first, &view, right_move(&view)).await.unwrap();
+    let redraw = daily_event(&mut events).expect("a redraw");
+    assert!(!redraw.fresh);
+    assert_eq!(redraw.post.message, Some(message));
+    assert_eq!(
+        (redraw.daily.count.solved, redraw.daily.count.tried),
+        (1, 1)
+    );
+    // The next day at nine again; stopped, never again.
+    clock.advance(DAY_SECS);
+    assert_eq!(first.tick_daily_posts().await, 1);
+    first
+        .set_daily_post((&chat(), "-100"), &admin, None)
+        .await
+        .unwrap();
+    clock.advance(DAY_SECS);
+    assert_eq!(first.tick_daily_posts().await, 0);
+    assert!(first.daily_post(&chat()).await.unwrap().is_none());
+}
+
 toguz::on_both_backends! {
     single: [
         a_puzzle_is_solved_move_by_move_and_moves_both_ratings,
@@ -293,5 +378,8 @@ toguz::on_both_backends! {
         a_puzzle_cannot_be_skipped_and_survives_a_restart,
         the_daily_puzzle_is_one_for_everyone_once_a_day_with_streaks,
     ],
-    multi: [two_processes_rate_one_puzzle_without_losing_a_result],
+    multi: [
+        two_processes_rate_one_puzzle_without_losing_a_result,
+        a_chat_gets_its_daily_puzzle_posted_once_at_its_hour,
+    ],
 }

@@ -10,11 +10,13 @@
 //! process's changes reach it when this process next rates that puzzle or restarts; a
 //! puzzle's rating itself is always read from the store when it changes).
 
+mod posts;
 pub mod record;
 mod shown;
 mod tables;
 mod view;
 
+pub use posts::{DailyNews, DailyPost, POST_TICK, RECLAIM_SECS};
 pub use record::{
     Attempt, AttemptLine, DailyCount, PuzzleError, PuzzlePlayer, PuzzleRating, DAILY_NAMES,
 };
@@ -222,6 +224,9 @@ impl Manager {
                     return Ok(None);
                 };
                 let view = shown::ended_view(&player, &ended, &puzzle, (before, its))?;
+                if let Some(day) = ended.0.daily {
+                    self.redraw_daily_post(&ended.0.chat, day).await;
+                }
                 Ok(Some(view))
             }
         }

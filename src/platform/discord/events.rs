@@ -96,6 +96,11 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
             }
         }
         Event::Tournament(news) => super::tournament_worker::news(bot, http, news),
+        Event::DailyPuzzle(news) => {
+            if news.post.chat.platform == Platform::Discord {
+                super::daily::DailyPosts::push(bot, http, news);
+            }
+        }
     }
 }
 

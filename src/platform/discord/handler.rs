@@ -384,7 +384,8 @@ impl Bot {
                 return self.tournament_command(http, origin, who, sub, lang).await;
             }
             Command::Puzzle(sub) => {
-                let who = (&user, &chat, cmd.guild_id.is_some());
+                let member = cmd.guild_id.and(cmd.member.as_deref());
+                let who = (&user, &chat, member);
                 return self.puzzle_command(origin, who, sub, lang).await;
             }
             Command::Help { language } => {

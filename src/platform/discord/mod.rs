@@ -13,6 +13,7 @@
 mod answer;
 mod commands;
 pub mod config;
+mod daily;
 mod events;
 mod failure;
 mod guard;
@@ -81,6 +82,7 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         commands_registered: AtomicBool::new(false),
         locales: Mutex::new(HashMap::new()),
         tournaments: tournament_worker::Tournaments::default(),
+        daily: daily::DailyPosts::default(),
     });
     // Interactions need no intents at all; GUILDS is not privileged.
     let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
@@ -175,6 +177,8 @@ pub(crate) struct Bot {
     locales: Mutex<HashMap<String, Lang>>,
     /// The workers of tournaments with news to show, and what their messages show.
     tournaments: tournament_worker::Tournaments,
+    /// The daily puzzle posts to make or redraw, per channel.
+    daily: daily::DailyPosts,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -403,6 +407,7 @@ impl Bot {
             commands_registered: AtomicBool::new(false),
             locales: Mutex::new(HashMap::new()),
             tournaments: tournament_worker::Tournaments::default(),
+            daily: daily::DailyPosts::default(),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Puzzles in Discord (issue 34): `/puzzle play|daily|stats|top` and the buttons under a
 //! puzzle. A puzzle is posted in the channel (others may watch); a pit press redraws the
-//! pressed message; Next and Daily replace a finished puzzle's message with the presser's
-//! new one. What players see comes from `present::puzzle`.
+//! pressed message; Next posts the presser's next puzzle; Daily (under a daily post or a
+//! puzzle) answers with the day's puzzle for the presser alone. What players see comes
+//! from `present::puzzle`; the daily post itself is `daily.rs`.
 
 use super::commands::PuzzleCommand;
 use super::failure::{said, Failure, Handled};
@@ -13,7 +14,8 @@ use crate::manager::puzzles::{PuzzleKind, PuzzleState, PuzzleView};
 use crate::model::{ChatRef, Platform, UserRef};
 use crate::platform::present::{puzzle as show, LabeledButton};
 use crate::ratings::keys::Scope;
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed};
+use crate::t;
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed, Member};
 use std::sync::Arc;
 
 /// Pit buttons in a row (Discord allows five).
@@ -24,10 +26,11 @@ impl Bot {
     pub(super) async fn puzzle_command(
         self: &Arc<Self>,
         origin: &Origin<'_>,
-        (user, chat, in_server): (&UserRef, &ChatRef, bool),
+        (user, chat, member): (&UserRef, &ChatRef, Option<&Member>),
         command: PuzzleCommand,
         lang: Lang,
     ) -> Handled {
+        let in_server = member.is_some();
         match command {
             PuzzleCommand::Play | PuzzleCommand::Daily => {
                 let kind = match command {
@@ -51,6 +54,20 @@ impl Bot {
                 let board = self.manager.puzzle_leaderboard(scope, Some(user)).await?;
                 said(origin, show::puzzle_leaderboard_text(&board, lang)).await
             }
+            PuzzleCommand::Post { hour } => {
+                let Ok(hour) = hour else {
+                    return Err(Failure::BadOption);
+                };
+                // In a server only its admins choose; a direct message is the caller's own.
+                if in_server && !super::tournament::is_admin(member) {
+                    return Err(Failure::Unable(t!(lang, "puzzle-post-admins")));
+                }
+                let place = origin.channel().get().to_string();
+                self.manager
+                    .set_daily_post((chat, &place), user, hour)
+                    .await?;
+                said(origin, show::daily_post_set_text(hour, lang)).await
+            }
             PuzzleCommand::Unknown => Err(Failure::BadOption),
         }
     }
@@ -63,22 +80,32 @@ impl Bot {
         button: Button,
         lang: Lang,
     ) -> Handled {
-        let view = match button {
+        match button {
             Button::PuzzleMove {
                 owner,
                 attempt,
                 step,
                 pit,
             } => {
-                self.manager
+                let view = self
+                    .manager
                     .puzzle_move(user, &owner, (attempt, step, pit))
-                    .await?
+                    .await?;
+                origin.update(puzzle_message(&view, lang).await).await;
             }
-            Button::PuzzleNext => self.manager.puzzle(user, chat, PuzzleKind::Next).await?,
-            Button::PuzzleDaily => self.manager.puzzle(user, chat, PuzzleKind::Daily).await?,
+            // A new puzzle under the last one, for the channel to see.
+            Button::PuzzleNext => {
+                let view = self.manager.puzzle(user, chat, PuzzleKind::Next).await?;
+                origin.post(puzzle_message(&view, lang).await).await;
+            }
+            // From a daily post (or a finished puzzle): the day's puzzle for the presser
+            // alone, so a channel's solvers do not fill it with boards.
+            Button::PuzzleDaily => {
+                let view = self.manager.puzzle(user, chat, PuzzleKind::Daily).await?;
+                origin.private(puzzle_message(&view, lang).await).await;
+            }
             _ => return Err(Failure::BadButton),
-        };
-        origin.update(puzzle_message(&view, lang).await).await;
+        }
         Ok(())
     }
 }

@@ -16,6 +16,9 @@ pub enum PuzzleCommand {
     Stats,
     /// `top [global:]`: the server's (or Discord's) best solvers.
     Top { global: bool },
+    /// `post [hour:]`: the daily puzzle posted in this channel at `hour` UTC; without an
+    /// hour, no more (a server's admins). `Err`: an hour out of range (a forged client).
+    Post { hour: Result<Option<u8>, ()> },
     /// A subcommand we do not have (an outdated client).
     Unknown,
 }
@@ -83,6 +86,18 @@ pub(super) fn parse_puzzle(options: &[CommandDataOption]) -> PuzzleCommand {
                 .find(|o| o.name == "global")
                 .and_then(|o| o.value.as_bool())
                 .unwrap_or(false),
+        },
+        "post" => PuzzleCommand::Post {
+            hour: match sub.iter().find(|o| o.name == "hour") {
+                None => Ok(None),
+                Some(o) => o
+                    .value
+                    .as_i64()
+                    .and_then(|h| u8::try_from(h).ok())
+                    .filter(|h| *h < 24)
+                    .map(Some)
+                    .ok_or(()),
+            },
         },
         _ => PuzzleCommand::Unknown,
     }

@@ -165,6 +165,14 @@ pub fn puzzle_buttons(view: &PuzzleView, lang: Lang) -> Vec<LabeledButton> {
         .collect()
 }
 
+/// The answer to `/puzzle post`: when the chat's daily puzzle comes, or that it stopped.
+pub fn daily_post_set_text(hour: Option<u8>, lang: Lang) -> String {
+    match hour {
+        Some(hour) => t!(lang, "puzzle-post-set", hour = format!("{hour:02}:00")),
+        None => t!(lang, "puzzle-post-off"),
+    }
+}
+
 /// Next puzzle, and today's puzzle.
 pub fn next_buttons(lang: Lang) -> Vec<LabeledButton> {
     vec![
@@ -250,6 +258,26 @@ pub fn puzzle_leaderboard_text(board: &PuzzleBoard, lang: Lang) -> String {
         _ => {}
     }
     lines.join("\n")
+}
+
+/// The daily post's board: the puzzle's position from the solver's side.
+pub fn daily_board_view(daily: &DailyView, lang: Lang) -> Option<BoardView> {
+    let position = crate::rules::Position::from_fen(&daily.puzzle.position).ok()?;
+    let solver = position.to_move();
+    let (me, other) = (t!(lang, "puzzle-you"), t!(lang, "puzzle-opponent"));
+    let names = match solver {
+        Side::White => [me, other],
+        Side::Black => [other, me],
+    };
+    Some(BoardView {
+        position,
+        last_move: None,
+        names,
+        perspective: solver,
+        lang,
+        result_line: None,
+        hint: None,
+    })
 }
 
 /// The daily post of a chat: the day's puzzle, who solved it there.

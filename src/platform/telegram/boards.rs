@@ -656,6 +656,9 @@ pub async fn follow_events(ctx: Arc<Ctx>) {
             Ok(Event::Tournament(news)) if news.record.chat.platform == Platform::Telegram => {
                 ctx.tournaments.push(&ctx, news);
             }
+            Ok(Event::DailyPuzzle(news)) if news.post.chat.platform == Platform::Telegram => {
+                ctx.daily.push(&ctx, news);
+            }
             Ok(_) => {}
             Err(RecvError::Lagged(missed)) => {
                 // Boards catch up with the next change or /board.

@@ -4,6 +4,7 @@
 use super::boards::html;
 use super::boards::{show_reply, Origin};
 use super::command::{self, Command, CommandError};
+use super::daily;
 use super::failure::{Failure, HandlerResult};
 use super::guard::Verdict;
 use super::history;
@@ -128,7 +129,13 @@ impl Cmd<'_> {
     async fn run(&self, command: Command) -> HandlerResult {
         let lang = self.lang;
         match command {
-            Command::Start => self.say(t!(lang, "tg-start")),
+            Command::Start { payload } => match payload.as_deref().and_then(daily::group_of) {
+                Some(group) => {
+                    super::puzzles::start_daily(self.ctx, self.msg, &self.actor, group, lang)
+                        .await?
+                }
+                None => self.say(t!(lang, "tg-start")),
+            },
             Command::Help => self.say(command::help(lang)),
             Command::Play { level, time } => self.play(level, time).await?,
             Command::Challenge { named, time, rated } => self.challenge(named, time, rated).await?,

@@ -18,6 +18,7 @@ mod change;
 mod command;
 mod commands;
 pub mod config;
+mod daily;
 mod dispatch;
 mod failure;
 mod guard;
@@ -66,6 +67,8 @@ pub(crate) struct Ctx {
     pub turns: turns::Turns,
     /// A worker per tournament with news to show.
     pub tournaments: tournament_news::TournamentWorkers,
+    /// A worker per chat with a daily puzzle post to make or redraw.
+    pub daily: daily::DailyPosts,
     /// Commands per user.
     pub commands: guard::CommandLimit,
     /// Signs the inline placeholder buttons.
@@ -243,6 +246,7 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         outbox: outbox::Outboxes::default(),
         turns: turns::Turns::default(),
         tournaments: tournament_news::TournamentWorkers::default(),
+        daily: daily::DailyPosts::default(),
         button_key,
     });
     let events = tokio::spawn(boards::follow_events(ctx.clone()));

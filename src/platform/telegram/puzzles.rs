@@ -16,8 +16,12 @@ use crate::model::{ChatRef, Platform, UserRef};
 use crate::platform::present::{self, puzzle as show};
 use crate::ratings::keys::Scope;
 use crate::render::{self, Charset};
+use crate::t;
 use std::sync::Arc;
-use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message};
+use teloxide::prelude::*;
+use teloxide::types::{
+    CallbackQuery, ChatMemberKind, InlineKeyboardButton, InlineKeyboardMarkup, Message,
+};
 
 /// Pit buttons in a row (as under a game's board).
 const PITS_PER_ROW: usize = 5;
@@ -65,8 +69,53 @@ pub async fn command(
             let text = show::puzzle_leaderboard_text(&board, lang);
             ctx.reply(chat_id, Some(msg.id.0), html(&text));
         }
+        PuzzleCommand::Post { hour } => {
+            if !msg.chat.is_private() && !is_admin(ctx, msg).await? {
+                return Err(Failure::Unable(t!(lang, "puzzle-post-admins")));
+            }
+            let place = chat_id.to_string();
+            ctx.manager
+                .set_daily_post((&chat, &place), actor, hour)
+                .await?;
+            let text = show::daily_post_set_text(hour, lang);
+            ctx.reply(chat_id, Some(msg.id.0), html(&text));
+        }
     }
     Ok(())
+}
+
+/// `/start zd<group>` from a group's daily post: today's puzzle in this private chat,
+/// counted for the group.
+pub async fn start_daily(
+    ctx: &Arc<Ctx>,
+    msg: &Message,
+    actor: &UserRef,
+    group: ChatRef,
+    lang: Lang,
+) -> HandlerResult {
+    let view = ctx.manager.puzzle(actor, &group, PuzzleKind::Daily).await?;
+    let content = puzzle_content(&view, lang).await;
+    ctx.send_later(msg.chat.id.0, None, content, None);
+    Ok(())
+}
+
+/// Whether the sender of `msg` is an owner or administrator of its chat.
+async fn is_admin(ctx: &Ctx, msg: &Message) -> Result<bool, Failure> {
+    let Some(from) = msg.from.as_ref() else {
+        return Ok(false);
+    };
+    let member = ctx
+        .bot
+        .get_chat_member(msg.chat.id, from.id)
+        .await
+        .map_err(|err| {
+            let error = ctx.poster.describe(&err);
+            Failure::Internal(anyhow::anyhow!("getChatMember: {error}"))
+        })?;
+    Ok(matches!(
+        member.kind,
+        ChatMemberKind::Owner(_) | ChatMemberKind::Administrator(_)
+    ))
 }
 
 /// A press under a puzzle: a pit (the presser's own attempt only), or Next / Daily.

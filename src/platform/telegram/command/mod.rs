@@ -14,8 +14,11 @@ use teloxide::types::BotCommand;
 /// A command for this bot, with its arguments parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// The greeting of a private chat (`/start`, also sent by deep links with a payload).
-    Start,
+    /// The greeting of a private chat (`/start`, also sent by deep links with a payload:
+    /// `zd<group id>` from a group's daily puzzle post).
+    Start {
+        payload: Option<String>,
+    },
     Help,
     /// `/play [level] [time]`: no level asks with buttons (or, with a time control, plays
     /// the default level).
@@ -86,6 +89,9 @@ pub enum PuzzleCommand {
     Stats,
     /// `/puzzle top [global]`: the chat's (or Telegram's) best solvers.
     Top { global: bool },
+    /// `/puzzle post HOUR|off`: the daily puzzle posted in the chat at HOUR (UTC), or no
+    /// more (the chat's admins).
+    Post { hour: Option<u8> },
 }
 
 /// What `/tournament` asks for.
@@ -143,7 +149,7 @@ impl Command {
     /// The word it is typed with.
     pub fn word(&self) -> &'static str {
         match self {
-            Command::Start => "start",
+            Command::Start { .. } => "start",
             Command::Help => "help",
             Command::Play { .. } => "play",
             Command::Challenge { .. } => "challenge",
@@ -260,7 +266,10 @@ const SPECS: [Spec; 17] = [
         word: "start",
         menu: None,
         help: None,
-        parse: |_| Ok(Command::Start),
+        parse: |args| {
+            let payload = first_word(args);
+            Ok(Command::Start { payload })
+        },
     },
     Spec {
         word: "play",
@@ -534,6 +543,8 @@ fn is_one_of(word: &str, words: &[&str]) -> bool {
 /// Words of `/puzzle`'s parts, in English, Russian and Kazakh.
 const DAILY_WORDS: [&str; 6] = ["daily", "today", "день", "дня", "күн", "бүгін"];
 const STATS_WORDS: [&str; 3] = ["stats", "статистика", "стат"];
+const POST_WORDS: [&str; 4] = ["post", "schedule", "публиковать", "жариялау"];
+const OFF_WORDS: [&str; 4] = ["off", "stop", "выкл", "өшіру"];
 const TOP_WORDS: [&str; 6] = [
     "top",
     "leaderboard",
@@ -553,12 +564,25 @@ fn puzzle(args: &str) -> Result<PuzzleCommand, CommandError> {
         [w] if is_one_of(w, &DAILY_WORDS) => PuzzleCommand::Daily,
         [w] if is_one_of(w, &STATS_WORDS) => PuzzleCommand::Stats,
         [w] if is_one_of(w, &TOP_WORDS) => PuzzleCommand::Top { global },
+        [w, when] if is_one_of(w, &POST_WORDS) => PuzzleCommand::Post {
+            hour: post_hour(when).ok_or_else(how)?,
+        },
         _ => return Err(how()),
     };
     match (global, cmd) {
         (true, PuzzleCommand::Top { .. }) | (false, _) => Ok(cmd),
         (true, _) => Err(how()),
     }
+}
+
+/// `off` (no more posts), or an hour of the day: `9`, `09`, `9:00`, `21:00` (UTC).
+fn post_hour(word: &str) -> Option<Option<u8>> {
+    if is_one_of(word, &OFF_WORDS) {
+        return Some(None);
+    }
+    let hour = word.strip_suffix(":00").unwrap_or(word);
+    let hour: u8 = hour.parse().ok().filter(|h| *h < 24)?;
+    Some(Some(hour))
 }
 
 /// `/tournament`'s arguments.

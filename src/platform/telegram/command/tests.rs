@@ -37,7 +37,13 @@ fn commands_are_parsed_for_this_bot_only() {
     assert_eq!(parse("hello /play", ME), None);
     assert_eq!(parse("/", ME), None);
     assert_eq!(parse("/@toguz_bot", ME), None);
-    assert_eq!(ok("/start deep-link-payload"), Command::Start);
+    assert_eq!(
+        ok("/start deep-link-payload"),
+        Command::Start {
+            payload: Some("deep-link-payload".into())
+        }
+    );
+    assert_eq!(ok("/start"), Command::Start { payload: None });
     assert_eq!(ok("/board"), Command::Board);
     assert_eq!(ok("/games@toguz_bot"), Command::Games);
     assert_eq!(ok("/resign"), Command::Resign);
@@ -520,4 +526,9 @@ fn puzzle_words_in_three_languages() {
         Err(CommandError::Puzzle(_))
     ));
     assert!(matches!(puzzle("solve it"), Err(CommandError::Puzzle(_))));
+    assert_eq!(puzzle("post 9"), Ok(P::Post { hour: Some(9) }));
+    assert_eq!(puzzle("post 21:00"), Ok(P::Post { hour: Some(21) }));
+    assert_eq!(puzzle("публиковать выкл"), Ok(P::Post { hour: None }));
+    assert!(matches!(puzzle("post 24"), Err(CommandError::Puzzle(_))));
+    assert!(matches!(puzzle("post"), Err(CommandError::Puzzle(_))));
 }
