@@ -2,15 +2,15 @@
 puzzle-title = 🧩 Задача для { $name }
 puzzle-daily-title = 🧩 Задача дня, { $date }
 puzzle-your-move = Ваш ход ({ $side }): найдите лучший.
-puzzle-reply = { $side } отвечают: { $pit }.
+puzzle-reply = { $side } отвечают ходом из лунки { $pit }.
 puzzle-solved = ✅ Решено!
-puzzle-failed = ❌ Не { $played }: нужно было сыграть { $pit }.
+puzzle-failed = ❌ Неверно: нужен был ход из лунки { $pit }, а не из лунки { $played }.
 puzzle-gain-captures = { $count ->
-    [one] Этот ход берёт { $count } шар.
-    [few] Этот ход берёт { $count } шара.
-   *[many] Этот ход берёт { $count } шаров.
+    [one] Этим ходом можно было взять { $count } шар.
+    [few] Этим ходом можно было взять { $count } шара.
+   *[many] Этим ходом можно было взять { $count } шаров.
 }
-puzzle-gain-tuzdek = Этот ход берёт туздык.
+puzzle-gain-tuzdek = Этим ходом можно было взять туздык.
 puzzle-gain-gap = { $count ->
     [one] Любой другой ход теряет не меньше { $count } шара.
     [few] Любой другой ход теряет не меньше { $count } шаров.
@@ -20,18 +20,18 @@ puzzle-about = Рейтинг задачи { $rating } · темы: { $themes }
 puzzle-your-rating = Ваш рейтинг в задачах: { $rating }
 puzzle-streak = { $count ->
     [one] Серия задач дня: { $count } день
-    [few] Серия задач дня: { $count } дня подряд
-   *[many] Серия задач дня: { $count } дней подряд
+    [few] Серия задач дня: { $count } дня
+   *[many] Серия задач дня: { $count } дней
 }
 puzzle-opponent = Соперник
-puzzle-button-next = Следующая задача
+puzzle-button-next = Ещё задача
 puzzle-button-daily = Задача дня
 puzzle-theme-capture = взятие
 puzzle-theme-tuzdek = туздык
 puzzle-theme-atsyrau = атсырау
 puzzle-theme-defence = защита
 puzzle-theme-endgame = эндшпиль
-puzzle-theme-race = гонка к 82
+puzzle-theme-race = гонка до 82
 puzzle-theme-none = тихий ход
 puzzle-stats-title = 🧩 Задачи: { $name }
 puzzle-stats-rating = Рейтинг в задачах: { $rating }
@@ -41,7 +41,7 @@ puzzle-stats-daily-solved = Задача дня: решена ✅
 puzzle-stats-daily-failed = Задача дня: не решена ❌
 puzzle-stats-daily-open = Задача дня: ещё не решали
 puzzle-stats-recent = Последние задачи: { $marks }
-puzzle-stats-seen = Пройдено { $seen } из { $total } задач
+puzzle-stats-seen = Пройдено задач: { $seen } из { $total }
 puzzle-board-platform = 🧩 Лучшие в решении задач
 puzzle-board-chat = 🧩 Лучшие в решении задач в этом чате
 puzzle-board-empty = Здесь ещё никто не решил ни одной задачи.
@@ -53,10 +53,10 @@ puzzle-daily-black = Ход чёрных: найдите лучший ход.
 puzzle-daily-count = Решили здесь сегодня: { $solved } из { $tried }
 puzzle-daily-names = Решили: { $names }
 puzzle-error-not-yours = Это чужая задача. Свою можно получить командой /puzzle.
-puzzle-error-over = Эта задача уже закончена. Следующую даёт команда /puzzle.
+puzzle-error-over = Эта задача уже завершена. Следующую можно получить командой /puzzle.
 puzzle-error-stale = Эта доска устарела: ходите на самой новой.
 puzzle-error-daily-solved = Вы уже решили задачу дня. Новая появится в 00:00 UTC.
-puzzle-error-daily-failed = Вы уже пробовали задачу дня. Новая появится в 00:00 UTC.
+puzzle-error-daily-failed = Вы уже пытались решить задачу дня. Новая появится в 00:00 UTC.
 puzzle-error-empty = Задач пока нет.
 puzzle-you = Вы
 puzzle-button-solve = Решить

@@ -249,13 +249,17 @@ fn every_message_formats_in_every_language() {
 }
 
 /// Button labels fit three to a row on a phone: game and challenge buttons, the level
-/// keyboard, the inline challenge's button.
+/// keyboard, the inline challenge's button, the puzzles' buttons.
 #[test]
 fn every_button_label_fits_a_phone() {
     use crate::platform::present::MAX_BUTTON_LABEL;
     let buttons: Vec<String> = all_keys(0)
         .into_iter()
-        .filter(|k| k.starts_with("manager-button-") || k.starts_with("level-"))
+        .filter(|k| {
+            ["manager-button-", "level-", "puzzle-button-"]
+                .iter()
+                .any(|p| k.starts_with(p))
+        })
         .chain(["tg-inline-accept".to_string()])
         .collect();
     assert!(buttons.len() > 10, "{buttons:?}");

@@ -66,6 +66,26 @@ pub(super) fn puzzle_definition() -> CreateCommand {
         )
         .add_sub_option(global),
     )
+    .add_option(
+        sub(
+            "post",
+            "discord-sub-puzzle-post",
+            "discord-sub-puzzle-post-desc",
+        )
+        .add_sub_option(
+            localize_option(
+                option(
+                    CommandOptionType::Integer,
+                    "hour",
+                    "discord-opt-puzzle-hour-desc",
+                ),
+                "discord-opt-puzzle-hour",
+                "discord-opt-puzzle-hour-desc",
+            )
+            .min_int_value(0)
+            .max_int_value(23),
+        ),
+    )
 }
 
 /// `/puzzle`'s subcommand: Discord sends it as the one option, holding its own options.
