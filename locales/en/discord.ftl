@@ -44,10 +44,11 @@ discord-help =
     Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
     `/review` (or the Review button under a finished board): the bot's review of the game, with an evaluation graph, each player's largest mistakes and accuracy.
-    `/history player:` your finished games (or a member's), newest first: ◀ ▶ turn the pages, and a game's button shows its final board and record. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
+    `/history player:` your finished games (or a member's), newest first; a game's button shows its final board and record. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
     `/tournament new` announces an arena or a Swiss tournament here; players join with the button under it, and `/tournament standings` shows the table.
+    `/puzzle play`: a puzzle from a real game; `/puzzle daily`: the puzzle of the day.
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
-    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/турнир`, `/помощь`.
+    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/турнир`, `/задача`, `/помощь`.
 discord-lang-set = From now on I will speak English with you.
 discord-cooldown = Wait { $seconds ->
     [one] { $seconds } second
