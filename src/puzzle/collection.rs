@@ -2,8 +2,8 @@
 //! puzzles seen, choosing an unseen puzzle near a rating, the daily puzzle, and judging a
 //! move against a puzzle's line. Pure: the manager keeps the ratings and the records.
 
-use super::file::{fnv1a, parse_puzzles, FileError};
-use super::types::Puzzle;
+use super::file::{parse_puzzles, FileError};
+use super::types::{fnv1a, Puzzle};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! run resumes with the games it had not finished.
 
 use super::games::Game;
-use super::types::{Puzzle, Theme};
+use super::types::{fnv1a, Puzzle, Theme};
 use crate::rules::Position;
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -12,13 +12,6 @@ use std::fmt::Write;
 pub enum FileError {
     #[error("line {line}: {message}")]
     Line { line: usize, message: String },
-}
-
-/// 64-bit FNV-1a: stable from one build to the next, unlike std's hasher.
-pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// A game's key in `FILE.done`: a hash of its start and its moves, so the same game is

@@ -3,7 +3,7 @@
 
 use super::games::Game;
 use super::themes::detect_themes;
-use super::types::{position_key, Puzzle, Settings};
+use super::types::{fnv1a, position_key, solver_keys, Puzzle, Settings};
 use crate::engine::{is_loss, is_win, Limits, Searcher};
 use crate::rules::Position;
 use std::collections::HashSet;
@@ -70,21 +70,6 @@ pub fn mine_game(game: &Game, settings: &Settings, searcher: &mut Searcher) -> G
         }
     }
     mined
-}
-
-/// The position keys where the solver is to move along `solution` from `start`.
-pub fn solver_keys(start: &Position, solution: &[u8]) -> Vec<String> {
-    let mut pos = *start;
-    let mut keys = vec![position_key(&pos)];
-    for (i, &pit) in solution.iter().enumerate() {
-        if pos.play(pit).is_err() {
-            break;
-        }
-        if i % 2 == 1 {
-            keys.push(position_key(&pos));
-        }
-    }
-    keys
 }
 
 /// The puzzle starting at `pos`, if its only move holds at the verification depth.
@@ -192,8 +177,5 @@ pub fn start_rating(effort: u64, solver_moves: usize) -> f64 {
 
 /// `p` and ten hex digits of the FNV-1a hash of the position key.
 fn puzzle_id(pos: &Position) -> String {
-    format!(
-        "p{:010x}",
-        super::file::fnv1a(position_key(pos).as_bytes()) >> 24
-    )
+    format!("p{:010x}", fnv1a(position_key(pos).as_bytes()) >> 24)
 }

@@ -18,11 +18,9 @@ pub use file::{
     FileError,
 };
 pub use games::{read_games, Game};
-pub use generate::{
-    mine_game, only_move, scores_at, solver_keys, start_rating, GameMined, TABLE_MB,
-};
+pub use generate::{mine_game, only_move, scores_at, start_rating, GameMined, TABLE_MB};
 pub use themes::detect_themes;
-pub use types::{position_key, Puzzle, Settings, Theme};
+pub use types::{position_key, solver_keys, Puzzle, Settings, Theme};
 
 #[cfg(test)]
 mod tests;

@@ -89,7 +89,7 @@ impl Puzzle {
     /// move: no two puzzles of a collection share one.
     pub fn solver_keys(&self) -> Vec<String> {
         match Position::from_fen(&self.position) {
-            Ok(pos) => super::generate::solver_keys(&pos, &self.pits()),
+            Ok(pos) => solver_keys(&pos, &self.pits()),
             Err(_) => Vec::new(),
         }
     }
@@ -142,4 +142,26 @@ pub fn position_key(pos: &Position) -> String {
         .map(|(_, f)| f)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The position keys where the solver is to move along `solution` from `start`.
+pub fn solver_keys(start: &Position, solution: &[u8]) -> Vec<String> {
+    let mut pos = *start;
+    let mut keys = vec![position_key(&pos)];
+    for (i, &pit) in solution.iter().enumerate() {
+        if pos.play(pit).is_err() {
+            break;
+        }
+        if i % 2 == 1 {
+            keys.push(position_key(&pos));
+        }
+    }
+    keys
+}
+
+/// 64-bit FNV-1a: stable from one build to the next, unlike std's hasher.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
