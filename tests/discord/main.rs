@@ -8,6 +8,7 @@ mod flows;
 mod hint;
 mod history;
 mod names;
+mod puzzles;
 mod ratings;
 mod review;
 mod scale;

@@ -11,6 +11,7 @@ mod flows;
 mod hint;
 mod history;
 mod load;
+mod puzzles;
 mod review;
 mod scale;
 mod tournament;

@@ -7,12 +7,13 @@
 use super::bot::TOKEN;
 use super::FakeTelegram;
 use crate::engine::{EngineConfig, EnginePool};
+use crate::manager::ManagerConfig;
 use crate::manager::{Clock, Manager};
 use crate::platform::telegram::TelegramConfig;
 use crate::secret::Secret;
-use crate::store::Store;
 use crate::testing::manager::{test_config, T0};
 use std::future::Future;
+use std::path::Path;
 
 /// The adapter serving the fake, on its own runtime and threads (so that a plain `#[test]`
 /// may block on the fake's waits). Stopped when dropped.
@@ -21,13 +22,23 @@ pub struct InProcessBot {
     /// The manager's manual clock, at `T0` to begin with.
     pub clock: Clock,
     runtime: Option<tokio::runtime::Runtime>,
-    _dir: tempfile::TempDir,
+    /// The store's directory when the bot made it (`start`); `None` when the test owns it.
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl InProcessBot {
     /// Starts the manager on a fresh store and the adapter against `fake`.
     pub fn start(fake: &FakeTelegram) -> InProcessBot {
         let dir = tempfile::tempdir().expect("temp dir");
+        let mut bot = InProcessBot::start_with(fake, test_config(), dir.path());
+        bot._dir = Some(dir);
+        bot
+    }
+
+    /// Starts the manager on `config` (e.g. `test_config()` with a small puzzle collection)
+    /// with its store under `data`, which the test owns: dropping this bot and starting
+    /// another on the same `data` is a restart.
+    pub fn start_with(fake: &FakeTelegram, config: ManagerConfig, data: &Path) -> InProcessBot {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -35,9 +46,10 @@ impl InProcessBot {
             .expect("runtime");
         let clock = Clock::manual(T0);
         let manager = runtime.block_on(async {
-            let store = Store::open(&dir.path().join("db")).expect("store");
+            // A stopped bot's store may take a moment to let go of its file lock.
+            let store = crate::testing::manager::reopen(&data.join("db")).await;
             let engine = EnginePool::new(EngineConfig::default());
-            Manager::start_with_clock(store, engine, test_config(), clock.clone())
+            Manager::start_with_clock(store, engine, config, clock.clone())
                 .await
                 .expect("manager")
         });
@@ -61,7 +73,7 @@ impl InProcessBot {
             manager,
             clock,
             runtime: Some(runtime),
-            _dir: dir,
+            _dir: None,
         }
     }
 

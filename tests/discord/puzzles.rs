@@ -1,0 +1,406 @@
+//! Puzzles on Discord (issue 34), end to end: the real serenity client (the adapter in this
+//! process, on a small collection of real puzzles) against the fake Discord. `/puzzle play`
+//! and `/puzzle daily` answer publicly with the board (`board.png` in an embed) and the
+//! solver's nine pits, the illegal ones disabled; a pit press updates the pressed message
+//! until the puzzle is solved or missed, then Next and Daily stand in for the pits; presses
+//! by others and on old boards are refused privately and change nothing; `/puzzle stats`
+//! and `/puzzle top` answer privately; the daily puzzle is played once a day.
+
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use toguz::manager::{Clock, Manager, ManagerConfig};
+use toguz::rules::Position;
+use toguz::testing::discord::bot::{start_with_manager, Options};
+use toguz::testing::discord::{buttons, id_of, is_valid_png, Call, FakeDiscord, Place, User};
+use toguz::testing::manager::{test_config, T0};
+
+const GUILD: u64 = 940_000_000_000_000_000;
+const CHANNEL: u64 = 770;
+const WAIT: Duration = Duration::from_secs(15);
+
+/// Black to move; the line is 5, White's answer 3, then 6. Rated 1500 here.
+const TWO_MOVES: &str = r#"{"id":"p7c21ec94de","position":"4,2,14,1,1,16,3,x,7/1,5,1,3,14,14,2,5,2 40/27 b 10","solution":"536","themes":["capture"],"rating":1500.0,"score":500,"gap":600,"depth":10,"effort":20,"game":"test"}"#;
+const TWO_MOVES_FEN: &str = "4,2,14,1,1,16,3,x,7/1,5,1,3,14,14,2,5,2 40/27 b 10";
+/// White to move; the line is 9. Rated 1300 here (in the daily puzzle's band).
+const ONE_MOVE: &str = r#"{"id":"p11441970ae","position":"3,2,15,2,16,x,3,15,14/14,2,1,14,2,3,2,1,4 38/11 w 6","solution":"9","themes":["capture"],"rating":1300.0,"score":500,"gap":600,"depth":10,"effort":20,"game":"test"}"#;
+const ONE_MOVE_FEN: &str = "3,2,15,2,16,x,3,15,14/14,2,1,14,2,3,2,1,4 38/11 w 6";
+
+const NOT_YOURS: &str = "This is someone else's puzzle. Ask for your own with /puzzle.";
+const STALE: &str = "This board is out of date: play on the newest one.";
+
+/// The adapter in this process against the fake, on a manager with a manual clock (at
+/// `T0`: the day of the daily puzzle is known) and the collection `puzzles`.
+struct Server {
+    fake: FakeDiscord,
+    _bot: tokio::task::JoinHandle<anyhow::Result<()>>,
+    _dir: tempfile::TempDir,
+    alice: User,
+    bob: User,
+}
+
+impl Server {
+    async fn start(puzzles: &[&str]) -> Server {
+        let fake = FakeDiscord::start().await;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = toguz::store::Store::open(&dir.path().join("data")).expect("a store");
+        let engine = toguz::engine::EnginePool::new(toguz::engine::EngineConfig::default());
+        let config = ManagerConfig {
+            puzzles: Some(Arc::from(puzzles.join("\n"))),
+            ..test_config()
+        };
+        let manager = Manager::start_with_clock(store, engine, config, Clock::manual(T0))
+            .await
+            .expect("a manager");
+        let bot = start_with_manager(&fake, manager, &Options::default());
+        fake.wait_ready(1).await;
+        fake.wait_call(0, "command registration", |c| {
+            c.method == "PUT" && c.path.ends_with("/commands") && c.status == 200
+        })
+        .await;
+        Server {
+            fake,
+            _bot: bot,
+            _dir: dir,
+            alice: User::new(1201, "Alice"),
+            bob: User::new(1202, "Bob"),
+        }
+    }
+
+    fn place(&self) -> Place {
+        self.fake.guild_channel(GUILD, CHANNEL)
+    }
+
+    /// `/puzzle <sub> <options>` by `user`: the interaction and its answer.
+    async fn puzzle(&self, user: &User, sub: &str, options: Value) -> (u64, Call) {
+        let options = json!([{ "name": sub, "type": 1, "options": options }]);
+        let id = self.fake.slash(user, self.place(), "puzzle", options, &[]);
+        (id, self.fake.wait_callback(id).await)
+    }
+
+    /// `/puzzle play` (or `daily`) by `user`: the puzzle posted for the channel.
+    async fn posted(&self, user: &User, sub: &str) -> Value {
+        let (id, call) = self.puzzle(user, sub, json!([])).await;
+        assert_eq!(call.callback_type(), Some(4), "{}", content(&call));
+        assert!(!call.is_ephemeral(), "a puzzle is for the channel");
+        let message = self.fake.original_message(id).expect("the puzzle");
+        self.check_image(&message);
+        message
+    }
+
+    /// `/puzzle stats` or `/puzzle top` by `user`: the private answer's text.
+    async fn private(&self, user: &User, sub: &str, options: Value) -> String {
+        let (_, call) = self.puzzle(user, sub, options).await;
+        assert_eq!(call.callback_type(), Some(4));
+        assert!(call.is_ephemeral(), "/puzzle {sub} answers privately");
+        content(&call)
+    }
+
+    /// `user` presses `custom_id` on `message`, which is updated in place: the message
+    /// after it. (On a machine slow enough for the bot to defer, the update comes as an
+    /// edit of the original response instead.)
+    async fn play(&self, user: &User, message: &Value, custom_id: &str) -> Value {
+        let before = self.fake.message(id_of(message)).expect("the message");
+        let id = self.fake.press(user, id_of(message), custom_id);
+        let call = self.fake.wait_callback(id).await;
+        let kind = call.callback_type();
+        assert!(matches!(kind, Some(6 | 7)), "{kind:?} {}", content(&call));
+        let after = self
+            .fake
+            .wait_for("the message updated", WAIT, |f| {
+                let now = f.message(id_of(message))?;
+                let changed =
+                    now["embeds"] != before["embeds"] || now["components"] != before["components"];
+                changed.then_some(now)
+            })
+            .await;
+        if kind == Some(7) {
+            let data = call.message_data().expect("data");
+            assert_eq!(after["components"], data["components"], "the update shown");
+        }
+        self.check_image(&after);
+        after
+    }
+
+    /// `user`'s press of `custom_id` on `message` is refused privately with `text`, and
+    /// the message is left as it was.
+    async fn refused(&self, user: &User, message: &Value, custom_id: &str, text: &str) {
+        let before = self.fake.message(id_of(message)).expect("the message");
+        let id = self.fake.press(user, id_of(message), custom_id);
+        let call = self.fake.wait_callback(id).await;
+        assert_eq!(call.callback_type(), Some(4));
+        assert!(call.is_ephemeral(), "a refusal is private");
+        assert_eq!(content(&call), text);
+        let after = self.fake.message(id_of(message)).expect("the message");
+        assert_eq!(
+            (description(&after), buttons(&after)),
+            (description(&before), buttons(&before)),
+            "a refused press changed the message"
+        );
+        assert_eq!(after["attachments"], before["attachments"]);
+    }
+
+    /// One attachment, `board.png`, a valid PNG shown in the embed.
+    fn check_image(&self, message: &Value) {
+        let attachments = message["attachments"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(attachments.len(), 1, "one board image: {message}");
+        assert_eq!(attachments[0]["filename"], "board.png");
+        assert!(is_valid_png(&self.fake.attachment_bytes(&attachments[0])));
+        assert_eq!(
+            message["embeds"][0]["image"]["url"], attachments[0]["url"],
+            "the embed shows the board"
+        );
+    }
+}
+
+fn content(call: &Call) -> String {
+    call.message_data()
+        .and_then(|d| d["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn description(message: &Value) -> &str {
+    message["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+fn lines(message: &Value) -> Vec<&str> {
+    description(message).lines().collect()
+}
+
+/// (label, custom_id, disabled) of every button.
+fn shown(message: &Value) -> Vec<(String, String, bool)> {
+    buttons(message)
+        .iter()
+        .map(|b| {
+            (
+                b["label"].as_str().unwrap_or_default().to_string(),
+                b["custom_id"].as_str().unwrap_or_default().to_string(),
+                b["disabled"] == true,
+            )
+        })
+        .collect()
+}
+
+/// The nine pits of `owner`'s attempt `attempt` at `step` on `pos`, `"<pit> · <balls>"`,
+/// the illegal ones disabled; five a row.
+fn pits(pos: &Position, owner: &User, attempt: u32, step: u8) -> Vec<(String, String, bool)> {
+    let side = pos.to_move();
+    (1..=9u8)
+        .map(|pit| {
+            (
+                format!("{pit} · {}", pos.pit(side, pit)),
+                format!("1zm:{}:{attempt}:{step}:{pit}", owner.id),
+                !pos.is_legal(pit),
+            )
+        })
+        .collect()
+}
+
+fn next_buttons() -> Vec<(String, String, bool)> {
+    vec![
+        ("Next puzzle".into(), "1zn".into(), false),
+        ("Daily puzzle".into(), "1zd".into(), false),
+    ]
+}
+
+fn rows(message: &Value) -> Vec<usize> {
+    message["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r["components"].as_array().map_or(0, Vec::len))
+        .collect()
+}
+
+/// The custom_id of `pit` on a puzzle.
+fn pit_id(message: &Value, pit: u8) -> String {
+    let prefix = format!("{pit} · ");
+    shown(message)
+        .into_iter()
+        .find(|(label, _, _)| label.starts_with(&prefix))
+        .map(|(_, id, _)| id)
+        .unwrap_or_else(|| panic!("no pit {pit}: {message}"))
+}
+
+/// The change of the player's rating on an ended puzzle: "Your puzzle rating: 1662? (+162)".
+fn rating_change(message: &Value) -> i64 {
+    let line = lines(message)
+        .into_iter()
+        .find(|l| l.starts_with("Your puzzle rating: "))
+        .unwrap_or_else(|| panic!("no rating line: {}", description(message)));
+    let inner = line.rsplit('(').next().unwrap_or_default();
+    inner.trim_end_matches(')').parse().expect("a change")
+}
+
+/// The puzzle's rating on an ended puzzle: "Puzzle rating 1432 · themes: capture".
+fn puzzle_rating(message: &Value) -> i64 {
+    let line = lines(message)
+        .into_iter()
+        .find(|l| l.starts_with("Puzzle rating "))
+        .unwrap_or_else(|| panic!("no puzzle rating: {}", description(message)));
+    assert!(line.ends_with(" · themes: capture"), "{line}");
+    let digits: String = line["Puzzle rating ".len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().expect("a rating")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_is_solved_in_its_message_and_refusals_are_private() {
+    let server = Server::start(&[TWO_MOVES]).await;
+    let (alice, bob) = (&server.alice, &server.bob);
+    let start = Position::from_fen(TWO_MOVES_FEN).unwrap();
+    let first = server.posted(alice, "play").await;
+    assert_eq!(
+        lines(&first),
+        [
+            "🧩 Puzzle for Alice",
+            "Your move (Black): find the best one."
+        ]
+    );
+    assert_eq!(shown(&first), pits(&start, alice, 1, 0));
+    assert_eq!(rows(&first), [5, 4]);
+
+    // Bob may watch, not play.
+    server
+        .refused(bob, &first, &pit_id(&first, 5), NOT_YOURS)
+        .await;
+    // Asked again, the attempt on is posted again (a puzzle cannot be skipped).
+    let board = server.posted(alice, "play").await;
+    assert_ne!(id_of(&board), id_of(&first));
+    assert_eq!(shown(&board), shown(&first));
+
+    // The line's first move: White's answer is played and named.
+    let after = server.play(alice, &board, &pit_id(&board, 5)).await;
+    assert_eq!(
+        lines(&after),
+        [
+            "🧩 Puzzle for Alice",
+            "White answered 3.",
+            "Your move (Black): find the best one."
+        ]
+    );
+    let mut pos = start;
+    pos.play(5).unwrap();
+    pos.play(3).unwrap();
+    assert_eq!(shown(&after), pits(&pos, alice, 1, 1));
+    // The first message still shows the start: its move is out of date.
+    server
+        .refused(alice, &first, &pit_id(&first, 5), STALE)
+        .await;
+
+    // The second move solves it: the themes and both ratings; Next and Daily.
+    let solved = server.play(alice, &after, &pit_id(&after, 6)).await;
+    assert_eq!(lines(&solved)[..2], ["🧩 Puzzle for Alice", "✅ Solved!"]);
+    assert!(puzzle_rating(&solved) < 1500, "a solved puzzle gets easier");
+    assert!(rating_change(&solved) > 0, "{}", description(&solved));
+    assert_eq!(shown(&solved), next_buttons());
+    assert_eq!(solved["embeds"][0]["color"], 0x2E7D32);
+
+    // Stats and the boards, privately.
+    let stats = server.private(alice, "stats", json!([])).await;
+    let stats: Vec<&str> = stats.lines().collect();
+    assert_eq!(stats[0], "🧩 Puzzles of Alice");
+    assert!(stats.contains(&"Solved 1, missed 0"), "{stats:?}");
+    assert!(stats.contains(&"Seen 1 of 1 puzzles"), "{stats:?}");
+    let top = server.private(bob, "top", json!([])).await;
+    let top: Vec<&str> = top.lines().collect();
+    assert_eq!(top[0], "🧩 Best puzzle solvers of this chat");
+    assert_eq!(top.len(), 2, "{top:?}");
+    assert!(
+        top[1].starts_with("1. Alice ") && top[1].ends_with(" (1 of 1)"),
+        "{top:?}"
+    );
+    let options = json!([{ "name": "global", "type": 5, "value": true }]);
+    let global = server.private(alice, "top", options).await;
+    assert_eq!(global, format!("🧩 Best puzzle solvers\n{}", top[1]));
+
+    // Next: the message becomes Alice's next puzzle (the only one again, attempt 2).
+    let next = server.play(alice, &solved, "1zn").await;
+    assert_eq!(id_of(&next), id_of(&board));
+    assert_eq!(
+        lines(&next),
+        [
+            "🧩 Puzzle for Alice",
+            "Your move (Black): find the best one."
+        ]
+    );
+    assert_eq!(shown(&next), pits(&start, alice, 2, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_miss_and_the_daily_puzzle_once_a_day() {
+    let server = Server::start(&[ONE_MOVE]).await;
+    let (alice, bob) = (&server.alice, &server.bob);
+    let start = Position::from_fen(ONE_MOVE_FEN).unwrap();
+
+    // Bob's puzzle: he misses it, and is shown the solution and what it does.
+    let his = server.posted(bob, "play").await;
+    assert_eq!(
+        lines(&his),
+        ["🧩 Puzzle for Bob", "Your move (White): find the best one."]
+    );
+    assert_eq!(shown(&his), pits(&start, bob, 1, 0));
+    let wrong = start
+        .legal_moves()
+        .iter()
+        .find(|&p| p != 9)
+        .expect("a wrong pit");
+    let missed = server.play(bob, &his, &pit_id(&his, wrong)).await;
+    let solution = start.clone().play(9).unwrap();
+    let gain = match (solution.tuzdek_created, solution.captured) {
+        (true, _) => "It makes a tuzdek.".to_string(),
+        (false, 0) => "Every other move loses at least 6 balls.".to_string(),
+        (false, n) => format!("It captures {n} balls."),
+    };
+    assert_eq!(
+        lines(&missed)[..3],
+        [
+            "🧩 Puzzle for Bob",
+            &format!("❌ Not {wrong}: the move was 9."),
+            &gain,
+        ]
+    );
+    assert!(puzzle_rating(&missed) > 1300, "a missed puzzle gets harder");
+    assert!(rating_change(&missed) < 0, "{}", description(&missed));
+    assert_eq!(shown(&missed), next_buttons());
+    assert_eq!(missed["embeds"][0]["color"], 0xC62828);
+    let stats = server.private(bob, "stats", json!([])).await;
+    assert!(stats.contains("\nSolved 0, missed 1\n"), "{stats}");
+    assert!(stats.contains("\nLast puzzles: ❌\n"), "{stats}");
+
+    // Alice's daily puzzle: solved, with her streak.
+    let daily = server.posted(alice, "daily").await;
+    assert_eq!(
+        lines(&daily),
+        [
+            "🧩 Daily puzzle, 2027-01-15",
+            "Your move (White): find the best one."
+        ]
+    );
+    assert_eq!(shown(&daily), pits(&start, alice, 1, 0));
+    let solved = server.play(alice, &daily, &pit_id(&daily, 9)).await;
+    let shown_lines = lines(&solved);
+    assert_eq!(
+        shown_lines[..2],
+        ["🧩 Daily puzzle, 2027-01-15", "✅ Solved!"]
+    );
+    assert_eq!(shown_lines.last(), Some(&"Daily streak: 1 day"));
+
+    // Once a day: by command and by the button, refused privately.
+    let done = "You have solved today's puzzle. A new one comes at 00:00 UTC.";
+    let (_, again) = server.puzzle(alice, "daily", json!([])).await;
+    assert!(again.is_ephemeral());
+    assert_eq!(content(&again), done);
+    server.refused(alice, &solved, "1zd", done).await;
+    let stats = server.private(alice, "stats", json!([])).await;
+    assert!(stats.contains("\nToday's puzzle: solved ✅\n"), "{stats}");
+    assert!(stats.contains("\nDaily streak: 1 (best 1)\n"), "{stats}");
+}
