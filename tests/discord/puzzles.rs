@@ -283,7 +283,7 @@ async fn a_puzzle_is_solved_in_its_message_and_refusals_are_private() {
         lines(&after),
         [
             "🧩 Puzzle for Alice",
-            "White answered 3.",
+            "White replied with pit 3.",
             "Your move (Black): find the best one."
         ]
     );
@@ -307,12 +307,12 @@ async fn a_puzzle_is_solved_in_its_message_and_refusals_are_private() {
     // Stats and the boards, privately.
     let stats = server.private(alice, "stats", json!([])).await;
     let stats: Vec<&str> = stats.lines().collect();
-    assert_eq!(stats[0], "🧩 Puzzles of Alice");
+    assert_eq!(stats[0], "🧩 Puzzles: Alice");
     assert!(stats.contains(&"Solved 1, missed 0"), "{stats:?}");
-    assert!(stats.contains(&"Seen 1 of 1 puzzles"), "{stats:?}");
+    assert!(stats.contains(&"Puzzles seen: 1 of 1"), "{stats:?}");
     let top = server.private(bob, "top", json!([])).await;
     let top: Vec<&str> = top.lines().collect();
-    assert_eq!(top[0], "🧩 Best puzzle solvers of this chat");
+    assert_eq!(top[0], "🧩 Best puzzle solvers in this chat");
     assert_eq!(top.len(), 2, "{top:?}");
     assert!(
         top[1].starts_with("1. Alice ") && top[1].ends_with(" (1 of 1)"),
@@ -322,9 +322,21 @@ async fn a_puzzle_is_solved_in_its_message_and_refusals_are_private() {
     let global = server.private(alice, "top", options).await;
     assert_eq!(global, format!("🧩 Best puzzle solvers\n{}", top[1]));
 
-    // Next: the message becomes Alice's next puzzle (the only one again, attempt 2).
-    let next = server.play(alice, &solved, "1zn").await;
-    assert_eq!(id_of(&next), id_of(&board));
+    // Next: Alice's next puzzle (the only one again, attempt 2) posted as a new message;
+    // the solved one stays as it is.
+    let press = server.fake.press(alice, id_of(&solved), "1zn");
+    let call = server.fake.wait_callback(press).await;
+    assert_eq!(call.callback_type(), Some(4), "{}", content(&call));
+    assert!(!call.is_ephemeral(), "the next puzzle is for the channel");
+    let next = server
+        .fake
+        .original_message(press)
+        .expect("the next puzzle");
+    assert_ne!(id_of(&next), id_of(&board));
+    assert_eq!(
+        server.fake.message(id_of(&board)).expect("kept")["embeds"],
+        solved["embeds"]
+    );
     assert_eq!(
         lines(&next),
         [
@@ -357,14 +369,14 @@ async fn a_miss_and_the_daily_puzzle_once_a_day() {
     let solution = start.clone().play(9).unwrap();
     let gain = match (solution.tuzdek_created, solution.captured) {
         (true, _) => "It makes a tuzdek.".to_string(),
-        (false, 0) => "Every other move loses at least 6 balls.".to_string(),
+        (false, 0) => "Any other move loses at least 6 balls.".to_string(),
         (false, n) => format!("It captures {n} balls."),
     };
     assert_eq!(
         lines(&missed)[..3],
         [
             "🧩 Puzzle for Bob",
-            &format!("❌ Not {wrong}: the move was 9."),
+            &format!("❌ Not pit {wrong}: the move was pit 9."),
             &gain,
         ]
     );
@@ -374,7 +386,7 @@ async fn a_miss_and_the_daily_puzzle_once_a_day() {
     assert_eq!(missed["embeds"][0]["color"], 0xC62828);
     let stats = server.private(bob, "stats", json!([])).await;
     assert!(stats.contains("\nSolved 0, missed 1\n"), "{stats}");
-    assert!(stats.contains("\nLast puzzles: ❌\n"), "{stats}");
+    assert!(stats.contains("\nRecent puzzles: ❌\n"), "{stats}");
 
     // Alice's daily puzzle: solved, with her streak.
     let daily = server.posted(alice, "daily").await;
@@ -395,7 +407,7 @@ async fn a_miss_and_the_daily_puzzle_once_a_day() {
     assert_eq!(shown_lines.last(), Some(&"Daily streak: 1 day"));
 
     // Once a day: by command and by the button, refused privately.
-    let done = "You have solved today's puzzle. A new one comes at 00:00 UTC.";
+    let done = "You have already solved today's puzzle. The next one comes at 00:00 UTC.";
     let (_, again) = server.puzzle(alice, "daily", json!([])).await;
     assert!(again.is_ephemeral());
     assert_eq!(content(&again), done);

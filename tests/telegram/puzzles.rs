@@ -318,7 +318,7 @@ fn a_puzzle_is_solved_move_by_move_in_its_message_then_ranked() {
         lines(&after),
         [
             "🧩 Puzzle for Alice",
-            "White answered 3.",
+            "White replied with pit 3.",
             "Your move (Black): find the best one."
         ]
     );
@@ -355,22 +355,22 @@ fn a_puzzle_is_solved_move_by_move_in_its_message_then_ranked() {
     // Stats and the boards (the group's, and all of Telegram's).
     let stats = room.ask_text(alice, "/puzzle stats");
     let stats: Vec<&str> = stats.lines().collect();
-    assert_eq!(stats[0], "🧩 Puzzles of Alice");
+    assert_eq!(stats[0], "🧩 Puzzles: Alice");
     assert!(stats[1].starts_with("Puzzle rating: "), "{stats:?}");
     assert!(stats.contains(&"Solved 1, missed 0"), "{stats:?}");
     assert!(
         stats.contains(&"Today's puzzle: not tried yet"),
         "{stats:?}"
     );
-    assert!(stats.contains(&"Last puzzles: ✅"), "{stats:?}");
-    assert!(stats.contains(&"Seen 1 of 1 puzzles"), "{stats:?}");
+    assert!(stats.contains(&"Recent puzzles: ✅"), "{stats:?}");
+    assert!(stats.contains(&"Puzzles seen: 1 of 1"), "{stats:?}");
     let bobs = room.ask_text(bob, "/puzzle stats");
-    assert!(bobs.starts_with("🧩 Puzzles of Bob\n"), "{bobs}");
+    assert!(bobs.starts_with("🧩 Puzzles: Bob\n"), "{bobs}");
     assert!(bobs.contains("Solved 0, missed 0"), "{bobs}");
 
     let top = room.ask_text(bob, "/puzzle top");
     let top: Vec<&str> = top.lines().collect();
-    assert_eq!(top[0], "🧩 Best puzzle solvers of this chat");
+    assert_eq!(top[0], "🧩 Best puzzle solvers in this chat");
     assert_eq!(top.len(), 2, "{top:?}");
     assert!(
         top[1].starts_with("1. Alice ") && top[1].ends_with(" (1 of 1)"),
@@ -440,7 +440,7 @@ fn a_miss_shows_the_solution_and_forged_data_is_refused() {
     let solution = start.clone().play(9).unwrap();
     let gain = match (solution.tuzdek_created, solution.captured) {
         (true, _) => "It makes a tuzdek.".to_string(),
-        (false, 0) => "Every other move loses at least 6 balls.".to_string(),
+        (false, 0) => "Any other move loses at least 6 balls.".to_string(),
         (false, n) => format!("It captures {n} balls."),
     };
     let shown = lines(&missed);
@@ -448,7 +448,7 @@ fn a_miss_shows_the_solution_and_forged_data_is_refused() {
         shown[..3],
         [
             "🧩 Puzzle for Alice",
-            &format!("❌ Not {wrong}: the move was 9."),
+            &format!("❌ Not pit {wrong}: the move was pit 9."),
             &gain,
         ]
     );
@@ -467,7 +467,7 @@ fn a_miss_shows_the_solution_and_forged_data_is_refused() {
     assert_eq!(lines(&solved)[..2], ["🧩 Puzzle for Bob", "✅ Solved!"]);
     let top = room.ask_text(alice, "/puzzle top");
     let top: Vec<&str> = top.lines().collect();
-    assert_eq!(top[0], "🧩 Best puzzle solvers of this chat");
+    assert_eq!(top[0], "🧩 Best puzzle solvers in this chat");
     assert!(
         top[1].starts_with("1. Bob ") && top[1].ends_with(" (1 of 1)"),
         "{top:?}"
@@ -504,7 +504,7 @@ fn the_daily_puzzle_is_played_once_a_day() {
     let again = room.ask_text(alice, "/puzzle daily");
     assert_eq!(
         again,
-        "You have solved today's puzzle. A new one comes at 00:00 UTC."
+        "You have already solved today's puzzle. The next one comes at 00:00 UTC."
     );
     let mark = room.fake.mark();
     let answer = room.press(board.message_id, alice, "1zd");
@@ -532,7 +532,7 @@ fn the_daily_puzzle_is_played_once_a_day() {
     );
     assert_eq!(
         room.ask_text(bob, "/puzzle daily"),
-        "You have tried today's puzzle. A new one comes at 00:00 UTC."
+        "You have already tried today's puzzle. The next one comes at 00:00 UTC."
     );
 }
 
@@ -545,7 +545,7 @@ fn an_attempt_outlives_a_restart_of_the_bot() {
     // The new process finds the attempt in the store and edits the old message.
     let (_, after) = room.play(board.message_id, &alice, &data_of(&board, 5));
     assert!(
-        caption(&after).contains("\nWhite answered 3.\n"),
+        caption(&after).contains("\nWhite replied with pit 3.\n"),
         "{}",
         caption(&after)
     );
