@@ -28,6 +28,8 @@ const ONE_MOVE_FEN: &str = "3,2,15,2,16,x,3,15,14/14,2,1,14,2,3,2,1,4 38/11 w 6"
 
 const NOT_YOURS: &str = "This is someone else's puzzle. Ask for your own with /puzzle.";
 const STALE: &str = "This board is out of date: play on the newest one.";
+const BAD_BUTTON: &str =
+    "This button does not belong to any game I know. Use /board to see your current board.";
 
 /// The adapter in this process against the fake, on a manager with a manual clock (at
 /// `T0`: the day of the daily puzzle is known) and the collection `puzzles`.
@@ -126,7 +128,11 @@ impl Server {
     /// the message is left as it was.
     async fn refused(&self, user: &User, message: &Value, custom_id: &str, text: &str) {
         let before = self.fake.message(id_of(message)).expect("the message");
-        let id = self.fake.press(user, id_of(message), custom_id);
+        // Data the message does not carry can only come from a forged client.
+        let id = match buttons(&before).iter().any(|b| b["custom_id"] == custom_id) {
+            true => self.fake.press(user, id_of(message), custom_id),
+            false => self.fake.press_forged(user, id_of(message), custom_id),
+        };
         let call = self.fake.wait_callback(id).await;
         assert_eq!(call.callback_type(), Some(4));
         assert!(call.is_ephemeral(), "a refusal is private");
@@ -295,6 +301,11 @@ async fn a_puzzle_is_solved_in_its_message_and_refusals_are_private() {
     server
         .refused(alice, &first, &pit_id(&first, 5), STALE)
         .await;
+    // Data the first message never carried (the current step's move) is refused as forged,
+    // though it is Alice's own right move.
+    let forged = pit_id(&first, 5).replace(":1:0:5", ":1:1:6");
+    assert_ne!(forged, pit_id(&first, 5));
+    server.refused(alice, &first, &forged, BAD_BUTTON).await;
 
     // The second move solves it: the themes and both ratings; Next and Daily.
     let solved = server.play(alice, &after, &pit_id(&after, 6)).await;

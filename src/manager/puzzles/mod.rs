@@ -26,7 +26,6 @@ use super::{lock, ActionError, Manager};
 use crate::model::{ChatRef, UserRef};
 use crate::puzzle::{ByRating, Collection, Puzzle, Verdict};
 use crate::ratings::{after_game, Rating, Score};
-use crate::rules::Position;
 use crate::store::{Batch, Expect, Store, StoreError, Tree};
 use rand::Rng;
 use std::sync::{Arc, Mutex};
@@ -465,9 +464,4 @@ async fn backoff(lost: u32) {
     let most = 2 + u64::from(lost.min(8)) * 4;
     let ms = rand::thread_rng().gen_range(0..most);
     tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
-}
-
-/// The position at the start of the puzzle, for tests and the command line.
-pub fn start_position(puzzle: &Puzzle) -> Option<Position> {
-    shown::position_at(puzzle, 0).ok()
 }

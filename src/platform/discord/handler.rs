@@ -569,6 +569,11 @@ impl Bot {
                 self.history_page(origin, &user, (whose, page, at), lang)
                     .await
             }
+            Button::PuzzleMove { .. } if !super::puzzle::on_message(press) => {
+                // A move names its owner and attempt: data the message never carried is
+                // forged.
+                Err(Failure::BadButton)
+            }
             Button::PuzzleMove { .. } | Button::PuzzleNext | Button::PuzzleDaily => {
                 self.puzzle_press(origin, (&user, &chat), button, lang)
                     .await

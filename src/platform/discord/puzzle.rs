@@ -15,7 +15,10 @@ use crate::model::{ChatRef, Platform, UserRef};
 use crate::platform::present::{puzzle as show, LabeledButton};
 use crate::ratings::keys::Scope;
 use crate::t;
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed, Member};
+use serenity::all::{
+    ActionRowComponent, ButtonKind, ButtonStyle, ComponentInteraction, CreateActionRow,
+    CreateButton, CreateEmbed, Member,
+};
 use std::sync::Arc;
 
 /// Pit buttons in a row (Discord allows five).
@@ -141,6 +144,17 @@ pub(super) async fn puzzle_message(view: &PuzzleView, lang: Lang) -> Outgoing {
         components,
         ..Outgoing::default()
     }
+}
+
+/// Whether the pressed message carries a button with the pressed data.
+pub(super) fn on_message(press: &ComponentInteraction) -> bool {
+    let pressed = &press.data.custom_id;
+    press.message.components.iter().any(|row| {
+        row.components.iter().any(|c| {
+            matches!(c, ActionRowComponent::Button(b)
+                if matches!(&b.data, ButtonKind::NonLink { custom_id, .. } if custom_id == pressed))
+        })
+    })
 }
 
 fn colour(view: &PuzzleView) -> u32 {

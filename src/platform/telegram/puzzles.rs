@@ -18,10 +18,7 @@ use crate::ratings::keys::Scope;
 use crate::render::{self, Charset};
 use crate::t;
 use std::sync::Arc;
-use teloxide::prelude::*;
-use teloxide::types::{
-    CallbackQuery, ChatMemberKind, InlineKeyboardButton, InlineKeyboardMarkup, Message,
-};
+use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message};
 
 /// Pit buttons in a row (as under a game's board).
 const PITS_PER_ROW: usize = 5;
@@ -70,7 +67,7 @@ pub async fn command(
             ctx.reply(chat_id, Some(msg.id.0), html(&text));
         }
         PuzzleCommand::Post { hour } => {
-            if !msg.chat.is_private() && !is_admin(ctx, msg).await? {
+            if !msg.chat.is_private() && !super::tournaments::is_chat_admin(ctx, msg).await? {
                 return Err(Failure::Unable(t!(lang, "puzzle-post-admins")));
             }
             let place = chat_id.to_string();
@@ -97,25 +94,6 @@ pub async fn start_daily(
     let content = puzzle_content(&view, lang).await;
     ctx.send_later(msg.chat.id.0, None, content, None);
     Ok(())
-}
-
-/// Whether the sender of `msg` is an owner or administrator of its chat.
-async fn is_admin(ctx: &Ctx, msg: &Message) -> Result<bool, Failure> {
-    let Some(from) = msg.from.as_ref() else {
-        return Ok(false);
-    };
-    let member = ctx
-        .bot
-        .get_chat_member(msg.chat.id, from.id)
-        .await
-        .map_err(|err| {
-            let error = ctx.poster.describe(&err);
-            Failure::Internal(anyhow::anyhow!("getChatMember: {error}"))
-        })?;
-    Ok(matches!(
-        member.kind,
-        ChatMemberKind::Owner(_) | ChatMemberKind::Administrator(_)
-    ))
 }
 
 /// A press under a puzzle: a pit (the presser's own attempt only), or Next / Daily.

@@ -171,16 +171,20 @@ async fn may_manage(a: &Asked<'_>, rec: &TournamentRecord) -> Result<bool, Failu
     if rec.creator == *a.actor {
         return Ok(false);
     }
-    let Some(from) = a.msg.from.as_ref() else {
+    is_chat_admin(a.ctx, a.msg).await
+}
+
+/// Whether the sender of `msg` is an owner or administrator of its chat (getChatMember).
+pub(super) async fn is_chat_admin(ctx: &Ctx, msg: &Message) -> Result<bool, Failure> {
+    let Some(from) = msg.from.as_ref() else {
         return Ok(false);
     };
-    let member = a
-        .ctx
+    let member = ctx
         .bot
-        .get_chat_member(a.msg.chat.id, from.id)
+        .get_chat_member(msg.chat.id, from.id)
         .await
         .map_err(|err| {
-            let error = a.ctx.poster.describe(&err);
+            let error = ctx.poster.describe(&err);
             Failure::Internal(anyhow::anyhow!("getChatMember: {error}"))
         })?;
     let admin = matches!(
@@ -188,7 +192,7 @@ async fn may_manage(a: &Asked<'_>, rec: &TournamentRecord) -> Result<bool, Failu
         ChatMemberKind::Owner(_) | ChatMemberKind::Administrator(_)
     );
     tracing::debug!(
-        chat = a.chat(),
+        chat = msg.chat.id.0,
         user = from.id.0,
         admin,
         "telegram: chat member"
