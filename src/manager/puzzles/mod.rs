@@ -92,7 +92,7 @@ impl Manager {
         let (player, number) = self
             .update_puzzle_player(user, |p| self.begin(p, chat, kind, today, pick))
             .await?;
-        self.attempt_view(&player, number).await
+        self.attempt_view(&player, number)
     }
 
     /// Starts (or finds) the attempt `kind` asks for on `p`; its number.
@@ -209,7 +209,7 @@ impl Manager {
                 if !self.write_or_lost(batch).await? {
                     return Ok(None);
                 }
-                let view = self.attempt_view(&player, number).await?;
+                let view = self.attempt_view(&player, number)?;
                 Ok(Some(view))
             }
             Verdict::Right { solved: true, .. } | Verdict::Wrong { .. } => {
@@ -348,29 +348,25 @@ impl Manager {
     }
 
     /// The view of attempt `number` of `player` (on).
-    async fn attempt_view(
-        &self,
-        player: &PuzzlePlayer,
-        number: u32,
-    ) -> Result<PuzzleView, ActionError> {
+    fn attempt_view(&self, player: &PuzzlePlayer, number: u32) -> Result<PuzzleView, ActionError> {
         let attempt = player.attempt(number).ok_or(PuzzleError::Over)?;
         let puzzle = self.puzzle_of(&attempt.puzzle)?;
-        let puzzle_rating = self.current_rating(&puzzle).await?;
+        let puzzle_rating = self.cached_rating(&puzzle);
         let today = day_of(self.now());
         shown::solving_view(player, attempt, &puzzle, puzzle_rating, today)
     }
 
-    /// A puzzle's rating as stored, or its starting one.
-    async fn current_rating(&self, puzzle: &Puzzle) -> Result<Rating, ActionError> {
-        let stored = self
-            .inner
-            .store
-            .get::<PuzzleRating>(Tree::PuzzleRatings, &puzzle.id)
-            .await?;
-        Ok(match stored {
-            Some(s) => s.rating,
-            None => self.fresh_rating(&puzzle.id)?.rating,
-        })
+    /// A puzzle's rating for a view while solving: from the choosing cache, not the store
+    /// (it is shown only once the attempt is over, from the rating just written).
+    fn cached_rating(&self, puzzle: &Puzzle) -> Rating {
+        let collection = &self.inner.puzzles.collection;
+        let cached = collection
+            .index_of(&puzzle.id)
+            .and_then(|i| lock(&self.inner.puzzles.by_rating).rating(i));
+        Rating {
+            rating: cached.unwrap_or(puzzle.rating),
+            ..Rating::default()
+        }
     }
 
     /// Reads `user`'s puzzle record (a new one when they have none), changes it, and writes
