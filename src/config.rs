@@ -7,6 +7,7 @@ use crate::engine::EngineConfig;
 use crate::manager::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig, ReviewConfig};
 use crate::platform::discord::config::{DiscordConfig, DiscordConfigError};
 use crate::platform::telegram::config::{TelegramConfig, TelegramConfigError};
+use crate::platform::web::config::{WebConfig, WebConfigError};
 use crate::store::{Location, PostgresOptions, StoreOptions};
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,41 @@ pub struct Config {
     pub log: LogConfig,
     pub telegram: TelegramConfig,
     pub discord: DiscordConfig,
+    pub puzzles: PuzzlesConfig,
+    pub web: WebConfig,
+}
+
+/// `[puzzles]`: which collection puzzle play uses.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PuzzlesConfig {
+    /// A collection file made by `toguz puzzle generate` (e.g. from the deployment's own
+    /// archive); none: the shipped collection.
+    pub collection: Option<PathBuf>,
+    /// The file's text, read and checked by `Config::load`.
+    #[serde(skip)]
+    pub text: Option<std::sync::Arc<str>>,
+}
+
+impl PuzzlesConfig {
+    /// Reads `path` and checks that it is a collection with at least one puzzle: a deployment
+    /// learns of a bad file when it starts, not at a player's first `/puzzle`.
+    pub fn read_collection(path: &Path) -> Result<std::sync::Arc<str>, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let invalid = |message: String| ConfigError::Invalid {
+            key: "puzzles.collection",
+            message: format!("{}: {message}", path.display()),
+        };
+        let collection =
+            crate::puzzle::Collection::from_text(&text).map_err(|e| invalid(e.to_string()))?;
+        if collection.puzzles().is_empty() {
+            return Err(invalid("the file holds no puzzle".into()));
+        }
+        Ok(text.into())
+    }
 }
 
 /// The environment variable that names the PostgreSQL database (it wins over `url`, so the
@@ -167,6 +203,8 @@ pub enum ConfigError {
     Telegram(#[from] TelegramConfigError),
     #[error(transparent)]
     Discord(#[from] DiscordConfigError),
+    #[error(transparent)]
+    Web(#[from] WebConfigError),
 }
 
 impl Config {
@@ -176,7 +214,11 @@ impl Config {
             path: path.display().to_string(),
             source,
         })?;
-        Config::parse(&text, &path.display().to_string())
+        let mut config = Config::parse(&text, &path.display().to_string())?;
+        if let Some(file) = &config.puzzles.collection {
+            config.puzzles.text = Some(PuzzlesConfig::read_collection(file)?);
+        }
+        Ok(config)
     }
 
     /// Parses and checks config text; `origin` names it in errors.
@@ -276,6 +318,9 @@ impl Config {
         if self.discord.enabled {
             self.discord.resolve(discord_token)?;
         }
+        if self.web.enabled {
+            self.web.validate()?;
+        }
         Ok(())
     }
 
@@ -286,7 +331,7 @@ impl Config {
             limits: self.limits.clone(),
             clock: self.clock.clone(),
             review: self.review.clone(),
-            puzzles: None,
+            puzzles: self.puzzles.text.clone(),
         }
     }
 }
@@ -424,5 +469,35 @@ mod tests {
         assert!(err.to_string().contains("limits.games_per_user"), "{err}");
         let err = Config::parse("[limits]\nmove_timeout_hours = -1\n", "x.toml").unwrap_err();
         assert!(err.to_string().contains("move_timeout_hours"), "{err}");
+    }
+
+    #[test]
+    fn a_puzzle_collection_file_is_read_and_checked_when_the_config_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let config_at = |collection: &str| {
+            let path = dir.path().join("toguz.toml");
+            let line = format!("[puzzles]\ncollection = {collection:?}\n");
+            std::fs::write(&path, line).unwrap();
+            Config::load(&path)
+        };
+        let good = dir.path().join("good.jsonl");
+        let first = crate::puzzle::SHIPPED.lines().next().unwrap();
+        std::fs::write(&good, format!("{first}\n")).unwrap();
+        let config = config_at(good.to_str().unwrap()).unwrap();
+        let text = config.manager_config().puzzles.expect("the file's text");
+        assert_eq!(text.trim(), first);
+        // Without the table, the shipped collection.
+        assert_eq!(Config::default().manager_config().puzzles, None);
+
+        let bad = dir.path().join("bad.jsonl");
+        std::fs::write(&bad, "{\"id\": 3}\n").unwrap();
+        let err = config_at(bad.to_str().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("puzzles.collection"), "{err}");
+        let empty = dir.path().join("empty.jsonl");
+        std::fs::write(&empty, "\n").unwrap();
+        let err = config_at(empty.to_str().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("no puzzle"), "{err}");
+        let err = config_at("/nonexistent/p.jsonl").unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/p.jsonl"), "{err}");
     }
 }

@@ -1,7 +1,7 @@
 //! `toguz play`: a game against the bot in the terminal, through the manager and sled.
 
 use crate::cli::run::{init_logging, report_store_failure};
-use crate::config::{Config, LogFormat};
+use crate::config::{Config, LogFormat, PuzzlesConfig};
 use crate::engine::{EngineConfig, EnginePool};
 use crate::i18n::Lang;
 use crate::manager::{Manager, ManagerConfig};
@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// `--data-dir` is given) and whose `[limits]` and `[clock]` apply.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// A puzzle collection made by `toguz puzzle generate` (default: the config's
+    /// `[puzzles]`, else the shipped collection).
+    #[arg(long)]
+    pub puzzles: Option<PathBuf>,
     /// Language: en, ru or kk (default: the one chosen last time, else English).
     #[arg(long, value_parser = parse_lang)]
     pub lang: Option<Lang>,
@@ -113,7 +117,10 @@ async fn play(args: PlayArgs, puzzles: bool) -> anyhow::Result<ExitCode> {
     };
     let store = Store::open_at(&location, &options).await?;
     let engine = EnginePool::new(EngineConfig::default());
-    let manager_config = config.map_or_else(ManagerConfig::default, |c| c.manager_config());
+    let mut manager_config = config.map_or_else(ManagerConfig::default, |c| c.manager_config());
+    if let Some(file) = &args.puzzles {
+        manager_config.puzzles = Some(PuzzlesConfig::read_collection(file)?);
+    }
     let manager = Manager::start(store, engine, manager_config).await?;
     let user = console_user();
     let lang = match args.lang {

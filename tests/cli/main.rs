@@ -1,8 +1,9 @@
 //! The `toguz` command line as a user runs it: `replay`, `perft`, `render`, `analyze`,
-//! `match`, `engine` and `swiss pair`; output, errors and exit codes. One test binary for all of them.
+//! `match`, `engine`, `swiss pair` and `puzzle generate/export`; output, errors and exit codes. One test binary for all of them.
 
 mod engine;
 mod history;
+mod puzzle;
 mod render;
 mod replay;
 mod review;

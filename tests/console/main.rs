@@ -6,6 +6,7 @@ mod hint;
 mod hot_seat;
 mod lang;
 mod play;
+mod puzzle;
 mod review;
 mod shared;
 
