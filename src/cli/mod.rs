@@ -20,6 +20,7 @@ pub mod store;
 pub mod swiss;
 pub mod tournament;
 pub mod tournament_export;
+pub mod web;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Puzzles: alone, solve them in the terminal; `generate` mines record files for
     /// puzzles, `export` lists a collection.
     Puzzle(puzzle::PuzzleArgs),
+    /// Serve a store's game pages on the web, without the bots (`toguz run` serves them
+    /// beside the bots when `[web]` is enabled).
+    Web(web::WebArgs),
 }
 
 /// Runs the command line; errors are printed as one line, never as a panic or a backtrace.
@@ -94,6 +98,7 @@ pub fn main() -> ExitCode {
         Command::Swiss(command) => swiss::run(command),
         Command::Tournament(command) => tournament::main(command),
         Command::Puzzle(args) => puzzle::run(args),
+        Command::Web(args) => web::run(args),
     };
     match result {
         Ok(code) => code,

@@ -36,7 +36,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             "toguz: no platform is enabled in the config, so there is nothing to run.\n\
              To play against the bot in this terminal: toguz play\n\
              To run the bot: copy config.example.toml to toguz.toml, set enabled = true under \
-             [telegram] or [discord], and give the token (or TELEGRAM_TOKEN / DISCORD_TOKEN)."
+             [telegram] or [discord] and give the token (or TELEGRAM_TOKEN / DISCORD_TOKEN), \
+             or under [web] for the game pages."
         );
         return Ok(ExitCode::from(1));
     }
@@ -58,6 +59,8 @@ pub(crate) fn load_config(path: Option<&std::path::Path>) -> anyhow::Result<Conf
 pub enum Service {
     Telegram,
     Discord,
+    /// The game pages (`[web]`).
+    Web,
 }
 
 impl Service {
@@ -65,6 +68,7 @@ impl Service {
         match self {
             Service::Telegram => "telegram",
             Service::Discord => "discord",
+            Service::Web => "web",
         }
     }
 }
@@ -77,6 +81,9 @@ pub fn enabled_platforms(config: &Config) -> Vec<Service> {
     }
     if config.discord.enabled {
         out.push(Service::Discord);
+    }
+    if config.web.enabled {
+        out.push(Service::Web);
     }
     out
 }
@@ -182,6 +189,10 @@ fn start_platform(tasks: &mut Tasks, platform: Service, config: Arc<Config>, man
             let discord = config.discord.clone();
             tasks
                 .spawn(async move { (platform, platform::discord::serve(discord, manager).await) });
+        }
+        Service::Web => {
+            let web = config.web.clone();
+            tasks.spawn(async move { (platform, platform::web::serve(web, manager).await) });
         }
     }
 }

@@ -127,6 +127,10 @@ macro_rules! catalog_files {
                 "puzzle",
                 include_str!(concat!("../../locales/", $lang, "/puzzle.ftl")),
             ),
+            (
+                "web",
+                include_str!(concat!("../../locales/", $lang, "/web.ftl")),
+            ),
         ]
     };
 }

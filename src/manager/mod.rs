@@ -58,6 +58,7 @@ mod game;
 pub mod history;
 mod index;
 pub mod limits;
+pub mod links;
 mod pages;
 pub mod puzzles;
 pub mod record;
@@ -168,6 +169,8 @@ struct Inner {
     ended_at_start: Mutex<Vec<GameId>>,
     /// What this process read or wrote lately of users' languages and handles (`users`).
     recent: users::Recent,
+    /// The key that signs game page addresses (`links`), once read.
+    page_secret: std::sync::OnceLock<[u8; 32]>,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
 }
@@ -228,6 +231,7 @@ impl Manager {
                 hints: Mutex::new(HashSet::new()),
                 ended_at_start: Mutex::new(Vec::new()),
                 recent: users::Recent::new(),
+                page_secret: std::sync::OnceLock::new(),
                 puzzles,
                 config,
             }),

@@ -11,12 +11,17 @@ impl Manager {
         platform: Platform,
         name: &str,
     ) -> Result<[u8; 32], ActionError> {
-        let key = format!("secret:{}:{name}", platform.name());
+        self.durable_secret_named(&format!("secret:{}:{name}", platform.name()))
+            .await
+    }
+
+    /// The random 32-byte secret stored under `key` in `Tree::Meta`, made the first time.
+    pub(super) async fn durable_secret_named(&self, key: &str) -> Result<[u8; 32], ActionError> {
         let fresh: [u8; 32] = rand::random();
         if self
             .inner
             .store
-            .put_new(Tree::Meta, &key, &fresh, None)
+            .put_new(Tree::Meta, key, &fresh, None)
             .await?
         {
             self.inner.store.commit().await?;
@@ -24,7 +29,7 @@ impl Manager {
         }
         self.inner
             .store
-            .get::<[u8; 32]>(Tree::Meta, &key)
+            .get::<[u8; 32]>(Tree::Meta, key)
             .await?
             .ok_or_else(|| ActionError::Storage(format!("secret {key} not readable")))
     }

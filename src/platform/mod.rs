@@ -6,3 +6,4 @@ pub mod console;
 pub mod discord;
 pub mod present;
 pub mod telegram;
+pub mod web;

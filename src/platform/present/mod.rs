@@ -28,6 +28,7 @@ mod names;
 pub mod puzzle;
 pub mod review;
 pub mod tournament;
+pub mod web;
 
 pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
 pub use names::{plain_player_name, player_name, user_name};

@@ -1,0 +1,20 @@
+# Ойындардың веб-беттері (src/platform/present/web.rs).
+web-title = { $white } — { $black } · Тоғызқұмалақ
+web-rating = рейтинг { $rating }
+web-store = Қазан
+web-tuzdek = Тұздық
+web-start = Басына
+web-back = Бір жүріс артқа
+web-forward = Бір жүріс алға
+web-end = Соңғы жүріске
+web-copy = Позицияны көшіру
+web-copied = Көшірілді
+web-record = Ойын жазбасы (PGN)
+web-moves = Жүрістер
+web-live = Қазір жүріп жатыр
+web-ply = Жүріс
+web-language = Тіл
+web-not-found-title = Бет табылмады
+web-not-found = Бұл мекенжайда ойын жоқ. Сізге жіберілген сілтемені тексеріңіз.
+web-index-title = Тоғызқұмалақ ойындары
+web-index-about = Ботпен ойналған әр ойынның өз беті бар: оны Discord не Telegram-дағы ойын тақтасының астындағы сілтеме арқылы ашыңыз.

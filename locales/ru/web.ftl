@@ -1,0 +1,20 @@
+# Страницы партий в вебе (src/platform/present/web.rs).
+web-title = { $white } — { $black } · Тогыз кумалак
+web-rating = рейтинг { $rating }
+web-store = Казан
+web-tuzdek = Туздык
+web-start = В начало
+web-back = Ход назад
+web-forward = Ход вперёд
+web-end = К последнему ходу
+web-copy = Копировать позицию
+web-copied = Скопировано
+web-record = Запись партии (PGN)
+web-moves = Ходы
+web-live = Идёт сейчас
+web-ply = Ход
+web-language = Язык
+web-not-found-title = Страница не найдена
+web-not-found = По этому адресу партии нет. Проверьте ссылку, которую вам прислали.
+web-index-title = Партии в тогыз кумалак
+web-index-about = У каждой партии, сыгранной с ботом, есть своя страница: откройте её по ссылке под доской партии в Discord или Telegram.

@@ -1,0 +1,204 @@
+//! What a game's web page shows (issue 35), decided here like every other view: the words
+//! in the page's language and the position after every half-move, which the page replays.
+//! Pure: the web adapter turns this into HTML.
+
+use crate::i18n::Lang;
+use crate::manager::links::GamePage;
+use crate::rules::{Position, Side};
+use crate::t;
+use serde::Serialize;
+
+/// One shown position: after `ply` half-moves of the game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlyShown {
+    /// The position string (docs/rules.md), for `data-position` and the Copy button.
+    pub fen: String,
+    /// White's and Black's pits, 1 to 9.
+    pub pits: [[u8; 9]; 2],
+    pub stores: [u8; 2],
+    /// White's and Black's tuzdek: the pit (1-9) in the *opponent's* row, or 0.
+    pub tuzdeks: [u8; 2],
+    /// The move that led here: side (0 White, 1 Black), pit, landing side, landing pit.
+    pub last: Option<[u8; 4]>,
+    /// That move in standard notation (`76`, `68X`); empty at the start.
+    pub token: String,
+    /// Side to move: 0 White, 1 Black.
+    pub to_move: u8,
+}
+
+/// The page's words, in its language.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageWords {
+    pub lang: &'static str,
+    pub title: String,
+    pub description: String,
+    /// White's and Black's names as shown (cleaned; no platform ids).
+    pub names: [String; 2],
+    /// "White", "Black".
+    pub sides: [String; 2],
+    /// A rating beside each name, when the game is rated.
+    pub ratings: [Option<String>; 2],
+    pub variant: String,
+    pub time_control: String,
+    /// The result, or whose move it is.
+    pub status: String,
+    pub to_move: [String; 2],
+    pub store: String,
+    pub tuzdek: String,
+    pub start: String,
+    pub back: String,
+    pub forward: String,
+    pub end: String,
+    pub copy: String,
+    pub copied: String,
+    pub record: String,
+    pub moves: String,
+    pub live: String,
+    pub ply: String,
+    pub language: String,
+}
+
+/// Every position of the game, from the start (`[0]`) to the last move; a move the rules
+/// refuse (a corrupt record) ends the list there.
+pub fn replay(page: &GamePage) -> Vec<PlyShown> {
+    let mut pos = Position::start(page.view.variant);
+    let mut out = vec![shown(&pos, None, String::new())];
+    for &pit in &page.pits {
+        let Ok(report) = pos.play(pit) else {
+            tracing::warn!(game = page.view.id, pit, "a page's move does not replay");
+            break;
+        };
+        let last = [
+            report.side.index() as u8,
+            report.pit,
+            report.landing_side.index() as u8,
+            report.landing_pit,
+        ];
+        out.push(shown(&pos, Some(last), report.notation().to_string()));
+    }
+    out
+}
+
+fn shown(pos: &Position, last: Option<[u8; 4]>, token: String) -> PlyShown {
+    PlyShown {
+        fen: pos.to_fen(),
+        pits: Side::BOTH.map(|s| pos.row(s)),
+        stores: Side::BOTH.map(|s| pos.store(s)),
+        tuzdeks: Side::BOTH.map(|s| pos.tuzdek(s).unwrap_or(0)),
+        last,
+        token,
+        to_move: pos.to_move().index() as u8,
+    }
+}
+
+/// The page's words for `page` in `lang`.
+pub fn page_words(page: &GamePage, lang: Lang) -> PageWords {
+    let view = &page.view;
+    let names = Side::BOTH.map(|s| super::plain_player_name(view.player(s), lang));
+    let sides = Side::BOTH.map(|s| super::side_name(s, lang));
+    let ratings = page
+        .ratings
+        .map(|r| r.map(|r| t!(lang, "web-rating", rating = r.rating.round() as i64)));
+    let variant = super::variant_text(view.variant, lang);
+    let control = view
+        .clock
+        .as_ref()
+        .map_or(crate::model::TimeControl::Correspondence, |c| c.control);
+    let to_move = [
+        t!(lang, "board-to-move-white"),
+        t!(lang, "board-to-move-black"),
+    ];
+    let status = super::result_text_plain(view, lang)
+        .unwrap_or_else(|| to_move[view.position.to_move().index()].clone());
+    PageWords {
+        lang: lang.code(),
+        title: t!(
+            lang,
+            "web-title",
+            white = names[0].clone(),
+            black = names[1].clone()
+        ),
+        description: format!("{} · {variant}", status),
+        names,
+        sides,
+        ratings,
+        variant,
+        time_control: match control.category() {
+            // A chat's texts leave correspondence unnamed; a page names it.
+            crate::model::Category::Correspondence => t!(lang, "category-correspondence"),
+            _ => super::time_control_text(control, lang),
+        },
+        status,
+        to_move,
+        store: t!(lang, "web-store"),
+        tuzdek: t!(lang, "web-tuzdek"),
+        start: t!(lang, "web-start"),
+        back: t!(lang, "web-back"),
+        forward: t!(lang, "web-forward"),
+        end: t!(lang, "web-end"),
+        copy: t!(lang, "web-copy"),
+        copied: t!(lang, "web-copied"),
+        record: t!(lang, "web-record"),
+        moves: t!(lang, "web-moves"),
+        live: t!(lang, "web-live"),
+        ply: t!(lang, "web-ply"),
+        language: t!(lang, "web-language"),
+    }
+}
+
+/// The words of the page for an address that names no game.
+pub fn not_found_words(lang: Lang) -> (String, String) {
+    (t!(lang, "web-not-found-title"), t!(lang, "web-not-found"))
+}
+
+/// The words of the front page.
+pub fn index_words(lang: Lang) -> (String, String) {
+    (t!(lang, "web-index-title"), t!(lang, "web-index-about"))
+}
+
+/// The page's language: `?lang=` when it names one, else the browser's first language we
+/// speak by `Accept-Language` (its q-values respected), else English.
+pub fn page_lang(query: Option<&str>, accept_language: Option<&str>) -> Lang {
+    if let Some(lang) = query.and_then(Lang::from_code) {
+        return lang;
+    }
+    let Some(header) = accept_language else {
+        return Lang::En;
+    };
+    let mut wanted: Vec<(f32, Lang)> = header
+        .split(',')
+        .filter_map(|part| {
+            let mut fields = part.trim().split(';');
+            let tag = fields.next()?.trim();
+            let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+            let lang = Lang::from_code(&primary)?;
+            let q = fields
+                .find_map(|f| f.trim().strip_prefix("q=").map(str::to_string))
+                .and_then(|q| q.parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (q > 0.0).then_some((q, lang))
+        })
+        .collect();
+    // Stable: of equal q-values, the browser's order.
+    wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    wanted.first().map_or(Lang::En, |(_, lang)| *lang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_language_comes_from_the_switch_then_the_browser() {
+        assert_eq!(page_lang(Some("kk"), Some("ru")), Lang::Kk);
+        assert_eq!(page_lang(Some("xx"), Some("ru-RU,ru;q=0.9")), Lang::Ru);
+        assert_eq!(
+            page_lang(None, Some("de-DE,de;q=0.9,kk;q=0.8,ru;q=0.7")),
+            Lang::Kk
+        );
+        assert_eq!(page_lang(None, Some("en;q=0.5, ru;q=0.8")), Lang::Ru);
+        assert_eq!(page_lang(None, Some("ru;q=0, fr")), Lang::En);
+        assert_eq!(page_lang(None, Some("garbage;;;,")), Lang::En);
+        assert_eq!(page_lang(None, None), Lang::En);
+    }
+}

@@ -1,0 +1,68 @@
+//! The page's script and style sheet, embedded in the binary (no CDN: the pages work
+//! offline on a LAN), served gzip-compressed when the browser takes it, and cached for a
+//! year under an address that changes with their content.
+
+use std::io::Write;
+use std::sync::LazyLock;
+
+/// One embedded file.
+pub struct Asset {
+    pub name: &'static str,
+    pub content_type: &'static str,
+    pub body: &'static str,
+    pub gzip: Vec<u8>,
+    /// A hash of the content, in its address (`/assets/game.js?v=...`).
+    pub version: String,
+}
+
+fn asset(name: &'static str, content_type: &'static str, body: &'static str) -> Asset {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing to a Vec cannot fail; an empty gzip body would only cost the compression.
+    let gzip = encoder
+        .write_all(body.as_bytes())
+        .and_then(|()| encoder.finish())
+        .unwrap_or_default();
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body.as_bytes());
+    let version = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    Asset {
+        name,
+        content_type,
+        body,
+        gzip,
+        version,
+    }
+}
+
+pub static SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "game.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/game.js"),
+    )
+});
+
+pub static STYLE: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "game.css",
+        "text/css; charset=utf-8",
+        include_str!("assets/game.css"),
+    )
+});
+
+pub static ICON: LazyLock<Asset> =
+    LazyLock::new(|| asset("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")));
+
+/// The asset named `name`.
+pub fn find(name: &str) -> Option<&'static Asset> {
+    [&*SCRIPT, &*STYLE, &*ICON]
+        .into_iter()
+        .find(|a| a.name == name)
+}
+
+impl Asset {
+    /// Its address, with the version that busts caches.
+    pub fn href(&self) -> String {
+        format!("/assets/{}?v={}", self.name, self.version)
+    }
+}

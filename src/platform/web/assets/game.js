@@ -1,0 +1,198 @@
+// A game's page: draws the board of the chosen half-move as SVG, steps through the game
+// (slider, buttons, arrow keys, the move list, ?ply=N), follows a live game through
+// server-sent events and counts its clocks down. The data is the page's #game-data.
+"use strict";
+(function () {
+  const dataNode = document.getElementById("game-data");
+  if (!dataNode) return;
+  const game = JSON.parse(dataNode.textContent);
+  const words = game.words;
+  const SVG = "http://www.w3.org/2000/svg";
+  const boardNode = document.getElementById("board");
+  const slider = document.getElementById("slider");
+  const plyText = document.getElementById("ply-text");
+  const movesNode = document.getElementById("moves");
+  const statusNode = document.getElementById("status");
+  let ply = Math.min(game.ply, game.plies.length - 1);
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const key in attrs) node.setAttribute(key, attrs[key]);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function text(parent, x, y, value, cls) {
+    const node = el("text", { x: x, y: y, "text-anchor": "middle", class: cls }, parent);
+    node.textContent = value;
+    return node;
+  }
+
+  // Balls in a pit: up to 18 drawn, three to a row; the number says the rest.
+  function balls(parent, cx, top, count) {
+    const shown = Math.min(count, 18);
+    const rows = Math.ceil(shown / 3);
+    const startY = top + 62 - (rows - 1) * 9;
+    for (let i = 0; i < shown; i++) {
+      const row = Math.floor(i / 3);
+      const inRow = Math.min(3, shown - row * 3);
+      const x = cx + ((i % 3) - (inRow - 1) / 2) * 19;
+      el("circle", { cx: x, cy: startY + row * 18, r: 8, class: "ball" }, parent);
+    }
+  }
+
+  function pit(svg, p, side, index, x, y) {
+    const count = p.pits[side][index];
+    const other = 1 - side;
+    const isTuzdek = p.tuzdeks[other] === index + 1;
+    const g = el("g", { class: "pit" }, svg);
+    let cls = isTuzdek ? "hole tuzdek" : "hole";
+    if (p.last && p.last[0] === side && p.last[1] === index + 1) cls += " played";
+    if (p.last && p.last[2] === side && p.last[3] === index + 1) cls += " landed";
+    el("rect", { x: x, y: y, width: 80, height: 125, rx: 40, class: cls }, g);
+    if (isTuzdek) {
+      el("path", { d: `M${x + 20} ${y + 42} l40 40 m0 -40 l-40 40`, class: "cross" }, g);
+    } else {
+      balls(g, x + 40, y, count);
+    }
+    const countY = side === 1 ? y + 150 : y - 12;
+    text(svg, x + 40, countY, String(count), "count");
+    const numberY = side === 1 ? y - 12 : y + 142;
+    text(svg, x + 40, numberY, String(index + 1), "pit-number");
+  }
+
+  function store(svg, p, side, y) {
+    el("rect", { x: 40, y: y, width: 720, height: 48, rx: 24, class: "store-bar" }, svg);
+    const shown = Math.min(p.stores[side], 162);
+    for (let i = 0; i < shown; i++) {
+      el("circle", { cx: 62 + Math.floor(i / 4) * 11, cy: y + 9 + (i % 4) * 10, r: 4.5, class: "ball" }, svg);
+    }
+    el("rect", { x: 772, y: y, width: 146, height: 48, rx: 8, class: "store-box" }, svg);
+    text(svg, 810, y + 30, words.store, "store-label");
+    text(svg, 880, y + 34, String(p.stores[side]), "store-count");
+  }
+
+  function draw() {
+    const p = game.plies[ply];
+    const svg = el("svg", { viewBox: "0 0 960 500", role: "img", "aria-label": p.fen });
+    el("rect", { x: 8, y: 8, width: 944, height: 484, rx: 18, class: "wood" }, svg);
+    for (let i = 0; i < 9; i++) pit(svg, p, 1, 8 - i, 40 + i * 100, 50);
+    store(svg, p, 1, 200);
+    store(svg, p, 0, 256);
+    for (let i = 0; i < 9; i++) pit(svg, p, 0, i, 40 + i * 100, 332);
+    boardNode.replaceChildren(svg);
+    boardNode.dataset.position = p.fen;
+    boardNode.dataset.ply = String(ply);
+    slider.max = String(game.plies.length - 1);
+    slider.value = String(ply);
+    plyText.textContent = `${words.ply} ${ply} / ${game.plies.length - 1}`;
+    for (const b of movesNode.querySelectorAll("button")) {
+      b.classList.toggle("current", Number(b.dataset.ply) === ply);
+    }
+    statusNode.textContent = ply === game.plies.length - 1 ? game.status : words.to_move[p.to_move];
+  }
+
+  function go(next, remember) {
+    ply = Math.max(0, Math.min(game.plies.length - 1, next));
+    draw();
+    if (remember !== false) {
+      const url = new URL(window.location.href);
+      url.searchParams.set("ply", String(ply));
+      window.history.replaceState(null, "", url);
+    }
+  }
+
+  function listMoves() {
+    // A move number and its two half-moves stay on one line.
+    movesNode.replaceChildren();
+    let pair = null;
+    for (let i = 1; i < game.plies.length; i++) {
+      if (i % 2 === 1) {
+        pair = document.createElement("span");
+        pair.className = "pair";
+        const number = document.createElement("span");
+        number.className = "number";
+        number.textContent = `${(i + 1) / 2}.`;
+        pair.appendChild(number);
+        movesNode.appendChild(pair);
+      }
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.ply = String(i);
+      b.textContent = game.plies[i].token;
+      pair.appendChild(b);
+    }
+  }
+
+  movesNode.addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) go(Number(b.dataset.ply));
+  });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const steps = { start: () => 0, back: () => ply - 1, forward: () => ply + 1, end: () => game.plies.length - 1 };
+  for (const name in steps) {
+    document.getElementById(name).addEventListener("click", () => go(steps[name]()));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys = { ArrowLeft: steps.back, ArrowRight: steps.forward, Home: steps.start, End: steps.end };
+    if (keys[e.key]) {
+      e.preventDefault();
+      go(keys[e.key]());
+    }
+  });
+  const copy = document.getElementById("copy");
+  copy.addEventListener("click", () => {
+    const fen = game.plies[ply].fen;
+    if (!navigator.clipboard) return;
+    navigator.clipboard.writeText(fen).then(
+      () => { copy.textContent = words.copied; setTimeout(() => { copy.textContent = words.copy; }, 1500); },
+      () => {}
+    );
+  });
+
+  // Clocks: left at `at` (the server's milliseconds), the side to move's running.
+  const clockNodes = [document.getElementById("clock-0"), document.getElementById("clock-1")];
+  const offset = Date.now() - game.now_ms;
+  function showClocks() {
+    const c = game.clock;
+    if (!c) return;
+    for (let side = 0; side < 2; side++) {
+      let left = c.left_ms[side];
+      if (c.running === side) left -= Date.now() - offset - c.at_ms;
+      left = Math.max(0, left);
+      const s = Math.floor(left / 1000);
+      const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+      const mm = h > 0 ? `${h}:${String(m).padStart(2, "0")}` : String(m);
+      clockNodes[side].textContent = `${mm}:${String(sec).padStart(2, "0")}`;
+    }
+  }
+  if (game.clock) setInterval(showClocks, 250);
+
+  function take(update) {
+    const atEnd = ply === game.plies.length - 1;
+    game.plies = update.plies;
+    game.status = update.status;
+    game.clock = update.clock;
+    game.now_ms = update.now_ms;
+    listMoves();
+    go(atEnd ? game.plies.length - 1 : ply, false);
+    showClocks();
+    if (!update.ongoing) document.getElementById("live").hidden = true;
+  }
+
+  if (game.live && window.EventSource) {
+    const source = new EventSource(game.live);
+    let states = 0;
+    source.addEventListener("game", (e) => {
+      take(JSON.parse(e.data));
+      // How many states came: a page (or a test) can tell the stream is open.
+      states += 1;
+      boardNode.dataset.live = String(states);
+    });
+    source.addEventListener("end", () => source.close());
+  }
+  listMoves();
+  showClocks();
+  go(ply, false);
+})();

@@ -1,0 +1,271 @@
+//! Game pages on the web (issue 35, docs/web.md): `/g/<key>` shows a game (replay, live
+//! moves, link previews), `/g/<key>.pgn` its record, `/g/<key>.png` its board; `/` the
+//! front page. Read-only: every page comes from the manager (`Manager::game_page`), never
+//! from the store, and addresses carry a signature (`manager::links`), so a game of a
+//! private chat is reachable only through its own link.
+
+pub mod assets;
+pub mod config;
+mod limits;
+mod live;
+pub mod page;
+
+use crate::i18n::Lang;
+use crate::manager::{ActionError, Manager};
+use crate::platform::present::{self, web::page_lang};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+pub use config::WebConfig;
+use futures_util::StreamExt;
+use live::Live;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What every handler shares.
+#[derive(Clone)]
+struct App {
+    manager: Manager,
+    live: Arc<Live>,
+    /// The public address, without a trailing slash.
+    base: Arc<str>,
+}
+
+/// Serves the pages on `config.listen` until the task is dropped.
+pub async fn serve(config: WebConfig, manager: Manager) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| anyhow::anyhow!("web: cannot listen on {}: {e}", config.listen))?;
+    serve_on(listener, config, manager).await
+}
+
+/// `serve` on a listener already bound (tests bind port 0).
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    config: WebConfig,
+    manager: Manager,
+) -> anyhow::Result<()> {
+    config.validate()?;
+    tracing::info!(listen = %listener.local_addr()?, public_url = config.base(), "web: serving game pages");
+    let limited = limits::Limited::new(listener, config.max_connections, config.max_per_address);
+    let app = router(App {
+        live: Live::start(manager.clone(), config.max_live),
+        manager,
+        base: config.base().into(),
+    });
+    axum::serve(limited, app).await?;
+    Ok(())
+}
+
+fn router(app: App) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/g/{key}", get(game))
+        .route("/g/{key}/live", get(live_events))
+        .route("/assets/{name}", get(asset))
+        .fallback(not_found_anywhere)
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(app)
+}
+
+/// Headers on every answer: no script, style or frame from elsewhere, no address leaking
+/// in a Referer (a game's address is its key), no sniffing.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    let set = [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (
+            header::HeaderName::from_static("cross-origin-opener-policy"),
+            "same-origin",
+        ),
+    ];
+    for (name, value) in set {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// The language of a request.
+fn lang_of(query: &HashMap<String, String>, headers: &HeaderMap) -> Lang {
+    let accept = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    page_lang(query.get("lang").map(String::as_str), accept)
+}
+
+fn html(status: StatusCode, body: String) -> Response {
+    let headers = [
+        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+        (header::CACHE_CONTROL, "no-cache"),
+        (header::VARY, "Accept-Language"),
+    ];
+    (status, headers, body).into_response()
+}
+
+async fn index(Query(query): Query<HashMap<String, String>>, headers: HeaderMap) -> Response {
+    html(StatusCode::OK, page::index(lang_of(&query, &headers)))
+}
+
+/// What `/g/<name>` asks for.
+enum Want {
+    Page,
+    Record,
+    Image,
+}
+
+/// `/g/<key>`, `/g/<key>.pgn`, `/g/<key>.png`.
+async fn game(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let lang = lang_of(&query, &headers);
+    let (key, want) = if let Some(key) = name.strip_suffix(".pgn") {
+        (key, Want::Record)
+    } else if let Some(key) = name.strip_suffix(".png") {
+        (key, Want::Image)
+    } else {
+        (name.as_str(), Want::Page)
+    };
+    let page = match app.manager.game_page(key).await {
+        Ok(page) => page,
+        Err(ActionError::NoSuchGame) => return not_found(lang, &format!("/g/{name}")),
+        Err(error) => {
+            tracing::warn!(%error, "web: a game page could not be read");
+            return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+        }
+    };
+    // A finished game's page never changes; an ongoing one's does with every move.
+    let cache = if page.view.is_over() {
+        "public, max-age=86400"
+    } else {
+        "no-cache"
+    };
+    match want {
+        Want::Page => {
+            let ply = query.get("ply").and_then(|p| p.parse::<usize>().ok());
+            let body = page::game_page(&page, lang, ply, &app.base);
+            let mut response = html(StatusCode::OK, body);
+            if let Ok(value) = HeaderValue::from_str(cache) {
+                response.headers_mut().insert(header::CACHE_CONTROL, value);
+            }
+            response
+        }
+        Want::Record => {
+            let disposition = format!("inline; filename=\"toguz-{}.pgn\"", page.view.id);
+            let headers = [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (header::CONTENT_DISPOSITION, disposition),
+                (header::CACHE_CONTROL, cache.to_string()),
+            ];
+            (headers, page.record).into_response()
+        }
+        Want::Image => {
+            let board = present::board_view(&page.view, None, lang);
+            // Drawing takes a few milliseconds of CPU: off the async threads.
+            let png = tokio::task::spawn_blocking(move || crate::render::png(&board)).await;
+            match png {
+                Ok(Ok(png)) => {
+                    let headers = [
+                        (header::CONTENT_TYPE, "image/png".to_string()),
+                        (header::CACHE_CONTROL, cache.to_string()),
+                    ];
+                    (headers, png).into_response()
+                }
+                _ => {
+                    tracing::error!(game = page.view.id, "web: the board could not be drawn");
+                    StatusCode::INTERNAL_SERVER_ERROR.into_response()
+                }
+            }
+        }
+    }
+}
+
+/// `/g/<key>/live`: the game's states as server-sent events (`game`), until it ends
+/// (`end`). Over `max_live` streams, 503: the page still works, without live moves.
+async fn live_events(
+    State(app): State<App>,
+    Path(key): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let lang = lang_of(&query, &headers);
+    let Ok(slot) = app.live.slots.clone().try_acquire_owned() else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "too many live pages").into_response();
+    };
+    let page = match app.manager.game_page(&key).await {
+        Ok(page) => page,
+        Err(_) => return not_found(lang, &format!("/g/{key}/live")),
+    };
+    let receiver = app.live.watch(page);
+    let states = tokio_stream::wrappers::WatchStream::new(receiver);
+    let stream = states.flat_map(move |state| {
+        let _held = &slot;
+        let mut events = vec![SseEvent::default().event("game").data(state.json(lang))];
+        if state.page.view.is_over() {
+            events.push(SseEvent::default().event("end").data("end"));
+        }
+        futures_util::stream::iter(events.into_iter().map(Ok::<_, std::convert::Infallible>))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// `/assets/<name>`: gzip when the browser takes it, cached for a year (the address
+/// changes with the content).
+async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+    let Some(asset) = assets::find(&name) else {
+        return not_found(Lang::En, &format!("/assets/{name}"));
+    };
+    let gzip = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")))
+        && !asset.gzip.is_empty();
+    let mut response = if gzip {
+        let mut r = asset.gzip.clone().into_response();
+        r.headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        r
+    } else {
+        asset.body.into_response()
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(asset.content_type),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    response
+}
+
+fn not_found(lang: Lang, path: &str) -> Response {
+    html(StatusCode::NOT_FOUND, page::not_found(lang, path))
+}
+
+async fn not_found_anywhere(
+    uri: axum::http::Uri,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    not_found(lang_of(&query, &headers), uri.path())
+}

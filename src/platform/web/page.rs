@@ -1,0 +1,253 @@
+//! The HTML of the pages: a game's page, the front page and the "not found" page. Every
+//! word comes from `present::web`; this file only lays them out, escaped.
+
+use super::assets::{ICON, SCRIPT, STYLE};
+use crate::i18n::Lang;
+use crate::manager::links::GamePage;
+use crate::platform::present::web::{self as words, PageWords, PlyShown};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// What the page's script reads (`#game-data`), and what a live page receives on each
+/// change (without `words`, `ply` and `live`).
+#[derive(Serialize)]
+pub struct PageData<'a> {
+    pub plies: &'a [PlyShown],
+    pub status: &'a str,
+    pub clock: Option<ClockData>,
+    pub now_ms: u64,
+    /// Whether the game goes on (a live page keeps listening).
+    pub ongoing: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub words: Option<&'a PageWords>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+    /// The live events' address, while the game goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live: Option<String>,
+}
+
+/// Both clocks: time left when the view was made, and which one runs.
+#[derive(Serialize)]
+pub struct ClockData {
+    pub left_ms: [u64; 2],
+    pub running: Option<u8>,
+    pub at_ms: u64,
+}
+
+/// The clocks of `page` for the script.
+pub fn clock_data(page: &GamePage) -> Option<ClockData> {
+    let clock = page.view.clock.as_ref()?;
+    let running = (!page.view.is_over() && clock.deadline.is_some())
+        .then(|| page.view.position.to_move().index() as u8);
+    Some(ClockData {
+        left_ms: clock.left_ms,
+        running,
+        at_ms: clock.shown_at_ms,
+    })
+}
+
+/// `text` with HTML's special characters escaped (for text and quoted attributes).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON that may stand inside a `<script>` element: no `<` can close it.
+pub fn script_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+}
+
+/// The document around `body`: head, OpenGraph tags (`og`), language links.
+fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str) -> String {
+    let mut langs = String::new();
+    for l in Lang::ALL {
+        let current = if l == lang {
+            " aria-current=\"true\""
+        } else {
+            ""
+        };
+        let _ = write!(
+            langs,
+            "<a href=\"{}?lang={}\" hreflang=\"{}\" lang=\"{}\"{current}>{}</a>",
+            escape(path),
+            l.code(),
+            l.code(),
+            l.code(),
+            l.code()
+        );
+    }
+    format!(
+        "<!doctype html>\n<html lang=\"{code}\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<meta name=\"referrer\" content=\"no-referrer\">\
+<title>{title}</title>{og}<link rel=\"icon\" href=\"{icon}\" type=\"image/svg+xml\">\
+<link rel=\"stylesheet\" href=\"{css}\"></head>\
+<body><main><header><h1>{title}</h1><nav class=\"langs\" aria-label=\"{language}\">{langs}</nav></header>\
+{body}</main></body></html>\n",
+        code = lang.code(),
+        title = escape(title),
+        css = STYLE.href(),
+        icon = ICON.href(),
+        language = escape(&crate::t!(lang, "web-language")),
+    )
+}
+
+/// A game's page at half-move `ply`.
+pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) -> String {
+    let plies = words::replay(page);
+    let w = words::page_words(page, lang);
+    let last = plies.len() - 1;
+    let ply = ply.map_or(last, |p| p.min(last));
+    let key = &page.key;
+    let path = format!("/g/{key}");
+    let data = PageData {
+        plies: &plies,
+        status: &w.status,
+        clock: clock_data(page),
+        now_ms: page
+            .view
+            .clock
+            .as_ref()
+            .map_or(page.view.last_move_at * 1000, |c| c.shown_at_ms),
+        ongoing: !page.view.is_over(),
+        words: Some(&w),
+        ply: Some(ply),
+        live: (!page.view.is_over()).then(|| format!("{path}/live")),
+    };
+    let og = format!(
+        "<meta property=\"og:type\" content=\"website\">\
+<meta property=\"og:title\" content=\"{title}\">\
+<meta property=\"og:description\" content=\"{description}\">\
+<meta property=\"og:url\" content=\"{base}{path}\">\
+<meta property=\"og:image\" content=\"{base}{path}.png\">\
+<meta property=\"og:image:width\" content=\"960\">\
+<meta name=\"twitter:card\" content=\"summary_large_image\">\
+<meta name=\"twitter:title\" content=\"{title}\">\
+<meta name=\"twitter:image\" content=\"{base}{path}.png\">\
+<meta name=\"description\" content=\"{description}\">",
+        title = escape(&w.title),
+        description = escape(&w.description),
+        base = escape(base),
+    );
+    let mut body = String::new();
+    body.push_str(&player_line(&w, 1, page.view.clock.is_some()));
+    let _ = write!(
+        body,
+        "<div id=\"board\" data-position=\"{fen}\" data-ply=\"{ply}\">\
+<noscript><img src=\"{path}.png\" alt=\"{fen}\" width=\"960\" style=\"max-width:100%;height:auto\"></noscript></div>",
+        fen = escape(&plies[ply].fen),
+    );
+    body.push_str(&player_line(&w, 0, page.view.clock.is_some()));
+    let live = if page.view.is_over() {
+        String::new()
+    } else {
+        format!(
+            "<span id=\"live\" class=\"live\">● {}</span> ",
+            escape(&w.live)
+        )
+    };
+    let _ = write!(
+        body,
+        "<p>{live}<span id=\"status\">{status}</span></p>\
+<div class=\"controls\">\
+<button type=\"button\" id=\"start\" aria-label=\"{start}\" title=\"{start}\">{icon_start}</button>\
+<button type=\"button\" id=\"back\" aria-label=\"{back}\" title=\"{back}\">{icon_back}</button>\
+<input type=\"range\" id=\"slider\" min=\"0\" max=\"{last}\" value=\"{ply}\" aria-label=\"{ply_word}\">\
+<button type=\"button\" id=\"forward\" aria-label=\"{forward}\" title=\"{forward}\">{icon_forward}</button>\
+<button type=\"button\" id=\"end\" aria-label=\"{end}\" title=\"{end}\">{icon_end}</button>\
+<span id=\"ply-text\">{ply_word} {ply} / {last}</span></div>\
+<div class=\"controls\"><button type=\"button\" id=\"copy\">{copy}</button>\
+<a class=\"button\" href=\"{path}.pgn\" download>{record}</a></div>\
+<p class=\"meta\">{variant} · {control}</p>\
+<h2>{moves}</h2><div id=\"moves\"></div>\
+<script type=\"application/json\" id=\"game-data\">{data}</script>\
+<script src=\"{js}\" defer></script>",
+        status = escape(&w.status),
+        start = escape(&w.start),
+        back = escape(&w.back),
+        forward = escape(&w.forward),
+        end = escape(&w.end),
+        ply_word = escape(&w.ply),
+        copy = escape(&w.copy),
+        record = escape(&w.record),
+        variant = escape(&w.variant),
+        control = escape(&w.time_control),
+        moves = escape(&w.moves),
+        data = script_json(&data),
+        js = SCRIPT.href(),
+        icon_start = icon("M3 2v12M14 2 6 8l8 6z"),
+        icon_back = icon("M12 2 4 8l8 6z"),
+        icon_forward = icon("M4 2l8 6-8 6z"),
+        icon_end = icon("M13 2v12M2 2l8 6-8 6z"),
+    );
+    document(lang, &w.title, &og, &path, &body)
+}
+
+/// A step button's picture (drawn, not a glyph: phones lack the media-control glyphs).
+fn icon(path: &str) -> String {
+    format!(
+        "<svg class=\"icon\" viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"{path}\"/></svg>"
+    )
+}
+
+/// A player's line above (Black) or below (White) the board.
+fn player_line(w: &PageWords, side: usize, clock: bool) -> String {
+    let rating = w.ratings[side]
+        .as_ref()
+        .map(|r| format!("<span class=\"rating\">{}</span>", escape(r)))
+        .unwrap_or_default();
+    let clock = if clock {
+        format!("<span class=\"clock\" id=\"clock-{side}\"></span>")
+    } else {
+        String::new()
+    };
+    format!(
+        "<div class=\"player\"><span class=\"name\">{}</span><span class=\"side\">{}</span>{rating}{clock}</div>",
+        escape(&w.names[side]),
+        escape(&w.sides[side]),
+    )
+}
+
+/// The page for an address that names no game.
+pub fn not_found(lang: Lang, path: &str) -> String {
+    let (title, text) = words::not_found_words(lang);
+    let body = format!("<p>{}</p><p><a href=\"/\">/</a></p>", escape(&text));
+    document(lang, &title, "", path, &body)
+}
+
+/// The front page.
+pub fn index(lang: Lang) -> String {
+    let (title, text) = words::index_words(lang);
+    let body = format!("<p>{}</p>", escape(&text));
+    document(lang, &title, "", "/", &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_json_cannot_break_out_of_the_page() {
+        assert_eq!(
+            escape("<b>\"Ali\" & 'Asel'</b>"),
+            "&lt;b&gt;&quot;Ali&quot; &amp; &#39;Asel&#39;&lt;/b&gt;"
+        );
+        let json = script_json(&"</script><script>alert(1)</script>");
+        assert!(!json.contains('<'), "{json}");
+        let back: String = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, "</script><script>alert(1)</script>");
+    }
+}

@@ -1,0 +1,103 @@
+//! Game pages on the web (issue 35), end to end: the real server (`platform::web`) on a real
+//! manager and store, asked over HTTP and opened in a real headless Chromium. One test
+//! binary.
+
+mod browser;
+mod pages;
+
+use std::net::SocketAddr;
+use toguz::engine::{EngineConfig, EnginePool};
+use toguz::manager::{Action, GameView, Manager};
+use toguz::model::{Platform, UserRef};
+use toguz::platform::web::{self, WebConfig};
+use toguz::rules::Position;
+use toguz::testing::manager::{act, challenge_id, game, rated_challenge, reopen, test_config};
+
+/// A manager on a fresh sled store with the pages served on a free port.
+pub struct Site {
+    pub manager: Manager,
+    pub addr: SocketAddr,
+    _dir: tempfile::TempDir,
+}
+
+impl Site {
+    pub async fn start() -> Site {
+        Site::start_with(WebConfig::default()).await
+    }
+
+    pub async fn start_with(mut config: WebConfig) -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        let store = reopen(&dir.path().join("db")).await;
+        let engine = EnginePool::new(EngineConfig::default());
+        let manager = Manager::start(store, engine, test_config()).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        config.enabled = true;
+        config.public_url = format!("http://{addr}");
+        tokio::spawn(web::serve_on(listener, config, manager.clone()));
+        Site {
+            manager,
+            addr,
+            _dir: dir,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// The address of `game`'s page.
+    pub async fn page_of(&self, game: &str) -> String {
+        let key = self.manager.page_key(game).await.unwrap();
+        format!("/g/{key}")
+    }
+}
+
+/// Asel (White) and Bolat (Black) start a rated game.
+pub async fn start_game(m: &Manager) -> (GameView, [UserRef; 2]) {
+    // Platform ids unlike the names, so a test can tell that no page shows an id.
+    let a = UserRef::new(Platform::Telegram, "81234567", "Асель <b>&");
+    let b = UserRef::new(Platform::Telegram, "92345678", "Bolat");
+    let challenge = challenge_id(act(m, &a, rated_challenge(&b, None)).await);
+    let view = game(act(m, &b, Action::AcceptChallenge { challenge }).await);
+    let white = view.players[0].user().unwrap().clone();
+    let players = if white == a { [a, b] } else { [b, a] };
+    (view, players)
+}
+
+/// Plays `n` moves (the first legal pit each time, a fixed game) and adds their pits to
+/// `pits`; returns the last view.
+pub async fn play(
+    m: &Manager,
+    mut view: GameView,
+    players: &[UserRef; 2],
+    n: usize,
+    pits: &mut Vec<u8>,
+) -> GameView {
+    for _ in 0..n {
+        if view.is_over() {
+            break;
+        }
+        let side = view.position.to_move().index();
+        let pit = view.position.legal_moves().iter().next().unwrap();
+        let action = Action::Move {
+            game: view.id.clone(),
+            ply: Some(view.ply),
+            pit,
+        };
+        view = game(act(m, &players[side], action).await);
+        pits.push(pit);
+    }
+    view
+}
+
+/// The position string after each prefix of `pits` (`[0]`: the start).
+pub fn positions(pits: &[u8]) -> Vec<String> {
+    let mut pos = Position::start(toguz::rules::Variant::STANDARD);
+    let mut out = vec![pos.to_fen()];
+    for &pit in pits {
+        pos.play(pit).unwrap();
+        out.push(pos.to_fen());
+    }
+    out
+}
