@@ -4,12 +4,16 @@
 //! solver's nine pits, the illegal ones disabled; a pit press updates the pressed message
 //! until the puzzle is solved or missed, then Next and Daily stand in for the pits; presses
 //! by others and on old boards are refused privately and change nothing; `/puzzle stats`
-//! and `/puzzle top` answer privately; the daily puzzle is played once a day.
+//! and `/puzzle top` answer privately; the daily puzzle is played once a day. The daily
+//! post: `/puzzle post hour:` by a member who may manage the server has the day's puzzle
+//! posted in the channel at that hour, its Solve button gives each presser the puzzle
+//! privately, and the post's count is redrawn as they solve or miss it.
 
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
 use toguz::manager::{Clock, Manager, ManagerConfig};
+use toguz::model::{ChatRef, Platform};
 use toguz::rules::Position;
 use toguz::testing::discord::bot::{start_with_manager, Options};
 use toguz::testing::discord::{buttons, id_of, is_valid_png, Call, FakeDiscord, Place, User};
@@ -35,6 +39,8 @@ const BAD_BUTTON: &str =
 /// `T0`: the day of the daily puzzle is known) and the collection `puzzles`.
 struct Server {
     fake: FakeDiscord,
+    manager: Manager,
+    clock: Clock,
     _bot: tokio::task::JoinHandle<anyhow::Result<()>>,
     _dir: tempfile::TempDir,
     alice: User,
@@ -51,10 +57,11 @@ impl Server {
             puzzles: Some(Arc::from(puzzles.join("\n"))),
             ..test_config()
         };
-        let manager = Manager::start_with_clock(store, engine, config, Clock::manual(T0))
+        let clock = Clock::manual(T0);
+        let manager = Manager::start_with_clock(store, engine, config, clock.clone())
             .await
             .expect("a manager");
-        let bot = start_with_manager(&fake, manager, &Options::default());
+        let bot = start_with_manager(&fake, manager.clone(), &Options::default());
         fake.wait_ready(1).await;
         fake.wait_call(0, "command registration", |c| {
             c.method == "PUT" && c.path.ends_with("/commands") && c.status == 200
@@ -62,6 +69,8 @@ impl Server {
         .await;
         Server {
             fake,
+            manager,
+            clock,
             _bot: bot,
             _dir: dir,
             alice: User::new(1201, "Alice"),
@@ -426,4 +435,195 @@ async fn a_miss_and_the_daily_puzzle_once_a_day() {
     let stats = server.private(alice, "stats", json!([])).await;
     assert!(stats.contains("\nToday's puzzle: solved ✅\n"), "{stats}");
     assert!(stats.contains("\nDaily streak: 1 (best 1)\n"), "{stats}");
+}
+
+// ----- the daily post (`/puzzle post hour:` in a channel) -----
+
+/// Discord's MANAGE_GUILD permission bit.
+const MANAGE_GUILD: u64 = 1 << 5;
+/// T0 is 08:00 UTC on 2027-01-15; the post's hour here is 09:00.
+const HOUR: u64 = 3600;
+const POST_SET: &str = "The daily puzzle will be posted here every day at 09:00 UTC.";
+const POST_ADMINS: &str = "Only the chat's admins can choose when the daily puzzle is posted.";
+
+impl Server {
+    fn guild(&self) -> ChatRef {
+        ChatRef::new(Platform::Discord, GUILD.to_string())
+    }
+
+    /// Moves the manager's clock on by `secs` and runs the daily posts' tick (as its own
+    /// loop does every 30 s): how many posts it claimed.
+    async fn tick_after(&self, secs: u64) -> usize {
+        self.clock.advance(secs);
+        self.manager.tick_daily_posts().await
+    }
+
+    /// The post the tick made in `channel` (a message created after call `mark`), once the
+    /// adapter has attached it to the server's record.
+    async fn daily_post(&self, mark: usize, channel: u64) -> Value {
+        let path = format!("/channels/{channel}/messages");
+        let call = self
+            .fake
+            .wait_call(mark, "the daily post", |c| {
+                c.method == "POST" && c.path.ends_with(&path)
+            })
+            .await;
+        assert_eq!(call.status, 200, "{}", self.fake.describe_calls());
+        // The channel's newest plain message (not an interaction's answer: type 0).
+        let made = self.fake.newest_in_channel(channel, |m| m["type"] == 0);
+        let id = id_of(&made.expect("the post"));
+        let want = format!("{channel}:{id}");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let post = self.manager.daily_post(&self.guild()).await.unwrap();
+            if post.and_then(|p| p.message).is_some_and(|m| m.id == want) {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the post not attached"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let message = self.fake.message(id).expect("the post");
+        self.check_image(&message);
+        message
+    }
+
+    /// `user` presses the post's Solve button: the day's puzzle, shown to them alone.
+    async fn solve_from(&self, user: &User, post: &Value) -> Value {
+        let id = self.fake.press(user, id_of(post), "1zd");
+        let call = self.fake.wait_callback(id).await;
+        assert_eq!(call.callback_type(), Some(4), "{}", content(&call));
+        assert!(call.is_ephemeral(), "the puzzle is for the presser alone");
+        let message = self.fake.original_message(id).expect("the puzzle");
+        self.check_image(&message);
+        message
+    }
+
+    /// The post once its description has `line` (the count redrawn in place).
+    async fn until_count(&self, post: &Value, line: &str) -> Value {
+        self.fake
+            .wait_for(&format!("{line:?} on the post"), WAIT, |f| {
+                let now = f.message(id_of(post))?;
+                lines(&now).contains(&line).then_some(now)
+            })
+            .await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_has_the_daily_puzzle_posted_in_a_channel_and_its_count_redrawn() {
+    let server = Server::start(&[ONE_MOVE]).await;
+    let (alice, bob) = (&server.alice, &server.bob);
+    let carol = User::new(1203, "Carol");
+    let hour = json!([{ "name": "hour", "type": 4, "value": 9 }]);
+
+    // Without Manage Server: refused privately, and nothing is set.
+    assert_eq!(server.private(bob, "post", hour.clone()).await, POST_ADMINS);
+    assert_eq!(
+        server.manager.daily_post(&server.guild()).await.unwrap(),
+        None
+    );
+    // With it: set for this channel, confirmed privately.
+    server.fake.set_permissions(&carol, MANAGE_GUILD);
+    assert_eq!(server.private(&carol, "post", hour).await, POST_SET);
+    let set = server.manager.daily_post(&server.guild()).await.unwrap();
+    let set = set.expect("the post is set");
+    assert_eq!((set.hour, set.place), (9, CHANNEL.to_string()));
+
+    // 08:00: not yet; 09:00: the day's puzzle in the channel, with a Solve button.
+    let mark = server.fake.call_count();
+    assert_eq!(server.tick_after(0).await, 0, "before its hour");
+    assert_eq!(server.tick_after(HOUR).await, 1);
+    let post = server.daily_post(mark, CHANNEL).await;
+    assert_eq!(post["flags"].as_u64().unwrap_or(0) & 64, 0, "for everyone");
+    assert_eq!(
+        lines(&post),
+        [
+            "🧩 Daily puzzle, 2027-01-15",
+            "White to move: find the best move.",
+            "Solved here today: 0 of 0",
+        ]
+    );
+    assert_eq!(shown(&post), [("Solve".into(), "1zd".into(), false)]);
+    assert_eq!(server.tick_after(10 * HOUR).await, 0, "once a day");
+
+    // Bob presses Solve: his own attempt at the day's puzzle, privately; he solves it.
+    let start = Position::from_fen(ONE_MOVE_FEN).unwrap();
+    let his = server.solve_from(bob, &post).await;
+    assert_eq!(
+        lines(&his),
+        [
+            "🧩 Daily puzzle, 2027-01-15",
+            "Your move (White): find the best one."
+        ]
+    );
+    assert_eq!(shown(&his), pits(&start, bob, 1, 0));
+    let solved = server.play(bob, &his, &pit_id(&his, 9)).await;
+    assert_eq!(
+        lines(&solved)[..2],
+        ["🧩 Daily puzzle, 2027-01-15", "✅ Solved!"]
+    );
+    // The post is redrawn in place with his name, its board and button kept.
+    let redrawn = server.until_count(&post, "Solved here today: 1 of 1").await;
+    assert_eq!(lines(&redrawn)[3..], ["Solved by: Bob"]);
+    assert_eq!(shown(&redrawn), shown(&post));
+    server.check_image(&redrawn);
+
+    // Alice misses it: one solver of two.
+    let hers = server.solve_from(alice, &post).await;
+    let wrong = start
+        .legal_moves()
+        .iter()
+        .find(|&p| p != 9)
+        .expect("a wrong pit");
+    let missed = server.play(alice, &hers, &pit_id(&hers, wrong)).await;
+    assert!(description(&missed).contains("\n❌ Not pit "), "{missed}");
+    let redrawn = server.until_count(&post, "Solved here today: 1 of 2").await;
+    assert_eq!(lines(&redrawn)[3..], ["Solved by: Bob"]);
+    // Nothing else was posted in the channel: the puzzles were the pressers' own.
+    let in_channel: Vec<u64> = server
+        .fake
+        .channel_messages(CHANNEL)
+        .iter()
+        .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+        .map(id_of)
+        .collect();
+    assert_eq!(in_channel, [id_of(&post)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_moved_to_another_channel_keeps_todays_post_counted() {
+    let server = Server::start(&[ONE_MOVE]).await;
+    let (alice, bob) = (&server.alice, &server.bob);
+    server.fake.set_permissions(alice, MANAGE_GUILD);
+    let hour = json!([{ "name": "hour", "type": 4, "value": 9 }]);
+    assert_eq!(server.private(alice, "post", hour.clone()).await, POST_SET);
+    let mark = server.fake.call_count();
+    assert_eq!(server.tick_after(HOUR).await, 1);
+    let post = server.daily_post(mark, CHANNEL).await;
+
+    // Later that day the post is moved to another channel of the server: from tomorrow.
+    const OTHER: u64 = 771;
+    let options = json!([{ "name": "post", "type": 1, "options": hour }]);
+    let other = server.fake.guild_channel(GUILD, OTHER);
+    let id = server.fake.slash(alice, other, "puzzle", options, &[]);
+    let call = server.fake.wait_callback(id).await;
+    assert!(call.is_ephemeral());
+    assert_eq!(content(&call), POST_SET);
+    assert_eq!(server.tick_after(HOUR).await, 0, "posted today already");
+
+    // Today's post, in the first channel, still counts its solvers.
+    let his = server.solve_from(bob, &post).await;
+    server.play(bob, &his, &pit_id(&his, 9)).await;
+    let redrawn = server.until_count(&post, "Solved here today: 1 of 1").await;
+    assert_eq!(lines(&redrawn)[3..], ["Solved by: Bob"]);
+
+    // The next day's post goes to the new channel.
+    let mark = server.fake.call_count();
+    assert_eq!(server.tick_after(24 * HOUR).await, 1);
+    let next = server.daily_post(mark, OTHER).await;
+    assert_eq!(lines(&next)[0], "🧩 Daily puzzle, 2027-01-16");
+    assert_eq!(lines(&next)[2], "Solved here today: 0 of 0");
 }

@@ -3,16 +3,22 @@
 //! pit press edits that message (photo, caption, keyboard) move by move until the puzzle is
 //! solved or missed, then Next and Daily post new ones; presses by others, on old boards and
 //! with data the message never carried are refused and change nothing; `/puzzle daily`,
-//! `/puzzle stats`, `/puzzle top`; an attempt outlives a restart. The adapter runs in this
-//! process (`InProcessBot`) on a small collection of real puzzles.
+//! `/puzzle stats`, `/puzzle top`; an attempt outlives a restart. The daily post: an admin's
+//! `/puzzle post HOUR` has the day's puzzle posted in the group at that hour with a link that
+//! opens it in a private chat, and its count redrawn in place as people solve it there. The
+//! adapter runs in this process (`InProcessBot`) on a small collection of real puzzles.
 
 use std::sync::Arc;
+use toguz::manager::puzzles::DailyPost;
 use toguz::manager::ManagerConfig;
+use toguz::model::{ChatRef, Platform};
 use toguz::rules::Position;
 use toguz::testing::manager::{test_config, T0};
 use toguz::testing::telegram::bot::{TOKEN, WAIT};
 use toguz::testing::telegram::inproc::InProcessBot;
-use toguz::testing::telegram::{check_png, Call, FakeTelegram, StoredMessage, TgChat, TgUser};
+use toguz::testing::telegram::{
+    check_png, Call, FakeTelegram, StoredMessage, TgChat, TgUser, BOT_USERNAME,
+};
 
 const GROUP: i64 = -100_734;
 
@@ -69,16 +75,23 @@ impl Room {
         }
     }
 
-    /// Stops the bot once it has taken every update, and starts it again on the same store.
+    /// Stops the bot once it has taken every update, and starts it again on the same store;
+    /// returns once the new adapter serves (it asks for the webhook's state as it starts
+    /// taking updates, having subscribed to the manager's events).
     fn restart(&mut self) {
         let taken = self.fake.wait_until(WAIT, |v| v.pending_updates() == 0);
         assert!(taken, "the bot left updates unconfirmed");
         self.bot = None;
+        let mark = self.fake.mark();
         self.bot = Some(InProcessBot::start_with(
             &self.fake,
             self.config.clone(),
             self.dir.path(),
         ));
+        let serving = self
+            .fake
+            .wait_call(mark, WAIT, |c| c.ok() && c.method == "getWebhookInfo");
+        assert!(serving.is_some(), "{:#?}", self.summary(mark));
     }
 
     /// `who` writes `text` in the group: the bot's photo in reply (a puzzle), and its call.
@@ -551,4 +564,353 @@ fn an_attempt_outlives_a_restart_of_the_bot() {
     );
     let (_, solved) = room.play(board.message_id, &alice, &data_of(&after, 6));
     assert_eq!(lines(&solved)[1], "✅ Solved!");
+}
+
+// ----- the daily post (`/puzzle post HOUR` in a group) -----
+
+/// T0 is 08:00 UTC on 2027-01-15; the posts' hour in these tests is 09:00.
+const HOUR: u64 = 3600;
+const DAY: u64 = 24 * HOUR;
+const POST_SET: &str = "The daily puzzle will be posted here every day at 09:00 UTC.";
+const POST_OFF: &str = "The daily puzzle will no longer be posted here.";
+const POST_ADMINS: &str = "Only the chat's admins can choose when the daily puzzle is posted.";
+
+impl Room {
+    fn bot(&self) -> &InProcessBot {
+        self.bot.as_ref().expect("the bot runs")
+    }
+
+    fn group_ref(&self) -> ChatRef {
+        ChatRef::new(Platform::Telegram, GROUP.to_string())
+    }
+
+    /// The group's daily post as the manager keeps it.
+    fn daily_post(&self) -> Option<DailyPost> {
+        let (manager, chat) = (self.bot().manager.clone(), self.group_ref());
+        self.bot()
+            .block_on(async move { manager.daily_post(&chat).await })
+            .expect("the store answers")
+    }
+
+    /// Moves the manager's clock on by `secs` and runs the daily posts' tick (as its own
+    /// loop does every 30 s): how many posts it claimed.
+    fn tick_after(&self, secs: u64) -> usize {
+        self.bot().clock.advance(secs);
+        let manager = self.bot().manager.clone();
+        self.bot()
+            .block_on(async move { manager.tick_daily_posts().await })
+    }
+
+    /// The post the tick made (a photo in the group after `mark`), once the adapter has
+    /// attached it to the group's record (its count is redrawn there).
+    fn wait_daily_post(&self, mark: usize) -> (StoredMessage, Call) {
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendPhoto" && c.i64("chat_id") == Some(GROUP)
+            })
+            .unwrap_or_else(|| panic!("no daily post: {:#?}", self.summary(mark)));
+        assert!(call.ok(), "{:#?}", call.response);
+        assert_png(&call);
+        let id = call.response["result"]["message_id"].as_i64().expect("id");
+        let want = format!("{GROUP}:{id}");
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let post = self.daily_post().expect("the post is set");
+            if post.message.as_ref().is_some_and(|m| m.id == want) {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "not attached: {post:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        (self.fake.message(GROUP, id).expect("stored"), call)
+    }
+
+    /// `who` follows a post's Solve link: Telegram opens the private chat and sends
+    /// `/start <payload>` from them. The bot's answer there: a photo (the puzzle).
+    fn follow_link(&self, who: &TgUser, link: &str) -> StoredMessage {
+        let payload = link
+            .strip_prefix(&format!("https://t.me/{BOT_USERNAME}?start="))
+            .unwrap_or_else(|| panic!("not a deep link to the bot: {link}"));
+        let chat = TgChat::private(who);
+        let mark = self.fake.mark();
+        self.fake
+            .send_text(&chat, who, &format!("/start {payload}"));
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.ok() && c.method == "sendPhoto" && c.i64("chat_id") == Some(who.id)
+            })
+            .unwrap_or_else(|| panic!("no puzzle in private: {:#?}", self.summary(mark)));
+        assert_png(&call);
+        let id = call.response["result"]["message_id"].as_i64().expect("id");
+        self.fake.message(who.id, id).expect("stored")
+    }
+
+    /// `who` presses pit `data` on their puzzle `message` in their private chat: the
+    /// message once edited.
+    fn play_private(&self, who: &TgUser, message: &StoredMessage, data: &str) -> StoredMessage {
+        let chat = TgChat::private(who);
+        let (id, before) = (message.message_id, message.edits);
+        let q = self.fake.press(&chat, id, who, data);
+        let answer = self.fake.wait_answer(&q, WAIT).expect("press answered");
+        assert_eq!(answer.str("text").unwrap_or_default(), "", "a quiet move");
+        let edited = self.fake.wait_until(WAIT, |v| {
+            v.message(who.id, id).is_some_and(|m| m.edits > before)
+        });
+        assert!(edited, "{:#?}", self.summary(0));
+        self.fake.message(who.id, id).expect("stored")
+    }
+
+    /// The group's post `id` once its caption has `line` (the count redrawn in place).
+    fn wait_count(&self, id: i64, line: &str) -> StoredMessage {
+        let redrawn = self.fake.wait_until(WAIT, |v| {
+            v.message(GROUP, id)
+                .is_some_and(|m| caption(m).lines().any(|l| l == line))
+        });
+        let now = self.fake.message(GROUP, id).expect("the post");
+        assert!(redrawn, "{line:?} not on the post: {:?}", now.caption);
+        now
+    }
+}
+
+/// (text, url) of every URL button of a message's keyboard.
+fn url_buttons(message: &StoredMessage) -> Vec<(String, String)> {
+    let rows = message
+        .reply_markup
+        .as_ref()
+        .and_then(|m| m["inline_keyboard"].as_array().cloned())
+        .unwrap_or_default();
+    rows.iter()
+        .flat_map(|r| r.as_array().cloned().unwrap_or_default())
+        .filter_map(|b| Some((b["text"].as_str()?.into(), b["url"].as_str()?.into())))
+        .collect()
+}
+
+/// The post's Solve button: its one button, a link to the bot.
+fn solve_link(post: &StoredMessage) -> String {
+    let buttons = url_buttons(post);
+    assert_eq!(buttons.len(), 1, "{:?}", post.reply_markup);
+    assert!(
+        post.buttons().is_empty(),
+        "no callback buttons on a group's post"
+    );
+    assert_eq!(buttons[0].0, "Solve");
+    buttons[0].1.clone()
+}
+
+#[test]
+fn an_admin_has_the_daily_puzzle_posted_in_the_group_once_at_its_hour() {
+    let room = Room::start(&[ONE_MOVE]);
+    let (alice, bob) = (&room.alice, &room.bob);
+    room.fake
+        .set_member_status(&room.group, alice, "administrator");
+    room.fake.set_member_status(&room.group, bob, "member");
+
+    // A member who is not an admin is refused, and nothing is set.
+    assert_eq!(room.ask_text(bob, "/puzzle post 9"), POST_ADMINS);
+    assert_eq!(room.daily_post(), None);
+    // An admin sets it (the bot asked Telegram who they are).
+    let mark = room.fake.mark();
+    assert_eq!(room.ask_text(alice, "/puzzle post 9"), POST_SET);
+    let asked = room.fake.calls()[mark..]
+        .iter()
+        .any(|c| c.ok() && c.method == "getChatMember" && c.i64("user_id") == Some(alice.id));
+    assert!(asked, "{:#?}", room.summary(mark));
+    let post = room.daily_post().expect("set");
+    assert_eq!((post.hour, post.place.as_str()), (9, "-100734"));
+    assert_eq!((post.set_by.id.as_str(), post.message), ("901", None));
+
+    // 08:00: not yet.
+    let mark = room.fake.mark();
+    assert_eq!(room.tick_after(0), 0, "before its hour");
+    // 09:00: the day's puzzle is posted in the group, not as a reply.
+    assert_eq!(room.tick_after(HOUR), 1);
+    let (post, call) = room.wait_daily_post(mark);
+    assert_eq!(post.reply_to, None);
+    assert_eq!(call.caption().as_deref(), Some(caption(&post)));
+    assert_eq!(
+        lines(&post),
+        [
+            "🧩 Daily puzzle, 2027-01-15",
+            "White to move: find the best move.",
+            "Solved here today: 0 of 0",
+        ]
+    );
+    // Its button opens the private chat with the bot on the group's daily puzzle (a
+    // `start` payload Telegram accepts: 1-64 of A-Z, a-z, 0-9, _ and -).
+    let link = solve_link(&post);
+    assert_eq!(link, format!("https://t.me/{BOT_USERNAME}?start=zd{GROUP}"));
+    let payload = link.rsplit('=').next().unwrap_or_default();
+    assert!(
+        (1..=64).contains(&payload.len())
+            && payload
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+        "{payload}"
+    );
+
+    // Once a day: later ticks that day claim nothing, and nothing more is posted.
+    assert_eq!(room.tick_after(0), 0, "just posted");
+    assert_eq!(room.tick_after(10 * HOUR), 0, "posted today");
+    let posts = room.fake.calls()[mark..]
+        .iter()
+        .filter(|c| c.method.starts_with("send") && c.i64("chat_id") == Some(GROUP))
+        .count();
+    assert_eq!(posts, 1, "{:#?}", room.summary(mark));
+    assert_eq!(room.fake.message(GROUP, post.message_id).unwrap().edits, 0);
+}
+
+#[test]
+fn the_group_post_counts_who_solved_the_daily_puzzle_through_its_link() {
+    let room = Room::start(&[ONE_MOVE]);
+    let (alice, bob) = (&room.alice, &room.bob);
+    let carol = TgUser::new(903, "Carol", "carol_p", "en");
+    room.fake.set_member_status(&room.group, &carol, "creator");
+    assert_eq!(room.ask_text(&carol, "/puzzle post 09:00"), POST_SET);
+    let mark = room.fake.mark();
+    assert_eq!(room.tick_after(HOUR), 1);
+    let (post, _) = room.wait_daily_post(mark);
+    let link = solve_link(&post);
+
+    // Alice follows the link: the day's puzzle in her private chat, her own attempt.
+    let start = Position::from_fen(ONE_MOVE_FEN).unwrap();
+    let hers = room.follow_link(alice, &link);
+    assert_eq!(
+        lines(&hers),
+        [
+            "🧩 Daily puzzle, 2027-01-15",
+            "Your move (White): find the best one."
+        ]
+    );
+    assert_eq!(hers.buttons(), pits(&start, alice, 1, 0));
+    // She solves it there; the group's post is redrawn in place with her name.
+    let solved = room.play_private(alice, &hers, &data_of(&hers, 9));
+    assert_eq!(
+        lines(&solved)[..2],
+        ["🧩 Daily puzzle, 2027-01-15", "✅ Solved!"]
+    );
+    let redrawn = room.wait_count(post.message_id, "Solved here today: 1 of 1");
+    assert_eq!(
+        lines(&redrawn),
+        [
+            "🧩 Daily puzzle, 2027-01-15",
+            "White to move: find the best move.",
+            "Solved here today: 1 of 1",
+            "Solved by: Alice",
+        ]
+    );
+    assert_eq!(solve_link(&redrawn), link, "the button stays");
+    assert_eq!(redrawn.photo, post.photo, "the same board");
+
+    // Bob follows it too and misses: one solver of two.
+    let his = room.follow_link(bob, &link);
+    assert_eq!(his.buttons(), pits(&start, bob, 1, 0));
+    let wrong = start
+        .legal_moves()
+        .iter()
+        .find(|&p| p != 9)
+        .expect("a wrong pit");
+    let missed = room.play_private(bob, &his, &data_of(&his, wrong));
+    assert!(
+        caption(&missed).contains("\n❌ Not pit "),
+        "{}",
+        caption(&missed)
+    );
+    let redrawn = room.wait_count(post.message_id, "Solved here today: 1 of 2");
+    assert_eq!(lines(&redrawn)[3..], ["Solved by: Alice"]);
+
+    // All of it in place: the group got no other message from the bot since the post.
+    let sent: Vec<i64> = room
+        .fake
+        .bot_messages(GROUP)
+        .iter()
+        .map(|m| m.message_id)
+        .filter(|id| *id >= post.message_id)
+        .collect();
+    assert_eq!(sent, [post.message_id]);
+    // The link once more, by Alice: the day's puzzle is done for her.
+    let mark = room.fake.mark();
+    room.fake
+        .send_text(&TgChat::private(alice), alice, &format!("/start zd{GROUP}"));
+    let (_, answer) = room
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.ok() && c.method == "sendMessage" && c.i64("chat_id") == Some(alice.id)
+        })
+        .expect("an answer");
+    assert_eq!(
+        answer.str("text").as_deref(),
+        Some("You have already solved today's puzzle. The next one comes at 00:00 UTC.")
+    );
+}
+
+#[test]
+fn the_daily_post_comes_anew_after_a_restart_until_turned_off() {
+    let mut room = Room::start(&[ONE_MOVE]);
+    let alice = room.alice.clone();
+    room.fake
+        .set_member_status(&room.group, &alice, "administrator");
+    assert_eq!(room.ask_text(&alice, "/puzzle post 9"), POST_SET);
+    let mark = room.fake.mark();
+    assert_eq!(room.tick_after(HOUR), 1);
+    let (yesterdays, _) = room.wait_daily_post(mark);
+
+    // A new process on the same store (its clock at T0 again: 08:00 on the first day).
+    room.restart();
+    assert_eq!(room.tick_after(0), 0, "posted already that day");
+    // The next day at 09:00: a new message, not an edit of yesterday's.
+    let mark = room.fake.mark();
+    assert_eq!(room.tick_after(DAY + HOUR), 1);
+    let (post, _) = room.wait_daily_post(mark);
+    assert!(post.message_id > yesterdays.message_id);
+    assert_eq!(
+        lines(&post),
+        [
+            "🧩 Daily puzzle, 2027-01-16",
+            "White to move: find the best move.",
+            "Solved here today: 0 of 0",
+        ]
+    );
+    let old = room.fake.message(GROUP, yesterdays.message_id).unwrap();
+    assert_eq!((old.edits, old.caption), (0, yesterdays.caption.clone()));
+    // Solved through it, the new post is the one redrawn.
+    let hers = room.follow_link(&alice, &solve_link(&post));
+    assert!(caption(&hers).starts_with("🧩 Daily puzzle, 2027-01-16\n"));
+    room.play_private(&alice, &hers, &data_of(&hers, 9));
+    room.wait_count(post.message_id, "Solved here today: 1 of 1");
+    let old = room.fake.message(GROUP, yesterdays.message_id).unwrap();
+    assert_eq!(old.edits, 0, "yesterday's post is left as it was");
+
+    // Turned off by the admin: the day after, the tick posts nothing.
+    assert_eq!(room.ask_text(&alice, "/puzzle post off"), POST_OFF);
+    assert_eq!(room.daily_post(), None);
+    let mark = room.fake.mark();
+    assert_eq!(room.tick_after(DAY), 0, "no post any more");
+    let posted = room.fake.calls()[mark..]
+        .iter()
+        .any(|c| c.method.starts_with("send") && c.i64("chat_id") == Some(GROUP));
+    assert!(!posted, "{:#?}", room.summary(mark));
+}
+
+#[test]
+fn a_post_due_when_the_bot_starts_is_posted_once_the_adapter_serves() {
+    let mut room = Room::start(&[ONE_MOVE]);
+    let alice = room.alice.clone();
+    room.fake
+        .set_member_status(&room.group, &alice, "administrator");
+    // 08:00 (T0) is the post's hour: due at once, but the bot stops before its tick.
+    let at_eight = "The daily puzzle will be posted here every day at 08:00 UTC.";
+    assert_eq!(room.ask_text(&alice, "/puzzle post 8"), at_eight);
+    room.restart();
+    // The first tick of the new process posts it, with no wait for a claim to go stale
+    // (the clock stays at 08:00). Its own loop may have been first: either way, one post.
+    let mark = room.fake.mark();
+    assert!(room.tick_after(0) <= 1);
+    let (post, _) = room.wait_daily_post(mark);
+    assert_eq!(lines(&post)[0], "🧩 Daily puzzle, 2027-01-15");
+    assert_eq!(room.tick_after(0), 0, "posted");
 }

@@ -215,10 +215,14 @@ impl Manager {
         }
     }
 
+    /// The tick every `POST_TICK`, the first one `POST_TICK` after the start: an event
+    /// published before the adapters have subscribed would be lost, and its post made only
+    /// when the claim is taken again (`RECLAIM_SECS` later).
     pub(crate) fn spawn_daily_poster(&self) {
         let weak = std::sync::Arc::downgrade(&self.inner);
         tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(POST_TICK);
+            let first = tokio::time::Instant::now() + POST_TICK;
+            let mut ticks = tokio::time::interval_at(first, POST_TICK);
             ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 ticks.tick().await;

@@ -74,17 +74,20 @@ async fn show(bot: &Bot, http: &Http, channel: u64, news: DailyNews) {
     let Some(out) = post(&news, lang).await else {
         return;
     };
-    let channel_id = ChannelId::new(channel);
     if !news.fresh {
-        let Some((_, message)) = news.post.message.as_ref().and_then(parse_message_ref) else {
+        // The post's own channel: the post may have been moved since (from tomorrow on).
+        let Some((posted_in, message)) = news.post.message.as_ref().and_then(parse_message_ref)
+        else {
             return;
         };
-        let edit = channel_id.edit_message(http, MessageId::new(message), out.into_edit());
+        let edit =
+            ChannelId::new(posted_in).edit_message(http, MessageId::new(message), out.into_edit());
         if let Err(error) = edit.await {
             tracing::warn!(channel, %error, "Discord: daily post not redrawn");
         }
         return;
     }
+    let channel_id = ChannelId::new(channel);
     match channel_id.send_message(http, out.into_message()).await {
         Ok(message) => {
             let r = message_ref(channel, message.id.get());

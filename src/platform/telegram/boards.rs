@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use teloxide::prelude::*;
 use teloxide::types::MessageId;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
 
 /// Escapes text for Telegram's HTML parse mode.
 pub fn html(text: &str) -> String {
@@ -620,11 +620,10 @@ fn unshown_new_game(view: &GameView) -> bool {
         && !view.messages.iter().any(|m| MsgRef::parse(m).is_some())
 }
 
-/// Follows the manager's events for Telegram games and challenges until the manager stops.
-/// It never waits for a post: game changes go to their game's worker (`turns`), challenge
-/// edits to the poster's background edits.
-pub async fn follow_events(ctx: Arc<Ctx>) {
-    let mut events = ctx.manager.subscribe();
+/// Follows the manager's events (`events`, subscribed by the caller) for Telegram games and
+/// challenges until the manager stops. It never waits for a post: game changes go to their
+/// game's worker (`turns`), challenge edits to the poster's background edits.
+pub async fn follow_events(ctx: Arc<Ctx>, mut events: broadcast::Receiver<Event>) {
     tokio::spawn(ended_at_start(ctx.clone()));
     let catching_up = ctx.clone();
     tokio::spawn(async move { catching_up.tournaments.catch_up(&catching_up).await });

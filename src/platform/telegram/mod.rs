@@ -249,7 +249,9 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         daily: daily::DailyPosts::default(),
         button_key,
     });
-    let events = tokio::spawn(boards::follow_events(ctx.clone()));
+    // Subscribed before the first update is taken: an event from then on is followed.
+    let subscribed = ctx.manager.subscribe();
+    let events = tokio::spawn(boards::follow_events(ctx.clone(), subscribed));
     let janitor = tokio::spawn(prune_idle(ctx.clone()));
     let result = dispatch::dispatch(ctx, checked, token).await;
     events.abort();
