@@ -332,6 +332,7 @@ impl Config {
             clock: self.clock.clone(),
             review: self.review.clone(),
             puzzles: self.puzzles.text.clone(),
+            web_url: self.web.enabled.then(|| self.web.base().to_string()),
         }
     }
 }

@@ -124,6 +124,9 @@ pub struct ManagerConfig {
     /// The puzzle collection's text (`toguz puzzle generate`'s file); `None`: the
     /// collection shipped in the binary.
     pub puzzles: Option<std::sync::Arc<str>>,
+    /// The game pages' public address (`[web] public_url`, without a trailing slash) when
+    /// the pages are served: views then link to them (`Manager::page_url`).
+    pub web_url: Option<String>,
 }
 
 impl LimitsConfig {

@@ -35,6 +35,24 @@ impl Manager {
         Ok(sign(&secret, game))
     }
 
+    /// The address of `game`'s page when the pages are served (`ManagerConfig::web_url`):
+    /// what a board's link button and `/record` show. Synchronous, for building views: the
+    /// signing key is read when the manager starts.
+    pub fn page_url(&self, game: &str) -> Option<String> {
+        let base = self.inner.config.web_url.as_deref()?;
+        let secret = self.inner.page_secret.get()?;
+        Some(format!("{base}/g/{}", sign(secret, game)))
+    }
+
+    /// Reads (or makes) the pages' signing key when the pages are served, so `page_url`
+    /// can answer at once.
+    pub(super) async fn load_page_secret(&self) -> Result<(), ActionError> {
+        if self.inner.config.web_url.is_some() {
+            self.page_secret().await?;
+        }
+        Ok(())
+    }
+
     /// The page of the game `key` names. A key that is not one, was not signed here or
     /// names no game is `NoSuchGame`: a forged address learns nothing.
     pub async fn game_page(&self, key: &str) -> Result<GamePage, ActionError> {

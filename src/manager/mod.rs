@@ -241,6 +241,7 @@ impl Manager {
             manager.spawn_clock_sync();
         }
         manager.recover().await?;
+        manager.load_page_secret().await?;
         manager.spawn_sweeper();
         manager.spawn_tournament_ticker();
         manager.spawn_daily_poster();

@@ -29,9 +29,11 @@ impl Site {
         let dir = tempfile::tempdir().unwrap();
         let store = reopen(&dir.path().join("db")).await;
         let engine = EnginePool::new(EngineConfig::default());
-        let manager = Manager::start(store, engine, test_config()).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let mut manager_config = test_config();
+        manager_config.web_url = Some(format!("http://{addr}"));
+        let manager = Manager::start(store, engine, manager_config).await.unwrap();
         config.enabled = true;
         config.public_url = format!("http://{addr}");
         tokio::spawn(web::serve_on(listener, config, manager.clone()));
@@ -46,9 +48,11 @@ impl Site {
         format!("http://{}{path}", self.addr)
     }
 
-    /// The address of `game`'s page.
+    /// The address of `game`'s page (its path), as a board's link names it.
     pub async fn page_of(&self, game: &str) -> String {
         let key = self.manager.page_key(game).await.unwrap();
+        let url = self.manager.page_url(game).expect("pages are served");
+        assert_eq!(url, self.url(&format!("/g/{key}")));
         format!("/g/{key}")
     }
 }
