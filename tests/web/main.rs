@@ -57,11 +57,12 @@ impl Site {
     }
 }
 
-/// Asel (White) and Bolat (Black) start a rated game.
-pub async fn start_game(m: &Manager) -> (GameView, [UserRef; 2]) {
+/// Two players named `names` start a rated game (White and Black by the challenge's
+/// draw); returns them as White, Black.
+pub async fn start_game(m: &Manager, names: [&str; 2]) -> (GameView, [UserRef; 2]) {
     // Platform ids unlike the names, so a test can tell that no page shows an id.
-    let a = UserRef::new(Platform::Telegram, "81234567", "Асель <b>&");
-    let b = UserRef::new(Platform::Telegram, "92345678", "Bolat");
+    let a = UserRef::new(Platform::Telegram, "81234567", names[0]);
+    let b = UserRef::new(Platform::Telegram, "92345678", names[1]);
     let challenge = challenge_id(act(m, &a, rated_challenge(&b, None)).await);
     let view = game(act(m, &b, Action::AcceptChallenge { challenge }).await);
     let white = view.players[0].user().unwrap().clone();

@@ -8,6 +8,9 @@ use std::time::Duration;
 use toguz::manager::Action;
 use toguz::testing::manager::{act, game};
 
+/// The players of most tests.
+const NAMES: [&str; 2] = ["Асель Нұрланқызы", "Болат Серіков"];
+
 fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
     response
         .headers()
@@ -20,7 +23,7 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 async fn a_finished_game_has_its_page_record_and_image_and_forged_addresses_get_404() {
     let site = Site::start().await;
     let m = &site.manager;
-    let (view, players) = start_game(m).await;
+    let (view, players) = start_game(m, ["Асель <b>&", "Bolat"]).await;
     let mut pits = Vec::new();
     let view = play(m, view, &players, 12, &mut pits).await;
     let resign = Action::Resign {
@@ -134,7 +137,7 @@ async fn a_finished_game_has_its_page_record_and_image_and_forged_addresses_get_
 async fn a_page_with_everything_it_loads_weighs_under_200_kb_and_assets_are_cached_gzip() {
     let site = Site::start().await;
     let m = &site.manager;
-    let (view, players) = start_game(m).await;
+    let (view, players) = start_game(m, NAMES).await;
     let view = play(m, view, &players, 200, &mut Vec::new()).await;
     let path = site.page_of(&view.id).await;
     let http = reqwest::Client::new();
@@ -157,6 +160,7 @@ async fn a_page_with_everything_it_loads_weighs_under_200_kb_and_assets_are_cach
             .unwrap();
         assert_eq!(header(&gzip, "content-encoding"), "gzip");
     }
+    eprintln!("a {}-ply page loads {total} bytes", view.ply);
     assert!(
         total < 200_000,
         "a {}-ply page loads {total} bytes",
@@ -171,7 +175,7 @@ async fn the_browser_replays_every_ply_with_the_keys_and_shows_no_error() {
     };
     let site = Site::start().await;
     let m = &site.manager;
-    let (view, players) = start_game(m).await;
+    let (view, players) = start_game(m, NAMES).await;
     let mut pits = Vec::new();
     let view = play(m, view, &players, 40, &mut pits).await;
     let fens = positions(&pits);
@@ -223,7 +227,7 @@ async fn a_move_shows_on_an_open_page_within_a_second() {
     };
     let site = Site::start().await;
     let m = &site.manager;
-    let (view, players) = start_game(m).await;
+    let (view, players) = start_game(m, NAMES).await;
     let mut pits = Vec::new();
     let view = play(m, view, &players, 6, &mut pits).await;
     let path = site.page_of(&view.id).await;

@@ -55,31 +55,31 @@
     } else {
       balls(g, x + 40, y, count);
     }
-    const countY = side === 1 ? y + 150 : y - 12;
+    const countY = side === 1 ? y + 150 : y - 14;
     text(svg, x + 40, countY, String(count), "count");
     const numberY = side === 1 ? y - 12 : y + 142;
     text(svg, x + 40, numberY, String(index + 1), "pit-number");
   }
 
   function store(svg, p, side, y) {
-    el("rect", { x: 40, y: y, width: 720, height: 48, rx: 24, class: "store-bar" }, svg);
+    el("rect", { x: 40, y: y, width: 720, height: 44, rx: 22, class: "store-bar" }, svg);
     const shown = Math.min(p.stores[side], 162);
     for (let i = 0; i < shown; i++) {
-      el("circle", { cx: 62 + Math.floor(i / 4) * 11, cy: y + 9 + (i % 4) * 10, r: 4.5, class: "ball" }, svg);
+      el("circle", { cx: 62 + Math.floor(i / 4) * 11, cy: y + 8 + (i % 4) * 9.5, r: 4.2, class: "ball" }, svg);
     }
-    el("rect", { x: 772, y: y, width: 146, height: 48, rx: 8, class: "store-box" }, svg);
-    text(svg, 810, y + 30, words.store, "store-label");
-    text(svg, 880, y + 34, String(p.stores[side]), "store-count");
+    el("rect", { x: 772, y: y, width: 146, height: 44, rx: 8, class: "store-box" }, svg);
+    text(svg, 810, y + 28, words.store, "store-label");
+    text(svg, 880, y + 32, String(p.stores[side]), "store-count");
   }
 
   function draw() {
     const p = game.plies[ply];
-    const svg = el("svg", { viewBox: "0 0 960 500", role: "img", "aria-label": p.fen });
-    el("rect", { x: 8, y: 8, width: 944, height: 484, rx: 18, class: "wood" }, svg);
+    const svg = el("svg", { viewBox: "0 0 960 520", role: "img", "aria-label": p.fen });
+    el("rect", { x: 8, y: 8, width: 944, height: 504, rx: 18, class: "wood" }, svg);
     for (let i = 0; i < 9; i++) pit(svg, p, 1, 8 - i, 40 + i * 100, 50);
-    store(svg, p, 1, 200);
-    store(svg, p, 0, 256);
-    for (let i = 0; i < 9; i++) pit(svg, p, 0, i, 40 + i * 100, 332);
+    store(svg, p, 1, 212);
+    store(svg, p, 0, 264);
+    for (let i = 0; i < 9; i++) pit(svg, p, 0, i, 40 + i * 100, 356);
     boardNode.replaceChildren(svg);
     boardNode.dataset.position = p.fen;
     boardNode.dataset.ply = String(ply);
