@@ -1,9 +1,9 @@
 # Ойындардың веб-беттері (src/platform/present/web.rs).
 web-title = { $white } — { $black } · Тоғызқұмалақ
-web-rating = рейтинг { $rating }
+web-rating = рейтингі { $rating }
 web-store = Қазан
 web-tuzdek = Тұздық
-web-start = Басына
+web-start = Ойын басына
 web-back = Бір жүріс артқа
 web-forward = Бір жүріс алға
 web-end = Соңғы жүріске
@@ -11,10 +11,10 @@ web-copy = Позицияны көшіру
 web-copied = Көшірілді
 web-record = Ойын жазбасы (PGN)
 web-moves = Жүрістер
-web-live = Қазір жүріп жатыр
+web-live = Ойын жалғасуда
 web-ply = Жүріс
 web-language = Тіл
 web-not-found-title = Бет табылмады
-web-not-found = Бұл мекенжайда ойын жоқ. Сізге жіберілген сілтемені тексеріңіз.
+web-not-found = Бұл мекенжай бойынша ойын жоқ. Сізге жіберілген сілтемені тексеріңіз.
 web-index-title = Тоғызқұмалақ ойындары
-web-index-about = Ботпен ойналған әр ойынның өз беті бар: оны Discord не Telegram-дағы ойын тақтасының астындағы сілтеме арқылы ашыңыз.
+web-index-about = Бот арқылы ойналған әр ойынның жеке беті бар: оны ашу үшін Discord немесе Telegram-дағы ойын тақтасының астындағы сілтемені басыңыз.

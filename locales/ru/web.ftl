@@ -1,5 +1,5 @@
 # Страницы партий в вебе (src/platform/present/web.rs).
-web-title = { $white } — { $black } · Тогыз кумалак
+web-title = { $white } — { $black } · Тогызкумалак
 web-rating = рейтинг { $rating }
 web-store = Казан
 web-tuzdek = Туздык
@@ -16,5 +16,5 @@ web-ply = Ход
 web-language = Язык
 web-not-found-title = Страница не найдена
 web-not-found = По этому адресу партии нет. Проверьте ссылку, которую вам прислали.
-web-index-title = Партии в тогыз кумалак
-web-index-about = У каждой партии, сыгранной с ботом, есть своя страница: откройте её по ссылке под доской партии в Discord или Telegram.
+web-index-title = Партии в тогызкумалак
+web-index-about = У каждой партии, сыгранной через бота, есть своя страница: откройте её по ссылке под доской в Discord или Telegram.
