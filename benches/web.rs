@@ -223,7 +223,13 @@ async fn live(manager: &Manager, client: &reqwest::Client) {
         else {
             panic!("a game");
         };
-        ongoing.push((view, [a, b]));
+        // The challenge drew the colours: White first.
+        let players = if view.players[0].user() == Some(&a) {
+            [a, b]
+        } else {
+            [b, a]
+        };
+        ongoing.push((view, players));
     }
     let before = rss_mib();
     let mut streams = Vec::new();

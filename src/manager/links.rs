@@ -25,6 +25,9 @@ pub struct GamePage {
     pub created_at: u64,
     /// White's and Black's rating now in the game's category (people in a rated game).
     pub ratings: [Option<Rating>; 2],
+    /// The game's review, when one was made (`/review`): the page shows its graph and the
+    /// largest mistakes.
+    pub review: Option<Arc<crate::review::Review>>,
 }
 
 impl Manager {
@@ -61,7 +64,7 @@ impl Manager {
         if !constant_time_eq(sign(&secret, id).as_bytes(), key.as_bytes()) {
             return Err(ActionError::NoSuchGame);
         }
-        let (view, pits, record, created_at) = {
+        let (view, pits, record, created_at, variant) = {
             let slot = self.game_slot(id).await?;
             let game = slot.enter().await?;
             let record = super::record::record_text(&game.rec).map_err(|error| {
@@ -69,9 +72,16 @@ impl Manager {
                 ActionError::NoSuchGame
             })?;
             let view = self.view_of(&game);
-            (view, game.rec.moves.clone(), record, game.rec.created_at)
+            let rec = &game.rec;
+            (view, rec.moves.clone(), record, rec.created_at, rec.variant)
         };
         let ratings = self.page_ratings(&view).await;
+        let review = if view.is_over() && !pits.is_empty() {
+            let start = crate::rules::Position::start(variant);
+            self.known_review(id, start, &pits).await
+        } else {
+            None
+        };
         Ok(GamePage {
             key: key.to_string(),
             view,
@@ -79,6 +89,7 @@ impl Manager {
             record,
             created_at,
             ratings,
+            review,
         })
     }
 

@@ -8,7 +8,7 @@
 //! answered at once, with the pictures the adapters drew of them ([`Drawings`]).
 
 use super::*;
-use crate::review::{Review, ReviewOptions, Reviewer};
+use crate::review::{Review, ReviewOptions, Reviewer, StoredReview};
 use crate::rules::Position;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
@@ -108,6 +108,11 @@ impl Reviews {
             .iter()
             .find(|(g, _)| g == id)
             .map(|(_, k)| k.clone())
+    }
+
+    /// The pictures of the kept review of `id` (none drawn yet if it is not kept).
+    fn drawings_of(&self, id: &str) -> Arc<Drawings> {
+        self.kept(id).map(|(_, d)| d).unwrap_or_default()
     }
 
     /// Keeps `review` of game `id`, unless a review of it is kept already: the one kept.
@@ -227,6 +232,7 @@ impl ReviewTicket {
             "review started"
         );
         let review = Arc::new(manager.run_review(*reviewer).await?);
+        manager.store_review(&game.id, &review).await;
         let (review, drawings) = reviews.keep(&game.id, review);
         tracing::info!(game = game.id, "review done");
         drop(admission);
@@ -306,8 +312,8 @@ impl Manager {
             )
         };
         let reviews = &self.inner.reviews;
-        if let Some(kept) = reviews.kept(id) {
-            let work = Work::Kept(kept);
+        if let Some(review) = self.known_review(id, start, &pits).await {
+            let work = Work::Kept((review, reviews.drawings_of(id)));
             return Ok(ReviewTicket { game, work });
         }
         if pits.is_empty() {
@@ -328,6 +334,53 @@ impl Manager {
             admission,
         };
         Ok(ReviewTicket { game, work })
+    }
+
+    /// The review of finished game `id` if one was made: kept in memory, else stored (then
+    /// kept). Never starts one.
+    pub(super) async fn known_review(
+        &self,
+        id: &str,
+        start: Position,
+        pits: &[u8],
+    ) -> Option<Arc<Review>> {
+        let reviews = &self.inner.reviews;
+        if let Some((review, _)) = reviews.kept(id) {
+            return Some(review);
+        }
+        let stored = match self
+            .inner
+            .store
+            .get::<StoredReview>(Tree::Reviews, id)
+            .await
+        {
+            Ok(stored) => stored?,
+            Err(error) => {
+                tracing::warn!(game = id, %error, "a stored review could not be read");
+                return None;
+            }
+        };
+        match Review::from_stored(start, pits, &stored) {
+            Ok(review) => Some(reviews.keep(id, Arc::new(review)).0),
+            Err(error) => {
+                tracing::error!(game = id, %error, "a stored review does not fit its game");
+                None
+            }
+        }
+    }
+
+    /// Keeps a finished review durably, so the game's page and a later `/review` show it
+    /// after a restart and on every process. A failed write only costs that: the review is
+    /// answered all the same.
+    async fn store_review(&self, id: &str, review: &Review) {
+        let mut batch = crate::store::Batch::new();
+        if let Err(error) = batch.put(Tree::Reviews, id, &review.stored()) {
+            tracing::warn!(game = id, %error, "a review could not be encoded");
+            return;
+        }
+        if let Err(error) = self.inner.store.write(batch).await {
+            tracing::warn!(game = id, %error, "a review could not be stored");
+        }
     }
 
     /// Judges the positions one by one, each on a bot search slot granted only when no bot

@@ -212,3 +212,20 @@ fn accuracy_follows_the_loss() {
     assert!((move_accuracy(0, 500) - move_accuracy(0, 0)).abs() < 1e-9);
     assert!((win_chance(0) - 0.5).abs() < 1e-12);
 }
+
+#[test]
+fn a_stored_review_rebuilds_the_same_review_and_only_for_its_game() {
+    let (pits, _) = pits_of(RESIGNED_GAME);
+    let review = review_game(Position::default(), &pits, options()).expect("review");
+    let stored = review.stored();
+    assert_eq!(stored.judged.len(), pits.len() + 1);
+    let text = serde_json::to_string(&stored).expect("json");
+    let back: StoredReview = serde_json::from_str(&text).expect("json");
+    let rebuilt = Review::from_stored(Position::default(), &pits, &back).expect("rebuilt");
+    assert_eq!(rebuilt, review);
+    // Another game's moves: refused, never a wrong review.
+    assert_eq!(
+        Review::from_stored(Position::default(), &pits[..pits.len() - 1], &back),
+        Err(ReviewError::Mismatch)
+    );
+}

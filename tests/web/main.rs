@@ -17,7 +17,8 @@ use toguz::testing::manager::{act, challenge_id, game, rated_challenge, reopen, 
 pub struct Site {
     pub manager: Manager,
     pub addr: SocketAddr,
-    _dir: tempfile::TempDir,
+    server: tokio::task::JoinHandle<anyhow::Result<()>>,
+    dir: tempfile::TempDir,
 }
 
 impl Site {
@@ -33,15 +34,37 @@ impl Site {
         let addr = listener.local_addr().unwrap();
         let mut manager_config = test_config();
         manager_config.web_url = Some(format!("http://{addr}"));
+        // Quick reviews: the page shows whatever a review found.
+        manager_config.review.nodes = 5_000;
         let manager = Manager::start(store, engine, manager_config).await.unwrap();
         config.enabled = true;
         config.public_url = format!("http://{addr}");
-        tokio::spawn(web::serve_on(listener, config, manager.clone()));
+        let server = tokio::spawn(web::serve_on(listener, config, manager.clone()));
         Site {
             manager,
             addr,
-            _dir: dir,
+            server,
+            dir,
         }
+    }
+
+    /// Stops the server and the manager, and starts a new manager on the same store (what
+    /// a restart, or another process, would find there).
+    pub async fn restart_manager(self) -> (Manager, tempfile::TempDir) {
+        let Site {
+            manager,
+            server,
+            dir,
+            ..
+        } = self;
+        server.abort();
+        let _ = server.await;
+        manager.flush().unwrap();
+        drop(manager);
+        let store = reopen(&dir.path().join("db")).await;
+        let engine = EnginePool::new(EngineConfig::default());
+        let manager = Manager::start(store, engine, test_config()).await.unwrap();
+        (manager, dir)
     }
 
     pub fn url(&self, path: &str) -> String {

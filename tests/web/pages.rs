@@ -258,3 +258,44 @@ async fn a_move_shows_on_an_open_page_within_a_second() {
         .await;
     assert!(chrome.errors.is_empty(), "{:?}", chrome.errors);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewed_game_shows_its_graph_and_mistakes_also_after_a_restart() {
+    let site = Site::start().await;
+    let m = &site.manager;
+    let (view, players) = start_game(m, NAMES).await;
+    let view = play(m, view, &players, 30, &mut Vec::new()).await;
+    let resign = Action::Resign {
+        game: Some(view.id.clone()),
+        ply: None,
+    };
+    let view = game(act(m, &players[0], resign).await);
+    let path = site.page_of(&view.id).await;
+    let http = reqwest::Client::new();
+    let before = http.get(site.url(&path)).send().await.unwrap();
+    let before = before.text().await.unwrap();
+    assert!(!before.contains("\"review\":{"), "not reviewed yet");
+
+    let reviewed = m.review(&view.id, &players[1]).await.unwrap();
+    let marks = reviewed.review.marked_mistakes();
+    let html = http.get(site.url(&path)).send().await.unwrap();
+    let html = html.text().await.unwrap();
+    assert!(html.contains("\"review\":{\"title\":\"Review\""), "{html}");
+    let evals = format!("\"evals\":[{}", reviewed.review.start_eval.balls());
+    assert!(html.contains(&evals), "{html}");
+    for mark in &marks {
+        let ply = &reviewed.review.plies[mark.index];
+        let line = toguz::review::mistake_line(toguz::i18n::Lang::En, mark.mark, ply);
+        assert!(
+            html.contains(&line.replace('<', "\\u003c")),
+            "{line} in {html}"
+        );
+    }
+
+    // The review is in the store: another manager on it (a restart, another process)
+    // shows it without reviewing again.
+    let key = path.trim_start_matches("/g/").to_string();
+    let (again, _dir) = site.restart_manager().await;
+    let page = again.game_page(&key).await.unwrap();
+    assert_eq!(page.review.as_deref(), Some(&*reviewed.review));
+}

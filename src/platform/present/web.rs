@@ -91,6 +91,45 @@ fn shown(pos: &Position, last: Option<[u8; 4]>, token: String) -> PlyShown {
     }
 }
 
+/// A reviewed game's graph and largest mistakes, as the page shows them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewShown {
+    pub title: String,
+    /// Each position's value from White's side, in balls (clipped), from the start.
+    pub evals: Vec<f64>,
+    pub mistakes: Vec<MistakeShown>,
+}
+
+/// One marked mistake: its line, and the half-move of the board before it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MistakeShown {
+    pub before_ply: usize,
+    pub text: String,
+}
+
+/// The review of `page`'s game, if it was reviewed: the same marks and lines as `/review`.
+pub fn review_shown(page: &GamePage, lang: Lang) -> Option<ReviewShown> {
+    let review = page.review.as_ref()?;
+    let mut evals = vec![review.start_eval.balls()];
+    evals.extend(review.plies.iter().map(|p| p.after.balls()));
+    let mistakes = review
+        .marked_mistakes()
+        .iter()
+        .filter_map(|m| {
+            let p = review.plies.get(m.index)?;
+            Some(MistakeShown {
+                before_ply: p.ply - 1,
+                text: crate::review::mistake_line(lang, m.mark, p),
+            })
+        })
+        .collect();
+    Some(ReviewShown {
+        title: t!(lang, "web-review"),
+        evals,
+        mistakes,
+    })
+}
+
 /// The page's words for `page` in `lang`.
 pub fn page_words(page: &GamePage, lang: Lang) -> PageWords {
     let view = &page.view;

@@ -41,6 +41,7 @@ impl LiveState {
             ongoing: !view.is_over(),
             words: None,
             ply: None,
+            review: None,
             live: None,
         })
     }

@@ -4,7 +4,7 @@
 use super::assets::{ICON, SCRIPT, STYLE};
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
-use crate::platform::present::web::{self as words, PageWords, PlyShown};
+use crate::platform::present::web::{self as words, PageWords, PlyShown, ReviewShown};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -22,6 +22,9 @@ pub struct PageData<'a> {
     pub words: Option<&'a PageWords>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<usize>,
+    /// The game's review, once reviewed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewShown>,
     /// The live events' address, while the game goes on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub live: Option<String>,
@@ -125,6 +128,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         ongoing: !page.view.is_over(),
         words: Some(&w),
         ply: Some(ply),
+        review: words::review_shown(page, lang),
         live: (!page.view.is_over()).then(|| format!("{path}/live")),
     };
     let og = format!(
@@ -172,6 +176,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
 <div class=\"controls\"><button type=\"button\" id=\"copy\">{copy}</button>\
 <a class=\"button\" href=\"{path}.pgn\" download>{record}</a></div>\
 <p class=\"meta\">{variant} · {control}</p>\
+<section id=\"review\" hidden></section>\
 <h2>{moves}</h2><div id=\"moves\"></div>\
 <script type=\"application/json\" id=\"game-data\">{data}</script>\
 <script src=\"{js}\" defer></script>",

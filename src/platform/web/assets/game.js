@@ -90,6 +90,7 @@
       b.classList.toggle("current", Number(b.dataset.ply) === ply);
     }
     statusNode.textContent = ply === game.plies.length - 1 ? game.status : words.to_move[p.to_move];
+    moveMarker();
   }
 
   function go(next, remember) {
@@ -181,6 +182,54 @@
     if (!update.ongoing) document.getElementById("live").hidden = true;
   }
 
+  // A reviewed game: the evaluation graph (White's side, in balls; click a point to go to
+  // that half-move) and the largest mistakes, each a link to the board before it.
+  const reviewNode = document.getElementById("review");
+  let marker = null;
+  function showReview() {
+    const r = game.review;
+    if (!r) return;
+    const w = 960, h = 200, mid = h / 2;
+    const top = Math.max(10, ...r.evals.map((e) => Math.abs(e)));
+    const x = (i) => (r.evals.length > 1 ? (i * w) / (r.evals.length - 1) : 0);
+    const y = (e) => mid - (e / top) * (mid - 6);
+    const heading = document.createElement("h2");
+    heading.textContent = r.title;
+    const svg = el("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "img", "aria-label": r.title });
+    el("rect", { x: 0, y: 0, width: w, height: mid, class: "graph-white" }, svg);
+    el("rect", { x: 0, y: mid, width: w, height: mid, class: "graph-black" }, svg);
+    const points = r.evals.map((e, i) => `${x(i).toFixed(1)},${y(e).toFixed(1)}`).join(" ");
+    el("polyline", { points: points, class: "graph-line" }, svg);
+    for (const m of r.mistakes) {
+      el("circle", { cx: x(m.before_ply + 1), cy: y(r.evals[m.before_ply + 1]), r: 7, class: "graph-mark" }, svg);
+    }
+    marker = el("line", { x1: 0, x2: 0, y1: 0, y2: h, class: "graph-now" }, svg);
+    svg.addEventListener("click", (e) => {
+      const box = svg.getBoundingClientRect();
+      go(Math.round(((e.clientX - box.left) / box.width) * (r.evals.length - 1)));
+    });
+    const list = document.createElement("ol");
+    list.className = "mistakes";
+    for (const m of r.mistakes) {
+      const item = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = m.text;
+      b.addEventListener("click", () => go(m.before_ply));
+      item.appendChild(b);
+      list.appendChild(item);
+    }
+    reviewNode.replaceChildren(heading, svg, list);
+    reviewNode.hidden = false;
+  }
+  function moveMarker() {
+    if (!marker || !game.review) return;
+    const n = game.review.evals.length - 1;
+    const at = n > 0 ? (Math.min(ply, n) * 960) / n : 0;
+    marker.setAttribute("x1", at);
+    marker.setAttribute("x2", at);
+  }
+
   if (game.live && window.EventSource) {
     const source = new EventSource(game.live);
     let states = 0;
@@ -193,6 +242,7 @@
     source.addEventListener("end", () => source.close());
   }
   listMoves();
+  showReview();
   showClocks();
   go(ply, false);
 })();
