@@ -38,7 +38,10 @@ pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
     // The text names players as texts do (escaped on Discord); the graph is an image.
     let text_names = Side::BOTH.map(|side| present::player_name(view.player(side), lang));
     let result = review_result(view, lang);
-    let text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    let mut text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    if let Some(page) = super::link::page_line(view.page_url.as_deref(), lang) {
+        text = format!("{text}\n{page}");
+    }
     let name = graph_name(lang);
     let png = match reviewed.drawings.get(&name) {
         Some(png) => Some(png),
