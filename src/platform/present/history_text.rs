@@ -427,4 +427,30 @@ mod tests {
             "{nobody}"
         );
     }
+
+    #[test]
+    fn a_records_title_names_the_games_page_when_the_pages_are_served() {
+        let mut file = RecordFile {
+            game: "ab12cd".into(),
+            file_name: "toguz-ab12cd.pgn".into(),
+            text: String::new(),
+            moves: "1. 76 98".into(),
+            page_url: None,
+        };
+        assert_eq!(
+            record_caption(&file, Lang::En),
+            "Record of game ab12cd\n1. 76 98"
+        );
+        let url = "https://pages.example.org/g/ab12cd-0123456789abcdef0123";
+        file.page_url = Some(url.into());
+        let title = record_title(&file, Lang::Kk);
+        assert_eq!(
+            title,
+            format!("ab12cd ойынының жазбасы\n🌐 Ойын беті: {url}")
+        );
+        assert_eq!(
+            record_caption(&file, Lang::Kk),
+            format!("{title}\n1. 76 98")
+        );
+    }
 }

@@ -232,6 +232,19 @@ mod tests {
     }
 
     #[test]
+    fn the_post_ends_with_the_games_page_when_the_pages_are_served() {
+        let mut r = reviewed();
+        assert!(!review_post(&r, Lang::En).text.contains("Game page"));
+        let url = "https://pages.example.org/g/abc123-0123456789abcdef0123";
+        r.game.page_url = Some(url.into());
+        let text = review_post(&r, Lang::Ru).text;
+        assert!(
+            text.ends_with(&format!("\n🌐 Страница партии: {url}")),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn the_post_names_the_players_as_the_board_does_in_every_language() {
         let r = reviewed();
         for lang in Lang::ALL {
