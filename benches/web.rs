@@ -171,8 +171,10 @@ async fn bench(name: &str, store: Store) {
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let mut config = toguz::manager::ManagerConfig::default();
-    config.web_url = Some(format!("http://{addr}"));
+    let mut config = toguz::manager::ManagerConfig {
+        web_url: Some(format!("http://{addr}")),
+        ..Default::default()
+    };
     config.limits.games_per_user = 10_000;
     config.limits.games_per_chat = 10_000;
     let engine = EnginePool::new(EngineConfig::default());

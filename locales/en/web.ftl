@@ -19,3 +19,6 @@ web-not-found = There is no game at this address. Check the link you were given.
 web-index-title = Toguzqumalak games
 web-index-about = Every game played with the bot has its own page: open it with the link under the game's board in Discord or Telegram.
 web-review = Review
+# The link to a game's page under its board, and in records and reviews.
+web-page-button = 🌐 Game page
+web-page-link = 🌐 Game page: { $url }

@@ -151,6 +151,7 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "mention" => text(&["<@123456789>".into()]),
         "mentions" => text(&["<@123456789> <@987654321>".into()]),
         "id" | "game" => text(&["ab12cd".into()]),
+        "url" => text(&["https://toguz.example.org/g/ab12cd-0123456789abcdef0123".into()]),
         "move" | "notation" | "best" | "played" => {
             text(&["76".into(), "87(10)".into(), "43X".into()])
         }

@@ -276,6 +276,7 @@ impl Game {
             version: self.rec.version,
             arena: self.rec.arena.is_some(),
             seat: self.rec.seat.clone(),
+            page_url: None,
         }
     }
 }

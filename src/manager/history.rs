@@ -466,6 +466,8 @@ pub struct RecordFile {
     pub file_name: String,
     pub text: String,
     pub moves: String,
+    /// The game's page on the web, when the pages are served.
+    pub page_url: Option<String>,
 }
 
 impl Manager {
@@ -546,6 +548,7 @@ impl Manager {
             file_name: format!("toguz-{}.pgn", game.id()),
             text,
             moves: self.view_of(&game).moves,
+            page_url: self.page_url(game.id()),
         })
     }
 }

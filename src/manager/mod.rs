@@ -352,11 +352,13 @@ impl Manager {
 
     /// A game as a view shows it now.
     fn view_of(&self, game: &Game) -> GameView {
-        game.view(
+        let mut view = game.view(
             self.timeout_secs(),
             self.now_ms(),
             self.inner.config.clock.first_move_ms(),
-        )
+        );
+        view.page_url = self.page_url(&view.id);
+        view
     }
 
     /// The time control a new game in `chat` gets when its players named none.

@@ -85,6 +85,9 @@ pub struct GameView {
     pub arena: bool,
     /// A tournament game's round and board.
     pub seat: Option<Seat>,
+    /// The address of the game's page on the web, when the pages are served
+    /// (`Manager::page_url`): boards link to it, records and reviews name it.
+    pub page_url: Option<String>,
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -311,6 +314,7 @@ impl GameView {
             version: 0,
             arena: false,
             seat: None,
+            page_url: None,
         }
     }
 }

@@ -351,3 +351,62 @@ async fn callbacks_check_types_attachments_and_components() {
     let _m: serenity::model::channel::Message =
         serde_json::from_value(edited).expect("message parses");
 }
+
+/// Link buttons (issue 35) as Discord takes them: style 5 with an http(s) url and no
+/// custom_id; no url on any other button; at most five rows of at most five buttons.
+#[tokio::test]
+async fn link_buttons_rows_and_their_limits_are_checked() {
+    let fake = FakeDiscord::start().await;
+    let (_, mut ws) = connect(&fake).await;
+    let alice = User::new(1002, "Alice");
+    let place = fake.guild_channel(5_000_000_000_000_000_001, 78);
+    let id = fake.slash(&alice, place, "board", json!([]), &[]);
+    let event = ws.next_json().await;
+    let token = event["d"]["token"].as_str().unwrap().to_string();
+    let path = format!("/interactions/{id}/{token}/callback");
+    let url = "https://pages.example.org/g/ab12cd-0123456789abcdef0123";
+    let pit = json!({"type": 2, "style": 1, "label": "1", "custom_id": "1m:ab12cd:0:1"});
+    let rows = |buttons: Vec<Value>| {
+        json!({"type": 4, "data": {"content": "board",
+        "components": [{"type": 1, "components": [pit.clone()]}, {"type": 1, "components": buttons}]}})
+    };
+    let refused = [
+        // A link with a custom_id, without a url, with one that is no web address.
+        rows(vec![
+            json!({"type": 2, "style": 5, "label": "Page", "url": url, "custom_id": "x"}),
+        ]),
+        rows(vec![json!({"type": 2, "style": 5, "label": "Page"})]),
+        rows(vec![
+            json!({"type": 2, "style": 5, "label": "Page", "url": "ftp://pages.example.org/x"}),
+        ]),
+        rows(vec![
+            json!({"type": 2, "style": 5, "label": "Page", "url": format!("{url}/{}", "a".repeat(512))}),
+        ]),
+        // A url on a button that is not a link.
+        rows(vec![
+            json!({"type": 2, "style": 2, "label": "Page", "url": url, "custom_id": "y"}),
+        ]),
+        // Six buttons in a row; six rows.
+        rows(
+            (0..6)
+                .map(|i| json!({"type": 2, "style": 5, "label": "Page", "url": format!("{url}?{i}")}))
+                .collect(),
+        ),
+        json!({"type": 4, "data": {"content": "board", "components": (0..6)
+            .map(|i| json!({"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "1", "custom_id": format!("b{i}")}]}))
+            .collect::<Vec<_>>()}}),
+    ];
+    for body in refused {
+        let (status, answer) = send(&fake, reqwest::Method::POST, &path, Some(body.clone())).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert_eq!(answer["code"], 50035, "{answer}");
+    }
+    let good = rows(vec![
+        json!({"type": 2, "style": 5, "label": "🌐 Game page", "url": url}),
+    ]);
+    let (status, answer) = send(&fake, reqwest::Method::POST, &path, Some(good)).await;
+    assert_eq!(status, 204, "{answer}");
+    let message = fake.original_message(id).unwrap();
+    assert_eq!(message["components"][1]["components"][0]["url"], url);
+}

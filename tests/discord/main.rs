@@ -7,6 +7,7 @@ mod fake;
 mod flows;
 mod hint;
 mod history;
+mod links;
 mod names;
 mod puzzles;
 mod ratings;

@@ -311,3 +311,86 @@ async fn chat_members_have_the_statuses_telegram_reports() {
     let err = api_error(bot.get_chat_member(ChatId(-4040), UserId(21)).await);
     assert_eq!(err, ApiError::ChatNotFound);
 }
+
+/// Links on buttons (issue 35): a URL button must go to an http(s) (or tg://) address; a
+/// Web App button may be sent only to a user's private chat with the bot, only to an https
+/// address, and never in an inline message.
+#[tokio::test]
+async fn url_and_web_app_buttons_are_checked_as_telegram_does() {
+    use teloxide::types::WebAppInfo;
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let alice = TgUser::new(14, "Alice", "alice_l", "en");
+    fake.send_text(&TgChat::private(&alice), &alice, "/start");
+    let group = TgChat::group(-1003, "Club");
+    fake.send_text(&group, &alice, "hi");
+    let page = reqwest::Url::parse("https://pages.example.org/g/ab12cd-0123").unwrap();
+    let link = |url: &reqwest::Url| {
+        InlineKeyboardMarkup::new([[InlineKeyboardButton::url("🌐 Page", url.clone())]])
+    };
+    let app = |url: &reqwest::Url| {
+        let info = WebAppInfo { url: url.clone() };
+        InlineKeyboardMarkup::new([[InlineKeyboardButton::web_app("🌐 Page", info)]])
+    };
+    // A URL button anywhere; a Web App button in the private chat.
+    for chat in [ChatId(14), ChatId(-1003)] {
+        bot.send_message(chat, "board")
+            .reply_markup(link(&page))
+            .await
+            .unwrap();
+    }
+    let private = bot
+        .send_message(ChatId(14), "board")
+        .reply_markup(app(&page))
+        .await
+        .unwrap();
+    let stored = fake.message(14, private.id.0 as i64).unwrap();
+    let markup = stored.reply_markup.expect("kept");
+    assert_eq!(
+        markup["inline_keyboard"][0][0]["web_app"]["url"],
+        page.as_str()
+    );
+    // Not in a group, and its edit neither.
+    let err = api_error(
+        bot.send_message(ChatId(-1003), "board")
+            .reply_markup(app(&page))
+            .await,
+    );
+    assert!(err.to_string().contains("BUTTON_TYPE_INVALID"), "{err}");
+    let posted = bot.send_message(ChatId(-1003), "board").await.unwrap();
+    let err = api_error(
+        bot.edit_message_reply_markup(ChatId(-1003), posted.id)
+            .reply_markup(app(&page))
+            .await,
+    );
+    assert!(err.to_string().contains("BUTTON_TYPE_INVALID"), "{err}");
+    // A Web App only over https.
+    let plain = reqwest::Url::parse("http://192.168.1.5:8080/g/ab12cd-0123").unwrap();
+    let err = api_error(
+        bot.send_message(ChatId(14), "board")
+            .reply_markup(app(&plain))
+            .await,
+    );
+    assert!(err.to_string().contains("Only HTTPS links"), "{err}");
+    bot.send_message(ChatId(14), "board")
+        .reply_markup(link(&plain))
+        .await
+        .unwrap();
+    // A URL button to something that is no web address.
+    for bad in [
+        "ftp://pages.example.org/g/x",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+    ] {
+        let bad = reqwest::Url::parse(bad).unwrap();
+        let err = api_error(
+            bot.send_message(ChatId(14), "board")
+                .reply_markup(link(&bad))
+                .await,
+        );
+        assert!(
+            err.to_string().contains("BUTTON_URL_INVALID"),
+            "{bad}: {err}"
+        );
+    }
+}

@@ -10,6 +10,7 @@ mod fake;
 mod flows;
 mod hint;
 mod history;
+mod links;
 mod load;
 mod puzzles;
 mod review;

@@ -186,7 +186,7 @@ fn page_button(label: &str, user: &UserRef, page: u16, at: PageAt) -> CreateButt
 pub fn record_message(file: &RecordFile, board: Option<Outgoing>, lang: Lang) -> Outgoing {
     let mut out = board.unwrap_or_default();
     out.content = fit(
-        history_text::record_caption(&file.game, &file.moves, lang),
+        history_text::record_caption(file, lang),
         &t!(lang, "record-moves-cut"),
     );
     out.files.push(Attachment::new(
@@ -230,6 +230,7 @@ mod tests {
             file_name: "toguz-ab12cd.pgn".into(),
             text: "[Game \"ab12cd\"]\n\n1. 7 3 *\n".into(),
             moves: "1. 7 3".into(),
+            page_url: None,
         };
         let out = record_message(&file, None, Lang::Ru);
         assert!(

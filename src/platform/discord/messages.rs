@@ -13,7 +13,7 @@ use crate::manager::{ChallengeView, GameView, Player};
 use crate::model::UserRef;
 use crate::platform::present::history_text;
 use crate::platform::present::review::ReviewPost;
-use crate::platform::present::{self, LabeledButton};
+use crate::platform::present::{self, LabeledButton, LinkButton};
 use crate::rules::Side;
 use crate::t;
 use serenity::all::{
@@ -183,6 +183,13 @@ pub fn game_with(
             actions.iter().take(5).map(action_button).collect(),
         ));
     }
+    // A board has at most three rows (two of pits, one of actions), so the page's link
+    // gets a fourth of its own; were a board ever at Discord's five, it would go without.
+    if let Some(link) = present::page_button(view, lang) {
+        if components.len() < MAX_ROWS {
+            components.push(CreateActionRow::Buttons(vec![link_button(&link)]));
+        }
+    }
     Outgoing {
         content,
         embed: Some(embed),
@@ -193,6 +200,14 @@ pub fn game_with(
         components,
         ping,
     }
+}
+
+/// Action rows in one message, at most (Discord's limit).
+const MAX_ROWS: usize = 5;
+
+/// A button that opens an address in the browser (it has no custom_id: the bot is not told).
+fn link_button(link: &LinkButton) -> CreateButton {
+    CreateButton::new_link(link.url.clone()).label(link.label.clone())
 }
 
 fn embed_colour(view: &GameView) -> u32 {
@@ -491,6 +506,35 @@ pub(super) mod tests {
         assert!(out.ping.is_empty());
         let embed = json(out.embed.as_ref().unwrap());
         assert!(embed["description"].as_str().unwrap().contains("сдаётся"));
+    }
+
+    #[test]
+    fn a_board_links_its_page_in_a_row_of_its_own_when_the_pages_are_served() {
+        let url = "https://pages.example.org/g/abc123-0123456789abcdef0123";
+        let mut v = view([
+            Player::Human(user("11", "Alice")),
+            Player::Human(user("22", "Bob")),
+        ]);
+        let plain = game(&v, Lang::En, MentionStyle::Mention);
+        assert!(buttons(&plain).iter().all(|b| b["style"] != 5));
+        v.page_url = Some(url.into());
+        for over in [false, true] {
+            if over {
+                v.status = GameStatus::Finished {
+                    winner: Some(Side::Black),
+                    reason: crate::manager::FinishReason::Resigned(Side::White),
+                };
+            }
+            let out = game(&v, Lang::Kk, MentionStyle::Mention);
+            assert!(out.components.len() <= MAX_ROWS);
+            let last = json(out.components.last().unwrap());
+            let row = last["components"].as_array().unwrap();
+            assert_eq!(row.len(), 1, "{last}");
+            assert_eq!(row[0]["style"], 5);
+            assert_eq!(row[0]["url"], url);
+            assert_eq!(row[0]["label"], "🌐 Ойын беті");
+            assert!(row[0]["custom_id"].is_null(), "{last}");
+        }
     }
 
     #[test]

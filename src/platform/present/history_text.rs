@@ -5,7 +5,7 @@ use super::names::player_name;
 use super::LabeledButton;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::Button;
-use crate::manager::history::{score_of, HistoryEntry, HistoryPage, Leaderboard};
+use crate::manager::history::{score_of, HistoryEntry, HistoryPage, Leaderboard, RecordFile};
 use crate::manager::GameStatus;
 use crate::model::{Category, Level, Platform, UserRef};
 use crate::ratings::keys::Scope;
@@ -253,13 +253,23 @@ fn platform_name(p: Platform) -> &'static str {
     }
 }
 
-/// The message sent with a record file: a title and the move text.
-pub fn record_caption(game: &str, moves: &str, lang: Lang) -> String {
-    let title = t!(lang, "record-title", game = game);
-    if moves.is_empty() {
+/// The message sent with a record file: its title (`record_title`) and the move text.
+pub fn record_caption(file: &RecordFile, lang: Lang) -> String {
+    let title = record_title(file, lang);
+    if file.moves.is_empty() {
         format!("{title}\n{}", t!(lang, "record-no-moves"))
     } else {
-        format!("{title}\n{moves}")
+        format!("{title}\n{}", file.moves)
+    }
+}
+
+/// A record's title, and under it the game's page when the pages are served: what a
+/// record's message keeps when its move text goes elsewhere.
+pub fn record_title(file: &RecordFile, lang: Lang) -> String {
+    let title = t!(lang, "record-title", game = file.game.as_str());
+    match super::link::page_line(file.page_url.as_deref(), lang) {
+        Some(page) => format!("{title}\n{page}"),
+        None => title,
     }
 }
 
@@ -415,6 +425,32 @@ mod tests {
         assert!(
             nobody.contains(&t!(Lang::Kk, "leaderboard-empty")),
             "{nobody}"
+        );
+    }
+
+    #[test]
+    fn a_records_title_names_the_games_page_when_the_pages_are_served() {
+        let mut file = RecordFile {
+            game: "ab12cd".into(),
+            file_name: "toguz-ab12cd.pgn".into(),
+            text: String::new(),
+            moves: "1. 76 98".into(),
+            page_url: None,
+        };
+        assert_eq!(
+            record_caption(&file, Lang::En),
+            "Record of game ab12cd\n1. 76 98"
+        );
+        let url = "https://pages.example.org/g/ab12cd-0123456789abcdef0123";
+        file.page_url = Some(url.into());
+        let title = record_title(&file, Lang::Kk);
+        assert_eq!(
+            title,
+            format!("ab12cd ойынының жазбасы\n🌐 Ойын беті: {url}")
+        );
+        assert_eq!(
+            record_caption(&file, Lang::Kk),
+            format!("{title}\n1. 76 98")
         );
     }
 }

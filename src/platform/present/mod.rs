@@ -24,6 +24,7 @@ use crate::t;
 
 mod clock;
 pub mod history_text;
+mod link;
 mod names;
 pub mod puzzle;
 pub mod review;
@@ -31,6 +32,7 @@ pub mod tournament;
 pub mod web;
 
 pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
+pub use link::{page_button, page_line, LinkButton};
 pub use names::{plain_player_name, player_name, user_name};
 
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:

@@ -38,7 +38,10 @@ pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
     // The text names players as texts do (escaped on Discord); the graph is an image.
     let text_names = Side::BOTH.map(|side| present::player_name(view.player(side), lang));
     let result = review_result(view, lang);
-    let text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    let mut text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    if let Some(page) = super::link::page_line(view.page_url.as_deref(), lang) {
+        text = format!("{text}\n{page}");
+    }
     let name = graph_name(lang);
     let png = match reviewed.drawings.get(&name) {
         Some(png) => Some(png),
@@ -226,6 +229,19 @@ mod tests {
         assert_eq!(post.png.as_deref().map(Vec::as_slice), Some(&b"kept"[..]));
         review_post(&r, Lang::Kk);
         assert_eq!(r.drawings.len(), 2, "one graph per language");
+    }
+
+    #[test]
+    fn the_post_ends_with_the_games_page_when_the_pages_are_served() {
+        let mut r = reviewed();
+        assert!(!review_post(&r, Lang::En).text.contains("Game page"));
+        let url = "https://pages.example.org/g/abc123-0123456789abcdef0123";
+        r.game.page_url = Some(url.into());
+        let text = review_post(&r, Lang::Ru).text;
+        assert!(
+            text.ends_with(&format!("\n🌐 Страница партии: {url}")),
+            "{text}"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! move, and following the manager's events (the bot's moves, expired challenges).
 
 use super::change::Change;
-use super::markup;
+use super::markup::{self, Where};
 use super::placement::{self, Facts, Step};
 use super::poster::Content;
 use super::refs::MsgRef;
@@ -95,7 +95,12 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
         (Step::Adopt { inline }, Some(place)) => {
             let target = Target::Game(view.id.clone());
             present::attach(&ctx.manager, target, place.to_ref(), None).await;
-            let content = board_content(view, lang, inline).await;
+            let at = if inline {
+                Where::Inline
+            } else {
+                Where::of(place)
+            };
+            let content = board_content(view, lang, at).await;
             ctx.poster.edit(place.clone(), content, version(view));
             catch_up(ctx, view).await;
         }
@@ -139,8 +144,9 @@ pub async fn board_lang(ctx: &Ctx, view: &GameView) -> Lang {
 /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
 /// or if drawing fails) the text board. The PNG is drawn off the async workers
 /// (`render::board_png`), so other chats' updates go on meanwhile.
-pub async fn board_content(view: &GameView, lang: Lang, inline: bool) -> Content {
-    let keyboard = Some(markup::game_keyboard(view, lang));
+pub async fn board_content(view: &GameView, lang: Lang, place: Where) -> Content {
+    let inline = place.is_inline();
+    let keyboard = Some(markup::game_keyboard(view, lang, place));
     let caption = present::caption(view, lang);
     let board = present::board_view(view, present::viewer(view), lang);
     if !inline {
@@ -195,14 +201,14 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
         tracing::debug!(game = view.id, "no board message to update");
         return false;
     }
-    let mut drawn: [Option<Content>; 2] = [None, None];
+    let mut drawn: [Option<Content>; 3] = [None, None, None];
     for target in live {
-        let inline = target.is_inline();
-        if ctx.config.edit_in_place || inline {
-            let slot = &mut drawn[usize::from(inline)];
+        let place = Where::of(&target);
+        if ctx.config.edit_in_place || place.is_inline() {
+            let slot = &mut drawn[place as usize];
             let content = match slot {
                 Some(content) => content.clone(),
-                None => slot.insert(board_content(view, lang, inline).await).clone(),
+                None => slot.insert(board_content(view, lang, place).await).clone(),
             };
             ctx.poster.edit(target, content, version(view));
         } else if let MsgRef::Chat { chat, .. } = target {
@@ -322,7 +328,7 @@ async fn post(ctx: &Ctx, view: &GameView, chat: i64, lang: Lang, how: &Post) {
     if how.only_newer && posted.message.is_some() && version(view) <= posted.version {
         return;
     }
-    let mut content = board_content(view, lang, false).await;
+    let mut content = board_content(view, lang, Where::chat(chat)).await;
     if let Some(lead) = &how.lead {
         content = with_lead(content, lead);
     }

@@ -76,7 +76,7 @@ async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
     }
     let view = &hint.game;
     let board_lang = boards::board_lang(ctx, view).await;
-    let keyboard = markup::game_keyboard(view, board_lang);
+    let keyboard = markup::game_keyboard(view, board_lang, markup::Where::of(place));
     ctx.poster.edit(
         place.clone(),
         Content::Keyboard(Some(keyboard)),

@@ -10,6 +10,7 @@
 use super::boards;
 use super::boards::html;
 use super::failure::{self, Failure, HandlerResult};
+use super::markup::Where;
 use super::poster::Content;
 use super::refs::{MsgRef, Place};
 use super::toast::answer;
@@ -21,7 +22,7 @@ use crate::model::{Category, ChatRef, Platform, UserRef};
 pub use crate::platform::present::history_text::Whose;
 use crate::platform::present::history_text::{
     category_name, entry_button, history_text, leaderboard_text, name_in, record_caption,
-    stats_text, BoardsShown,
+    record_title, stats_text, BoardsShown,
 };
 use crate::ratings::keys::Scope;
 use crate::t;
@@ -222,14 +223,11 @@ pub async fn record(
 ) -> HandlerResult {
     let here = ChatRef::new(Platform::Telegram, place.chat.to_string());
     let file = ctx.manager.record_in(&here, game).await?;
-    let caption = record_caption(&file.game, &file.moves, lang);
+    let caption = record_caption(&file, lang);
     let (short, rest) = if caption.chars().count() <= CAPTION_MAX {
         (caption, None)
     } else {
-        (
-            t!(lang, "record-title", game = file.game.as_str()),
-            Some(caption),
-        )
+        (record_title(&file, lang), Some(caption))
     };
     let document = Content::Document {
         name: file.file_name,
@@ -264,7 +262,7 @@ pub async fn record_press(
         if let Ok(view) = ctx.manager.game(game).await {
             // Posted where it was asked for, not attached: the game's own boards stay its
             // boards.
-            let content = boards::board_content(&view, lang, false).await;
+            let content = boards::board_content(&view, lang, Where::chat(*chat)).await;
             ctx.send_later(*chat, Some(*message), content, None);
         }
     }

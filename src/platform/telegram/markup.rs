@@ -4,14 +4,18 @@
 //! so every platform shows the same words, and the data carries the game id and the ply
 //! shown, fits Telegram's 64 bytes, and still works after a restart.
 
+use super::refs::MsgRef;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::{decode, encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
 use crate::model::{Level, TimeControl};
 use crate::platform::present::history_text;
-use crate::platform::present::{self, LabeledButton};
+use crate::platform::present::{self, LabeledButton, LinkButton};
 use crate::t;
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardButtonKind, InlineKeyboardMarkup};
+use teloxide::types::{
+    InlineKeyboardButton, InlineKeyboardButtonKind, InlineKeyboardMarkup, WebAppInfo,
+};
+use url::Url;
 
 /// Pit buttons per row: nine in one row would be too narrow on a phone.
 const PITS_PER_ROW: usize = 5;
@@ -20,10 +24,44 @@ fn button(b: &LabeledButton) -> InlineKeyboardButton {
     InlineKeyboardButton::callback(b.label.clone(), encode(&b.button))
 }
 
+/// Where a board is shown: Telegram opens a Web App button only in a user's private chat
+/// with the bot (elsewhere it refuses the message: `BUTTON_TYPE_INVALID`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Where {
+    /// A user's private chat with the bot.
+    Private,
+    /// A group, a supergroup or a channel.
+    Group,
+    /// An inline message, which may be in any chat.
+    Inline,
+}
+
+impl Where {
+    /// Where a chat's message is: users' chats have positive ids, groups negative ones.
+    pub fn chat(chat: i64) -> Where {
+        if chat > 0 {
+            Where::Private
+        } else {
+            Where::Group
+        }
+    }
+
+    pub fn of(place: &MsgRef) -> Where {
+        match place {
+            MsgRef::Chat { chat, .. } => Where::chat(*chat),
+            MsgRef::Inline(_) => Where::Inline,
+        }
+    }
+
+    pub fn is_inline(self) -> bool {
+        self == Where::Inline
+    }
+}
+
 /// The keyboard under a board everyone in the chat sees: the legal pits of the player to
 /// move (none while the bot thinks), then what either player may do (resign, draw, abort,
-/// rematch).
-pub fn game_keyboard(view: &GameView, lang: Lang) -> InlineKeyboardMarkup {
+/// rematch), then in a row of its own the game's page when the pages are served.
+pub fn game_keyboard(view: &GameView, lang: Lang, place: Where) -> InlineKeyboardMarkup {
     let mut rows: Vec<Vec<InlineKeyboardButton>> = vec![];
     if let Some(Player::Human(user)) = view.to_move_player() {
         let pits: Vec<InlineKeyboardButton> = present::pit_buttons(view, Some(user))
@@ -41,7 +79,29 @@ pub fn game_keyboard(view: &GameView, lang: Lang) -> InlineKeyboardMarkup {
         actions.push(button(&history_text::record_button(&view.id, lang)));
     }
     rows.extend(actions.chunks(3).map(<[_]>::to_vec));
+    if let Some(link) = present::page_button(view, lang).and_then(|l| link_button(&l, place)) {
+        rows.push(vec![link]);
+    }
     InlineKeyboardMarkup::new(rows)
+}
+
+/// A link button: in a private chat, when the address is https (Telegram opens only those
+/// as Web Apps), one that opens the page inside Telegram; elsewhere a plain URL button.
+/// `None` (logged) for an address that does not parse.
+fn link_button(link: &LinkButton, place: Where) -> Option<InlineKeyboardButton> {
+    let url = match Url::parse(&link.url) {
+        Ok(url) => url,
+        Err(error) => {
+            tracing::warn!(url = link.url, %error, "telegram: a page address that does not parse");
+            return None;
+        }
+    };
+    let label = link.label.clone();
+    if place == Where::Private && url.scheme() == "https" {
+        Some(InlineKeyboardButton::web_app(label, WebAppInfo { url }))
+    } else {
+        Some(InlineKeyboardButton::url(label, url))
+    }
 }
 
 /// Accept / Decline / Cancel while the challenge is open; no buttons after. Under them, while
@@ -265,6 +325,47 @@ mod tests {
         let board =
             InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("3 · 9", "1m:abc:12:3")]]);
         assert!(!is_level_keyboard(&board));
+    }
+
+    #[test]
+    fn a_board_links_its_page_as_a_web_app_only_in_a_private_chat_and_over_https() {
+        let players = [
+            Player::Human(UserRef::new(Platform::Telegram, "1", "A")),
+            Player::Human(UserRef::new(Platform::Telegram, "2", "B")),
+        ];
+        let chat = ChatRef::new(Platform::Telegram, "-100");
+        let mut view = GameView::sample("ab12cd", chat, players);
+        let without = game_keyboard(&view, Lang::Ru, Where::Private);
+        // Only callback buttons (`data` panics on any other kind).
+        assert!(!data(&without).is_empty());
+        let url = "https://pages.example.org/g/ab12cd-0123456789abcdef0123";
+        view.page_url = Some(url.into());
+        let link = |view: &GameView, place: Where| {
+            let keyboard = game_keyboard(view, Lang::Ru, place);
+            let rows = &keyboard.inline_keyboard;
+            assert_eq!(rows[..rows.len() - 1], without.inline_keyboard[..]);
+            let last = rows.last().expect("a link row");
+            assert_eq!(last.len(), 1);
+            assert_eq!(last[0].text, "🌐 Страница партии");
+            last[0].kind.clone()
+        };
+        let parsed = Url::parse(url).unwrap();
+        assert_eq!(
+            link(&view, Where::Private),
+            InlineKeyboardButtonKind::WebApp(WebAppInfo {
+                url: parsed.clone()
+            })
+        );
+        for place in [Where::Group, Where::Inline] {
+            assert_eq!(
+                link(&view, place),
+                InlineKeyboardButtonKind::Url(parsed.clone())
+            );
+        }
+        let http = "http://192.168.1.5:8080/g/ab12cd-0123456789abcdef0123";
+        view.page_url = Some(http.into());
+        let expected = InlineKeyboardButtonKind::Url(Url::parse(http).unwrap());
+        assert_eq!(link(&view, Where::Private), expected);
     }
 
     fn challenge(chat: &str, changeable: bool) -> ChallengeView {

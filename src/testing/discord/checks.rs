@@ -1,6 +1,7 @@
 //! Discord's limits on a message's embeds (sizes, fields, `attachment://` images that must
-//! be in the message) and components (action rows of buttons, custom_ids of 1..100
-//! characters, unique).
+//! be in the message) and components (at most five action rows of one to five buttons,
+//! custom_ids of 1..100 characters, unique; link buttons with an address and no custom_id,
+//! other buttons with no address).
 
 use super::rest::{form_error, Reply};
 use serde_json::{json, Value};
@@ -100,6 +101,38 @@ pub(super) fn check_embeds(embeds: &Value, message: &Value) -> Result<Value, Rep
     Ok(Value::Array(out))
 }
 
+/// A link button: an http(s) or discord:// address of at most 512 characters, and no
+/// custom_id (pressing it tells the bot nothing).
+fn check_link(b: &Value, path: &str) -> Result<(), Reply> {
+    if !b["custom_id"].is_null() {
+        return Err(form_error(
+            &format!("{path}.custom_id"),
+            "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
+            "A custom id may not be set on a link button",
+        ));
+    }
+    let Some(url) = b["url"].as_str() else {
+        return Err(form_error(
+            &format!("{path}.url"),
+            "BASE_TYPE_REQUIRED",
+            "This field is required",
+        ));
+    };
+    let scheme_ok = url::Url::parse(url).is_ok_and(|u| match u.scheme() {
+        "http" | "https" => u.host_str().is_some_and(|h| !h.is_empty()),
+        "discord" => true,
+        _ => false,
+    });
+    if !scheme_ok || url.chars().count() > 512 {
+        return Err(form_error(
+            &format!("{path}.url"),
+            "URL_TYPE_INVALID_URL",
+            "Not a well formed URL.",
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn check_components(components: &Value) -> Result<(), Reply> {
     let Some(rows) = components.as_array() else {
         return Err(form_error(
@@ -151,6 +184,13 @@ pub(super) fn check_components(components: &Value) -> Result<(), Reply> {
                 ));
             }
             match style {
+                1..=4 if !b["url"].is_null() => {
+                    return Err(form_error(
+                        &format!("{path}.url"),
+                        "BUTTON_COMPONENT_URL_NOT_ALLOWED",
+                        "A url may only be set on a link button",
+                    ));
+                }
                 1..=4 => {
                     let id = b["custom_id"].as_str().unwrap_or_default();
                     if !(1..=100).contains(&id.chars().count()) {
@@ -168,7 +208,7 @@ pub(super) fn check_components(components: &Value) -> Result<(), Reply> {
                         ));
                     }
                 }
-                5 if b["url"].is_string() => {}
+                5 => check_link(b, &path)?,
                 _ => {
                     return Err(form_error(
                         &format!("{path}.style"),

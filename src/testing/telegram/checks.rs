@@ -1,5 +1,6 @@
 //! Telegram's checks of what a bot sends: text and caption lengths, HTML and MarkdownV2
-//! entities, inline keyboards (button kinds, `callback_data` of 1..64 bytes), and photos.
+//! entities, inline keyboards (button kinds, `callback_data` of 1..64 bytes, URL buttons'
+//! addresses, Web App buttons only in private chats and only to https), and photos.
 
 use super::params::{bad, opt_str, ApiError, Params};
 use serde_json::Value;
@@ -105,10 +106,12 @@ fn check_markdown_v2(text: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Validates an inline keyboard the way Telegram does.
+/// Validates an inline keyboard the way Telegram does; `private`: it goes to a user's
+/// private chat with the bot, the only place Web App buttons may be.
 pub(super) fn check_markup(
     markup: Option<&Value>,
     inline_only: bool,
+    private: bool,
 ) -> Result<Option<Value>, ApiError> {
     let Some(m) = markup else { return Ok(None) };
     if m.is_null() {
@@ -153,6 +156,7 @@ pub(super) fn check_markup(
             if n != 1 {
                 return Err(bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"));
             }
+            check_link(b, private)?;
             if let Some(d) = b.get("callback_data") {
                 let d = d.as_str().ok_or_else(|| bad("BUTTON_DATA_INVALID"))?;
                 if d.is_empty() || d.len() > 64 {
@@ -165,6 +169,37 @@ pub(super) fn check_markup(
         return Err(bad("reply markup is too long"));
     }
     Ok(Some(m.clone()))
+}
+
+/// A URL button's address: an http(s) address with a host, or a `tg://` link. A Web App
+/// button: only in a private chat, and only to an https address.
+fn check_link(b: &Value, private: bool) -> Result<(), ApiError> {
+    if let Some(url) = b.get("url") {
+        let url = url.as_str().unwrap_or("");
+        let parsed = url::Url::parse(url).ok();
+        let ok = parsed.is_some_and(|u| match u.scheme() {
+            "http" | "https" => u.host_str().is_some_and(|h| !h.is_empty()),
+            "tg" => true,
+            _ => false,
+        });
+        if !ok {
+            return Err(bad("BUTTON_URL_INVALID"));
+        }
+    }
+    if let Some(app) = b.get("web_app") {
+        if !private {
+            return Err(bad("BUTTON_TYPE_INVALID"));
+        }
+        let url = app.get("url").and_then(Value::as_str).unwrap_or("");
+        let https = url::Url::parse(url)
+            .is_ok_and(|u| u.scheme() == "https" && u.host_str().is_some_and(|h| !h.is_empty()));
+        if !https {
+            return Err(bad(&format!(
+                "inline keyboard button Web App URL '{url}' is invalid: Only HTTPS links are allowed"
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn check_text(text: &str, edit: bool) -> Result<(), ApiError> {

@@ -147,7 +147,7 @@ fn send_message(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     let text = opt_str(p, "text").unwrap_or_default();
     check_text(&text, false)?;
     check_parse_mode(p, &text)?;
-    let markup = check_markup(p.get("reply_markup"), false)?;
+    let markup = check_markup(p.get("reply_markup"), false, is_private(st, chat))?;
     let reply_to = check_reply_to(st, chat, p)?;
     let m = StoredMessage {
         text: Some(text),
@@ -243,7 +243,7 @@ impl Captioned {
         if let Some(c) = &caption {
             check_parse_mode(p, c)?;
         }
-        let markup = check_markup(p.get("reply_markup"), false)?;
+        let markup = check_markup(p.get("reply_markup"), false, is_private(st, chat))?;
         let reply_to = check_reply_to(st, chat, p)?;
         Ok(Captioned {
             chat,
@@ -338,6 +338,19 @@ fn edit_target(st: &FakeState, p: &Params) -> Result<Target, ApiError> {
     Ok(Target::Chat(chat, mid))
 }
 
+/// Whether `chat` is a user's private chat with the bot (Web App buttons go only there).
+fn is_private(st: &FakeState, chat: i64) -> bool {
+    st.chats.get(&chat).and_then(|c| c["type"].as_str()) == Some("private")
+}
+
+/// Whether an edited message is in a private chat (an inline message is in none).
+fn in_private(st: &FakeState, t: &Target) -> bool {
+    match t {
+        Target::Chat(chat, _) => is_private(st, *chat),
+        Target::Inline(_) => false,
+    }
+}
+
 fn target_mut<'a>(st: &'a mut FakeState, t: &Target) -> &'a mut StoredMessage {
     match t {
         Target::Chat(c, m) => st.messages.get_mut(&(*c, *m)).expect("checked"),
@@ -357,7 +370,7 @@ fn edit_text(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     let text = opt_str(p, "text").unwrap_or_default();
     check_text(&text, true)?;
     check_parse_mode(p, &text)?;
-    let markup = check_markup(p.get("reply_markup"), true)?;
+    let markup = check_markup(p.get("reply_markup"), true, in_private(st, &t))?;
     let m = target_mut(st, &t);
     if m.text.is_none() {
         return Err(bad("there is no text in the message to edit"));
@@ -375,7 +388,7 @@ fn edit_caption(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     let t = edit_target(st, p)?;
     let caption = opt_str(p, "caption");
     check_caption(&caption)?;
-    let markup = check_markup(p.get("reply_markup"), true)?;
+    let markup = check_markup(p.get("reply_markup"), true, in_private(st, &t))?;
     let m = target_mut(st, &t);
     if m.photo.is_none() {
         return Err(bad("there is no caption in the message to edit"));
@@ -403,7 +416,7 @@ fn edit_media(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, Ap
         .and_then(Value::as_str)
         .map(str::to_string);
     check_caption(&caption)?;
-    let markup = check_markup(p.get("reply_markup"), true)?;
+    let markup = check_markup(p.get("reply_markup"), true, in_private(st, &t))?;
     let inline = matches!(t, Target::Inline(_));
     let (photo, size) = photo_of(media.get("media"), files, "", inline)?;
     let m = target_mut(st, &t);
@@ -427,7 +440,7 @@ fn edit_media(st: &mut FakeState, p: &Params, files: &Files) -> Result<Value, Ap
 
 fn edit_markup(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     let t = edit_target(st, p)?;
-    let markup = check_markup(p.get("reply_markup"), true)?;
+    let markup = check_markup(p.get("reply_markup"), true, in_private(st, &t))?;
     let m = target_mut(st, &t);
     if m.reply_markup == markup {
         return Err(bad(NOT_MODIFIED.trim_start_matches("Bad Request: ")));
@@ -552,7 +565,8 @@ fn answer_inline(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
                 .ok_or_else(|| bad("can't parse InputMessageContent"))?;
             check_text(text, false)?;
         }
-        check_markup(r.get("reply_markup"), true)?;
+        // An inline message may be sent to any chat: no Web App buttons.
+        check_markup(r.get("reply_markup"), true, false)?;
     }
     let q = st
         .inline_queries
