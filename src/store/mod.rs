@@ -104,12 +104,15 @@ pub enum Tree {
     PuzzleDaily,
     /// Chats that have the daily puzzle posted, keyed by chat key: read whole by the tick.
     PuzzlePosts,
+    /// Chats whose games the web's front page lists (their admins chose so), keyed by chat
+    /// key: read whole at start-up and now and then after.
+    PublicChats,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 18] = [
+    pub const ALL: [Tree; 19] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -128,6 +131,7 @@ impl Tree {
         Tree::PuzzleAttempts,
         Tree::PuzzleDaily,
         Tree::PuzzlePosts,
+        Tree::PublicChats,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -151,6 +155,7 @@ impl Tree {
             Tree::PuzzleAttempts => "puzzles.attempts",
             Tree::PuzzleDaily => "puzzles.daily",
             Tree::PuzzlePosts => "puzzles.posts",
+            Tree::PublicChats => "web.public-chats",
         }
     }
 

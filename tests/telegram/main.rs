@@ -16,4 +16,5 @@ mod review;
 mod scale;
 mod tournament;
 mod trust;
+mod web;
 mod webhook;
