@@ -19,6 +19,9 @@ mod tournaments;
 #[path = "manager_flows/puzzles.rs"]
 mod puzzles;
 
+#[path = "manager_flows/public.rs"]
+mod public;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());

@@ -43,12 +43,13 @@ discord-help =
     Add `time:3+2` to either for a game on the clock: 3 minutes each, 2 seconds added per move.
     Press a pit button 1–9 to move; the label shows the pit and its balls (`7 · 12`).
     `/board` shows your game again, `/games` lists your games, `/resign`, `/draw`, `/rematch game:`.
-    `/review` (or the Review button under a finished board): the bot's review of the game, with an evaluation graph, each player's largest mistakes and accuracy.
-    `/history player:` your finished games (or a member's), newest first; a game's button shows its final board and record. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
+    `/review` (or the Review button under a finished board): the bot's review of the game: a graph, mistakes, accuracy.
+    `/history player:` your finished games (or a member's), newest first. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
     `/tournament new` announces an arena or a Swiss tournament here; players join with the button under it, and `/tournament standings` shows the table.
     `/puzzle play`: a puzzle from a real game; `/puzzle daily`: the puzzle of the day.
+    `/web public:on` lists this server's games on the website (server managers).
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
-    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/турнир`, `/задача`, `/помощь`.
+    Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/турнир`, `/задача`, `/сайт`, `/помощь`.
 discord-lang-set = From now on I will speak English with you.
 discord-cooldown = Wait { $seconds ->
     [one] { $seconds } second
@@ -142,3 +143,10 @@ discord-sub-puzzle-post = post
 discord-sub-puzzle-post-desc = Post the daily puzzle in this channel every day (server admins)
 discord-opt-puzzle-hour = hour
 discord-opt-puzzle-hour-desc = The hour (UTC, 0-23); leave it out to stop posting
+# /web: whether the server's games are listed on the website (issue 35).
+discord-cmd-web = web
+discord-cmd-web-desc = Whether this server's games are listed on the website's front page
+discord-opt-web-public = public
+discord-opt-web-public-desc = List this server's games on the website (server managers)
+discord-choice-web-on = on
+discord-choice-web-off = off

@@ -22,3 +22,20 @@ web-review = Review
 # The link to a game's page under its board, and in records and reviews.
 web-page-button = 🌐 Game page
 web-page-link = 🌐 Game page: { $url }
+web-index-listed = Listed here are the games of chats whose admins chose to show them (/web public on in Telegram, /web public:on in Discord), and games played at the terminal.
+web-index-live = Playing now
+web-index-recent = Recently finished
+web-index-no-live = No listed game is being played right now.
+web-index-no-recent = No listed game has finished lately.
+web-index-players = { $white } – { $black }
+web-leaderboards = Leaderboards
+web-leaderboard-player = Player
+web-leaderboard-rating = Rating
+web-leaderboard-games = Games
+web-all-games = All games
+# /web in a chat: whether the chat's games are listed on the site's front page.
+web-public-on = This chat's games are now listed on the website's front page, for anyone to watch.
+web-public-off = This chat's games are no longer listed on the website's front page. Links to them still work.
+web-public-state-on = This chat's games are listed on the website's front page. Admins can change that with { $command }.
+web-public-state-off = This chat's games are not listed on the website's front page. Admins can list them with { $command }.
+web-public-admins = Only the chat's admins can choose whether its games are listed on the website.

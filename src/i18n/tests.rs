@@ -130,6 +130,9 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "white" | "black" if key == "manager-games-line" || key == "console-new-local-game" => {
             text(&["Асель".into(), words::level_name(lang, Level::Easy)])
         }
+        "white" | "black" if key.starts_with("web-") => {
+            text(&["Асель".into(), words::level_name(lang, Level::Easy)])
+        }
         "white" | "black" if key == "manager-clock" => text(&["2:41".into(), "0:07.3".into()]),
         // Tournament pairings name (or mention) the players.
         "white" | "black" if key.starts_with("tournament-") => {

@@ -4,7 +4,7 @@
 
 use super::game::{ChallengeRecord, Game};
 use crate::model::{ChallengeId, GameId, UserRef};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 #[derive(Default, Debug)]
 pub struct Index {
@@ -19,7 +19,27 @@ pub struct Index {
     /// ended in; memory only, at most `FINISHED_KEPT` chats.
     finished: HashMap<String, (GameId, u64)>,
     finished_count: u64,
+    /// What the web's front page lists (`public`).
+    listed: Listed,
 }
+
+/// The games of chats listed on the web's front page (console chats, and chats whose admins
+/// chose so): ongoing ones in the order they were listed, and the last that ended. Kept
+/// here so a page view reads a few entries, never the store.
+#[derive(Default, Debug)]
+struct Listed {
+    /// Keys of the chats that chose to be listed.
+    public: HashSet<String>,
+    /// Ongoing listed games by when they were listed, and the reverse.
+    live: BTreeMap<u64, GameId>,
+    live_at: HashMap<GameId, u64>,
+    count: u64,
+    /// Listed games that ended, newest first, with their chat key; at most `RECENT_KEPT`.
+    recent: VecDeque<(GameId, String)>,
+}
+
+/// Ended games of listed chats kept for the front page.
+const RECENT_KEPT: usize = 100;
 
 /// Chats whose last ended game is kept: past it, the chats whose game ended longest ago are
 /// forgotten (a game id still names any game).
@@ -42,6 +62,9 @@ impl Index {
             return;
         }
         let chat = game.rec.chat.key();
+        if self.listed.lists(&chat) {
+            self.listed.add_live(game.id());
+        }
         for user in game.rec.players.iter().filter_map(|p| p.user()) {
             self.user_games
                 .entry(user.key())
@@ -58,6 +81,7 @@ impl Index {
         if !self.ongoing.remove(game.id()) {
             return;
         }
+        self.listed.remove_live(game.id());
         if game.is_over() {
             self.note_finished(&game.rec.chat.key(), game.id());
         }
@@ -108,6 +132,12 @@ impl Index {
 
     /// Notes that `game` ended in `chat_key`.
     fn note_finished(&mut self, chat_key: &str, game: &GameId) {
+        if self.listed.lists(chat_key) {
+            self.listed
+                .recent
+                .push_front((game.clone(), chat_key.to_string()));
+            self.listed.recent.truncate(RECENT_KEPT);
+        }
         self.finished_count += 1;
         self.finished
             .insert(chat_key.to_string(), (game.clone(), self.finished_count));
@@ -129,6 +159,84 @@ impl Index {
 
     pub fn open_challenges(&self) -> Vec<ChallengeId> {
         self.open.iter().cloned().collect()
+    }
+
+    /// Lists (or stops listing) the chat `chat_key` and its ongoing games.
+    pub fn set_public(&mut self, chat_key: &str, public: bool) {
+        let changed = if public {
+            self.listed.public.insert(chat_key.to_string())
+        } else {
+            self.listed.public.remove(chat_key)
+        };
+        if !changed || chat_key.starts_with(CONSOLE_PREFIX) {
+            return;
+        }
+        let games = self.chat_games.get(chat_key).into_iter().flatten();
+        for id in games {
+            if public {
+                self.listed.add_live(id);
+            } else {
+                self.listed.remove_live(id);
+            }
+        }
+    }
+
+    /// Makes `public` the chats that chose to be listed (as read from the store).
+    pub fn replace_public(&mut self, public: HashSet<String>) {
+        let gone: Vec<String> = self.listed.public.difference(&public).cloned().collect();
+        for chat in gone {
+            self.set_public(&chat, false);
+        }
+        for chat in public {
+            self.set_public(&chat, true);
+        }
+    }
+
+    /// Up to `limit` ongoing listed games, the newest listed first, and up to `limit`
+    /// listed games that ended, the last to end first.
+    pub fn listed_games(&self, limit: usize) -> (Vec<GameId>, Vec<GameId>) {
+        let live = self
+            .listed
+            .live
+            .values()
+            .rev()
+            .take(limit)
+            .cloned()
+            .collect();
+        let recent = self
+            .listed
+            .recent
+            .iter()
+            .filter(|(_, chat)| self.listed.lists(chat))
+            .take(limit)
+            .map(|(id, _)| id.clone())
+            .collect();
+        (live, recent)
+    }
+}
+
+/// Chat keys of the console's games, which are always listed.
+const CONSOLE_PREFIX: &str = "console:";
+
+impl Listed {
+    /// Whether the chat's games are listed: the console's always, others by choice.
+    fn lists(&self, chat_key: &str) -> bool {
+        chat_key.starts_with(CONSOLE_PREFIX) || self.public.contains(chat_key)
+    }
+
+    fn add_live(&mut self, id: &GameId) {
+        if self.live_at.contains_key(id) {
+            return;
+        }
+        self.count += 1;
+        self.live.insert(self.count, id.clone());
+        self.live_at.insert(id.clone(), self.count);
+    }
+
+    fn remove_live(&mut self, id: &GameId) {
+        if let Some(n) = self.live_at.remove(id) {
+            self.live.remove(&n);
+        }
     }
 }
 
@@ -240,5 +348,32 @@ mod tests {
         let newest = format!("telegram:c{}", FINISHED_KEPT + 9);
         assert!(index.last_finished(&newest).is_some());
         assert_eq!(index.last_finished("telegram:chat-a"), None);
+    }
+
+    #[test]
+    fn only_listed_chats_and_the_console_are_listed_newest_first() {
+        let mut index = Index::default();
+        let console = |id: &str| {
+            let mut g = game(id, "x", "u");
+            g.rec.chat = ChatRef::new(Platform::Console, "local");
+            g
+        };
+        let (mut a, b, c) = (
+            game("a", "pub", "u1"),
+            game("b", "priv", "u2"),
+            console("c"),
+        );
+        index.add_game(&a);
+        index.add_game(&b);
+        index.add_game(&c);
+        assert_eq!(index.listed_games(10), (vec!["c".to_string()], vec![]));
+        index.set_public("telegram:pub", true);
+        assert_eq!(index.listed_games(10).0, vec!["a", "c"]);
+        assert_eq!(index.listed_games(1).0, vec!["a"]);
+        a.finish(None, FinishReason::Agreed);
+        index.remove_game(&a);
+        assert_eq!(index.listed_games(10), (vec!["c".into()], vec!["a".into()]));
+        index.replace_public(HashSet::new());
+        assert_eq!(index.listed_games(10), (vec!["c".into()], vec![]));
     }
 }

@@ -47,6 +47,12 @@ impl Manager {
         Some(format!("{base}/g/{}", sign(secret, game)))
     }
 
+    /// The site's address when the pages are served (`ManagerConfig::web_url`): where the
+    /// front page is.
+    pub fn site_url(&self) -> Option<&str> {
+        self.inner.config.web_url.as_deref()
+    }
+
     /// Reads (or makes) the pages' signing key when the pages are served, so `page_url`
     /// can answer at once.
     pub(super) async fn load_page_secret(&self) -> Result<(), ActionError> {

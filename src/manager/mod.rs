@@ -60,6 +60,7 @@ mod index;
 pub mod limits;
 pub mod links;
 mod pages;
+pub mod public;
 pub mod puzzles;
 pub mod record;
 pub mod tournament;
@@ -171,6 +172,8 @@ struct Inner {
     recent: users::Recent,
     /// The key that signs game page addresses (`links`), once read.
     page_secret: std::sync::OnceLock<[u8; 32]>,
+    /// When the listed chats were last read from the store (`public`).
+    public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
 }
@@ -232,6 +235,7 @@ impl Manager {
                 ended_at_start: Mutex::new(Vec::new()),
                 recent: users::Recent::new(),
                 page_secret: std::sync::OnceLock::new(),
+                public_read_at: Default::default(),
                 puzzles,
                 config,
             }),
@@ -242,6 +246,7 @@ impl Manager {
         }
         manager.recover().await?;
         manager.load_page_secret().await?;
+        manager.load_public_chats().await?;
         manager.spawn_sweeper();
         manager.spawn_tournament_ticker();
         manager.spawn_daily_poster();

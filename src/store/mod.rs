@@ -107,12 +107,15 @@ pub enum Tree {
     /// Finished games' reviews, keyed by game id: each position's value and engine move,
     /// from which the review is rebuilt with the game's moves (`review::StoredReview`).
     Reviews,
+    /// Chats whose games the web's front page lists (their admins chose so), keyed by chat
+    /// key: read whole at start-up and now and then after.
+    PublicChats,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 19] = [
+    pub const ALL: [Tree; 20] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -132,6 +135,7 @@ impl Tree {
         Tree::PuzzleDaily,
         Tree::PuzzlePosts,
         Tree::Reviews,
+        Tree::PublicChats,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -156,6 +160,7 @@ impl Tree {
             Tree::PuzzleDaily => "puzzles.daily",
             Tree::PuzzlePosts => "puzzles.posts",
             Tree::Reviews => "games.reviews",
+            Tree::PublicChats => "web.public-chats",
         }
     }
 

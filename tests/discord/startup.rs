@@ -101,6 +101,6 @@ async fn a_dev_guild_gets_the_commands_instead_of_the_world() {
         c.method == "PUT" && c.path.contains("/guilds/424242/commands")
     })
     .await;
-    assert_eq!(fake.guild_commands(424242).len(), 15);
+    assert_eq!(fake.guild_commands(424242).len(), 16);
     assert!(fake.global_commands().is_empty());
 }

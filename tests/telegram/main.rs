@@ -17,4 +17,5 @@ mod review;
 mod scale;
 mod tournament;
 mod trust;
+mod web;
 mod webhook;

@@ -3,6 +3,7 @@
 //! binary.
 
 mod browser;
+mod index;
 mod pages;
 
 use std::net::SocketAddr;

@@ -75,6 +75,10 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `/puzzle <subcommand>`.
     Puzzle(PuzzleCommand),
+    /// `/web [public: on|off]`: without `public`, whether the server is listed.
+    Web {
+        public: Option<Result<bool, BadOption>>,
+    },
 }
 
 /// The subcommands of `/tournament`; `id: None` is the server's newest live event.
@@ -388,6 +392,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         .add_option(record_game),
         tournament_definition(time, variant_options),
         puzzle_command::puzzle_definition(),
+        web_command::web_definition(),
         localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
@@ -602,7 +607,15 @@ pub fn answers_privately(name: &str, options: &[CommandDataOption]) -> bool {
         ),
         _ => matches!(
             name,
-            "games" | "resign" | "draw" | "help" | "stats" | "leaderboard" | "history" | "record"
+            "games"
+                | "resign"
+                | "draw"
+                | "help"
+                | "stats"
+                | "leaderboard"
+                | "history"
+                | "record"
+                | "web"
         ),
     }
 }
@@ -655,6 +668,9 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         },
         "tournament" => Command::Tournament(tournament(options)),
         "puzzle" => Command::Puzzle(puzzle_command::parse_puzzle(options)),
+        "web" => Command::Web {
+            public: web_command::parse_web(options),
+        },
         "leaderboard" => Command::Leaderboard {
             global: match string(options, "scope") {
                 None | Some("server") => Ok(false),
@@ -769,6 +785,9 @@ fn variant(options: &[CommandDataOption]) -> Result<Variant, BadOption> {
 #[path = "puzzle_command.rs"]
 mod puzzle_command;
 pub use puzzle_command::PuzzleCommand;
+
+#[path = "web_command.rs"]
+mod web_command;
 
 #[cfg(test)]
 #[path = "commands_tests.rs"]

@@ -12,7 +12,7 @@ fn definitions_are_valid_for_discord() {
         .iter()
         .map(|c| serde_json::to_value(c).unwrap())
         .collect();
-    assert_eq!(defs.len(), 15);
+    assert_eq!(defs.len(), 16);
     let valid_name = |s: &str| {
         (1..=32).contains(&s.chars().count())
             && s.chars()

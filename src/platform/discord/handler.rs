@@ -388,6 +388,10 @@ impl Bot {
                 let who = (&user, &chat, member);
                 return self.puzzle_command(origin, who, sub, lang).await;
             }
+            Command::Web { public } => {
+                let who = (&user, &chat, cmd.guild_id.and(cmd.member.as_deref()));
+                return self.web_command(origin, who, public, lang).await;
+            }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,

@@ -21,6 +21,7 @@ mod handler;
 mod hints;
 mod history;
 mod latest;
+mod listing;
 mod messages;
 mod puzzle;
 pub mod rest;

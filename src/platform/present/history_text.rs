@@ -245,7 +245,8 @@ fn board_lines(board: &Leaderboard, lines: &mut Vec<String>) {
     }
 }
 
-fn platform_name(p: Platform) -> &'static str {
+/// A platform's name as texts show it.
+pub fn platform_name(p: Platform) -> &'static str {
     match p {
         Platform::Telegram => "Telegram",
         Platform::Discord => "Discord",

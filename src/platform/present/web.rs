@@ -4,6 +4,9 @@
 
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
+use crate::manager::public::{ListedGame, PublicGames};
+use crate::manager::Leaderboard;
+use crate::ratings::keys::Scope;
 use crate::rules::{Position, Side};
 use crate::t;
 use serde::Serialize;
@@ -190,9 +193,166 @@ pub fn not_found_words(lang: Lang) -> (String, String) {
     (t!(lang, "web-not-found-title"), t!(lang, "web-not-found"))
 }
 
-/// The words of the front page.
-pub fn index_words(lang: Lang) -> (String, String) {
-    (t!(lang, "web-index-title"), t!(lang, "web-index-about"))
+/// The answer to `/web`: whether the chat's games are listed, and how admins change it
+/// (`commands`: the adapter's own syntax to list, and to stop), with the site's address.
+pub fn listing_state(
+    public: bool,
+    (on, off): (&str, &str),
+    site: Option<&str>,
+    lang: Lang,
+) -> String {
+    let text = match public {
+        true => t!(lang, "web-public-state-on", command = off),
+        false => t!(lang, "web-public-state-off", command = on),
+    };
+    with_site(text, site)
+}
+
+/// The answer to an admin who listed the chat's games (`public`) or stopped.
+pub fn listing_set(public: bool, site: Option<&str>, lang: Lang) -> String {
+    match public {
+        true => with_site(t!(lang, "web-public-on"), site),
+        false => t!(lang, "web-public-off"),
+    }
+}
+
+/// The answer to someone who is not an admin of the chat.
+pub fn listing_admins_only(lang: Lang) -> String {
+    t!(lang, "web-public-admins")
+}
+
+fn with_site(text: String, site: Option<&str>) -> String {
+    match site {
+        Some(site) => format!("{text}\n{site}/"),
+        None => text,
+    }
+}
+
+/// A game in the front page's lists: its page's key and its words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub key: String,
+    /// `White – Black`.
+    pub players: String,
+    /// The result, or whose move it is.
+    pub status: String,
+    /// The variant and time control.
+    pub detail: String,
+}
+
+/// The front page's words and lists.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexWords {
+    pub title: String,
+    pub about: String,
+    pub listed: String,
+    pub live_heading: String,
+    pub recent_heading: String,
+    pub no_live: String,
+    pub no_recent: String,
+    pub leaderboards: String,
+    pub live: Vec<GameRow>,
+    pub recent: Vec<GameRow>,
+}
+
+/// The front page: the listed chats' games, ongoing and ended.
+pub fn index_words(games: &PublicGames, lang: Lang) -> IndexWords {
+    let rows = |list: &[ListedGame]| list.iter().map(|g| game_row(g, lang)).collect();
+    IndexWords {
+        title: t!(lang, "web-index-title"),
+        about: t!(lang, "web-index-about"),
+        listed: t!(lang, "web-index-listed"),
+        live_heading: t!(lang, "web-index-live"),
+        recent_heading: t!(lang, "web-index-recent"),
+        no_live: t!(lang, "web-index-no-live"),
+        no_recent: t!(lang, "web-index-no-recent"),
+        leaderboards: t!(lang, "web-leaderboards"),
+        live: rows(&games.live),
+        recent: rows(&games.recent),
+    }
+}
+
+fn game_row(game: &ListedGame, lang: Lang) -> GameRow {
+    let view = &game.view;
+    let names = Side::BOTH.map(|s| super::plain_player_name(view.player(s), lang));
+    let status =
+        super::result_text_plain(view, lang).unwrap_or_else(|| match view.position.to_move() {
+            Side::White => t!(lang, "board-to-move-white"),
+            Side::Black => t!(lang, "board-to-move-black"),
+        });
+    let control = view
+        .clock
+        .as_ref()
+        .map_or(crate::model::TimeControl::Correspondence, |c| c.control);
+    let control = match control.category() {
+        crate::model::Category::Correspondence => t!(lang, "category-correspondence"),
+        _ => super::time_control_text(control, lang),
+    };
+    let [white, black] = names;
+    GameRow {
+        key: game.key.clone(),
+        players: t!(lang, "web-index-players", white = white, black = black),
+        status,
+        detail: format!("{} · {control}", super::variant_text(view.variant, lang)),
+    }
+}
+
+/// One leaderboard as the page shows it: names and ratings, never a platform id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardWords {
+    /// `Leaderboard: everyone on Telegram`.
+    pub scope: String,
+    pub category: String,
+    /// Place, name, rating, games.
+    pub rows: Vec<(usize, String, String, u32)>,
+}
+
+/// The leaderboards page's words: its headings, and the boards someone is on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaderboardWords {
+    pub title: String,
+    pub player: String,
+    pub rating: String,
+    pub games: String,
+    pub empty: String,
+    pub back: String,
+    pub boards: Vec<BoardWords>,
+}
+
+/// The leaderboards page from every platform's boards.
+pub fn leaderboard_words(boards: &[Leaderboard], lang: Lang) -> LeaderboardWords {
+    let boards = boards
+        .iter()
+        .filter(|b| !b.top.is_empty())
+        .map(|b| BoardWords {
+            scope: match &b.scope {
+                Scope::Platform(p) => t!(
+                    lang,
+                    "leaderboard-global",
+                    platform = super::history_text::platform_name(*p)
+                ),
+                Scope::Chat(_) => t!(lang, "leaderboard-chat"),
+            },
+            category: super::history_text::category_name(b.category, lang),
+            rows: b
+                .top
+                .iter()
+                .map(|(place, row)| {
+                    let name = crate::model::names::clean_name(&row.user.name);
+                    (*place, name, row.rating.shown(), row.games)
+                })
+                .collect(),
+        })
+        .collect();
+    LeaderboardWords {
+        title: t!(lang, "web-leaderboards"),
+        player: t!(lang, "web-leaderboard-player"),
+        rating: t!(lang, "web-leaderboard-rating"),
+        games: t!(lang, "web-leaderboard-games"),
+        empty: t!(lang, "leaderboard-empty"),
+        back: t!(lang, "web-all-games"),
+        boards,
+    }
 }
 
 /// The page's language: `?lang=` when it names one, else the browser's first language we

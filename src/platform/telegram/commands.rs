@@ -191,6 +191,9 @@ impl Cmd<'_> {
             Command::Puzzle(cmd) => {
                 super::puzzles::command(self.ctx, self.msg, &self.actor, cmd, lang).await?
             }
+            Command::Web(cmd) => {
+                super::listing::command(self.ctx, self.msg, &self.actor, cmd, lang).await?
+            }
         }
         Ok(())
     }

@@ -25,6 +25,7 @@ mod guard;
 mod hints;
 mod history;
 mod inline;
+mod listing;
 mod markup;
 mod outbox;
 mod placement;

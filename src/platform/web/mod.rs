@@ -12,7 +12,9 @@ pub mod page;
 
 use crate::i18n::Lang;
 use crate::manager::{ActionError, Manager};
+use crate::model::Platform;
 use crate::platform::present::{self, web::page_lang};
+use crate::ratings::keys::Scope;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -63,6 +65,7 @@ pub async fn serve_on(
 fn router(app: App) -> Router {
     Router::new()
         .route("/", get(index))
+        .route("/leaderboard", get(leaderboard))
         .route("/g/{key}", get(game))
         .route("/g/{key}/live", get(live_events))
         .route("/assets/{name}", get(asset))
@@ -112,8 +115,50 @@ fn html(status: StatusCode, body: String) -> Response {
     (status, headers, body).into_response()
 }
 
-async fn index(Query(query): Query<HashMap<String, String>>, headers: HeaderMap) -> Response {
-    html(StatusCode::OK, page::index(lang_of(&query, &headers)))
+/// Games of the listed chats shown on the front page, of each list.
+const LISTED: usize = 20;
+
+/// `/`: the listed chats' games.
+async fn index(
+    State(app): State<App>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let lang = lang_of(&query, &headers);
+    let games = match app.manager.public_games(LISTED).await {
+        Ok(games) => games,
+        Err(error) => {
+            tracing::warn!(%error, "web: the listed games could not be read");
+            return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+        }
+    };
+    let words = present::web::index_words(&games, lang);
+    html(StatusCode::OK, page::index(&words, lang))
+}
+
+/// `/leaderboard`: every platform's leaderboards, each category's top.
+async fn leaderboard(
+    State(app): State<App>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let lang = lang_of(&query, &headers);
+    let mut boards = Vec::new();
+    for platform in [Platform::Telegram, Platform::Discord, Platform::Console] {
+        match app
+            .manager
+            .leaderboards(Scope::Platform(platform), None)
+            .await
+        {
+            Ok(found) => boards.extend(found),
+            Err(error) => {
+                tracing::warn!(%error, "web: the leaderboards could not be read");
+                return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+            }
+        }
+    }
+    let words = present::web::leaderboard_words(&boards, lang);
+    html(StatusCode::OK, page::leaderboards(&words, lang))
 }
 
 /// What `/g/<name>` asks for.

@@ -4,7 +4,9 @@
 use super::assets::{ICON, SCRIPT, STYLE};
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
-use crate::platform::present::web::{self as words, PageWords, PlyShown, ReviewShown};
+use crate::platform::present::web::{
+    self as words, GameRow, IndexWords, LeaderboardWords, PageWords, PlyShown, ReviewShown,
+};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -233,11 +235,68 @@ pub fn not_found(lang: Lang, path: &str) -> String {
     document(lang, &title, "", path, &body)
 }
 
-/// The front page.
-pub fn index(lang: Lang) -> String {
-    let (title, text) = words::index_words(lang);
-    let body = format!("<p>{}</p>", escape(&text));
-    document(lang, &title, "", "/", &body)
+/// The front page: the listed chats' games, ongoing and ended, and a link to the
+/// leaderboards.
+pub fn index(w: &IndexWords, lang: Lang) -> String {
+    let mut body = format!(
+        "<p>{}</p><p>{}</p><p><a href=\"/leaderboard\">{}</a></p>",
+        escape(&w.about),
+        escape(&w.listed),
+        escape(&w.leaderboards)
+    );
+    game_list(&mut body, &w.live_heading, &w.live, &w.no_live);
+    game_list(&mut body, &w.recent_heading, &w.recent, &w.no_recent);
+    document(lang, &w.title, "", "/", &body)
+}
+
+/// A heading and a list of games, each linking to its page (or `none` when empty).
+fn game_list(body: &mut String, heading: &str, rows: &[GameRow], none: &str) {
+    let _ = write!(body, "<h2>{}</h2>", escape(heading));
+    if rows.is_empty() {
+        let _ = write!(body, "<p class=\"meta\">{}</p>", escape(none));
+        return;
+    }
+    body.push_str("<ul class=\"games\">");
+    for row in rows {
+        let _ = write!(
+            body,
+            "<li><a href=\"/g/{key}\">{players}</a> <span class=\"meta\">{status} · {detail}</span></li>",
+            key = escape(&row.key),
+            players = escape(&row.players),
+            status = escape(&row.status),
+            detail = escape(&row.detail),
+        );
+    }
+    body.push_str("</ul>");
+}
+
+/// The leaderboards page: a table per platform and category (names and ratings only).
+pub fn leaderboards(w: &LeaderboardWords, lang: Lang) -> String {
+    let mut body = format!("<p><a href=\"/\">{}</a></p>", escape(&w.back));
+    if w.boards.is_empty() {
+        let _ = write!(body, "<p>{}</p>", escape(&w.empty));
+    }
+    for board in &w.boards {
+        let _ = write!(
+            body,
+            "<h2>{} · {}</h2><table class=\"board\"><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+            escape(&board.scope),
+            escape(&board.category),
+            escape(&w.player),
+            escape(&w.rating),
+            escape(&w.games),
+        );
+        for (place, name, rating, games) in &board.rows {
+            let _ = write!(
+                body,
+                "<tr><td>{place}</td><td>{}</td><td>{}</td><td>{games}</td></tr>",
+                escape(name),
+                escape(rating),
+            );
+        }
+        body.push_str("</tbody></table>");
+    }
+    document(lang, &w.title, "", "/leaderboard", &body)
 }
 
 #[cfg(test)]

@@ -76,6 +76,17 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `/puzzle [daily|stats|top [global]]`.
     Puzzle(PuzzleCommand),
+    /// `/web [public on|off]`: whether the chat's games are listed on the site.
+    Web(WebCommand),
+}
+
+/// What `/web` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebCommand {
+    /// `/web`: whether the chat is listed.
+    Show,
+    /// `/web public on|off`: list the chat's games or stop (the chat's admins).
+    Public(bool),
 }
 
 /// What `/puzzle` asks for.
@@ -166,6 +177,7 @@ impl Command {
             Command::Lang { .. } => "lang",
             Command::Tournament(_) => "tournament",
             Command::Puzzle(_) => "puzzle",
+            Command::Web(_) => "web",
         }
     }
 }
@@ -196,6 +208,9 @@ pub enum CommandError {
     /// `/puzzle` with words it does not take.
     #[error("unknown puzzle words {0:?}")]
     Puzzle(String),
+    /// `/web` with words it does not take.
+    #[error("unknown web words {0:?}")]
+    Web(String),
 }
 
 impl CommandError {
@@ -229,6 +244,7 @@ impl CommandError {
                 rounds = SWISS_ROUNDS_RANGE.end()
             ),
             CommandError::Puzzle(given) => t!(lang, "tg-puzzle-how", given = clip(given)),
+            CommandError::Web(given) => t!(lang, "tg-web-how", given = clip(given)),
         }
     }
 
@@ -261,7 +277,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 17] = [
+const SPECS: [Spec; 18] = [
     Spec {
         word: "start",
         menu: None,
@@ -394,7 +410,13 @@ const SPECS: [Spec; 17] = [
         word: "puzzle",
         menu: Some("tg-cmd-puzzle"),
         help: Some("tg-help-puzzle"),
-        parse: |args| puzzle(args).map(Command::Puzzle),
+        parse: |args| parts::puzzle(args).map(Command::Puzzle),
+    },
+    Spec {
+        word: "web",
+        menu: Some("tg-cmd-web"),
+        help: Some("tg-help-web"),
+        parse: |args| parts::web(args).map(Command::Web),
     },
     Spec {
         word: "lang",
@@ -469,11 +491,11 @@ const UNRATED_WORDS: [&str; 7] = [
 /// Two words that say the same (`без рейтинга`).
 const UNRATED_PHRASES: [[&str; 2]; 1] = [["без", "рейтинга"]];
 /// The words of `/leaderboard global`.
-const GLOBAL_WORDS: [&str; 4] = ["global", "все", "общий", "жалпы"];
+pub(super) const GLOBAL_WORDS: [&str; 4] = ["global", "все", "общий", "жалпы"];
 
 /// Takes the first of `words` (any case) out of `args`: the other words, and whether it was
 /// there.
-fn take_word(args: &str, words: &[&str]) -> (String, bool) {
+pub(super) fn take_word(args: &str, words: &[&str]) -> (String, bool) {
     let mut found = false;
     let rest: Vec<&str> = args
         .split_whitespace()
@@ -535,54 +557,9 @@ const MINUTE_WORDS: [&str; 10] = [
     "минуттан",
 ];
 
-fn is_one_of(word: &str, words: &[&str]) -> bool {
+pub(super) fn is_one_of(word: &str, words: &[&str]) -> bool {
     let lower = word.to_lowercase();
     words.contains(&lower.as_str())
-}
-
-/// Words of `/puzzle`'s parts, in English, Russian and Kazakh.
-const DAILY_WORDS: [&str; 6] = ["daily", "today", "день", "дня", "күн", "бүгін"];
-const STATS_WORDS: [&str; 3] = ["stats", "статистика", "стат"];
-const POST_WORDS: [&str; 4] = ["post", "schedule", "публиковать", "жариялау"];
-const OFF_WORDS: [&str; 4] = ["off", "stop", "выкл", "өшіру"];
-const TOP_WORDS: [&str; 6] = [
-    "top",
-    "leaderboard",
-    "лучшие",
-    "рейтинг",
-    "үздіктер",
-    "кесте",
-];
-
-/// `/puzzle`'s arguments.
-fn puzzle(args: &str) -> Result<PuzzleCommand, CommandError> {
-    let how = || CommandError::Puzzle(args.to_string());
-    let (rest, global) = take_word(args, &GLOBAL_WORDS);
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    let cmd = match words.as_slice() {
-        [] => PuzzleCommand::Next,
-        [w] if is_one_of(w, &DAILY_WORDS) => PuzzleCommand::Daily,
-        [w] if is_one_of(w, &STATS_WORDS) => PuzzleCommand::Stats,
-        [w] if is_one_of(w, &TOP_WORDS) => PuzzleCommand::Top { global },
-        [w, when] if is_one_of(w, &POST_WORDS) => PuzzleCommand::Post {
-            hour: post_hour(when).ok_or_else(how)?,
-        },
-        _ => return Err(how()),
-    };
-    match (global, cmd) {
-        (true, PuzzleCommand::Top { .. }) | (false, _) => Ok(cmd),
-        (true, _) => Err(how()),
-    }
-}
-
-/// `off` (no more posts), or an hour of the day: `9`, `09`, `9:00`, `21:00` (UTC).
-fn post_hour(word: &str) -> Option<Option<u8>> {
-    if is_one_of(word, &OFF_WORDS) {
-        return Some(None);
-    }
-    let hour = word.strip_suffix(":00").unwrap_or(word);
-    let hour: u8 = hour.parse().ok().filter(|h| *h < 24)?;
-    Some(Some(hour))
 }
 
 /// `/tournament`'s arguments.
@@ -782,5 +759,6 @@ fn menu_words() -> String {
         .join(", ")
 }
 
+mod parts;
 #[cfg(test)]
 mod tests;

@@ -532,3 +532,16 @@ fn puzzle_words_in_three_languages() {
     assert!(matches!(puzzle("post 24"), Err(CommandError::Puzzle(_))));
     assert!(matches!(puzzle("post"), Err(CommandError::Puzzle(_))));
 }
+
+#[test]
+fn web_public_on_and_off() {
+    assert_eq!(ok("/web"), Command::Web(WebCommand::Show));
+    assert_eq!(ok("/web public on"), Command::Web(WebCommand::Public(true)));
+    assert_eq!(
+        ok("/web PUBLIC off"),
+        Command::Web(WebCommand::Public(false))
+    );
+    assert_eq!(ok("/web ашық қосу"), Command::Web(WebCommand::Public(true)));
+    assert!(matches!(err("/web public"), CommandError::Web(_)));
+    assert!(matches!(err("/web on"), CommandError::Web(_)));
+}

@@ -1,0 +1,41 @@
+//! `/web [public: on|off]` (issue 35): whether the server's games are listed on the
+//! website's front page. The manager keeps the choice; in a server only those who may
+//! manage it make it (as for `/puzzle post`), in a direct message the caller.
+
+use super::commands::BadOption;
+use super::failure::{said, Failure, Handled};
+use super::{answer::Origin, Bot};
+use crate::i18n::Lang;
+use crate::model::{ChatRef, UserRef};
+use crate::platform::present::web as words;
+use serenity::all::Member;
+use std::sync::Arc;
+
+/// How an admin lists a server (the `{ $command }` of the answers).
+const COMMAND_ON: &str = "/web public:on";
+const COMMAND_OFF: &str = "/web public:off";
+
+impl Bot {
+    /// `/web [public:]`, answered.
+    pub(super) async fn web_command(
+        self: &Arc<Self>,
+        origin: &Origin<'_>,
+        (user, chat, member): (&UserRef, &ChatRef, Option<&Member>),
+        public: Option<Result<bool, BadOption>>,
+        lang: Lang,
+    ) -> Handled {
+        let site = self.manager.site_url();
+        let Some(public) = public else {
+            let listed = self.manager.is_chat_public(chat).await?;
+            let text = words::listing_state(listed, (COMMAND_ON, COMMAND_OFF), site, lang);
+            return said(origin, text).await;
+        };
+        let public = public.map_err(|BadOption| Failure::BadOption)?;
+        if member.is_some() && !super::tournament::is_admin(member) {
+            return Err(Failure::Unable(words::listing_admins_only(lang)));
+        }
+        self.manager.set_chat_public(chat, user, public).await?;
+        tracing::info!(chat = chat.id, public, "Discord: chat listing set");
+        said(origin, words::listing_set(public, site, lang)).await
+    }
+}

@@ -1,0 +1,46 @@
+//! `/web`: whether the group's games are listed on the website's front page (issue 35).
+//! The manager keeps the choice; only the group's admins make it (getChatMember, as for
+//! `/puzzle post`).
+
+use super::boards::html;
+use super::command::WebCommand;
+use super::failure::{Failure, HandlerResult};
+use super::Ctx;
+use crate::i18n::Lang;
+use crate::model::{ChatRef, Platform, UserRef};
+use crate::platform::present::web as words;
+use std::sync::Arc;
+use teloxide::types::Message;
+
+/// How an admin lists a group (the `{ $command }` of the answers).
+const COMMAND_ON: &str = "/web public on";
+const COMMAND_OFF: &str = "/web public off";
+
+/// `/web [public on|off]`.
+pub async fn command(
+    ctx: &Arc<Ctx>,
+    msg: &Message,
+    actor: &UserRef,
+    cmd: WebCommand,
+    lang: Lang,
+) -> HandlerResult {
+    let chat_id = msg.chat.id.0;
+    let chat = ChatRef::new(Platform::Telegram, chat_id.to_string());
+    let site = ctx.manager.site_url();
+    let text = match cmd {
+        WebCommand::Show => {
+            let public = ctx.manager.is_chat_public(&chat).await?;
+            words::listing_state(public, (COMMAND_ON, COMMAND_OFF), site, lang)
+        }
+        WebCommand::Public(public) => {
+            if !msg.chat.is_private() && !super::tournaments::is_chat_admin(ctx, msg).await? {
+                return Err(Failure::Unable(words::listing_admins_only(lang)));
+            }
+            ctx.manager.set_chat_public(&chat, actor, public).await?;
+            tracing::info!(chat = chat_id, public, "telegram: chat listing set");
+            words::listing_set(public, site, lang)
+        }
+    };
+    ctx.reply(chat_id, Some(msg.id.0), html(&text));
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! `/web public on|off` in a group (issue 35): a group's admin lists its games on the
+//! website's front page, and stops; a member who is not an admin is refused.
+
+use toguz::model::{ChatRef, Platform};
+use toguz::testing::manager::test_config;
+use toguz::testing::telegram::bot::{TOKEN, WAIT};
+use toguz::testing::telegram::inproc::InProcessBot;
+use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
+
+const GROUP: i64 = -100_735;
+const LISTED: &str =
+    "This chat's games are now listed on the website's front page, for anyone to watch.";
+const UNLISTED: &str = "This chat's games are no longer listed on the website's front page. \
+                        Links to them still work.";
+const ADMINS: &str =
+    "Only the chat's admins can choose whether its games are listed on the website.";
+const STATE_OFF: &str = "This chat's games are not listed on the website's front page. \
+                         Admins can list them with /web public on.";
+
+/// `who` writes `text` in `group`: the text of the bot's reply.
+fn ask(fake: &FakeTelegram, group: &TgChat, who: &TgUser, text: &str) -> String {
+    let asked = fake.send_text(group, who, text);
+    let found = fake.wait_until(WAIT, |v| {
+        v.bot_messages(GROUP)
+            .iter()
+            .any(|m| m.reply_to == Some(asked) && m.text.is_some())
+    });
+    assert!(found, "no answer to {text}");
+    let messages = fake.bot_messages(GROUP);
+    let answer = messages.iter().find(|m| m.reply_to == Some(asked));
+    answer.and_then(|m| m.text.clone()).expect("a text")
+}
+
+#[test]
+fn an_admin_lists_the_groups_games_and_a_member_is_refused() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = InProcessBot::start_with(&fake, test_config(), dir.path());
+    let group = TgChat::group(GROUP, "Web club");
+    let alice = TgUser::new(911, "Alice", "alice_w", "en");
+    let bob = TgUser::new(912, "Bob", "bob_w", "en");
+    fake.set_member_status(&group, &alice, "administrator");
+    fake.set_member_status(&group, &bob, "member");
+    let chat = ChatRef::new(Platform::Telegram, GROUP.to_string());
+    let public = || {
+        let (manager, chat) = (bot.manager.clone(), chat.clone());
+        bot.block_on(async move { manager.is_chat_public(&chat).await })
+            .expect("the store answers")
+    };
+
+    assert_eq!(ask(&fake, &group, &bob, "/web"), STATE_OFF);
+    assert_eq!(ask(&fake, &group, &bob, "/web public on"), ADMINS);
+    assert!(!public(), "a member's ask changes nothing");
+    let mark = fake.mark();
+    assert_eq!(ask(&fake, &group, &alice, "/web public on"), LISTED);
+    let asked = fake.calls()[mark..]
+        .iter()
+        .any(|c| c.ok() && c.method == "getChatMember" && c.i64("user_id") == Some(alice.id));
+    assert!(asked, "the bot asked Telegram whether Alice is an admin");
+    assert!(public());
+    assert_eq!(ask(&fake, &group, &bob, "/web public off"), ADMINS);
+    assert!(public(), "still listed");
+    assert_eq!(ask(&fake, &group, &alice, "/web public off"), UNLISTED);
+    assert!(!public());
+    let how = ask(&fake, &group, &alice, "/web public maybe");
+    assert!(how.contains("/web public on"), "{how}");
+}
