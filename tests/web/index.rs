@@ -145,7 +145,7 @@ async fn the_front_page_lists_games_of_public_chats_and_the_console_and_never_ot
         "{ru}"
     );
     let kk = get(&site, "/?lang=kk").await;
-    assert!(kk.contains("Қазір жүріп жатыр"), "{kk}");
+    assert!(kk.contains("Қазір жүріп жатқан ойындар"), "{kk}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
