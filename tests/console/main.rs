@@ -15,8 +15,18 @@ use std::process::{Command, Stdio};
 
 /// Runs `toguz play` with `input` on stdin; returns (stdout, stderr, success).
 pub fn run_play(dir: &std::path::Path, args: &[&str], input: &str) -> (String, String, bool) {
+    run_command("play", dir, args, input)
+}
+
+/// Runs `toguz <command> --data-dir <dir> <args>` with `input` on stdin.
+pub fn run_command(
+    command: &str,
+    dir: &std::path::Path,
+    args: &[&str],
+    input: &str,
+) -> (String, String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
-        .arg("play")
+        .arg(command)
         .arg("--data-dir")
         .arg(dir)
         .args(args)

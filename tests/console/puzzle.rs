@@ -1,7 +1,7 @@
 //! `toguz puzzle` in the terminal, on a collection of its own (`--puzzles FILE`): a puzzle
 //! solved, one left mid-line and finished after a restart, one missed, and the stats.
 
-use std::io::Write;
+use super::run_command;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -14,28 +14,10 @@ const TWO_MOVES: &str = r#"{"id":"p7c21ec94de","position":"4,2,14,1,1,16,3,x,7/1
 fn run_puzzle(dir: &Path, puzzles: &str, input: &str) -> String {
     let file = dir.join("collection.jsonl");
     std::fs::write(&file, format!("{puzzles}\n")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toguz"))
-        .arg("puzzle")
-        .arg("--data-dir")
-        .arg(dir.join("db"))
-        .arg("--puzzles")
-        .arg(&file)
-        .args(["--lang", "en"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let file = file.to_str().unwrap();
+    let args = ["--puzzles", file, "--lang", "en"];
+    let (stdout, stderr, ok) = run_command("puzzle", &dir.join("db"), &args, input);
+    assert!(ok, "{stdout}\n{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     stdout
 }
