@@ -96,6 +96,13 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
     let engine = EnginePool::new(config.engine.clone());
     let manager = Manager::start(store, engine, config.manager_config()).await?;
     memory::spawn_reporter();
+    if config.web.enabled && config.web.is_local_only() {
+        // Boards then carry links only this machine or network can open.
+        tracing::warn!(
+            public_url = config.web.base(),
+            "[web] public_url is a local address: set it to the address players reach"
+        );
+    }
     let config = Arc::new(config);
     let mut tasks = Tasks::new();
     for platform in platforms {

@@ -64,6 +64,20 @@ impl WebConfig {
         Ok(())
     }
 
+    /// Whether players elsewhere cannot reach `public_url` (a loopback or private-network
+    /// host): link buttons would lead nowhere, and Telegram may refuse them.
+    pub fn is_local_only(&self) -> bool {
+        let Ok(url) = url::Url::parse(&self.public_url) else {
+            return false;
+        };
+        match url.host() {
+            Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".local"),
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            None => false,
+        }
+    }
+
     /// The public address without a trailing slash.
     pub fn base(&self) -> &str {
         self.public_url.trim_end_matches('/')
@@ -85,6 +99,11 @@ mod tests {
         assert!(config.validate().is_err());
         config.public_url = "ftp://x.org".into();
         assert!(config.validate().is_err());
+        config.public_url = "http://x.org".into();
+        assert!(!config.is_local_only());
+        config.public_url = "http://192.168.1.5:8080".into();
+        assert!(config.is_local_only());
+        assert!(WebConfig::default().is_local_only());
         config.public_url = "http://x.org".into();
         config.max_live = 0;
         assert!(config
