@@ -105,10 +105,7 @@ impl Manager {
         if !view.rated {
             return out;
         }
-        let control = view
-            .clock
-            .as_ref()
-            .map_or(crate::model::TimeControl::Correspondence, |c| c.control);
+        let control = view.time_control();
         let category = control.category();
         for (i, player) in view.players.iter().enumerate() {
             let Some(user) = player.user() else { continue };

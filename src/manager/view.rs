@@ -144,6 +144,13 @@ impl GameView {
         matches!(self.status, GameStatus::Finished { .. })
     }
 
+    /// The game's time control: its clock's, or correspondence for a game without one.
+    pub fn time_control(&self) -> crate::model::TimeControl {
+        self.clock
+            .as_ref()
+            .map_or(crate::model::TimeControl::Correspondence, |c| c.control)
+    }
+
     /// Whether `side` may still go berserk: an arena game with clocks, before its first
     /// move, not yet berserk.
     pub fn may_berserk(&self, side: Side) -> bool {

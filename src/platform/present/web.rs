@@ -142,10 +142,7 @@ pub fn page_words(page: &GamePage, lang: Lang) -> PageWords {
         .ratings
         .map(|r| r.map(|r| t!(lang, "web-rating", rating = r.rating.round() as i64)));
     let variant = super::variant_text(view.variant, lang);
-    let control = view
-        .clock
-        .as_ref()
-        .map_or(crate::model::TimeControl::Correspondence, |c| c.control);
+    let control = view.time_control();
     let to_move = [
         t!(lang, "board-to-move-white"),
         t!(lang, "board-to-move-black"),
@@ -280,10 +277,7 @@ fn game_row(game: &ListedGame, lang: Lang) -> GameRow {
             Side::White => t!(lang, "board-to-move-white"),
             Side::Black => t!(lang, "board-to-move-black"),
         });
-    let control = view
-        .clock
-        .as_ref()
-        .map_or(crate::model::TimeControl::Correspondence, |c| c.control);
+    let control = view.time_control();
     let control = match control.category() {
         crate::model::Category::Correspondence => t!(lang, "category-correspondence"),
         _ => super::time_control_text(control, lang),

@@ -5,7 +5,7 @@
 //! sends that state in its own language. A page that falls behind only ever skips to the
 //! newest state: no queue grows. At most `max_live` streams are open at once.
 
-use super::page::{clock_data, script_json, PageData};
+use super::page::{clock_data, script_json, shown_at_ms, PageData};
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
 use crate::manager::{Event, Manager};
@@ -34,10 +34,7 @@ impl LiveState {
             plies: &self.plies,
             status: &words.status,
             clock: clock_data(&self.page),
-            now_ms: view
-                .clock
-                .as_ref()
-                .map_or(view.last_move_at * 1000, |c| c.shown_at_ms),
+            now_ms: shown_at_ms(&self.page),
             ongoing: !view.is_over(),
             words: None,
             ply: None,

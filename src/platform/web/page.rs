@@ -52,6 +52,14 @@ pub fn clock_data(page: &GamePage) -> Option<ClockData> {
     })
 }
 
+/// When `page`'s view was made (unix ms): the page's clocks count from it.
+pub fn shown_at_ms(page: &GamePage) -> u64 {
+    let view = &page.view;
+    view.clock
+        .as_ref()
+        .map_or(view.last_move_at * 1000, |c| c.shown_at_ms)
+}
+
 /// `text` with HTML's special characters escaped (for text and quoted attributes).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -122,11 +130,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         plies: &plies,
         status: &w.status,
         clock: clock_data(page),
-        now_ms: page
-            .view
-            .clock
-            .as_ref()
-            .map_or(page.view.last_move_at * 1000, |c| c.shown_at_ms),
+        now_ms: shown_at_ms(page),
         ongoing: !page.view.is_over(),
         words: Some(&w),
         ply: Some(ply),
