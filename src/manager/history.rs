@@ -538,7 +538,7 @@ impl Manager {
     /// The record of a game, finished or not (public, like the game itself).
     pub async fn record(&self, game: &str) -> Result<RecordFile, ActionError> {
         let slot = self.game_slot(game).await?;
-        let game = slot.enter().await?;
+        let game = self.enter(&slot).await?;
         let text = super::record::record_text(&game.rec).map_err(|error| {
             tracing::error!(game = game.id(), error, "game record does not replay");
             ActionError::NoSuchGame

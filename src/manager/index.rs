@@ -4,7 +4,7 @@
 
 use super::game::{ChallengeRecord, Game};
 use crate::model::{ChallengeId, GameId, UserRef};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[derive(Default, Debug)]
 pub struct Index {
@@ -24,8 +24,9 @@ pub struct Index {
 }
 
 /// The games of chats listed on the web's front page (console chats, and chats whose admins
-/// chose so): ongoing ones in the order they were listed, and the last that ended. Kept
-/// here so a page view reads a few entries, never the store.
+/// chose so): ongoing ones in the order they were listed, kept here so a page view reads
+/// no list from the store. (Those that ended are in the store, `Tree::Listed`: every
+/// process lists them, also after a restart.)
 #[derive(Default, Debug)]
 struct Listed {
     /// Keys of the chats that chose to be listed.
@@ -34,12 +35,7 @@ struct Listed {
     live: BTreeMap<u64, GameId>,
     live_at: HashMap<GameId, u64>,
     count: u64,
-    /// Listed games that ended, newest first, with their chat key; at most `RECENT_KEPT`.
-    recent: VecDeque<(GameId, String)>,
 }
-
-/// Ended games of listed chats kept for the front page.
-const RECENT_KEPT: usize = 100;
 
 /// Chats whose last ended game is kept: past it, the chats whose game ended longest ago are
 /// forgotten (a game id still names any game).
@@ -132,12 +128,6 @@ impl Index {
 
     /// Notes that `game` ended in `chat_key`.
     fn note_finished(&mut self, chat_key: &str, game: &GameId) {
-        if self.listed.lists(chat_key) {
-            self.listed
-                .recent
-                .push_front((game.clone(), chat_key.to_string()));
-            self.listed.recent.truncate(RECENT_KEPT);
-        }
         self.finished_count += 1;
         self.finished
             .insert(chat_key.to_string(), (game.clone(), self.finished_count));
@@ -192,26 +182,20 @@ impl Index {
         }
     }
 
-    /// Up to `limit` ongoing listed games, the newest listed first, and up to `limit`
-    /// listed games that ended, the last to end first.
-    pub fn listed_games(&self, limit: usize) -> (Vec<GameId>, Vec<GameId>) {
-        let live = self
-            .listed
+    /// Up to `limit` ongoing listed games, the newest listed first.
+    pub fn listed_games(&self, limit: usize) -> Vec<GameId> {
+        self.listed
             .live
             .values()
             .rev()
             .take(limit)
             .cloned()
-            .collect();
-        let recent = self
-            .listed
-            .recent
-            .iter()
-            .filter(|(_, chat)| self.listed.lists(chat))
-            .take(limit)
-            .map(|(id, _)| id.clone())
-            .collect();
-        (live, recent)
+            .collect()
+    }
+
+    /// Whether the games of the chat `chat_key` are listed.
+    pub fn lists(&self, chat_key: &str) -> bool {
+        self.listed.lists(chat_key)
     }
 }
 
@@ -366,14 +350,18 @@ mod tests {
         index.add_game(&a);
         index.add_game(&b);
         index.add_game(&c);
-        assert_eq!(index.listed_games(10), (vec!["c".to_string()], vec![]));
+        assert_eq!(index.listed_games(10), vec!["c"]);
+        assert!(!index.lists("telegram:pub") && index.lists("console:local"));
         index.set_public("telegram:pub", true);
-        assert_eq!(index.listed_games(10).0, vec!["a", "c"]);
-        assert_eq!(index.listed_games(1).0, vec!["a"]);
+        assert!(index.lists("telegram:pub") && !index.lists("telegram:priv"));
+        assert_eq!(index.listed_games(10), vec!["a", "c"]);
+        assert_eq!(index.listed_games(1), vec!["a"]);
         a.finish(None, FinishReason::Agreed);
         index.remove_game(&a);
-        assert_eq!(index.listed_games(10), (vec!["c".into()], vec!["a".into()]));
+        assert_eq!(index.listed_games(10), vec!["c"]);
+        index.set_public("telegram:pub", true);
         index.replace_public(HashSet::new());
-        assert_eq!(index.listed_games(10), (vec!["c".into()], vec![]));
+        assert!(!index.lists("telegram:pub"));
+        assert_eq!(index.listed_games(10), vec!["c"]);
     }
 }

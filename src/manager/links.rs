@@ -72,7 +72,7 @@ impl Manager {
         }
         let (view, pits, record, created_at, variant) = {
             let slot = self.game_slot(id).await?;
-            let game = slot.enter().await?;
+            let game = self.enter(&slot).await?;
             let record = super::record::record_text(&game.rec).map_err(|error| {
                 tracing::error!(game = id, error, "game record does not replay");
                 ActionError::NoSuchGame
@@ -97,6 +97,12 @@ impl Manager {
             ratings,
             review,
         })
+    }
+
+    /// The stored revisions of ongoing games (`None`: no longer ongoing, or no game), in
+    /// one store read: live pages poll them to follow moves made by other processes.
+    pub async fn live_revisions(&self, ids: &[String]) -> Result<Vec<Option<u64>>, ActionError> {
+        Ok(self.inner.store.revisions_of(Tree::Games, ids).await?)
     }
 
     /// The players' ratings now, in a rated game's category; a failed read shows none.

@@ -1,17 +1,31 @@
 //! Chats listed on the web's front page (issue 35): a chat's admins choose to have its
 //! games listed (the adapter checks who is an admin); the console's games always are. The
 //! choice is a record in `Tree::PublicChats`, read whole at start-up and again at most every
-//! `REFRESH_SECS` on a page view (another process may have changed it); which games are
-//! listed is kept in the index (`Index::listed_games`), so a page view reads no list from
-//! the store, only the few games it shows.
+//! `REFRESH_SECS` on a page view (another process may have changed it). The ongoing games
+//! listed are kept in the index (`Index::listed_games`); a game of a listed chat that ends
+//! is written to `Tree::Listed` with its end, so every process sharing the store lists the
+//! recent ones, also after a restart. A page view reads a hundred keys at most, and the
+//! few games it shows.
 
 use super::*;
-use crate::store::Batch;
+use crate::store::{Batch, KeyRange};
 use serde::{Deserialize, Serialize};
 
 /// How long the listed chats read from the store are trusted before a page view reads
 /// them again (choices made in this process count at once).
 const REFRESH_SECS: u64 = 60;
+
+/// How long an ended game stays in `Tree::Listed` (the front page shows the newest anyway).
+const LISTED_KEEP_SECS: u64 = 30 * 86_400;
+
+/// Ended games read from `Tree::Listed` per page view, to find the few still listed (a
+/// chat may have stopped being listed since).
+const RECENT_READ: usize = 100;
+
+/// The key of an ended listed game: newest first.
+fn listed_key(ended_at_ms: u64, game: &str) -> String {
+    format!("{:016x}|{game}", u64::MAX - ended_at_ms)
+}
 
 /// A chat's choice to be listed: who chose, and when.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,11 +88,44 @@ impl Manager {
     /// Games that can no longer be read are left out.
     pub async fn public_games(&self, limit: usize) -> Result<PublicGames, ActionError> {
         self.refresh_public_chats().await;
-        let (live, recent) = lock(&self.inner.index).listed_games(limit);
+        let live = lock(&self.inner.index).listed_games(limit);
+        let ended = self
+            .inner
+            .store
+            .scan::<String>(Tree::Listed, KeyRange::prefix(""), RECENT_READ)
+            .await?;
+        let recent = {
+            let index = lock(&self.inner.index);
+            let listed = ended.into_iter().filter(|(_, chat)| index.lists(chat));
+            let ids =
+                listed.filter_map(|(key, _)| key.split_once('|').map(|(_, id)| id.to_string()));
+            ids.take(limit).collect()
+        };
         Ok(PublicGames {
             live: self.listed_views(live).await?,
             recent: self.listed_views(recent).await?,
         })
+    }
+
+    /// Adds the ended game `after` to `batch` as a recent listed game when its chat is
+    /// listed (a choice made in another process counts from this one's next read of them).
+    pub(super) fn note_listed_end(
+        &self,
+        after: &GameRecord,
+        batch: &mut Batch,
+    ) -> Result<(), ActionError> {
+        let chat = after.chat.key();
+        if !lock(&self.inner.index).lists(&chat) {
+            return Ok(());
+        }
+        let key = listed_key(self.now_ms(), &after.id);
+        batch.put(Tree::Listed, &key, &chat)?;
+        batch.expire_at(
+            Tree::Listed,
+            &key,
+            self.now().saturating_add(LISTED_KEEP_SECS),
+        );
+        Ok(())
     }
 
     async fn listed_views(&self, ids: Vec<GameId>) -> Result<Vec<ListedGame>, ActionError> {
@@ -86,7 +133,7 @@ impl Manager {
         for id in ids {
             let view = match self.game_slot(&id).await {
                 Ok(slot) => {
-                    let game = slot.enter().await?;
+                    let game = self.enter(&slot).await?;
                     self.view_of(&game)
                 }
                 Err(ActionError::NoSuchGame) => continue,

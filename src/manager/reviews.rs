@@ -301,7 +301,7 @@ impl Manager {
     ) -> Result<ReviewTicket, ActionError> {
         let (game, pits, start) = {
             let slot = self.game_slot(id).await?;
-            let game = slot.enter().await?;
+            let game = self.enter(&slot).await?;
             if !game.is_over() {
                 return Err(ActionError::GameNotOver);
             }

@@ -523,6 +523,7 @@ impl Manager {
             let after = &*after;
             if before.status == GameStatus::Ongoing && after.status != GameStatus::Ongoing {
                 self.unseat_game(after, &mut batch).await?;
+                self.note_listed_end(after, &mut batch)?;
             }
             let (from, to) = ((game_tree(before), before), (game_tree(after), after));
             change(&mut batch, &after.id, Some(from), Some(to), revision)?;

@@ -110,12 +110,16 @@ pub enum Tree {
     /// Chats whose games the web's front page lists (their admins chose so), keyed by chat
     /// key: read whole at start-up and now and then after.
     PublicChats,
+    /// Games of listed chats that ended, newest first: `inverted end time|game id` -> the
+    /// chat key; what the web's front page lists as recent, on every process and after a
+    /// restart. They expire after a month.
+    Listed,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 20] = [
+    pub const ALL: [Tree; 21] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -136,6 +140,7 @@ impl Tree {
         Tree::PuzzlePosts,
         Tree::Reviews,
         Tree::PublicChats,
+        Tree::Listed,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -161,6 +166,7 @@ impl Tree {
             Tree::PuzzlePosts => "puzzles.posts",
             Tree::Reviews => "games.reviews",
             Tree::PublicChats => "web.public-chats",
+            Tree::Listed => "web.listed",
         }
     }
 
@@ -517,6 +523,20 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// The revisions `keys` are stored at (`None`: absent), in their order: one read
+    /// however many keys (live web pages ask for every game they follow at once).
+    pub async fn revisions_of(
+        &self,
+        tree: Tree,
+        keys: &[String],
+    ) -> Result<Vec<Option<u64>>, StoreError> {
+        self.count_read();
+        match &self.backend {
+            Backend::Sled(s) => keys.iter().map(|k| s.revision(tree, k)).collect(),
+            Backend::Postgres(pg) => pg.revisions_of(tree, keys).await,
+        }
     }
 
     /// Every key of a tree with its revision, in key order, no value read (what another

@@ -369,6 +369,26 @@ impl PgStore {
         Ok(rows.first().map(|row| uint(row.get(0))))
     }
 
+    /// The revisions of `keys`, in their order (`None`: absent), in one query.
+    pub(super) async fn revisions_of(
+        &self,
+        tree: Tree,
+        keys: &[String],
+    ) -> Result<Vec<Option<u64>>, StoreError> {
+        let rows = self
+            .query_within(
+                self.read_timeout,
+                "SELECT key, revision FROM toguz_records WHERE tree = $1 AND key = ANY($2)",
+                &[&tree.name(), &keys],
+            )
+            .await?;
+        let found: std::collections::HashMap<String, u64> = rows
+            .iter()
+            .map(|row| (row.get(0), uint(row.get(1))))
+            .collect();
+        Ok(keys.iter().map(|k| found.get(k).copied()).collect())
+    }
+
     pub(super) async fn count(&self, tree: Tree) -> Result<usize, StoreError> {
         let rows = self
             .query(

@@ -5,6 +5,7 @@
 mod browser;
 mod index;
 mod pages;
+mod processes;
 
 use std::net::SocketAddr;
 use toguz::engine::{EngineConfig, EnginePool};
@@ -12,6 +13,7 @@ use toguz::manager::{Action, GameView, Manager};
 use toguz::model::{Platform, UserRef};
 use toguz::platform::web::{self, WebConfig};
 use toguz::rules::Position;
+use toguz::store::Store;
 use toguz::testing::manager::{act, challenge_id, game, rated_challenge, reopen, test_config};
 
 /// A manager on a fresh sled store with the pages served on a free port.
@@ -27,9 +29,19 @@ impl Site {
         Site::start_with(WebConfig::default()).await
     }
 
-    pub async fn start_with(mut config: WebConfig) -> Site {
+    pub async fn start_with(config: WebConfig) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let store = reopen(&dir.path().join("db")).await;
+        Site::serve(store, dir, config).await
+    }
+
+    /// The pages of `store` (one of several processes on a PostgreSQL database).
+    pub async fn start_on(store: Store) -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        Site::serve(store, dir, WebConfig::default()).await
+    }
+
+    async fn serve(store: Store, dir: tempfile::TempDir, mut config: WebConfig) -> Site {
         let engine = EnginePool::new(EngineConfig::default());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();

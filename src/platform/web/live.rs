@@ -4,6 +4,11 @@
 //! replayed positions, made once per change, not once per page), and each page's stream
 //! sends that state in its own language. A page that falls behind only ever skips to the
 //! newest state: no queue grows. At most `max_live` streams are open at once.
+//!
+//! A move made by another process sharing the store sends no event here: every `POLL`,
+//! one store read asks for the stored revisions of every followed game, and a game whose
+//! revision moved is read again. That is how a page served by one process follows a game
+//! played through another within a second.
 
 use super::page::{clock_data, script_json, shown_at_ms, PageData};
 use crate::i18n::Lang;
@@ -12,6 +17,7 @@ use crate::manager::{Event, Manager};
 use crate::platform::present::web::{page_words, replay, PlyShown};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::{broadcast, watch, Semaphore};
 
 /// A game's state as live pages show it.
@@ -46,11 +52,24 @@ impl LiveState {
 
 type Channel = watch::Sender<Arc<LiveState>>;
 
+/// How often the followed games' stored revisions are read (see the top).
+const POLL: Duration = Duration::from_millis(300);
+
+/// A game followed by live pages.
+struct Followed {
+    /// Its page key.
+    key: String,
+    channel: Channel,
+    /// The stored revision last seen by the poll: `None` before the first poll, `Some(None)`
+    /// once the game has left the live tree.
+    stored: Option<Option<u64>>,
+}
+
 /// The watched games of this process.
 pub struct Live {
     manager: Manager,
-    /// Game id -> (page key, its channel).
-    games: Mutex<HashMap<String, (String, Channel)>>,
+    /// Game id -> what its pages follow.
+    games: Mutex<HashMap<String, Followed>>,
     pub slots: Arc<Semaphore>,
 }
 
@@ -64,10 +83,11 @@ impl Live {
         });
         let events = manager.subscribe();
         tokio::spawn(listen(Arc::downgrade(&live), events));
+        tokio::spawn(poll(Arc::downgrade(&live)));
         live
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, Channel)>> {
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Followed>> {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -75,32 +95,78 @@ impl Live {
     pub fn watch(&self, page: GamePage) -> watch::Receiver<Arc<LiveState>> {
         let id = page.view.id.clone();
         let mut games = self.games();
-        if let Some((_, channel)) = games.get(&id) {
+        if let Some(followed) = games.get(&id) {
             // A newer change may already be in the channel; keep whichever is newer.
-            channel.send_if_modified(|state| {
+            followed.channel.send_if_modified(|state| {
                 let newer = page.view.version > state.page.view.version;
                 if newer {
                     *state = Arc::new(LiveState::new(page.clone()));
                 }
                 newer
             });
-            return channel.subscribe();
+            return followed.channel.subscribe();
         }
         let key = page.key.clone();
         let (channel, receiver) = watch::channel(Arc::new(LiveState::new(page)));
-        games.insert(id, (key, channel));
+        let followed = Followed {
+            key,
+            channel,
+            stored: None,
+        };
+        games.insert(id, followed);
         receiver
     }
 
     /// Games with no page left are forgotten.
     fn forget_unwatched(&self) {
         self.games()
-            .retain(|_, (_, channel)| channel.receiver_count() > 0);
+            .retain(|_, followed| followed.channel.receiver_count() > 0);
+    }
+
+    /// Reads the stored revisions of the followed ongoing games once, and reads again
+    /// those whose revision moved since the last poll (or that were never polled).
+    async fn poll_once(self: &Arc<Self>) {
+        self.forget_unwatched();
+        let ids: Vec<String> = self
+            .games()
+            .iter()
+            .filter(|(_, f)| !f.channel.borrow().page.view.is_over())
+            .map(|(id, _)| id.clone())
+            .collect();
+        if ids.is_empty() {
+            return;
+        }
+        let revisions = match self.manager.live_revisions(&ids).await {
+            Ok(revisions) => revisions,
+            Err(error) => {
+                tracing::debug!(%error, "web: followed games' revisions not read");
+                return;
+            }
+        };
+        let moved: Vec<String> = {
+            let mut games = self.games();
+            ids.into_iter()
+                .zip(revisions)
+                .filter(|(id, revision)| {
+                    let Some(followed) = games.get_mut(id) else {
+                        return false;
+                    };
+                    let moved = followed.stored != Some(*revision);
+                    followed.stored = Some(*revision);
+                    moved
+                })
+                .map(|(id, _)| id)
+                .collect()
+        };
+        for id in moved {
+            let live = self.clone();
+            tokio::spawn(async move { live.refresh(&id).await });
+        }
     }
 
     /// Reads the game again and hands its state to its pages.
     async fn refresh(&self, id: &str) {
-        let Some(key) = self.games().get(id).map(|(key, _)| key.clone()) else {
+        let Some(key) = self.games().get(id).map(|f| f.key.clone()) else {
             return;
         };
         let page = match self.manager.game_page(&key).await {
@@ -111,8 +177,8 @@ impl Live {
             }
         };
         let state = Arc::new(LiveState::new(page));
-        if let Some((_, channel)) = self.games().get(id) {
-            channel.send_if_modified(|old| {
+        if let Some(followed) = self.games().get(id) {
+            followed.channel.send_if_modified(|old| {
                 let newer = state.page.view.version >= old.page.view.version;
                 if newer {
                     *old = state.clone();
@@ -128,6 +194,17 @@ impl Live {
         for id in ids {
             self.refresh(&id).await;
         }
+    }
+}
+
+/// Polls the store for other processes' changes, for as long as the web server runs.
+async fn poll(live: std::sync::Weak<Live>) {
+    let mut every = tokio::time::interval(POLL);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(live) = live.upgrade() else { return };
+        live.poll_once().await;
     }
 }
 
