@@ -114,3 +114,102 @@ async fn without_the_pages_no_board_has_a_link() {
         "{board}"
     );
 }
+
+/// Discord's MANAGE_GUILD permission bit.
+const MANAGE_GUILD: u64 = 1 << 5;
+
+/// `/web` with `public` (or without) by `user` in the server channel: the private answer.
+async fn web(fake: &FakeDiscord, user: &User, public: Option<&str>) -> String {
+    let place = fake.guild_channel(GUILD, CHANNEL);
+    let options = match public {
+        Some(v) => json!([{ "name": "public", "type": 3, "value": v }]),
+        None => json!([]),
+    };
+    let id = fake.slash(user, place, "web", options, &[]);
+    let call = fake.wait_callback(id).await;
+    assert_eq!(call.callback_type(), Some(4), "{}", content(&call));
+    assert!(call.is_ephemeral(), "/web answers privately");
+    content(&call)
+}
+
+/// Where `toguz run` serves the pages, from its log.
+async fn served_at(bot: &BotProcess) -> String {
+    for _ in 0..300 {
+        let found = bot
+            .log_text()
+            .lines()
+            .find(|l| l.contains("serving game pages"))
+            .and_then(|l| l.split("listen=").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string);
+        if let Some(addr) = found {
+            return addr;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the pages are not served: {}", bot.log_text());
+}
+
+/// The front page's HTML.
+async fn front_page(addr: &str) -> String {
+    let page = reqwest::get(format!("http://{addr}/"))
+        .await
+        .expect("GET /");
+    assert_eq!(page.status(), 200);
+    page.text().await.expect("a body")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_who_manages_the_server_lists_its_games_on_the_front_page() {
+    let (fake, _dir, bot) = start(WEB).await;
+    let addr = served_at(&bot).await;
+    let (dana, erlan) = (User::new(1403, "Dana"), User::new(1404, "Erlan"));
+    fake.set_permissions(&dana, MANAGE_GUILD);
+    let (board, _) = a_game(&fake, &erlan).await;
+    let url = link_of(&board).unwrap_or_else(|| panic!("no link row: {board}"));
+    let path = url.trim_start_matches(PAGES).to_string();
+    assert!(!front_page(&addr).await.contains(&path), "not listed yet");
+
+    let off = "This chat's games are not listed on the website's front page. \
+               Admins can list them with /web public:on.";
+    assert!(web(&fake, &erlan, None).await.starts_with(off));
+    // Erlan may not manage the server: refused, nothing changes.
+    let refused = web(&fake, &erlan, Some("on")).await;
+    assert_eq!(
+        refused,
+        "Only the chat's admins can choose whether its games are listed on the website."
+    );
+    assert!(!front_page(&addr).await.contains(&path));
+
+    let on = web(&fake, &dana, Some("on")).await;
+    assert!(
+        on.starts_with(
+            "This chat's games are now listed on the website's front page, for anyone to watch."
+        ),
+        "{on}"
+    );
+    let html = front_page(&addr).await;
+    assert!(html.contains(&format!("href=\"{path}\"")), "{html}");
+    assert!(
+        !html.contains("1404"),
+        "no Discord id on the front page: {html}"
+    );
+    let state = web(&fake, &erlan, None).await;
+    assert!(
+        state.starts_with(
+            "This chat's games are listed on the website's front page. \
+             Admins can change that with /web public:off."
+        ),
+        "{state}"
+    );
+
+    // An unknown value (an outdated or forged client) is refused; Dana turns it off.
+    let bad = web(&fake, &dana, Some("maybe")).await;
+    assert!(!bad.is_empty() && !bad.contains("now listed"), "{bad}");
+    let off_now = web(&fake, &dana, Some("off")).await;
+    assert!(
+        off_now.starts_with("This chat's games are no longer listed"),
+        "{off_now}"
+    );
+    assert!(!front_page(&addr).await.contains(&path));
+}

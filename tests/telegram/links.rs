@@ -212,3 +212,52 @@ fn without_the_pages_no_board_or_record_has_a_link() {
     assert!(caption.starts_with("Record of game "), "{caption}");
     assert!(!caption.contains("Game page"), "{caption}");
 }
+
+#[test]
+fn a_move_pressed_in_telegram_shows_on_the_open_page_within_a_second() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = BotProcess::start(&fake, dir.path(), "", WEB);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let Some(mut chrome) = runtime.block_on(crate::browser::launch()) else {
+        return;
+    };
+    let group = TgChat::group(GROUP - 2, "Live club");
+    let dina = TgUser::new(744, "Dina", "dina_l", "en");
+    let board = a_game(&fake, &group, &dina);
+    let url = link_url(&board, "url");
+    let page = format!(
+        "http://{}{}",
+        served_at(&bot),
+        url.trim_start_matches(PAGES)
+    );
+    let live = "Number(document.getElementById('board').dataset.live) >= 1";
+    let shown = "Number(document.getElementById('board').dataset.ply)";
+    let before = runtime.block_on(async {
+        chrome.open(&page, 1000, 900, false).await;
+        chrome.wait_for(live, WAIT).await;
+        chrome.eval(shown).await
+    });
+    assert_eq!(
+        before,
+        serde_json::json!(board.ply),
+        "the page shows the game as it is"
+    );
+
+    // Dina presses a pit in Telegram; the open page shows her move within a second.
+    let (pit, _) = board.pits[0].clone();
+    let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+    let pressed = std::time::Instant::now();
+    let q = fake.press(&group, board.message.message_id, &dina, &data);
+    let moved = format!("{shown} > {}", board.ply);
+    runtime.block_on(chrome.wait_for(&moved, std::time::Duration::from_secs(1)));
+    let took = pressed.elapsed();
+    eprintln!("a press in Telegram reached the open page in {took:?}");
+    assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+    fake.wait_answer(&q, WAIT).expect("the press answered");
+    assert!(chrome.errors.is_empty(), "{:?}", chrome.errors);
+}

@@ -3,6 +3,10 @@
 
 mod abuse;
 mod bot_game;
+/// The tests' headless Chromium, shared with the web tests.
+#[path = "../web/browser.rs"]
+#[allow(dead_code)]
+mod browser;
 mod clock;
 mod dbaway;
 mod fair;
