@@ -28,6 +28,7 @@
 //! No advisory locks, no LISTEN/NOTIFY: nothing here relies on what CockroachDB lacks.
 
 mod counts;
+mod revisions;
 
 use super::bands::Deltas;
 use super::batch::{Batch, Expect, Op};
@@ -358,37 +359,6 @@ impl PgStore {
             .map(|row| (row.get::<_, Vec<u8>>(0), uint(row.get(1)))))
     }
 
-    pub(super) async fn revision(&self, tree: Tree, key: &str) -> Result<Option<u64>, StoreError> {
-        let rows = self
-            .query_within(
-                self.read_timeout,
-                "SELECT revision FROM toguz_records WHERE tree = $1 AND key = $2",
-                &[&tree.name(), &key],
-            )
-            .await?;
-        Ok(rows.first().map(|row| uint(row.get(0))))
-    }
-
-    /// The revisions of `keys`, in their order (`None`: absent), in one query.
-    pub(super) async fn revisions_of(
-        &self,
-        tree: Tree,
-        keys: &[String],
-    ) -> Result<Vec<Option<u64>>, StoreError> {
-        let rows = self
-            .query_within(
-                self.read_timeout,
-                "SELECT key, revision FROM toguz_records WHERE tree = $1 AND key = ANY($2)",
-                &[&tree.name(), &keys],
-            )
-            .await?;
-        let found: std::collections::HashMap<String, u64> = rows
-            .iter()
-            .map(|row| (row.get(0), uint(row.get(1))))
-            .collect();
-        Ok(keys.iter().map(|k| found.get(k).copied()).collect())
-    }
-
     pub(super) async fn count(&self, tree: Tree) -> Result<usize, StoreError> {
         let rows = self
             .query(
@@ -410,20 +380,6 @@ impl PgStore {
             )
             .await?;
         Ok(rows.first().map_or(0, |row| uint(row.get(0))))
-    }
-
-    /// Every key of a tree with its revision, values not read.
-    pub(super) async fn revisions(&self, tree: Tree) -> Result<Vec<(String, u64)>, StoreError> {
-        let rows = self
-            .query(
-                "SELECT key, revision FROM toguz_records WHERE tree = $1 ORDER BY key",
-                &[&tree.name()],
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|row| (row.get(0), uint(row.get(1))))
-            .collect())
     }
 
     pub(super) async fn scan(&self, tree: Tree) -> Result<Vec<(String, Vec<u8>, u64)>, StoreError> {
