@@ -369,15 +369,44 @@ async fn an_arena_runs_in_a_server_from_announcement_to_podium() {
     let bytes = fake.files_of(&picture);
     assert!(is_valid_png(&bytes[0].2), "a PNG");
 
-    // The game is played on that message like any board, then the player to move resigns.
+    // Black goes berserk with the button an arena's board carries: half of Black's three
+    // minutes. A second press is refused, to the presser alone.
     let board = id_of(&paired);
     let players = [&alice, &bob];
+    let white = mover(&paired, &players).expect("White to move").clone();
+    let black = if white.id == alice.id { &bob } else { &alice };
+    let berserk = custom_id(&paired, "1bz:").unwrap_or_else(|| panic!("Berserk: {paired}"));
+    let label = buttons(&paired)
+        .into_iter()
+        .find(|b| b["custom_id"] == berserk.as_str())
+        .map(|b| b["label"].clone());
+    assert_eq!(label, Some(json!("Berserk")), "{paired}");
+    let call = server.press(black, board, &berserk).await;
+    assert_eq!(call.callback_type(), Some(7), "{}", text(&call));
+    server
+        .until("Black's clock halved", board, |m| {
+            m.to_string().contains("3:00 : 1:30")
+        })
+        .await;
+    let again = server.press(black, board, &berserk).await;
+    assert!(again.is_ephemeral(), "{}", text(&again));
+    assert!(
+        text(&again).starts_with("Too late for berserk"),
+        "{}",
+        text(&again)
+    );
+
+    // The game is played on that message like any board, then the player to move resigns.
     for _ in 0..4 {
         play_one(&server, board, &players).await;
     }
     let last = fake.message(board).expect("the board");
     let loser = mover(&last, &players).expect("someone to move").clone();
     let winner = if loser.id == alice.id { &bob } else { &alice };
+    assert_eq!(
+        winner.id, black.id,
+        "White was to move after four moves and resigned"
+    );
     let resign = custom_id(&last, "1r:").expect("a Resign button");
     let call = server.press(&loser, board, &resign).await;
     assert_eq!(call.callback_type(), Some(7));
@@ -402,6 +431,17 @@ async fn an_arena_runs_in_a_server_from_announcement_to_podium() {
         description(&announced).contains(&winner.name),
         "{announced}"
     );
+    // A berserk win: two points and one more.
+    let record = server.manager.tournament(&event).await.expect("the event");
+    assert_eq!(record.arena[0].berserk[1], true, "Black went berserk");
+    let sheet = |user: &User| {
+        let entrant = record
+            .entrants
+            .iter()
+            .find(|e| e.player.user().is_some_and(|u| u.id == user.id.to_string()));
+        entrant.expect("an entrant").sheet.points
+    };
+    assert_eq!((sheet(winner), sheet(&loser)), (3, 0));
 
     // Time is up: the podium, answering the announcement, and the final picture.
     let podium = server
