@@ -100,7 +100,8 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
         // Boards then carry links only this machine or network can open.
         tracing::warn!(
             public_url = config.web.base(),
-            "[web] public_url is a local address: set it to the address players reach"
+            "[web] public_url is a local address: set it to the address players reach \
+             (Telegram boards carry no link to a host name without a dot)"
         );
     }
     let config = Arc::new(config);

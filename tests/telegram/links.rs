@@ -261,3 +261,32 @@ fn a_move_pressed_in_telegram_shows_on_the_open_page_within_a_second() {
     fake.wait_answer(&q, WAIT).expect("the press answered");
     assert!(chrome.errors.is_empty(), "{:?}", chrome.errors);
 }
+
+#[test]
+fn a_host_telegram_refuses_leaves_the_boards_without_a_link_and_still_playing() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let local = "[web]\nenabled = true\nlisten = \"127.0.0.1:0\"\n\
+                 public_url = \"http://localhost:8080\"\n";
+    let bot = BotProcess::start(&fake, dir.path(), "", local);
+    let group = TgChat::group(GROUP - 3, "Local club");
+    let ilyas = TgUser::new(745, "Ilyas", "ilyas_l", "en");
+    // The board is posted and played (with a link to localhost Telegram would refuse it).
+    let board = a_game(&fake, &group, &ilyas);
+    assert_eq!(link_row(&board), None, "{board:#?}");
+    assert!(bot.log_text().contains("public_url is a local address"));
+    // The record still names the page, as text.
+    fake.send_text(&group, &ilyas, "/resign");
+    wait_board(&fake, group.id, |b| b.is_over());
+    let mark = fake.mark();
+    fake.send_text(&group, &ilyas, "/record");
+    let record = next_call(&fake, mark, "sendDocument");
+    let caption = record.caption().unwrap_or_default();
+    assert!(
+        caption.contains(&format!(
+            "🌐 Game page: http://localhost:8080/g/{}-",
+            board.game
+        )),
+        "{caption}"
+    );
+}

@@ -87,7 +87,7 @@ pub fn game_keyboard(view: &GameView, lang: Lang, place: Where) -> InlineKeyboar
 
 /// A link button: in a private chat, when the address is https (Telegram opens only those
 /// as Web Apps), one that opens the page inside Telegram; elsewhere a plain URL button.
-/// `None` (logged) for an address that does not parse.
+/// `None` (logged) for an address that does not parse, and for one Telegram refuses.
 fn link_button(link: &LinkButton, place: Where) -> Option<InlineKeyboardButton> {
     let url = match Url::parse(&link.url) {
         Ok(url) => url,
@@ -96,11 +96,31 @@ fn link_button(link: &LinkButton, place: Where) -> Option<InlineKeyboardButton> 
             return None;
         }
     };
+    if !telegram_takes(&url) {
+        // `toguz run` warned about the address at start; a board without the link still
+        // plays, a board with it would be refused whole.
+        tracing::debug!(
+            url = link.url,
+            "telegram: no link button to a host without a dot"
+        );
+        return None;
+    }
     let label = link.label.clone();
     if place == Where::Private && url.scheme() == "https" {
         Some(InlineKeyboardButton::web_app(label, WebAppInfo { url }))
     } else {
         Some(InlineKeyboardButton::url(label, url))
+    }
+}
+
+/// Whether Telegram takes a URL button to `url`: it refuses a host name without a dot
+/// (`localhost`, a LAN machine's name) with BUTTON_URL_INVALID, and with it the whole
+/// message the button is on.
+pub fn telegram_takes(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => name.trim_end_matches('.').contains('.'),
+        Some(_) => true,
+        None => false,
     }
 }
 
@@ -366,6 +386,17 @@ mod tests {
         view.page_url = Some(http.into());
         let expected = InlineKeyboardButtonKind::Url(Url::parse(http).unwrap());
         assert_eq!(link(&view, Where::Private), expected);
+        // A host without a dot, which Telegram refuses (and the board with it): no link.
+        for refused in ["http://localhost:8080/g/x", "https://toguzbox/g/x"] {
+            view.page_url = Some(refused.into());
+            for place in [Where::Private, Where::Group] {
+                let keyboard = game_keyboard(&view, Lang::Ru, place);
+                assert_eq!(
+                    keyboard.inline_keyboard, without.inline_keyboard,
+                    "{refused}"
+                );
+            }
+        }
     }
 
     fn challenge(chat: &str, changeable: bool) -> ChallengeView {

@@ -171,14 +171,19 @@ pub(super) fn check_markup(
     Ok(Some(m.clone()))
 }
 
-/// A URL button's address: an http(s) address with a host, or a `tg://` link. A Web App
-/// button: only in a private chat, and only to an https address.
+/// A URL button's address: an http(s) address with a host (a name with a dot in it, or an
+/// IP address: Telegram refuses `localhost`), or a `tg://` link. A Web App button: only in
+/// a private chat, and only to an https address.
 fn check_link(b: &Value, private: bool) -> Result<(), ApiError> {
     if let Some(url) = b.get("url") {
         let url = url.as_str().unwrap_or("");
         let parsed = url::Url::parse(url).ok();
         let ok = parsed.is_some_and(|u| match u.scheme() {
-            "http" | "https" => u.host_str().is_some_and(|h| !h.is_empty()),
+            "http" | "https" => match u.host() {
+                Some(url::Host::Domain(name)) => name.trim_end_matches('.').contains('.'),
+                Some(_) => true,
+                None => false,
+            },
             "tg" => true,
             _ => false,
         });
@@ -240,4 +245,32 @@ pub fn check_png(bytes: &[u8]) -> Result<(u32, u32), String> {
         return Err(format!("bad dimensions {w}x{h}"));
     }
     Ok((w, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn url_buttons_need_a_host_telegram_takes() {
+        let url = |u: &str| check_link(&json!({ "text": "x", "url": u }), false).is_ok();
+        assert!(url("https://pages.example.org/g/a"));
+        assert!(url("http://192.168.1.5:8080/g/a"));
+        assert!(url("tg://resolve?domain=toguz_bot"));
+        for refused in [
+            "http://localhost:8080/g/a",
+            "https://toguzbox/",
+            "ftp://x.org",
+            "",
+        ] {
+            assert!(!url(refused), "{refused}");
+        }
+        let app = |u: &str, private| {
+            check_link(&json!({ "text": "x", "web_app": { "url": u } }), private).is_ok()
+        };
+        assert!(app("https://pages.example.org/g/a", true));
+        assert!(!app("https://pages.example.org/g/a", false));
+        assert!(!app("http://pages.example.org/g/a", true));
+    }
 }
