@@ -28,6 +28,8 @@ pub struct GamePage {
     /// The game's review, when one was made (`/review`): the page shows its graph and the
     /// largest mistakes.
     pub review: Option<Arc<crate::review::Review>>,
+    /// White's and Black's player page keys (`/p/<key>`), for people.
+    pub player_keys: [Option<String>; 2],
 }
 
 impl Manager {
@@ -88,7 +90,14 @@ impl Manager {
         } else {
             None
         };
+        let mut player_keys = [None, None];
+        for (i, player) in view.players.iter().enumerate() {
+            if let Some(user) = player.user() {
+                player_keys[i] = Some(self.player_page_key(user).await?);
+            }
+        }
         Ok(GamePage {
+            player_keys,
             key: key.to_string(),
             view,
             pits,

@@ -110,12 +110,15 @@ pub enum Tree {
     /// Chats whose games the web's front page lists (their admins chose so), keyed by chat
     /// key: read whole at start-up and now and then after.
     PublicChats,
+    /// Players' page keys on the web (`/p/<key>`, an HMAC of the user key) -> the player:
+    /// written when a page's link is first made, read when the page is asked for.
+    PlayerPages,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 20] = [
+    pub const ALL: [Tree; 21] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -136,6 +139,7 @@ impl Tree {
         Tree::PuzzlePosts,
         Tree::Reviews,
         Tree::PublicChats,
+        Tree::PlayerPages,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -161,6 +165,7 @@ impl Tree {
             Tree::PuzzlePosts => "puzzles.posts",
             Tree::Reviews => "games.reviews",
             Tree::PublicChats => "web.public-chats",
+            Tree::PlayerPages => "web.player-pages",
         }
     }
 

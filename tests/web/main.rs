@@ -5,6 +5,7 @@
 mod browser;
 mod index;
 mod pages;
+mod players;
 
 use std::net::SocketAddr;
 use toguz::engine::{EngineConfig, EnginePool};
