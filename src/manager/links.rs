@@ -92,8 +92,11 @@ impl Manager {
         };
         let mut player_keys = [None, None];
         for (i, player) in view.players.iter().enumerate() {
-            if let Some(user) = player.user() {
-                player_keys[i] = Some(self.player_page_key(user).await?);
+            let Some(user) = player.user() else { continue };
+            // A page without the link is better than no page.
+            match self.player_page_key(user).await {
+                Ok(key) => player_keys[i] = Some(key),
+                Err(error) => tracing::warn!(%error, "a player page key could not be made"),
             }
         }
         Ok(GamePage {

@@ -105,7 +105,7 @@ impl Manager {
                 } else {
                     // Another process wrote it meanwhile: the same player, or a collision.
                     let again = store.get::<PlayerLink>(Tree::PlayerPages, &key).await?;
-                    if !again.is_some_and(|l| l.user.key() == user_key) {
+                    if again.is_none_or(|l| l.user.key() != user_key) {
                         return Err(taken(&key));
                     }
                 }
