@@ -114,6 +114,7 @@ async fn fill(store: &Store, games: usize, players: usize) {
                 rated: true,
                 side,
                 change: ratings[side.index()],
+                category: Some(CAT),
             };
             let key = history_key(&player(p).key(), ended_at, &id);
             batch.put(Tree::History, &key, &entry).unwrap();

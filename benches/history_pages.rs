@@ -55,6 +55,7 @@ fn entry(g: usize) -> (String, HistoryEntry) {
         rated: false,
         side: Side::White,
         change: None,
+        category: None,
     };
     (history_key(&player().key(), ended_ms, &id), entry)
 }

@@ -39,3 +39,17 @@ web-public-off = This chat's games are no longer listed on the website's front p
 web-public-state-on = This chat's games are listed on the website's front page. Admins can change that with { $command }.
 web-public-state-off = This chat's games are not listed on the website's front page. Admins can list them with { $command }.
 web-public-admins = Only the chat's admins can choose whether its games are listed on the website.
+# Player pages
+web-player-title = { $name } · Toguzqumalak
+web-player-platform = Plays on { $platform }
+web-player-console = Plays at the terminal
+web-player-ratings = Ratings
+web-player-category = Time control
+web-player-results = Won / drawn / lost
+web-player-no-ratings = No rated games yet.
+web-player-graph = Rating history
+web-player-graph-about = The rating after each rated game, the earliest on the left. Click a point to open its game.
+web-player-point = { $date } · { $category } · { $rating }
+web-player-recent = Recent games
+web-player-no-recent = No finished games yet.
+web-player-against = vs { $opponent }

@@ -39,3 +39,17 @@ web-public-off = Бұл чаттың ойындары енді сайттың б
 web-public-state-on = Бұл чаттың ойындары сайттың басты бетінде көрсетіледі. Әкімшілер мұны { $command } командасымен өзгерте алады.
 web-public-state-off = Бұл чаттың ойындары сайттың басты бетінде көрсетілмейді. Әкімшілер оларды { $command } командасымен басты бетке шығара алады.
 web-public-admins = Чат ойындарын сайтта көрсету-көрсетпеуді тек чат әкімшілері шеше алады.
+# Ойыншылардың беттері
+web-player-title = { $name } · Тоғызқұмалақ
+web-player-platform = { $platform } арқылы ойнайды
+web-player-console = Терминалда ойнайды
+web-player-ratings = Рейтингтер
+web-player-category = Уақыт бақылауы
+web-player-results = Жеңіс / тең / жеңіліс
+web-player-no-ratings = Рейтингтік ойындар әлі жоқ.
+web-player-graph = Рейтинг тарихы
+web-player-graph-about = Әр рейтингтік ойыннан кейінгі рейтинг, ең ертелері сол жақта. Ойынды ашу үшін нүктені басыңыз.
+web-player-point = { $date } · { $category } · { $rating }
+web-player-recent = Соңғы ойындар
+web-player-no-recent = Аяқталған ойындар әлі жоқ.
+web-player-against = қарсыласы: { $opponent }

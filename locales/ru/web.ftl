@@ -39,3 +39,17 @@ web-public-off = Партии этого чата больше не видны �
 web-public-state-on = Партии этого чата видны на главной странице сайта. Администраторы могут это изменить командой { $command }.
 web-public-state-off = Партии этого чата не видны на главной странице сайта. Администраторы могут показать их там командой { $command }.
 web-public-admins = Показывать ли партии чата на сайте, решают только администраторы чата.
+# Страницы игроков
+web-player-title = { $name } · Тогызкумалак
+web-player-platform = Играет в { $platform }
+web-player-console = Играет в терминале
+web-player-ratings = Рейтинги
+web-player-category = Контроль времени
+web-player-results = Победы / ничьи / поражения
+web-player-no-ratings = Рейтинговых партий пока нет.
+web-player-graph = История рейтинга
+web-player-graph-about = Рейтинг после каждой рейтинговой партии, самые ранние — слева. Нажмите на точку, чтобы открыть партию.
+web-player-point = { $date } · { $category } · { $rating }
+web-player-recent = Последние партии
+web-player-no-recent = Завершённых партий пока нет.
+web-player-against = против { $opponent }

@@ -45,6 +45,10 @@ pub struct HistoryEntry {
     pub side: Side,
     /// The player's rating change, for a rated game.
     pub change: Option<RatingChange>,
+    /// The game's time category, the rating `change` is in (entries written before it was
+    /// kept have none: the player page reads it from the archived game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<Category>,
 }
 
 /// One page of a player's history, newest first.
@@ -219,6 +223,7 @@ impl Manager {
                 rated,
                 side: c.side,
                 change: ended.ratings[c.side.index()],
+                category: Some(category),
             };
             let key = history_key(&c.user.key(), now_ms, &after.id);
             batch.put(Tree::History, &key, &entry)?;

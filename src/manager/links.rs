@@ -28,6 +28,8 @@ pub struct GamePage {
     /// The game's review, when one was made (`/review`): the page shows its graph and the
     /// largest mistakes.
     pub review: Option<Arc<crate::review::Review>>,
+    /// White's and Black's player page keys (`/p/<key>`), for people.
+    pub player_keys: [Option<String>; 2],
 }
 
 impl Manager {
@@ -88,7 +90,17 @@ impl Manager {
         } else {
             None
         };
+        let mut player_keys = [None, None];
+        for (i, player) in view.players.iter().enumerate() {
+            let Some(user) = player.user() else { continue };
+            // A page without the link is better than no page.
+            match self.player_page_key(user).await {
+                Ok(key) => player_keys[i] = Some(key),
+                Err(error) => tracing::warn!(%error, "a player page key could not be made"),
+            }
+        }
         Ok(GamePage {
+            player_keys,
             key: key.to_string(),
             view,
             pits,

@@ -60,6 +60,7 @@ mod index;
 pub mod limits;
 pub mod links;
 mod pages;
+pub mod player_pages;
 pub mod public;
 pub mod puzzles;
 pub mod record;
@@ -172,6 +173,8 @@ struct Inner {
     recent: users::Recent,
     /// The key that signs game page addresses (`links`), once read.
     page_secret: std::sync::OnceLock<[u8; 32]>,
+    /// Players' page keys (`player_pages`).
+    player_pages: player_pages::PlayerPages,
     /// When the listed chats were last read from the store (`public`).
     public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
@@ -235,6 +238,7 @@ impl Manager {
                 ended_at_start: Mutex::new(Vec::new()),
                 recent: users::Recent::new(),
                 page_secret: std::sync::OnceLock::new(),
+                player_pages: Default::default(),
                 public_read_at: Default::default(),
                 puzzles,
                 config,

@@ -35,6 +35,7 @@ mod error;
 mod migrate;
 mod pg_schema;
 mod postgres;
+mod range;
 mod redact;
 mod sled_store;
 
@@ -45,6 +46,8 @@ pub use copy::{copy_all, Copied};
 pub use error::{StoreError, StoreErrorKind};
 pub use postgres::PostgresOptions;
 
+pub use range::KeyRange;
+pub(crate) use range::Order;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use sled_store::SledStore;
 use std::path::{Path, PathBuf};
@@ -114,12 +117,15 @@ pub enum Tree {
     /// chat key; what the web's front page lists as recent, on every process and after a
     /// restart. They expire after a month.
     Listed,
+    /// Players' page keys on the web (`/p/<key>`, an HMAC of the user key) -> the player:
+    /// written when a page's link is first made, read when the page is asked for.
+    PlayerPages,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 21] = [
+    pub const ALL: [Tree; 22] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -141,6 +147,7 @@ impl Tree {
         Tree::Reviews,
         Tree::PublicChats,
         Tree::Listed,
+        Tree::PlayerPages,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -167,6 +174,7 @@ impl Tree {
             Tree::Reviews => "games.reviews",
             Tree::PublicChats => "web.public-chats",
             Tree::Listed => "web.listed",
+            Tree::PlayerPages => "web.player-pages",
         }
     }
 
@@ -177,71 +185,6 @@ impl Tree {
     /// The tree of a [`Tree::name`].
     fn from_name(name: &str) -> Option<Tree> {
         Tree::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
-
-/// Which keys of a tree [`Store::scan`] reads: those that start with `prefix`, and are
-/// strictly after `after` and strictly before `before` when those are given, in ascending
-/// byte order of the key (a backend must compare keys as bytes, not by a locale's collation).
-/// The direction of an ordered read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Order {
-    Up,
-    Down,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KeyRange<'a> {
-    pub prefix: &'a str,
-    pub after: Option<&'a str>,
-    pub before: Option<&'a str>,
-}
-
-impl<'a> KeyRange<'a> {
-    /// Every key that starts with `prefix`.
-    pub fn prefix(prefix: &'a str) -> KeyRange<'a> {
-        KeyRange {
-            prefix,
-            after: None,
-            before: None,
-        }
-    }
-
-    fn admits(&self, key: &[u8]) -> bool {
-        key.starts_with(self.prefix.as_bytes())
-            && self.after.is_none_or(|a| key > a.as_bytes())
-            && self.before.is_none_or(|b| key < b.as_bytes())
-    }
-
-    /// The first key the range may hold, and whether it is excluded itself.
-    fn lower(&self) -> (&'a str, bool) {
-        match self.after {
-            Some(after) if after >= self.prefix => (after, true),
-            _ => (self.prefix, false),
-        }
-    }
-
-    /// The smallest string above every key that starts with `prefix` (its last code point
-    /// raised by one: UTF-8 byte order is code point order), or None for an empty prefix.
-    fn prefix_end(&self) -> Option<String> {
-        let mut chars: Vec<char> = self.prefix.chars().collect();
-        while let Some(last) = chars.pop() {
-            let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
-            if let Some(next) = next {
-                chars.push(next);
-                return Some(chars.into_iter().collect());
-            }
-        }
-        None
-    }
-
-    /// The exclusive upper bound: the lower of `before` and the end of the prefix.
-    fn upper(&self) -> Option<String> {
-        match (self.before, self.prefix_end()) {
-            (Some(b), Some(end)) => Some(if b < end.as_str() { b.to_string() } else { end }),
-            (Some(b), None) => Some(b.to_string()),
-            (None, end) => end,
-        }
     }
 }
 

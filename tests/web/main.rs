@@ -5,6 +5,7 @@
 mod browser;
 mod index;
 mod pages;
+mod players;
 mod processes;
 
 use std::net::SocketAddr;

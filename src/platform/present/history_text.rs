@@ -311,6 +311,7 @@ mod tests {
                     volatility: 0.06,
                 },
             }),
+            category: None,
         };
         let en = history_line(&entry, Lang::En);
         assert_eq!(en, "2026-12-01 ab12cd: Alice – Bot (easy), won, 1512 (+12)");

@@ -297,8 +297,8 @@ pub struct BoardWords {
     /// `Leaderboard: everyone on Telegram`.
     pub scope: String,
     pub category: String,
-    /// Place, name, rating, games.
-    pub rows: Vec<(usize, String, String, u32)>,
+    /// Place, name, rating, games, and the player's page key.
+    pub rows: Vec<(usize, String, String, u32, Option<String>)>,
 }
 
 /// The leaderboards page's words: its headings, and the boards someone is on.
@@ -313,8 +313,13 @@ pub struct LeaderboardWords {
     pub boards: Vec<BoardWords>,
 }
 
-/// The leaderboards page from every platform's boards.
-pub fn leaderboard_words(boards: &[Leaderboard], lang: Lang) -> LeaderboardWords {
+/// The leaderboards page from every platform's boards; `keys`: the players' page keys by
+/// user key (`Manager::player_page_key`), a name without one is not linked.
+pub fn leaderboard_words(
+    boards: &[Leaderboard],
+    keys: &std::collections::HashMap<String, String>,
+    lang: Lang,
+) -> LeaderboardWords {
     let boards = boards
         .iter()
         .filter(|b| !b.top.is_empty())
@@ -333,7 +338,8 @@ pub fn leaderboard_words(boards: &[Leaderboard], lang: Lang) -> LeaderboardWords
                 .iter()
                 .map(|(place, row)| {
                     let name = crate::model::names::clean_name(&row.user.name);
-                    (*place, name, row.rating.shown(), row.games)
+                    let key = keys.get(&row.user.key()).cloned();
+                    (*place, name, row.rating.shown(), row.games, key)
                 })
                 .collect(),
         })

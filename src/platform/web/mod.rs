@@ -9,6 +9,7 @@ pub mod config;
 mod limits;
 mod live;
 pub mod page;
+mod player;
 
 use crate::i18n::Lang;
 use crate::manager::{ActionError, Manager};
@@ -67,6 +68,7 @@ fn router(app: App) -> Router {
         .route("/", get(index))
         .route("/leaderboard", get(leaderboard))
         .route("/g/{key}", get(game))
+        .route("/p/{key}", get(player_page))
         .route("/g/{key}/live", get(live_events))
         .route("/assets/{name}", get(asset))
         .fallback(not_found_anywhere)
@@ -157,8 +159,45 @@ async fn leaderboard(
             }
         }
     }
-    let words = present::web::leaderboard_words(&boards, lang);
+    let mut users = Vec::new();
+    for board in &boards {
+        users.extend(board.top.iter().map(|(_, row)| row.user.clone()));
+    }
+    let mut keys = HashMap::new();
+    for user in users {
+        if keys.contains_key(&user.key()) {
+            continue;
+        }
+        match app.manager.player_page_key(&user).await {
+            Ok(key) => {
+                keys.insert(user.key(), key);
+            }
+            // The board still shows, that name without its link.
+            Err(error) => tracing::warn!(%error, "web: a player page key could not be made"),
+        }
+    }
+    let words = present::web::leaderboard_words(&boards, &keys, lang);
     html(StatusCode::OK, page::leaderboards(&words, lang))
+}
+
+/// `/p/<key>`: a player's page. An unknown or forged key gets the plain 404.
+async fn player_page(
+    State(app): State<App>,
+    Path(key): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let lang = lang_of(&query, &headers);
+    let page = match app.manager.player_page(&key).await {
+        Ok(page) => page,
+        Err(ActionError::NoSuchGame) => return not_found(lang, &format!("/p/{key}")),
+        Err(error) => {
+            tracing::warn!(%error, "web: a player page could not be read");
+            return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+        }
+    };
+    let words = present::web_player::player_words(&page, lang);
+    html(StatusCode::OK, player::player_page(&words, &page.key, lang))
 }
 
 /// What `/g/<name>` asks for.

@@ -84,7 +84,7 @@ pub fn script_json<T: Serialize>(value: &T) -> String {
 }
 
 /// The document around `body`: head, OpenGraph tags (`og`), language links.
-fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str) -> String {
+pub(super) fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str) -> String {
     let mut langs = String::new();
     for l in Lang::ALL {
         let current = if l == lang {
@@ -153,14 +153,15 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         base = escape(base),
     );
     let mut body = String::new();
-    body.push_str(&player_line(&w, 1, page.view.clock.is_some()));
+    let clock = page.view.clock.is_some();
+    body.push_str(&player_line(&w, 1, page.player_keys[1].as_deref(), clock));
     let _ = write!(
         body,
         "<div id=\"board\" data-position=\"{fen}\" data-ply=\"{ply}\">\
 <noscript><img src=\"{path}.png\" alt=\"{fen}\" width=\"960\" style=\"max-width:100%;height:auto\"></noscript></div>",
         fen = escape(&plies[ply].fen),
     );
-    body.push_str(&player_line(&w, 0, page.view.clock.is_some()));
+    body.push_str(&player_line(&w, 0, page.player_keys[0].as_deref(), clock));
     let live = if page.view.is_over() {
         String::new()
     } else {
@@ -214,8 +215,18 @@ fn icon(path: &str) -> String {
     )
 }
 
-/// A player's line above (Black) or below (White) the board.
-fn player_line(w: &PageWords, side: usize, clock: bool) -> String {
+/// A player's name, linking to their page (`/p/<key>`) when they have one (people do, the
+/// bot does not).
+pub fn player_link(name: &str, key: Option<&str>) -> String {
+    match key {
+        Some(key) => format!("<a href=\"/p/{}\">{}</a>", escape(key), escape(name)),
+        None => escape(name),
+    }
+}
+
+/// A player's line above (Black) or below (White) the board, the name linking to their
+/// page (`key`).
+fn player_line(w: &PageWords, side: usize, key: Option<&str>, clock: bool) -> String {
     let rating = w.ratings[side]
         .as_ref()
         .map(|r| format!("<span class=\"rating\">{}</span>", escape(r)))
@@ -227,7 +238,7 @@ fn player_line(w: &PageWords, side: usize, clock: bool) -> String {
     };
     format!(
         "<div class=\"player\"><span class=\"name\">{}</span><span class=\"side\">{}</span>{rating}{clock}</div>",
-        escape(&w.names[side]),
+        player_link(&w.names[side], key),
         escape(&w.sides[side]),
     )
 }
@@ -290,11 +301,11 @@ pub fn leaderboards(w: &LeaderboardWords, lang: Lang) -> String {
             escape(&w.rating),
             escape(&w.games),
         );
-        for (place, name, rating, games) in &board.rows {
+        for (place, name, rating, games, key) in &board.rows {
             let _ = write!(
                 body,
                 "<tr><td>{place}</td><td>{}</td><td>{}</td><td>{games}</td></tr>",
-                escape(name),
+                player_link(name, key.as_deref()),
                 escape(rating),
             );
         }
