@@ -39,3 +39,16 @@ web-public-off = This chat's games are no longer listed on the website's front p
 web-public-state-on = This chat's games are listed on the website's front page. Admins can change that with { $command }.
 web-public-state-off = This chat's games are not listed on the website's front page. Admins can list them with { $command }.
 web-public-admins = Only the chat's admins can choose whether its games are listed on the website.
+# Tournament pages (src/platform/present/web_tournament.rs): a tournament's standings and games.
+web-tournament-standings = Standings
+web-tournament-players = { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+}
+web-tournament-round = Round { $round }
+web-tournament-bye = Without an opponent this round: { $name }
+web-tournament-playing = being played
+web-tournament-no-games = No games have been paired yet.
+web-tournament-button = 🏆 Tournament page
+web-index-tournaments = Tournaments
+web-index-no-tournaments = No listed tournament is taking players, under way or finished lately.

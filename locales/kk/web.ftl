@@ -39,3 +39,13 @@ web-public-off = Бұл чаттың ойындары енді сайттың б
 web-public-state-on = Бұл чаттың ойындары сайттың басты бетінде көрсетіледі. Әкімшілер мұны { $command } командасымен өзгерте алады.
 web-public-state-off = Бұл чаттың ойындары сайттың басты бетінде көрсетілмейді. Әкімшілер оларды { $command } командасымен басты бетке шығара алады.
 web-public-admins = Чат ойындарын сайтта көрсету-көрсетпеуді тек чат әкімшілері шеше алады.
+# Tournament pages (src/platform/present/web_tournament.rs): турнир кестесі мен ойындары.
+web-tournament-standings = Турнир кестесі
+web-tournament-players = { $count } қатысушы
+web-tournament-round = { $round }-тур
+web-tournament-bye = Бұл турда қарсыласы жоқ: { $name }
+web-tournament-playing = жүріп жатыр
+web-tournament-no-games = Әзірге ешкім жұпқа бөлінген жоқ.
+web-tournament-button = 🏆 Турнир беті
+web-index-tournaments = Турнирлер
+web-index-no-tournaments = Қазір тіркеу ашық, жүріп жатқан немесе жақында аяқталған турнир жоқ.

@@ -39,3 +39,17 @@ web-public-off = Партии этого чата больше не видны �
 web-public-state-on = Партии этого чата видны на главной странице сайта. Администраторы могут это изменить командой { $command }.
 web-public-state-off = Партии этого чата не видны на главной странице сайта. Администраторы могут показать их там командой { $command }.
 web-public-admins = Показывать ли партии чата на сайте, решают только администраторы чата.
+# Tournament pages (src/platform/present/web_tournament.rs): таблица и партии турнира.
+web-tournament-standings = Турнирная таблица
+web-tournament-players = { $count ->
+    [one] { $count } участник
+    [few] { $count } участника
+   *[many] { $count } участников
+}
+web-tournament-round = Тур { $round }
+web-tournament-bye = Без соперника в этом туре: { $name }
+web-tournament-playing = идёт
+web-tournament-no-games = Пары ещё не составлены.
+web-tournament-button = 🏆 Страница турнира
+web-index-tournaments = Турниры
+web-index-no-tournaments = Сейчас нет ни открытых, ни идущих, ни недавно завершённых турниров.

@@ -64,6 +64,7 @@ pub mod public;
 pub mod puzzles;
 pub mod record;
 pub mod tournament;
+pub mod tournament_pages;
 mod types;
 mod view;
 
@@ -176,6 +177,8 @@ struct Inner {
     public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
+    /// Tournaments that finished lately, for the web's front page (`tournament_pages`).
+    finished_tournaments: tournament_pages::FinishedTournaments,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -237,6 +240,7 @@ impl Manager {
                 page_secret: std::sync::OnceLock::new(),
                 public_read_at: Default::default(),
                 puzzles,
+                finished_tournaments: Default::default(),
                 config,
             }),
         };

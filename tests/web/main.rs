@@ -5,6 +5,7 @@
 mod browser;
 mod index;
 mod pages;
+mod tournaments;
 
 use std::net::SocketAddr;
 use toguz::engine::{EngineConfig, EnginePool};
