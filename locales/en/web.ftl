@@ -46,7 +46,7 @@ web-tournament-players = { $count ->
    *[other] { $count } players
 }
 web-tournament-round = Round { $round }
-web-tournament-bye = Without an opponent this round: { $name }
+web-tournament-bye = Bye this round: { $name }
 web-tournament-playing = being played
 web-tournament-no-games = No games have been paired yet.
 web-tournament-button = 🏆 Tournament page
