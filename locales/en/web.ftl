@@ -53,3 +53,16 @@ web-player-point = { $date } · { $category } · { $rating }
 web-player-recent = Recent games
 web-player-no-recent = No finished games yet.
 web-player-against = vs { $opponent }
+# Tournament pages (src/platform/present/web_tournament.rs): a tournament's standings and games.
+web-tournament-standings = Standings
+web-tournament-players = { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+}
+web-tournament-round = Round { $round }
+web-tournament-bye = Bye this round: { $name }
+web-tournament-playing = being played
+web-tournament-no-games = No games have been paired yet.
+web-tournament-button = 🏆 Tournament page
+web-index-tournaments = Tournaments
+web-index-no-tournaments = No listed tournament is taking players, under way or finished lately.

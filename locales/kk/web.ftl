@@ -53,3 +53,13 @@ web-player-point = { $date } · { $category } · { $rating }
 web-player-recent = Соңғы ойындар
 web-player-no-recent = Аяқталған ойындар әлі жоқ.
 web-player-against = қарсыласы: { $opponent }
+# Tournament pages (src/platform/present/web_tournament.rs): турнир кестесі мен ойындары.
+web-tournament-standings = Турнир кестесі
+web-tournament-players = { $count } қатысушы
+web-tournament-round = { $round }-тур
+web-tournament-bye = Бұл турда қарсыласы жоқ: { $name }
+web-tournament-playing = жүріп жатыр
+web-tournament-no-games = Жұптар әлі құрылған жоқ.
+web-tournament-button = 🏆 Турнир беті
+web-index-tournaments = Турнирлер
+web-index-no-tournaments = Қазір тіркеуі ашық, жүріп жатқан немесе жақында аяқталған турнир жоқ.

@@ -53,3 +53,17 @@ web-player-point = { $date } · { $category } · { $rating }
 web-player-recent = Последние партии
 web-player-no-recent = Завершённых партий пока нет.
 web-player-against = против { $opponent }
+# Tournament pages (src/platform/present/web_tournament.rs): таблица и партии турнира.
+web-tournament-standings = Турнирная таблица
+web-tournament-players = { $count ->
+    [one] { $count } участник
+    [few] { $count } участника
+   *[many] { $count } участников
+}
+web-tournament-round = Тур { $round }
+web-tournament-bye = Без соперника в этом туре: { $name }
+web-tournament-playing = идёт
+web-tournament-no-games = Пары ещё не составлены.
+web-tournament-button = 🏆 Страница турнира
+web-index-tournaments = Турниры
+web-index-no-tournaments = Сейчас нет ни открытых, ни идущих, ни недавно завершённых турниров.

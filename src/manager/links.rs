@@ -139,7 +139,7 @@ impl Manager {
     }
 
     /// The pages' signing key: made once, kept in the store, the same for every process.
-    async fn page_secret(&self) -> Result<[u8; 32], ActionError> {
+    pub(super) async fn page_secret(&self) -> Result<[u8; 32], ActionError> {
         if let Some(secret) = self.inner.page_secret.get() {
             return Ok(*secret);
         }
@@ -149,7 +149,7 @@ impl Manager {
 }
 
 /// `<id>-<signature>`.
-fn sign(secret: &[u8; 32], id: &str) -> String {
+pub(super) fn sign(secret: &[u8; 32], id: &str) -> String {
     let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else {
         // HMAC takes a key of any length; this cannot happen.
         return format!("{id}-");
@@ -164,7 +164,7 @@ fn sign(secret: &[u8; 32], id: &str) -> String {
 }
 
 /// Equal bytes, compared without stopping at the first difference.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

@@ -65,6 +65,7 @@ pub mod public;
 pub mod puzzles;
 pub mod record;
 pub mod tournament;
+pub mod tournament_pages;
 mod types;
 mod view;
 
@@ -179,6 +180,8 @@ struct Inner {
     public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
+    /// Tournaments that finished lately, for the web's front page (`tournament_pages`).
+    finished_tournaments: tournament_pages::FinishedTournaments,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -241,6 +244,7 @@ impl Manager {
                 player_pages: Default::default(),
                 public_read_at: Default::default(),
                 puzzles,
+                finished_tournaments: Default::default(),
                 config,
             }),
         };

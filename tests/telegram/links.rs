@@ -290,3 +290,42 @@ fn a_host_telegram_refuses_leaves_the_boards_without_a_link_and_still_playing() 
         "{caption}"
     );
 }
+
+#[test]
+fn a_tournament_announcement_links_the_tournament_page_when_the_pages_are_served() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = BotProcess::start(&fake, dir.path(), "", WEB);
+    let group = TgChat::group(GROUP - 2, "Toguz club");
+    let asel = TgUser::new(744, "Asel", "asel_t", "en");
+    let mark = fake.mark();
+    fake.send_text(&group, &asel, "/tournament new arena");
+    let (_, call) = fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.buttons().iter().any(|(_, d)| d.starts_with("1tj:"))
+        })
+        .expect("the announcement");
+    let mut markup = call.reply_markup().expect("a keyboard");
+    if let Some(text) = markup.as_str() {
+        markup = serde_json::from_str(text).expect("a keyboard's JSON");
+    }
+    let rows = markup["inline_keyboard"].as_array().expect("rows").clone();
+    assert_eq!(rows.len(), 2, "Join and Leave, then the link: {markup}");
+    let link = &rows[1][0];
+    assert_eq!(link["text"], "🏆 Tournament page", "{markup}");
+    let url = link["url"].as_str().expect("a URL button");
+    let id = call
+        .buttons()
+        .iter()
+        .find_map(|(_, d)| d.strip_prefix("1tj:").map(str::to_string))
+        .expect("a Join button");
+    let path = url.strip_prefix(PAGES).unwrap_or_else(|| panic!("{url}"));
+    assert!(path.starts_with(&format!("/t/{id}-")), "{url}");
+    // It opens the tournament on the bot's own server; the group's id is not on it.
+    let addr = served_at(&bot);
+    let (status, page) = get(&addr, path);
+    assert!(status.contains(" 200 "), "{status}");
+    assert!(page.contains("Standings"), "{page}");
+    assert!(page.contains("Nobody has joined yet."), "{page}");
+    assert!(!page.contains(&(GROUP - 2).to_string()), "{page}");
+}

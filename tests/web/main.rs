@@ -7,6 +7,7 @@ mod index;
 mod pages;
 mod players;
 mod processes;
+mod tournaments;
 
 use std::net::SocketAddr;
 use toguz::engine::{EngineConfig, EnginePool};

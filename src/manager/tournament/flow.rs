@@ -304,6 +304,9 @@ impl Manager {
             match store.write(batch).await {
                 Ok(_) => {
                     if let Some(news) = TournamentNews::between(&original, &rec) {
+                        if news.ended {
+                            self.note_tournament_finished(&rec);
+                        }
                         self.publish(Event::Tournament(news));
                     }
                     return out.map(|out| (rec, out));

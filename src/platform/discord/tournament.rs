@@ -208,7 +208,8 @@ impl Bot {
         rec: &TournamentRecord,
         lang: Lang,
     ) {
-        let Some(message) = origin.post(announcement(rec, lang)).await else {
+        let page = self.manager.tournament_page_url(&rec.id);
+        let Some(message) = origin.post(announcement(rec, lang, page)).await else {
             return;
         };
         self.tournaments
@@ -243,7 +244,8 @@ impl Bot {
             Ok(rec) if is_over(&rec) => rec,
             _ => return,
         };
-        let edit = announcement(&rec, lang).into_edit();
+        let page = self.manager.tournament_page_url(&rec.id);
+        let edit = announcement(&rec, lang, page).into_edit();
         if let Err(error) = ChannelId::new(channel)
             .edit_message(http, MessageId::new(message), edit)
             .await

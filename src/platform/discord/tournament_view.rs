@@ -57,7 +57,7 @@ pub(super) fn mentioned(rec: &TournamentRecord, text: &str) -> Vec<UserId> {
 
 /// The announcement: its text in an embed (a countdown Discord keeps current), the event's
 /// id in the footer, Join and Leave while it takes players.
-pub(super) fn announcement(rec: &TournamentRecord, lang: Lang) -> Outgoing {
+pub(super) fn announcement(rec: &TournamentRecord, lang: Lang, page: Option<String>) -> Outgoing {
     let shown = show::announcement(rec, lang, ClockStyle::Live);
     let colour = match rec.status {
         Status::Open => 0x2E8B57,
@@ -86,12 +86,18 @@ pub(super) fn announcement(rec: &TournamentRecord, lang: Lang) -> Outgoing {
                 .style(style)
         })
         .collect();
+    let mut components = Vec::new();
+    if !buttons.is_empty() {
+        components.push(CreateActionRow::Buttons(buttons));
+    }
+    // The event's page, in a row of its own, when the pages are served.
+    if let Some(link) = crate::platform::present::web_tournament::page_button(page, lang) {
+        let button = CreateButton::new_link(link.url).label(link.label);
+        components.push(CreateActionRow::Buttons(vec![button]));
+    }
     Outgoing {
         embed: Some(embed),
-        components: match buttons.is_empty() {
-            true => Vec::new(),
-            false => vec![CreateActionRow::Buttons(buttons)],
-        },
+        components,
         ..Outgoing::default()
     }
 }

@@ -323,7 +323,8 @@ async fn redraw_announcements(bot: &Bot, http: &Http, rec: &TournamentRecord, la
         if bot.tournaments.shows(message, shown) {
             continue;
         }
-        let edit = announcement(rec, lang).into_edit();
+        let page = bot.manager.tournament_page_url(&rec.id);
+        let edit = announcement(rec, lang, page).into_edit();
         match ChannelId::new(channel)
             .edit_message(http, MessageId::new(message), edit)
             .await

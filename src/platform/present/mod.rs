@@ -31,6 +31,7 @@ pub mod review;
 pub mod tournament;
 pub mod web;
 pub mod web_player;
+pub mod web_tournament;
 
 pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
 pub use link::{page_button, page_line, LinkButton};

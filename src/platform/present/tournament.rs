@@ -70,7 +70,8 @@ pub fn title(rec: &TournamentRecord, lang: Lang) -> String {
     t!(lang, "tournament-title", terms = parts.join(" · "))
 }
 
-fn state_line(rec: &TournamentRecord, lang: Lang, style: ClockStyle) -> String {
+/// Where the event stands: its start, the arena's end or the Swiss round, or its end.
+pub(super) fn state_line(rec: &TournamentRecord, lang: Lang, style: ClockStyle) -> String {
     match rec.status {
         Status::Open => t!(lang, "tournament-starts", when = when(rec.starts_at, style)),
         Status::Running => match rec.format {
@@ -249,10 +250,7 @@ pub fn standings_text(rec: &TournamentRecord, lang: Lang) -> String {
 
 /// The standings as a table for `render::table`.
 pub fn standings_table(rec: &TournamentRecord, lang: Lang) -> TableView {
-    let detail = match rec.format {
-        Format::Arena { .. } => t!(lang, "tournament-column-games"),
-        Format::Swiss { .. } => t!(lang, "tournament-column-tiebreaks"),
-    };
+    let detail = detail_column(rec, lang);
     TableView {
         title: title(rec, lang),
         columns: [
@@ -262,19 +260,35 @@ pub fn standings_table(rec: &TournamentRecord, lang: Lang) -> TableView {
             t!(lang, "tournament-column-score"),
             detail,
         ],
-        rows: rows(rec, lang)
+        rows: standings_rows(rec, lang)
             .into_iter()
             .take(TABLE_ROWS)
-            .map(|row| TableRow {
-                rank: row.rank.to_string(),
-                name: plain_player_name(&row.player, lang),
-                rating: format!("{:.0}", row.rating),
-                score: row.score,
-                detail: row.detail,
-                on_fire: row.on_fire,
-            })
             .collect(),
         footer: state_footer(rec, lang),
+    }
+}
+
+/// Every row of the standings as the table shows them, best first (the web page shows
+/// them all).
+pub fn standings_rows(rec: &TournamentRecord, lang: Lang) -> Vec<TableRow> {
+    rows(rec, lang)
+        .into_iter()
+        .map(|row| TableRow {
+            rank: row.rank.to_string(),
+            name: plain_player_name(&row.player, lang),
+            rating: format!("{:.0}", row.rating),
+            score: row.score,
+            detail: row.detail,
+            on_fire: row.on_fire,
+        })
+        .collect()
+}
+
+/// The heading of the standings' last column: the arena's games, or the Swiss tie-breaks.
+pub fn detail_column(rec: &TournamentRecord, lang: Lang) -> String {
+    match rec.format {
+        Format::Arena { .. } => t!(lang, "tournament-column-games"),
+        Format::Swiss { .. } => t!(lang, "tournament-column-tiebreaks"),
     }
 }
 

@@ -232,12 +232,23 @@ pub fn game_of(k: &InlineKeyboardMarkup) -> Option<String> {
 
 /// A tournament announcement's Join and Leave buttons, in one row; `None` once it takes
 /// no players (a text edit without a keyboard takes the old one off).
-pub fn tournament_keyboard(buttons: &[(Button, String)]) -> Option<InlineKeyboardMarkup> {
+pub fn tournament_keyboard(
+    buttons: &[(Button, String)],
+    link: Option<&LinkButton>,
+) -> Option<InlineKeyboardMarkup> {
     let row: Vec<InlineKeyboardButton> = buttons
         .iter()
         .map(|(b, label)| InlineKeyboardButton::callback(label.clone(), encode(b)))
         .collect();
-    (!row.is_empty()).then(|| InlineKeyboardMarkup::new([row]))
+    let mut rows = Vec::new();
+    if !row.is_empty() {
+        rows.push(row);
+    }
+    // Tournaments are announced in groups: a plain link, in a row of its own.
+    if let Some(link) = link.and_then(|l| link_button(l, Where::Group)) {
+        rows.push(vec![link]);
+    }
+    (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
 }
 
 /// The game, challenge or tournament a button acts on (`None` for the level buttons).
@@ -453,5 +464,30 @@ mod tests {
                 "{rows:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_tournament_keyboard_links_its_page_in_a_row_of_its_own() {
+        let join = [(
+            Button::JoinTournament {
+                tournament: "ab12cd".into(),
+            },
+            "Join".to_string(),
+        )];
+        let link = LinkButton {
+            label: "🏆 Tournament page".into(),
+            url: "https://toguz.example.org/t/ab12cd-0123456789abcdef0123".into(),
+        };
+        let k = tournament_keyboard(&join, Some(&link)).expect("a keyboard");
+        assert_eq!(k.inline_keyboard.len(), 2);
+        assert!(matches!(
+            &k.inline_keyboard[1][0].kind,
+            InlineKeyboardButtonKind::Url(url) if url.as_str() == link.url
+        ));
+        assert_eq!(target_of(&k).as_deref(), Some("ab12cd"));
+        // Over, no Join or Leave: the link alone; without pages, nothing.
+        let over = tournament_keyboard(&[], Some(&link)).expect("the link");
+        assert_eq!(over.inline_keyboard.len(), 1);
+        assert_eq!(tournament_keyboard(&[], None), None);
     }
 }

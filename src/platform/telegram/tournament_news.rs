@@ -198,17 +198,20 @@ async fn show_news(ctx: &Arc<Ctx>, news: TournamentNews, shown: &mut Shown) {
     }
 }
 
-/// The announcement's message and keyboard.
-pub fn announcement_content(rec: &TournamentRecord, lang: Lang) -> Content {
+/// The announcement's message and keyboard; under Join and Leave, the link to the event's
+/// page when the pages are served (`page`: `Manager::tournament_page_url`).
+pub fn announcement_content(rec: &TournamentRecord, lang: Lang, page: Option<String>) -> Content {
     let a = show::announcement(rec, lang, ClockStyle::TimeOfDay);
+    let link = crate::platform::present::web_tournament::page_button(page, lang);
     Content::Text {
         text: html(&a.text),
-        keyboard: markup::tournament_keyboard(&a.buttons),
+        keyboard: markup::tournament_keyboard(&a.buttons, link.as_ref()),
     }
 }
 
 fn edit_announcements(ctx: &Arc<Ctx>, rec: &TournamentRecord, lang: Lang, shown: &mut Shown) {
-    let content = announcement_content(rec, lang);
+    let page = ctx.manager.tournament_page_url(&rec.id);
+    let content = announcement_content(rec, lang, page);
     let Content::Text { text, .. } = &content else {
         return;
     };
@@ -408,7 +411,8 @@ pub fn post_announcement(
     let rec = rec.clone();
     let job = async move {
         let ctx = ctx2;
-        let content = announcement_content(&rec, lang);
+        let page = ctx.manager.tournament_page_url(&rec.id);
+        let content = announcement_content(&rec, lang, page.clone());
         let posting = ctx.outbox.posting(chat);
         let sent = ctx.poster.send_holding(chat, &content, reply_to, posting);
         let (sent, _attaching) = match sent.await {
@@ -438,7 +442,7 @@ pub fn post_announcement(
         }
         tracing::info!(tournament = rec.id, chat, "telegram: tournament announced");
         if let Ok(now) = ctx.manager.tournament(&rec.id).await {
-            let fresh = announcement_content(&now, lang);
+            let fresh = announcement_content(&now, lang, page);
             if text_of(&fresh) != text_of(&content) {
                 ctx.poster.edit(message, fresh, next_version());
             }

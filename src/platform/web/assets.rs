@@ -50,12 +50,20 @@ pub static STYLE: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
+pub static TOURNAMENT_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "tournament.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/tournament.js"),
+    )
+});
+
 pub static ICON: LazyLock<Asset> =
     LazyLock::new(|| asset("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")));
 
 /// The asset named `name`.
 pub fn find(name: &str) -> Option<&'static Asset> {
-    [&*SCRIPT, &*STYLE, &*ICON]
+    [&*SCRIPT, &*STYLE, &*ICON, &*TOURNAMENT_SCRIPT]
         .into_iter()
         .find(|a| a.name == name)
 }

@@ -10,6 +10,8 @@ mod limits;
 mod live;
 pub mod page;
 mod player;
+pub mod tournament;
+mod tournament_live;
 
 use crate::i18n::Lang;
 use crate::manager::{ActionError, Manager};
@@ -33,6 +35,8 @@ use std::sync::Arc;
 struct App {
     manager: Manager,
     live: Arc<Live>,
+    /// The watched tournaments (`tournament_live`).
+    tournaments: Arc<tournament_live::LiveTournaments>,
     /// The public address, without a trailing slash.
     base: Arc<str>,
 }
@@ -56,6 +60,7 @@ pub async fn serve_on(
     let limited = limits::Limited::new(listener, config.max_connections, config.max_per_address);
     let app = router(App {
         live: Live::start(manager.clone(), config.max_live),
+        tournaments: tournament_live::LiveTournaments::start(manager.clone()),
         manager,
         base: config.base().into(),
     });
@@ -71,6 +76,8 @@ fn router(app: App) -> Router {
         .route("/p/{key}", get(player_page))
         .route("/g/{key}/live", get(live_events))
         .route("/assets/{name}", get(asset))
+        .route("/t/{key}", get(tournament::page))
+        .route("/t/{key}/live", get(tournament::live))
         .fallback(not_found_anywhere)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
@@ -135,7 +142,25 @@ async fn index(
         }
     };
     let words = present::web::index_words(&games, lang);
-    html(StatusCode::OK, page::index(&words, lang))
+    let tournaments = index_tournaments(&app, lang).await;
+    html(StatusCode::OK, page::index_with(&words, lang, &tournaments))
+}
+
+/// Tournaments of the listed chats shown on the front page, running and finished.
+const LISTED_TOURNAMENTS: usize = 10;
+
+/// The front page's section of tournaments (none shown when they cannot be read).
+async fn index_tournaments(app: &App, lang: Lang) -> String {
+    match app.manager.public_tournaments(LISTED_TOURNAMENTS).await {
+        Ok((live, finished)) => {
+            let list = present::web_tournament::tournament_list(&live, &finished, lang);
+            tournament::index_section(&list)
+        }
+        Err(error) => {
+            tracing::warn!(%error, "web: the listed tournaments could not be read");
+            String::new()
+        }
+    }
 }
 
 /// `/leaderboard`: every platform's leaderboards, each category's top.

@@ -253,8 +253,14 @@ pub fn not_found(lang: Lang, path: &str) -> String {
 /// The front page: the listed chats' games, ongoing and ended, and a link to the
 /// leaderboards.
 pub fn index(w: &IndexWords, lang: Lang) -> String {
+    index_with(w, lang, "")
+}
+
+/// The front page with `more` (its HTML: the tournaments) between the introduction and the
+/// games.
+pub fn index_with(w: &IndexWords, lang: Lang, more: &str) -> String {
     let mut body = format!(
-        "<p>{}</p><p>{}</p><p><a href=\"/leaderboard\">{}</a></p>",
+        "<p>{}</p><p>{}</p><p><a href=\"/leaderboard\">{}</a></p>{more}",
         escape(&w.about),
         escape(&w.listed),
         escape(&w.leaderboards)

@@ -1,0 +1,203 @@
+//! A tournament's page on the web (issues 33 and 35): its public address and what the page
+//! shows, and the tournaments the front page lists.
+//!
+//! A page's address is signed like a game's (`links`): `<id>-<20 hex digits>`, HMAC-SHA256
+//! under the same pages key, of the id with a `t:` in front, so a game and a tournament never
+//! share a key even if their ids were alike. A forged or unknown key is `NoSuchTournament`.
+//! Tournaments of chats listed on the front page (`public`, and the console's) are listed
+//! there while they take entries or run, and for a while after they finish (kept in memory,
+//! like the listed games that ended); any other is reachable only through its own link.
+
+use super::links::{constant_time_eq, sign};
+use super::tournament::{Status, TournamentId, TournamentRecord};
+use super::*;
+use std::collections::{BTreeMap, VecDeque};
+
+/// What the signature of a tournament's key covers before its id.
+const PREFIX: &str = "t:";
+
+/// Finished tournaments kept for the front page.
+const FINISHED_KEPT: usize = 50;
+
+/// What a tournament's page shows: the record (its standings, rounds and games come from
+/// it), the page key of each of its games, and when it was read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentPage {
+    pub key: String,
+    pub record: TournamentRecord,
+    /// Game id -> the key of its page (`/g/<key>`), for every board with a game.
+    pub game_keys: BTreeMap<GameId, String>,
+    /// When the page was read (unix seconds): countdowns count from it.
+    pub now: u64,
+}
+
+impl TournamentPage {
+    /// The key of game `game`'s page, when it is one of the event's games.
+    pub fn game_key(&self, game: &str) -> Option<&str> {
+        self.game_keys.get(game).map(String::as_str)
+    }
+}
+
+/// A tournament the front page lists: its record and its page's key (`/t/<key>`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedTournament {
+    pub key: String,
+    pub record: TournamentRecord,
+}
+
+/// The tournaments of listed chats that finished lately (this process saw them end), the
+/// last to finish first, with their chat keys.
+#[derive(Default)]
+pub(super) struct FinishedTournaments(Mutex<VecDeque<(TournamentId, ChatRef)>>);
+
+impl Manager {
+    /// The key of tournament `id`'s page address (whether it exists is not checked).
+    pub async fn tournament_page_key(&self, id: &str) -> Result<String, ActionError> {
+        let secret = self.page_secret().await?;
+        Ok(tournament_key(&secret, id))
+    }
+
+    /// The address of tournament `id`'s page when the pages are served: what its chat
+    /// messages link to. Synchronous, like `page_url`.
+    pub fn tournament_page_url(&self, id: &str) -> Option<String> {
+        let base = self.inner.config.web_url.as_deref()?;
+        let secret = self.inner.page_secret.get()?;
+        Some(format!("{base}/t/{}", tournament_key(secret, id)))
+    }
+
+    /// The page of the tournament `key` names. A key that is not one, was not signed here or
+    /// names no tournament is `NoSuchTournament`: a forged address learns nothing.
+    pub async fn tournament_page(&self, key: &str) -> Result<TournamentPage, ActionError> {
+        let (id, _) = key.split_once('-').ok_or(ActionError::NoSuchTournament)?;
+        let secret = self.page_secret().await?;
+        if !constant_time_eq(tournament_key(&secret, id).as_bytes(), key.as_bytes()) {
+            return Err(ActionError::NoSuchTournament);
+        }
+        let record = self.tournament(id).await?;
+        let boards = record.rounds.iter().flat_map(|r| r.boards.iter());
+        let game_keys = boards
+            .chain(record.arena.iter())
+            .filter_map(|b| b.game.as_ref())
+            .map(|game| (game.clone(), sign(&secret, game)))
+            .collect();
+        Ok(TournamentPage {
+            key: key.to_string(),
+            record,
+            game_keys,
+            now: self.now(),
+        })
+    }
+
+    /// The tournaments of listed chats for the front page: up to `limit` taking entries or
+    /// running (running ones first, then the newest), and up to `limit` that finished lately
+    /// (the last to finish first).
+    pub async fn public_tournaments(
+        &self,
+        limit: usize,
+    ) -> Result<(Vec<ListedTournament>, Vec<ListedTournament>), ActionError> {
+        let secret = self.page_secret().await?;
+        let mut listed = Listing::default();
+        let live = self
+            .inner
+            .store
+            .load_all::<TournamentRecord>(Tree::Tournaments)
+            .await?;
+        let mut running = Vec::new();
+        for (_, record) in live {
+            if listed.lists(self, &record.chat).await? {
+                running.push(record);
+            }
+        }
+        let order = |r: &TournamentRecord| (r.status != Status::Running, u64::MAX - r.created_at);
+        running.sort_by(|a, b| order(a).cmp(&order(b)).then(a.id.cmp(&b.id)));
+        let finished: Vec<(TournamentId, ChatRef)> = lock(&self.inner.finished_tournaments.0)
+            .iter()
+            .cloned()
+            .collect();
+        let mut recent = Vec::new();
+        for (id, chat) in finished {
+            if recent.len() >= limit {
+                break;
+            }
+            if !listed.lists(self, &chat).await? {
+                continue;
+            }
+            match self.tournament(&id).await {
+                Ok(record) if record.status == Status::Finished => recent.push(record),
+                Ok(_) | Err(ActionError::NoSuchTournament) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        let with_keys = |records: Vec<TournamentRecord>| {
+            records
+                .into_iter()
+                .take(limit)
+                .map(|record| ListedTournament {
+                    key: tournament_key(&secret, &record.id),
+                    record,
+                })
+                .collect::<Vec<_>>()
+        };
+        Ok((with_keys(running), with_keys(recent)))
+    }
+
+    /// Notes that `record` has just finished, for the front page's list (whether its chat
+    /// is listed is asked when the page is shown).
+    pub(super) fn note_tournament_finished(&self, record: &TournamentRecord) {
+        if record.status != Status::Finished {
+            return;
+        }
+        let mut finished = lock(&self.inner.finished_tournaments.0);
+        finished.retain(|(id, _)| *id != record.id);
+        finished.push_front((record.id.clone(), record.chat.clone()));
+        finished.truncate(FINISHED_KEPT);
+    }
+}
+
+/// Whether chats are listed, each asked of the store once per front page.
+#[derive(Default)]
+struct Listing(HashMap<String, bool>);
+
+impl Listing {
+    async fn lists(&mut self, manager: &Manager, chat: &ChatRef) -> Result<bool, ActionError> {
+        if chat.platform == Platform::Console {
+            return Ok(true);
+        }
+        let key = chat.key();
+        if let Some(known) = self.0.get(&key) {
+            return Ok(*known);
+        }
+        let public = manager.is_chat_public(chat).await?;
+        self.0.insert(key, public);
+        Ok(public)
+    }
+}
+
+/// `<id>-<signature of "t:<id>">`.
+fn tournament_key(secret: &[u8; 32], id: &str) -> String {
+    let signed = sign(secret, &format!("{PREFIX}{id}"));
+    signed
+        .strip_prefix(PREFIX)
+        .map_or_else(|| signed.clone(), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tournament_key_is_its_id_and_a_signature_no_game_shares() {
+        let secret = [7u8; 32];
+        let key = tournament_key(&secret, "ab12cd");
+        assert!(key.starts_with("ab12cd-"), "{key}");
+        assert_eq!(key.len(), sign(&secret, "ab12cd").len());
+        assert_ne!(key, sign(&secret, "ab12cd"), "a game of the same id");
+        assert_eq!(
+            tournament_key(&secret, "ab12cd"),
+            key,
+            "the same every time"
+        );
+        assert_ne!(tournament_key(&[8u8; 32], "ab12cd"), key, "another secret");
+        assert_ne!(tournament_key(&secret, "ab12ce"), key, "another tournament");
+    }
+}
