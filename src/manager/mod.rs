@@ -180,8 +180,6 @@ struct Inner {
     public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
-    /// Tournaments that finished lately, for the web's front page (`tournament_pages`).
-    finished_tournaments: tournament_pages::FinishedTournaments,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -244,7 +242,6 @@ impl Manager {
                 player_pages: Default::default(),
                 public_read_at: Default::default(),
                 puzzles,
-                finished_tournaments: Default::default(),
                 config,
             }),
         };

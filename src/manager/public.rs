@@ -22,9 +22,25 @@ const LISTED_KEEP_SECS: u64 = 30 * 86_400;
 /// chat may have stopped being listed since).
 const RECENT_READ: usize = 100;
 
-/// The key of an ended listed game: newest first.
-fn listed_key(ended_at_ms: u64, game: &str) -> String {
-    format!("{:016x}|{game}", u64::MAX - ended_at_ms)
+/// What a `Tree::Listed` entry is of: a game or a tournament that ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ListedKind {
+    Game,
+    Tournament,
+}
+
+impl ListedKind {
+    fn prefix(self) -> &'static str {
+        match self {
+            ListedKind::Game => "g|",
+            ListedKind::Tournament => "t|",
+        }
+    }
+}
+
+/// The key of an ended listed game or tournament: its kind, then newest first.
+fn listed_key(kind: ListedKind, ended_at_ms: u64, id: &str) -> String {
+    format!("{}{:016x}|{id}", kind.prefix(), u64::MAX - ended_at_ms)
 }
 
 /// A chat's choice to be listed: who chose, and when.
@@ -89,36 +105,29 @@ impl Manager {
     pub async fn public_games(&self, limit: usize) -> Result<PublicGames, ActionError> {
         self.refresh_public_chats().await;
         let live = lock(&self.inner.index).listed_games(limit);
-        let ended = self
-            .inner
-            .store
-            .scan::<String>(Tree::Listed, KeyRange::prefix(""), RECENT_READ)
-            .await?;
-        let recent = {
-            let index = lock(&self.inner.index);
-            let listed = ended.into_iter().filter(|(_, chat)| index.lists(chat));
-            let ids =
-                listed.filter_map(|(key, _)| key.split_once('|').map(|(_, id)| id.to_string()));
-            ids.take(limit).collect()
-        };
+        let mut recent = self.listed_ends(ListedKind::Game).await?;
+        recent.truncate(limit);
         Ok(PublicGames {
             live: self.listed_views(live).await?,
             recent: self.listed_views(recent).await?,
         })
     }
 
-    /// Adds the ended game `after` to `batch` as a recent listed game when its chat is
-    /// listed (a choice made in another process counts from this one's next read of them).
+    /// Adds the game or tournament `id` of `chat`, which ends in `batch`, to `batch` as a
+    /// recent listed one when its chat is listed (a choice made in another process counts
+    /// from this one's next read of them).
     pub(super) fn note_listed_end(
         &self,
-        after: &GameRecord,
+        kind: ListedKind,
+        chat: &ChatRef,
+        id: &str,
         batch: &mut Batch,
     ) -> Result<(), ActionError> {
-        let chat = after.chat.key();
+        let chat = chat.key();
         if !lock(&self.inner.index).lists(&chat) {
             return Ok(());
         }
-        let key = listed_key(self.now_ms(), &after.id);
+        let key = listed_key(kind, self.now_ms(), id);
         batch.put(Tree::Listed, &key, &chat)?;
         batch.expire_at(
             Tree::Listed,
@@ -126,6 +135,22 @@ impl Manager {
             self.now().saturating_add(LISTED_KEEP_SECS),
         );
         Ok(())
+    }
+
+    /// The ids of the games or tournaments of listed chats that ended lately, the last to
+    /// end first (of the newest `RECENT_READ` entries, those whose chats are still listed).
+    pub(super) async fn listed_ends(&self, kind: ListedKind) -> Result<Vec<String>, ActionError> {
+        let range = KeyRange::prefix(kind.prefix());
+        let ended = self
+            .inner
+            .store
+            .scan::<String>(Tree::Listed, range, RECENT_READ);
+        let ended = ended.await?;
+        let index = lock(&self.inner.index);
+        let listed = ended.into_iter().filter(|(_, chat)| index.lists(chat));
+        Ok(listed
+            .filter_map(|(key, _)| key.rsplit_once('|').map(|(_, id)| id.to_string()))
+            .collect())
     }
 
     async fn listed_views(&self, ids: Vec<GameId>) -> Result<Vec<ListedGame>, ActionError> {

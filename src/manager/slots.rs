@@ -17,6 +17,7 @@
 //! (`StoreError::Conflict`) is refused as stale and the record read again, so a change is
 //! never applied twice nor lost.
 
+use super::public::ListedKind;
 use super::recheck::Recheck;
 use super::*;
 use crate::store::{Batch, Expect, StoreError, Written, CLOSED_CHALLENGE_TTL_SECS};
@@ -523,7 +524,7 @@ impl Manager {
             let after = &*after;
             if before.status == GameStatus::Ongoing && after.status != GameStatus::Ongoing {
                 self.unseat_game(after, &mut batch).await?;
-                self.note_listed_end(after, &mut batch)?;
+                self.note_listed_end(ListedKind::Game, &after.chat, &after.id, &mut batch)?;
             }
             let (from, to) = ((game_tree(before), before), (game_tree(after), after));
             change(&mut batch, &after.id, Some(from), Some(to), revision)?;

@@ -5,19 +5,18 @@
 //! under the same pages key, of the id with a `t:` in front, so a game and a tournament never
 //! share a key even if their ids were alike. A forged or unknown key is `NoSuchTournament`.
 //! Tournaments of chats listed on the front page (`public`, and the console's) are listed
-//! there while they take entries or run, and for a while after they finish (kept in memory,
-//! like the listed games that ended); any other is reachable only through its own link.
+//! there while they take entries or run, and for a month after they finish (`Tree::Listed`,
+//! written with the end, like the listed games that ended: every process lists them, also
+//! after a restart); any other is reachable only through its own link.
 
 use super::links::{constant_time_eq, sign};
-use super::tournament::{Status, TournamentId, TournamentRecord};
+use super::public::ListedKind;
+use super::tournament::{Status, TournamentRecord};
 use super::*;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 /// What the signature of a tournament's key covers before its id.
 const PREFIX: &str = "t:";
-
-/// Finished tournaments kept for the front page.
-const FINISHED_KEPT: usize = 50;
 
 /// What a tournament's page shows: the record (its standings, rounds and games come from
 /// it), the page key of each of its games, and when it was read.
@@ -44,11 +43,6 @@ pub struct ListedTournament {
     pub key: String,
     pub record: TournamentRecord,
 }
-
-/// The tournaments of listed chats that finished lately (this process saw them end), the
-/// last to finish first, with their chat keys.
-#[derive(Default)]
-pub(super) struct FinishedTournaments(Mutex<VecDeque<(TournamentId, ChatRef)>>);
 
 impl Manager {
     /// The key of tournament `id`'s page address (whether it exists is not checked).
@@ -110,17 +104,10 @@ impl Manager {
         }
         let order = |r: &TournamentRecord| (r.status != Status::Running, u64::MAX - r.created_at);
         running.sort_by(|a, b| order(a).cmp(&order(b)).then(a.id.cmp(&b.id)));
-        let finished: Vec<(TournamentId, ChatRef)> = lock(&self.inner.finished_tournaments.0)
-            .iter()
-            .cloned()
-            .collect();
         let mut recent = Vec::new();
-        for (id, chat) in finished {
+        for id in self.listed_ends(ListedKind::Tournament).await? {
             if recent.len() >= limit {
                 break;
-            }
-            if !listed.lists(self, &chat).await? {
-                continue;
             }
             match self.tournament(&id).await {
                 Ok(record) if record.status == Status::Finished => recent.push(record),
@@ -139,18 +126,6 @@ impl Manager {
                 .collect::<Vec<_>>()
         };
         Ok((with_keys(running), with_keys(recent)))
-    }
-
-    /// Notes that `record` has just finished, for the front page's list (whether its chat
-    /// is listed is asked when the page is shown).
-    pub(super) fn note_tournament_finished(&self, record: &TournamentRecord) {
-        if record.status != Status::Finished {
-            return;
-        }
-        let mut finished = lock(&self.inner.finished_tournaments.0);
-        finished.retain(|(id, _)| *id != record.id);
-        finished.push_front((record.id.clone(), record.chat.clone()));
-        finished.truncate(FINISHED_KEPT);
     }
 }
 

@@ -87,6 +87,10 @@ async fn play_open_boards(m: &Manager, t: &TournamentRecord) -> usize {
 async fn swiss_event_runs_to_the_end_across_a_restart(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
+    // Its chat is listed on the web's front page.
+    m.set_chat_public(&chat(), &user("admin"), true)
+        .await
+        .unwrap();
     let (t, people) = event_of(&m, swiss(3), "p", 5).await;
     let twice = m.join_tournament(&t.id, &people[1]).await;
     assert!(matches!(
@@ -142,6 +146,19 @@ async fn swiss_event_runs_to_the_end_across_a_restart(backend: Backend) {
     // Finished: in the archive, no longer among the live ones.
     let live = m.store().get::<TournamentRecord>(Tree::Tournaments, &t.id);
     assert!(live.await.unwrap().is_none());
+    // Among the listed chat's tournaments that ended, on the front page, and so after a
+    // restart (written with the end).
+    for again in [false, true] {
+        if again {
+            drop(m);
+            m = start(backend.open().await, &clock).await;
+        }
+        let (running, ended) = m.public_tournaments(10).await.unwrap();
+        assert!(running.is_empty());
+        let ids: Vec<_> = ended.iter().map(|l| l.record.id.clone()).collect();
+        assert_eq!(ids, vec![t.id.clone()], "after a restart: {again}");
+        assert_eq!(ended[0].key, m.tournament_page_key(&t.id).await.unwrap());
+    }
 }
 
 async fn two_managers_pair_each_round_once(backend: Backend) {

@@ -13,6 +13,7 @@
 
 use super::record::{Board, BoardResult, Format, Status, TournamentError, TournamentRecord};
 use crate::manager::creation::GivenId;
+use crate::manager::public::ListedKind;
 use crate::manager::{ActionError, Event, FinishReason, GameStatus, Manager, MessageRef, Player};
 use crate::model::{ChatRef, GameId, Level, Platform, TimeControl, UserRef};
 use crate::rules::{Side, Variant};
@@ -298,15 +299,15 @@ impl Manager {
             if ended {
                 batch.delete_checked(Tree::Tournaments, id, expect);
                 batch.put(Tree::TournamentArchive, id, &rec)?;
+                if rec.status == Status::Finished {
+                    self.note_listed_end(ListedKind::Tournament, &rec.chat, id, &mut batch)?;
+                }
             } else {
                 batch.put_checked(Tree::Tournaments, id, &rec, expect)?;
             }
             match store.write(batch).await {
                 Ok(_) => {
                     if let Some(news) = TournamentNews::between(&original, &rec) {
-                        if news.ended {
-                            self.note_tournament_finished(&rec);
-                        }
                         self.publish(Event::Tournament(news));
                     }
                     return out.map(|out| (rec, out));
