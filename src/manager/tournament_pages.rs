@@ -82,6 +82,20 @@ impl Manager {
         })
     }
 
+    /// The stored revisions of tournaments taking entries or running (`None`: over, or no
+    /// such tournament), in one store read: live pages poll them to follow changes written
+    /// by other processes.
+    pub async fn live_tournament_revisions(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Option<u64>>, ActionError> {
+        Ok(self
+            .inner
+            .store
+            .revisions_of(Tree::Tournaments, ids)
+            .await?)
+    }
+
     /// The tournaments of listed chats for the front page: up to `limit` taking entries or
     /// running (running ones first, then the newest), and up to `limit` that finished lately
     /// (the last to finish first).

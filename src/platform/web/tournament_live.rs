@@ -9,6 +9,10 @@
 //! game ended, the end) makes the tournament be read again. Reads of one tournament never
 //! overlap: a change arriving during a read marks it to be read once more after, so the last
 //! read always starts after the last change and a slow read never replaces a newer one.
+//!
+//! A change written by another process sharing the store sends no event here: every `POLL`
+//! one store read asks for the stored revisions of the watched tournaments that can still
+//! change, and each one whose revision moved is read again.
 
 use super::tournament::live_json;
 use crate::i18n::Lang;
@@ -18,7 +22,12 @@ use crate::manager::{Event, Manager};
 use crate::platform::present::web_tournament::tournament_words;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 use tokio::sync::{broadcast, watch};
+
+/// How often the watched tournaments' stored revisions are read (see the top): a result is
+/// recorded by a tick every 2 s, so a second is soon enough.
+const POLL: Duration = Duration::from_secs(1);
 
 /// A tournament's state as live pages show it, its changing part made once per language.
 pub struct LiveTournament {
@@ -56,6 +65,9 @@ struct Watched {
     channel: Channel,
     reading: bool,
     again: bool,
+    /// The stored revision the last poll saw: `None` before the first, `Some(None)` once
+    /// the tournament has left the live tree.
+    stored: Option<Option<u64>>,
 }
 
 /// The watched tournaments of this process.
@@ -73,6 +85,7 @@ impl LiveTournaments {
         });
         let events = manager.subscribe();
         tokio::spawn(listen(Arc::downgrade(&live), events));
+        tokio::spawn(poll(Arc::downgrade(&live)));
         live
     }
 
@@ -103,6 +116,7 @@ impl LiveTournaments {
                 channel,
                 reading: false,
                 again: false,
+                stored: None,
             },
         );
         receiver
@@ -158,6 +172,45 @@ impl LiveTournaments {
         }
     }
 
+    /// Reads the stored revisions of the watched tournaments that can still change, once,
+    /// and reads again those whose revision moved since the last poll.
+    async fn poll_once(self: &Arc<Self>) {
+        self.forget_unwatched();
+        let ids: Vec<String> = self
+            .watched()
+            .iter()
+            .filter(|(_, w)| w.channel.borrow().ongoing())
+            .map(|(id, _)| id.clone())
+            .collect();
+        if ids.is_empty() {
+            return;
+        }
+        let revisions = match self.manager.live_tournament_revisions(&ids).await {
+            Ok(revisions) => revisions,
+            Err(error) => {
+                tracing::debug!(%error, "web: watched tournaments' revisions not read");
+                return;
+            }
+        };
+        let moved: Vec<String> = {
+            let mut watched = self.watched();
+            let moved = ids.into_iter().zip(revisions).filter(|(id, revision)| {
+                let Some(w) = watched.get_mut(id) else {
+                    return false;
+                };
+                // The first poll reads it too: a change between the page's read and the
+                // poll would otherwise go unseen (a read that finds nothing new sends nothing).
+                let moved = w.stored != Some(*revision);
+                w.stored = Some(*revision);
+                moved
+            });
+            moved.map(|(id, _)| id).collect()
+        };
+        for id in moved {
+            self.changed(&id);
+        }
+    }
+
     /// Tournaments with no page left are forgotten.
     fn forget_unwatched(&self) {
         self.watched()
@@ -176,6 +229,17 @@ impl LiveTournaments {
     #[cfg(test)]
     fn len(&self) -> usize {
         self.watched().len()
+    }
+}
+
+/// Polls the store for other processes' changes, for as long as the web server runs.
+async fn poll(live: std::sync::Weak<LiveTournaments>) {
+    let mut every = tokio::time::interval(POLL);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(live) = live.upgrade() else { return };
+        live.poll_once().await;
     }
 }
 
