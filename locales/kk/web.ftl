@@ -44,16 +44,16 @@ web-player-title = { $name } · Тоғызқұмалақ
 web-player-platform = { $platform } арқылы ойнайды
 web-player-console = Терминалда ойнайды
 web-player-ratings = Рейтингтер
-web-player-category = Уақыт бақылауы
+web-player-category = Санат
 web-player-results = Жеңіс / тең / жеңіліс
-web-player-no-ratings = Рейтингтік ойындар әлі жоқ.
+web-player-no-ratings = Әзірге рейтингтік ойын жоқ.
 web-player-graph = Рейтинг тарихы
 web-player-graph-about = Әр рейтингтік ойыннан кейінгі рейтинг, ең ертелері сол жақта. Ойынды ашу үшін нүктені басыңыз.
 web-player-point = { $date } · { $category } · { $rating }
 web-player-recent = Соңғы ойындар
-web-player-no-recent = Аяқталған ойындар әлі жоқ.
+web-player-no-recent = Әзірге аяқталған ойын жоқ.
 web-player-against = қарсыласы: { $opponent }
-# Tournament pages (src/platform/present/web_tournament.rs): турнир кестесі мен ойындары.
+# Турнир беттері (src/platform/present/web_tournament.rs): турнир кестесі мен ойындары.
 web-tournament-standings = Турнир кестесі
 web-tournament-players = { $count } қатысушы
 web-tournament-round = { $round }-тур

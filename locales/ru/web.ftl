@@ -44,7 +44,7 @@ web-player-title = { $name } · Тогызкумалак
 web-player-platform = Играет в { $platform }
 web-player-console = Играет в терминале
 web-player-ratings = Рейтинги
-web-player-category = Контроль времени
+web-player-category = Категория
 web-player-results = Победы / ничьи / поражения
 web-player-no-ratings = Рейтинговых партий пока нет.
 web-player-graph = История рейтинга
@@ -53,7 +53,7 @@ web-player-point = { $date } · { $category } · { $rating }
 web-player-recent = Последние партии
 web-player-no-recent = Завершённых партий пока нет.
 web-player-against = против { $opponent }
-# Tournament pages (src/platform/present/web_tournament.rs): таблица и партии турнира.
+# Страницы турниров (src/platform/present/web_tournament.rs): таблица и партии турнира.
 web-tournament-standings = Турнирная таблица
 web-tournament-players = { $count ->
     [one] { $count } участник
@@ -66,4 +66,4 @@ web-tournament-playing = идёт
 web-tournament-no-games = Пары ещё не составлены.
 web-tournament-button = 🏆 Страница турнира
 web-index-tournaments = Турниры
-web-index-no-tournaments = Сейчас нет ни открытых, ни идущих, ни недавно завершённых турниров.
+web-index-no-tournaments = Сейчас нет ни турниров с открытой записью, ни идущих, ни недавно завершённых.
