@@ -11,6 +11,7 @@
 //! played through another within a second.
 
 use super::page::{clock_data, script_json, shown_at_ms, PageData};
+use super::poll::{self, Seen};
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
 use crate::manager::{Event, Manager};
@@ -60,9 +61,8 @@ struct Followed {
     /// Its page key.
     key: String,
     channel: Channel,
-    /// The stored revision last seen by the poll: `None` before the first poll, `Some(None)`
-    /// once the game has left the live tree.
-    stored: Option<Option<u64>>,
+    /// The stored revision the last poll saw.
+    stored: Seen,
 }
 
 /// The watched games of this process.
@@ -83,7 +83,10 @@ impl Live {
         });
         let events = manager.subscribe();
         tokio::spawn(listen(Arc::downgrade(&live), events));
-        tokio::spawn(poll(Arc::downgrade(&live)));
+        let polled = poll::every(Arc::downgrade(&live), POLL, |live| async move {
+            live.poll_once().await
+        });
+        tokio::spawn(polled);
         live
     }
 
@@ -151,9 +154,7 @@ impl Live {
                     let Some(followed) = games.get_mut(id) else {
                         return false;
                     };
-                    let moved = followed.stored != Some(*revision);
-                    followed.stored = Some(*revision);
-                    moved
+                    poll::moved(&mut followed.stored, *revision)
                 })
                 .map(|(id, _)| id)
                 .collect()
@@ -194,17 +195,6 @@ impl Live {
         for id in ids {
             self.refresh(&id).await;
         }
-    }
-}
-
-/// Polls the store for other processes' changes, for as long as the web server runs.
-async fn poll(live: std::sync::Weak<Live>) {
-    let mut every = tokio::time::interval(POLL);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        every.tick().await;
-        let Some(live) = live.upgrade() else { return };
-        live.poll_once().await;
     }
 }
 

@@ -10,6 +10,7 @@ mod limits;
 mod live;
 pub mod page;
 mod player;
+mod poll;
 pub mod tournament;
 mod tournament_live;
 

@@ -14,6 +14,7 @@
 //! one store read asks for the stored revisions of the watched tournaments that can still
 //! change, and each one whose revision moved is read again.
 
+use super::poll::{self, Seen};
 use super::tournament::live_json;
 use crate::i18n::Lang;
 use crate::manager::tournament::Status;
@@ -65,9 +66,8 @@ struct Watched {
     channel: Channel,
     reading: bool,
     again: bool,
-    /// The stored revision the last poll saw: `None` before the first, `Some(None)` once
-    /// the tournament has left the live tree.
-    stored: Option<Option<u64>>,
+    /// The stored revision the last poll saw.
+    stored: Seen,
 }
 
 /// The watched tournaments of this process.
@@ -85,7 +85,10 @@ impl LiveTournaments {
         });
         let events = manager.subscribe();
         tokio::spawn(listen(Arc::downgrade(&live), events));
-        tokio::spawn(poll(Arc::downgrade(&live)));
+        let polled = poll::every(Arc::downgrade(&live), POLL, |live| async move {
+            live.poll_once().await
+        });
+        tokio::spawn(polled);
         live
     }
 
@@ -198,11 +201,7 @@ impl LiveTournaments {
                 let Some(w) = watched.get_mut(id) else {
                     return false;
                 };
-                // The first poll reads it too: a change between the page's read and the
-                // poll would otherwise go unseen (a read that finds nothing new sends nothing).
-                let moved = w.stored != Some(*revision);
-                w.stored = Some(*revision);
-                moved
+                poll::moved(&mut w.stored, *revision)
             });
             moved.map(|(id, _)| id).collect()
         };
@@ -229,17 +228,6 @@ impl LiveTournaments {
     #[cfg(test)]
     fn len(&self) -> usize {
         self.watched().len()
-    }
-}
-
-/// Polls the store for other processes' changes, for as long as the web server runs.
-async fn poll(live: std::sync::Weak<LiveTournaments>) {
-    let mut every = tokio::time::interval(POLL);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        every.tick().await;
-        let Some(live) = live.upgrade() else { return };
-        live.poll_once().await;
     }
 }
 
