@@ -190,6 +190,14 @@ pub fn not_found_words(lang: Lang) -> (String, String) {
     (t!(lang, "web-not-found-title"), t!(lang, "web-not-found"))
 }
 
+/// The title and text of the page shown while the store does not answer.
+pub fn unavailable_words(lang: Lang) -> (String, String) {
+    (
+        t!(lang, "web-unavailable-title"),
+        t!(lang, "web-unavailable"),
+    )
+}
+
 /// The answer to `/web`: whether the chat's games are listed, and how admins change it
 /// (`commands`: the adapter's own syntax to list, and to stop), with the site's address.
 pub fn listing_state(

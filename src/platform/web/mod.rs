@@ -139,7 +139,7 @@ async fn index(
         Ok(games) => games,
         Err(error) => {
             tracing::warn!(%error, "web: the listed games could not be read");
-            return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+            return unavailable(lang, "/");
         }
     };
     let words = present::web::index_words(&games, lang);
@@ -181,7 +181,7 @@ async fn leaderboard(
             Ok(found) => boards.extend(found),
             Err(error) => {
                 tracing::warn!(%error, "web: the leaderboards could not be read");
-                return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+                return unavailable(lang, "/leaderboard");
             }
         }
     }
@@ -219,7 +219,7 @@ async fn player_page(
         Err(ActionError::NoSuchGame) => return not_found(lang, &format!("/p/{key}")),
         Err(error) => {
             tracing::warn!(%error, "web: a player page could not be read");
-            return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+            return unavailable(lang, &format!("/p/{key}"));
         }
     };
     let words = present::web_player::player_words(&page, lang);
@@ -253,7 +253,7 @@ async fn game(
         Err(ActionError::NoSuchGame) => return not_found(lang, &format!("/g/{name}")),
         Err(error) => {
             tracing::warn!(%error, "web: a game page could not be read");
-            return (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response();
+            return unavailable(lang, &format!("/g/{name}"));
         }
     };
     // A finished game's page never changes; an ongoing one's does with every move.
@@ -370,6 +370,14 @@ async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
 
 fn not_found(lang: Lang, path: &str) -> Response {
     html(StatusCode::NOT_FOUND, page::not_found(lang, path))
+}
+
+/// A 503 page in the reader's language: the store did not answer (the caller logs why).
+pub(super) fn unavailable(lang: Lang, path: &str) -> Response {
+    html(
+        StatusCode::SERVICE_UNAVAILABLE,
+        page::unavailable(lang, path),
+    )
 }
 
 async fn not_found_anywhere(

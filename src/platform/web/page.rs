@@ -250,6 +250,12 @@ pub fn not_found(lang: Lang, path: &str) -> String {
     document(lang, &title, "", path, &body)
 }
 
+/// The page shown (with a 503) while the store does not answer.
+pub fn unavailable(lang: Lang, path: &str) -> String {
+    let (title, text) = words::unavailable_words(lang);
+    document(lang, &title, "", path, &format!("<p>{}</p>", escape(&text)))
+}
+
 /// The front page: the listed chats' games, ongoing and ended, and a link to the
 /// leaderboards.
 pub fn index(w: &IndexWords, lang: Lang) -> String {
@@ -334,5 +340,16 @@ mod tests {
         assert!(!json.contains('<'), "{json}");
         let back: String = serde_json::from_str(&json).unwrap();
         assert_eq!(back, "</script><script>alert(1)</script>");
+    }
+
+    #[test]
+    fn a_store_that_does_not_answer_gets_a_page_in_the_readers_language() {
+        let en = unavailable(Lang::En, "/g/<x>");
+        assert!(en.contains("<title>Try again in a moment"), "{en}");
+        assert!(!en.contains("/g/<x>"), "the path is escaped: {en}");
+        let ru = unavailable(Lang::Ru, "/");
+        assert!(ru.contains("Сайт сейчас не может прочитать данные"), "{ru}");
+        let kk = unavailable(Lang::Kk, "/");
+        assert!(kk.contains("Сайт қазір деректерді оқи алмай тұр"), "{kk}");
     }
 }

@@ -6,7 +6,7 @@
 
 use super::assets::TOURNAMENT_SCRIPT;
 use super::page::{document, escape, script_json};
-use super::{html, lang_of, not_found, App};
+use super::{html, lang_of, not_found, unavailable, App};
 use crate::i18n::Lang;
 use crate::manager::tournament_pages::TournamentPage;
 use crate::manager::ActionError;
@@ -35,7 +35,7 @@ pub(super) async fn page(
         Err(ActionError::NoSuchTournament) => not_found(lang, &format!("/t/{key}")),
         Err(error) => {
             tracing::warn!(%error, "web: a tournament page could not be read");
-            (StatusCode::SERVICE_UNAVAILABLE, "try again in a moment").into_response()
+            unavailable(lang, &format!("/t/{key}"))
         }
     }
 }
