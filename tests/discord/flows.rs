@@ -1089,15 +1089,32 @@ async fn an_accept_during_a_slow_read_back_keeps_the_newest_board_on_the_message
     assert_eq!(call.callback_type(), Some(7));
     let moved = board_ply(&fake.message(message).expect("the message"));
     assert_eq!(moved, board_ply(&board).map(|p| p + 1), "the move is shown");
-    // Whatever was still on its way lands; the message still shows the move.
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    let now = fake.message(message).expect("the message");
-    assert_eq!(
-        board_ply(&now),
-        moved,
-        "the newest board is on the message: {}",
-        fake.describe_calls_about(&[message.to_string()])
-    );
+    let from = fake.call_count();
+    // The positive sign that nothing is still on its way: a resignation by slash command is
+    // drawn by the game's one worker, after whatever it had under way for this message.
+    let resign = fake.slash(&alice, guild(fake), "resign", json!([]), &[]);
+    fake.wait_callback(resign).await;
+    fake.wait_for("the final board", Duration::from_secs(15), |f| {
+        let m = f.message(message)?;
+        let over = buttons(&m).iter().any(|b| {
+            b["custom_id"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("1rv:"))
+        });
+        over.then_some(())
+    })
+    .await;
+    // Meanwhile no edit took the message back to a board older than the move.
+    let edit = format!("/messages/{message}");
+    for call in &fake.calls()[from..] {
+        let shown = call.json.as_ref().and_then(board_ply);
+        let landed = call.method == "PATCH" && call.path.ends_with(&edit) && call.status == 200;
+        assert!(
+            !landed || shown.is_none() || shown >= moved,
+            "an older board landed after the move: {}",
+            fake.describe_calls_about(&[message.to_string()])
+        );
+    }
 }
 
 /// A board left behind (its edit was refused, so the game's worker let it be) is redrawn
