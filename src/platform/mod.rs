@@ -7,3 +7,4 @@ pub mod discord;
 pub mod present;
 pub mod telegram;
 pub mod web;
+pub mod worker;

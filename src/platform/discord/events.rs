@@ -5,12 +5,12 @@
 //! manager, hence valid after a restart) are edited through the channel endpoint.
 //!
 //! The event loop never waits: it hands each event to the one worker of its game (or
-//! challenge) through a one-slot queue that keeps only the newest (`latest.rs`), starting
+//! challenge) through a one-slot queue that keeps only the newest (`platform/worker.rs`), starting
 //! the worker when there is none. A worker draws the game as it is then (so events that
 //! piled up while an edit waited out a rate limit cost one edit), and stops, leaving no
 //! entry behind, when nothing new came in.
 
-use super::latest::{spawn_worker, transient};
+use super::failure::transient;
 use super::messages::{self, Stamp};
 use super::{parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
@@ -90,9 +90,7 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
             let id = view.id.clone();
             if let Some(rx) = bot.challenges.offer(&id, view) {
                 let work = challenge_worker(bot.clone(), http.clone(), id.clone(), rx);
-                spawn_worker(bot.clone(), id, work, |bot, id| {
-                    bot.challenges.forget_dead(id)
-                });
+                bot.challenges.spawn(id, work);
             }
         }
         Event::Tournament(news) => super::tournament_worker::news(bot, http, news),
@@ -108,25 +106,23 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
 pub(super) fn nudge_game(bot: &Arc<Bot>, http: &Arc<Http>, id: &str) {
     if let Some(rx) = bot.games.offer(id, ()) {
         let work = game_worker(bot.clone(), http.clone(), id.to_string(), rx);
-        spawn_worker(bot.clone(), id.to_string(), work, |bot, id| {
-            bot.games.forget_dead(id)
-        });
+        bot.games.spawn(id.to_string(), work);
     }
 }
 
+/// A game's worker: it reads the game afresh for each redraw (what it was handed only says
+/// "look again"), and ends as soon as nothing new came in while it drew.
 async fn game_worker(bot: Arc<Bot>, http: Arc<Http>, id: String, mut rx: watch::Receiver<()>) {
-    loop {
+    let mut last = None;
+    while bot.games.next(&id, &mut rx, Duration::ZERO).await {
         rx.borrow_and_update();
-        let last = redraw_until_shown(&bot, &http, &id, &mut rx).await;
-        if bot.games.retire(&id, &rx) {
-            if let Some(view) = last.filter(GameView::is_over) {
-                // A finished game changes no more: its messages need no record.
-                bot.forget_drawn(&view.messages, |_| true);
-            }
-            tracing::debug!(game = id, tracked = ?bot.tracked(), "Discord: game up to date");
-            return;
-        }
+        last = redraw_until_shown(&bot, &http, &id, &mut rx).await;
     }
+    if let Some(view) = last.filter(GameView::is_over) {
+        // A finished game changes no more: its messages need no record.
+        bot.forget_drawn(&view.messages, |_| true);
+    }
+    tracing::debug!(game = id, tracked = ?bot.tracked(), "Discord: game up to date");
 }
 
 async fn challenge_worker(
@@ -135,7 +131,8 @@ async fn challenge_worker(
     id: String,
     mut rx: watch::Receiver<ChallengeView>,
 ) {
-    loop {
+    let mut last = None;
+    while bot.challenges.next(&id, &mut rx, Duration::ZERO).await {
         let view = rx.borrow_and_update().clone();
         let lang = bot
             .manager
@@ -146,10 +143,10 @@ async fn challenge_worker(
             let _guard = bot.hold(format!("c:{id}")).await;
             close_challenge(&bot, &http, &view, lang).await;
         }
-        if bot.challenges.retire(&id, &rx) {
-            bot.forget_drawn(&view.messages, |d| d == Some(Drawn::Challenge));
-            return;
-        }
+        last = Some(view);
+    }
+    if let Some(view) = last {
+        bot.forget_drawn(&view.messages, |d| d == Some(Drawn::Challenge));
     }
 }
 

@@ -74,6 +74,20 @@ pub(super) async fn said(origin: &Origin<'_>, text: String) -> Handled {
     Ok(())
 }
 
+/// Whether a failed request may succeed later, so that a worker tries it again: Discord or
+/// the network in trouble, not a refusal (a deleted message, a missing permission) that
+/// would only repeat.
+pub(super) fn transient(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => {
+            resp.status_code.is_server_error() || resp.status_code.as_u16() == 429
+        }
+        serenity::Error::Http(HttpError::Request(_)) => true,
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,6 @@ mod guard;
 mod handler;
 mod hints;
 mod history;
-mod latest;
 mod listing;
 mod messages;
 mod puzzle;
@@ -33,9 +32,9 @@ use crate::i18n::Lang;
 use crate::manager::limits::CommandLimit;
 use crate::manager::{ChallengeView, GameView, Manager, MessageRef};
 use crate::model::{Platform, UserRef};
+use crate::platform::worker::Workers;
 use anyhow::Context as _;
 use config::{DiscordConfig, DiscordSettings, Shards};
-use latest::Latest;
 use messages::Stamp;
 use serenity::all::{ApplicationId, GatewayIntents, Http, HttpBuilder, UserId};
 use serenity::client::ClientBuilder;
@@ -78,8 +77,8 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         drawn: Mutex::new(HashMap::new()),
         cooldowns: Mutex::new(HashMap::new()),
         commands: CommandLimit::new(manager_limit),
-        games: Latest::default(),
-        challenges: Latest::default(),
+        games: Workers::new("Discord game"),
+        challenges: Workers::new("Discord challenge"),
         commands_registered: AtomicBool::new(false),
         locales: Mutex::new(HashMap::new()),
         tournaments: tournament_worker::Tournaments::default(),
@@ -168,9 +167,9 @@ pub(crate) struct Bot {
     /// every platform shares (`manager::limits`), by Discord user id.
     commands: CommandLimit<String>,
     /// The redraw worker of each game with events to show (events.rs).
-    games: Latest<()>,
+    games: Workers<()>,
     /// The worker of each closed challenge whose messages are to be edited.
-    challenges: Latest<ChallengeView>,
+    challenges: Workers<ChallengeView>,
     commands_registered: AtomicBool,
     /// The Discord client language of each user seen in an interaction, for the boards of
     /// players who chose no language (`present::board_lang`). A directory, not state:
@@ -403,8 +402,8 @@ impl Bot {
             drawn: Mutex::new(HashMap::new()),
             cooldowns: Mutex::new(HashMap::new()),
             commands: CommandLimit::new(manager_limit),
-            games: Latest::default(),
-            challenges: Latest::default(),
+            games: Workers::new("Discord game"),
+            challenges: Workers::new("Discord challenge"),
             commands_registered: AtomicBool::new(false),
             locales: Mutex::new(HashMap::new()),
             tournaments: tournament_worker::Tournaments::default(),

@@ -1,10 +1,10 @@
 //! Following a tournament in Discord (issue 33): `Event::Tournament` -> the event's worker
-//! (one per tournament, `latest.rs`), which posts the new games (the pairing line over the
+//! (one per tournament, `platform/worker.rs`), which posts the new games (the pairing line over the
 //! game's own board, attached to the game), edits every announcement, posts and redraws the
 //! standings picture, and posts the podium once. It reads the record when it draws, so news
 //! that piles up behind a rate limit costs one edit; the event loop only hands over.
 
-use super::latest::{spawn_worker, transient, Latest};
+use super::failure::transient;
 use super::messages::{self, Stamp};
 use super::{lock, message_ref, parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
@@ -12,6 +12,7 @@ use crate::manager::tournament::{Status, TournamentNews, TournamentRecord};
 use crate::manager::{Player, Target};
 use crate::model::{GameId, Platform};
 use crate::platform::present::{self, tournament as show};
+use crate::platform::worker::Workers;
 use serenity::all::{ChannelId, Http, MessageId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,10 +23,18 @@ use super::tournament_view::*;
 
 /// The tournament side of the bot's state: the workers, and what each tournament message
 /// shows (a digest of what was drawn on it), which only saves needless edits.
-#[derive(Default)]
 pub(super) struct Tournaments {
-    workers: Latest<Pending>,
+    workers: Workers<Pending>,
     shown: Mutex<HashMap<u64, u64>>,
+}
+
+impl Default for Tournaments {
+    fn default() -> Self {
+        Tournaments {
+            workers: Workers::new("Discord tournament"),
+            shown: Mutex::default(),
+        }
+    }
 }
 
 /// What a tournament's worker has to do besides bringing its messages up to date.
@@ -119,11 +128,13 @@ pub(super) async fn catch_up(bot: Arc<Bot>, http: Arc<Http>) {
 }
 
 pub(super) fn follow(bot: &Arc<Bot>, http: &Arc<Http>, id: &str, pending: Pending) {
-    if let Some(rx) = bot.tournaments.workers.merge(id, pending, Pending::absorb) {
+    let absorb = |waiting: &mut Pending, more| {
+        waiting.absorb(more);
+        true
+    };
+    if let Some(rx) = bot.tournaments.workers.merge(id, pending, absorb) {
         let work = worker(bot.clone(), http.clone(), id.to_string(), rx);
-        spawn_worker(bot.clone(), id.to_string(), work, |bot, id| {
-            bot.tournaments.workers.forget_dead(id)
-        });
+        bot.tournaments.workers.spawn(id.to_string(), work);
     }
 }
 

@@ -60,6 +60,13 @@ pub fn viewer(view: &GameView) -> Option<&UserRef> {
     }
 }
 
+/// Whether `view` shows its game as it was before `than` does: the one order of a game's
+/// boards on every adapter (the game's version counts its durable changes), so a board
+/// never goes back to an older position, whatever order the views arrived in.
+pub fn is_older(view: &GameView, than: &GameView) -> bool {
+    view.version < than.version
+}
+
 /// The language a game's board speaks, on every platform: its [`viewer`]'s, as `lang_of`
 /// finds it (the language they chose, else their app's), English when no person plays.
 /// Chats have no language setting of their own, and a board does not change language with

@@ -1,5 +1,5 @@
 //! Showing a tournament's changes in its group (`Event::Tournament`): one worker per event
-//! with news, in the style of the game workers (`turns.rs`), so the shared event loop never
+//! with news (`platform/worker.rs`, as for the games' boards), so the shared event loop never
 //! waits for a post or a flood limit. A worker keeps one piece of waiting news, merged:
 //! the games paired and the end are kept until shown, the state shown is read fresh (the
 //! latest wins), and a burst of changes costs one redraw.
@@ -22,30 +22,32 @@ use crate::manager::tournament::{Status, TournamentId, TournamentNews, Tournamen
 use crate::model::{Platform, UserRef};
 use crate::platform::present::tournament as show;
 use crate::platform::present::ClockStyle;
+use crate::platform::worker::Workers;
 use crate::render::table::TableView;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::Notify;
+use tokio::sync::watch;
 
 /// A worker whose event had no news for this long ends.
 const IDLE: Duration = Duration::from_secs(60);
 
-/// A worker's waiting news and its wake-up.
-struct Worker {
-    waiting: Option<TournamentNews>,
-    wake: Arc<Notify>,
-}
-
-type Workers = Arc<Mutex<HashMap<TournamentId, Worker>>>;
-
-#[derive(Default)]
+/// The workers (`platform/worker.rs`), each with its event's waiting news.
 pub struct TournamentWorkers {
-    workers: Workers,
+    workers: Workers<Option<TournamentNews>>,
     /// Events whose standings picture is being posted (not attached yet): posted once.
     tables_posting: Arc<Mutex<HashSet<TournamentId>>>,
+}
+
+impl Default for TournamentWorkers {
+    fn default() -> Self {
+        TournamentWorkers {
+            workers: Workers::new("Telegram tournament"),
+            tables_posting: Arc::default(),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -78,27 +80,23 @@ impl TournamentWorkers {
     /// Hands `news` to its event's worker (started if there is none).
     pub fn push(&self, ctx: &Arc<Ctx>, news: TournamentNews) {
         let id = news.record.id.clone();
-        let mut workers = lock(&self.workers);
-        if let Some(worker) = workers.get_mut(&id) {
-            match worker.waiting.as_mut() {
-                Some(waiting) => merge(waiting, news),
-                None => worker.waiting = Some(news),
+        let fold = |waiting: &mut Option<TournamentNews>, news: Option<TournamentNews>| {
+            match (waiting.as_mut(), news) {
+                (Some(waiting), Some(news)) => merge(waiting, news),
+                (None, news) => *waiting = news,
+                (Some(_), None) => {}
             }
-            worker.wake.notify_one();
-            return;
-        }
-        let wake = Arc::new(Notify::new());
-        let worker = Worker {
-            waiting: Some(news),
-            wake: wake.clone(),
+            true
         };
-        workers.insert(id.clone(), worker);
-        tokio::spawn(work(ctx.clone(), self.workers.clone(), id, wake));
+        if let Some(rx) = self.workers.merge(&id, Some(news), fold) {
+            let work = work(ctx.clone(), self.workers.clone(), id.clone(), rx);
+            self.workers.spawn(id, work);
+        }
     }
 
     /// Events with a worker now.
     pub fn events(&self) -> usize {
-        lock(&self.workers).len()
+        self.workers.len()
     }
 }
 
@@ -128,25 +126,16 @@ struct Shown {
     announced: HashSet<String>,
 }
 
-async fn work(ctx: Arc<Ctx>, workers: Workers, id: TournamentId, wake: Arc<Notify>) {
+async fn work(
+    ctx: Arc<Ctx>,
+    workers: Workers<Option<TournamentNews>>,
+    id: TournamentId,
+    mut rx: watch::Receiver<Option<TournamentNews>>,
+) {
     let mut shown = Shown::default();
-    loop {
-        let news = lock(&workers).get_mut(&id).and_then(|w| w.waiting.take());
-        match news {
-            Some(news) => {
-                caught("tournament", show_news(&ctx, news, &mut shown)).await;
-            }
-            None => {
-                if tokio::time::timeout(IDLE, wake.notified()).await.is_ok() {
-                    continue;
-                }
-                let mut map = lock(&workers);
-                if map.get(&id).is_some_and(|w| w.waiting.is_some()) {
-                    continue;
-                }
-                map.remove(&id);
-                return;
-            }
+    while workers.next(&id, &mut rx, IDLE).await {
+        if let Some(news) = workers.take(&id, &mut rx) {
+            caught("tournament", show_news(&ctx, news, &mut shown)).await;
         }
     }
 }

@@ -1,6 +1,7 @@
-//! One worker per game with news to show: it draws the newest board and tells the player to
-//! move, so the event loop never waits for a post, and a game's burst of changes costs one
-//! drawing of its newest board.
+//! What a Telegram game's worker does (the workers themselves are `platform/worker.rs`, as
+//! on Discord): it draws the newest board and tells the player to move, so the event loop
+//! never waits for a post, and a game's burst of changes costs one drawing of its newest
+//! board; an older view never replaces a newer one (`present::is_older`).
 //!
 //! Against the bot, a turn costs one edit: after the player's move the worker holds the
 //! board for up to `HOLD`, and if the bot answers in that time it shows both moves at once
@@ -13,10 +14,9 @@ use super::change::Change;
 use super::guard::caught;
 use super::Ctx;
 use crate::manager::{GameStatus, GameView, Player};
-use crate::model::GameId;
+use crate::platform::worker::Workers;
 use crate::rules::Side;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -35,42 +35,38 @@ fn shown(view: &GameView) -> Shown {
     (view.ply, view.status, view.draw_offer, view.messages.len())
 }
 
-type Workers = Arc<Mutex<HashMap<GameId, watch::Sender<Change>>>>;
-
-#[derive(Default)]
 pub struct Turns {
-    games: Workers,
+    games: Workers<Change>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+impl Default for Turns {
+    fn default() -> Self {
+        Turns {
+            games: Workers::new("Telegram game"),
+        }
+    }
 }
 
 impl Turns {
     /// Hands `change` to its game's worker (started if there is none); an older view never
     /// replaces a newer one still waiting.
     pub fn push(&self, ctx: &Arc<Ctx>, change: Change) {
-        let mut games = lock(&self.games);
-        if let Some(tx) = games.get(&change.view.id) {
-            tx.send_if_modified(|waiting| merge(waiting, change));
-            return;
-        }
         let id = change.view.id.clone();
-        let (tx, rx) = watch::channel(change);
-        games.insert(id.clone(), tx);
-        tokio::spawn(work(ctx.clone(), self.games.clone(), id, rx));
+        if let Some(rx) = self.games.merge(&id, change, merge) {
+            let work = work(ctx.clone(), self.games.clone(), id.clone(), rx);
+            self.games.spawn(id, work);
+        }
     }
 
     /// Games with a worker now.
     pub fn games(&self) -> usize {
-        lock(&self.games).len()
+        self.games.len()
     }
 }
 
 /// Puts `new` in place of `waiting` unless it is older; keeps the time of a press.
 fn merge(waiting: &mut Change, new: Change) -> bool {
-    let older = (new.view.ply, new.view.is_over()) < (waiting.view.ply, waiting.view.is_over());
-    if older {
+    if crate::platform::present::is_older(&new.view, &waiting.view) {
         return false;
     }
     let pressed = new.pressed.or(waiting.pressed);
@@ -83,20 +79,16 @@ fn holds(view: &GameView) -> bool {
     !view.is_over() && matches!(view.to_move_player(), Some(Player::Bot(_)))
 }
 
-async fn work(ctx: Arc<Ctx>, games: Workers, id: GameId, mut rx: watch::Receiver<Change>) {
+async fn work(ctx: Arc<Ctx>, games: Workers<Change>, id: String, mut rx: watch::Receiver<Change>) {
     let mut last: Option<Shown> = None;
     let mut pressed: Option<Instant> = None;
-    let mut fresh = true;
-    loop {
-        if !fresh && !next(&games, &id, &mut rx).await {
-            return;
-        }
-        fresh = false;
+    while games.next(&id, &mut rx, IDLE).await {
         let change = rx.borrow_and_update().clone();
         pressed = change.pressed.or(pressed);
         if holds(&change.view) && tokio::time::timeout(HOLD, rx.changed()).await.is_ok() {
-            // The bot answered in time: show its board instead (it names both moves).
-            fresh = true;
+            // The bot answered in time: show its board instead (it names both moves). Waiting
+            // marked it seen; marked new again, the next turn of the loop takes it.
+            rx.mark_changed();
             continue;
         }
         if last == Some(shown(&change.view)) {
@@ -108,19 +100,6 @@ async fn work(ctx: Arc<Ctx>, games: Workers, id: GameId, mut rx: watch::Receiver
             last = Some(shown(&change.view));
         }
     }
-}
-
-/// Waits for news of the game; false (and the worker's entry removed) once it was idle.
-async fn next(games: &Workers, id: &str, rx: &mut watch::Receiver<Change>) -> bool {
-    if let Ok(Ok(())) = tokio::time::timeout(IDLE, rx.changed()).await {
-        return true;
-    }
-    let mut map = lock(games);
-    if rx.has_changed().unwrap_or(false) {
-        return true;
-    }
-    map.remove(id);
-    false
 }
 
 /// Whether the player to move should be told: not after the bot's quick reply to a press
@@ -152,6 +131,7 @@ mod tests {
             [Player::Human(user.clone()), Player::Bot(Level::Easy)],
         );
         view.ply = ply;
+        view.version = u64::from(ply);
         Change {
             view,
             actor: actor.map(|_| user),
