@@ -169,6 +169,7 @@ async fn a_players_page_shows_the_ratings_graph_and_games_under_a_key_no_one_can
         let (status, html) = get(site.addr, path).await;
         assert_eq!(status, 404, "{path}: {html}");
         assert!(html.contains("Page not found"), "{html}");
+        assert!(html.contains("no player&#39;s page"), "{html}");
     }
     assert!(matches!(
         m.player_page(altered.trim_start_matches("/p/")).await,

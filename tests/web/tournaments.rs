@@ -228,6 +228,12 @@ async fn a_tournament_page_shows_the_standings_in_order_and_links_every_game() {
         let (status, body) = get(&site, &bad).await;
         assert_eq!(status, 404, "{bad}: {body}");
         assert!(!body.contains("Асель"), "{bad}: {body}");
+        let said = if bad.starts_with("/g/") {
+            "no game"
+        } else {
+            "no tournament"
+        };
+        assert!(body.contains(said), "{bad}: {body}");
     }
 
     // The front page lists the listed chat's tournament, and not the private chat's, whose

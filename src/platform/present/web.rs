@@ -186,8 +186,27 @@ pub fn page_words(page: &GamePage, lang: Lang) -> PageWords {
 }
 
 /// The words of the page for an address that names no game.
-pub fn not_found_words(lang: Lang) -> (String, String) {
-    (t!(lang, "web-not-found-title"), t!(lang, "web-not-found"))
+pub fn not_found_words(lang: Lang, missing: Missing) -> (String, String) {
+    let text = match missing {
+        Missing::Game => t!(lang, "web-not-found"),
+        Missing::Player => t!(lang, "web-not-found-player"),
+        Missing::Tournament => t!(lang, "web-not-found-tournament"),
+        Missing::Page => t!(lang, "web-not-found-page"),
+    };
+    (t!(lang, "web-not-found-title"), text)
+}
+
+/// What an address that leads nowhere named, so its 404 page says what is not there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// `/g/<key>`, its record, image and live stream.
+    Game,
+    /// `/p/<key>`.
+    Player,
+    /// `/t/<key>` and its live stream.
+    Tournament,
+    /// Any other address.
+    Page,
 }
 
 /// The title and text of the page shown while the store does not answer.

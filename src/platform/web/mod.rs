@@ -17,7 +17,7 @@ mod tournament_live;
 use crate::i18n::Lang;
 use crate::manager::{ActionError, Manager};
 use crate::model::Platform;
-use crate::platform::present::{self, web::page_lang};
+use crate::platform::present::{self, web::page_lang, web::Missing};
 use crate::ratings::keys::Scope;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -216,7 +216,9 @@ async fn player_page(
     let lang = lang_of(&query, &headers);
     let page = match app.manager.player_page(&key).await {
         Ok(page) => page,
-        Err(ActionError::NoSuchGame) => return not_found(lang, &format!("/p/{key}")),
+        Err(ActionError::NoSuchGame) => {
+            return not_found(lang, Missing::Player, &format!("/p/{key}"))
+        }
         Err(error) => {
             tracing::warn!(%error, "web: a player page could not be read");
             return unavailable(lang, &format!("/p/{key}"));
@@ -250,7 +252,9 @@ async fn game(
     };
     let page = match app.manager.game_page(key).await {
         Ok(page) => page,
-        Err(ActionError::NoSuchGame) => return not_found(lang, &format!("/g/{name}")),
+        Err(ActionError::NoSuchGame) => {
+            return not_found(lang, Missing::Game, &format!("/g/{name}"))
+        }
         Err(error) => {
             tracing::warn!(%error, "web: a game page could not be read");
             return unavailable(lang, &format!("/g/{name}"));
@@ -319,7 +323,13 @@ async fn live_events(
     };
     let page = match app.manager.game_page(&key).await {
         Ok(page) => page,
-        Err(_) => return not_found(lang, &format!("/g/{key}/live")),
+        Err(ActionError::NoSuchGame) => {
+            return not_found(lang, Missing::Game, &format!("/g/{key}/live"))
+        }
+        Err(error) => {
+            tracing::warn!(%error, "web: a live game page could not be read");
+            return unavailable(lang, &format!("/g/{key}/live"));
+        }
     };
     let receiver = app.live.watch(page);
     let states = tokio_stream::wrappers::WatchStream::new(receiver);
@@ -340,7 +350,7 @@ async fn live_events(
 /// changes with the content).
 async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     let Some(asset) = assets::find(&name) else {
-        return not_found(Lang::En, &format!("/assets/{name}"));
+        return not_found(Lang::En, Missing::Page, &format!("/assets/{name}"));
     };
     let gzip = headers
         .get(header::ACCEPT_ENCODING)
@@ -368,8 +378,8 @@ async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     response
 }
 
-fn not_found(lang: Lang, path: &str) -> Response {
-    html(StatusCode::NOT_FOUND, page::not_found(lang, path))
+pub(super) fn not_found(lang: Lang, missing: Missing, path: &str) -> Response {
+    html(StatusCode::NOT_FOUND, page::not_found(lang, missing, path))
 }
 
 /// A 503 page in the reader's language: the store did not answer (the caller logs why).
@@ -385,5 +395,5 @@ async fn not_found_anywhere(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    not_found(lang_of(&query, &headers), uri.path())
+    not_found(lang_of(&query, &headers), Missing::Page, uri.path())
 }

@@ -243,9 +243,9 @@ fn player_line(w: &PageWords, side: usize, key: Option<&str>, clock: bool) -> St
     )
 }
 
-/// The page for an address that names no game.
-pub fn not_found(lang: Lang, path: &str) -> String {
-    let (title, text) = words::not_found_words(lang);
+/// The page for an address that leads nowhere, saying what it named.
+pub fn not_found(lang: Lang, missing: words::Missing, path: &str) -> String {
+    let (title, text) = words::not_found_words(lang, missing);
     let body = format!("<p>{}</p><p><a href=\"/\">/</a></p>", escape(&text));
     document(lang, &title, "", path, &body)
 }
@@ -351,5 +351,29 @@ mod tests {
         assert!(ru.contains("Сайт сейчас не может прочитать данные"), "{ru}");
         let kk = unavailable(Lang::Kk, "/");
         assert!(kk.contains("Сайт қазір деректерді оқи алмай тұр"), "{kk}");
+    }
+
+    #[test]
+    fn a_404_says_what_the_address_named() {
+        use words::Missing;
+        let en = |m| not_found(Lang::En, m, "/x");
+        assert!(en(Missing::Game).contains("no game at this address"));
+        assert!(en(Missing::Player).contains("no player&#39;s page"));
+        assert!(en(Missing::Tournament).contains("no tournament at this address"));
+        assert!(en(Missing::Page).contains("nothing at this address"));
+        assert!(not_found(Lang::Ru, Missing::Tournament, "/t/x").contains("турнира нет"));
+        assert!(not_found(Lang::Kk, Missing::Player, "/p/x").contains("ойыншы беті жоқ"));
+        for lang in [Lang::En, Lang::Ru, Lang::Kk] {
+            let texts: std::collections::HashSet<String> = [
+                Missing::Game,
+                Missing::Player,
+                Missing::Tournament,
+                Missing::Page,
+            ]
+            .into_iter()
+            .map(|m| words::not_found_words(lang, m).1)
+            .collect();
+            assert_eq!(texts.len(), 4, "{lang:?}: four different texts");
+        }
     }
 }

@@ -10,6 +10,7 @@ use super::{html, lang_of, not_found, unavailable, App};
 use crate::i18n::Lang;
 use crate::manager::tournament_pages::TournamentPage;
 use crate::manager::ActionError;
+use crate::platform::present::web::Missing;
 use crate::platform::present::web_tournament::{
     tournament_words, GamesSection, TournamentList, TournamentWords,
 };
@@ -32,7 +33,9 @@ pub(super) async fn page(
     let lang = lang_of(&query, &headers);
     match app.manager.tournament_page(&key).await {
         Ok(page) => html(StatusCode::OK, tournament_page(&page, lang, &app.base)),
-        Err(ActionError::NoSuchTournament) => not_found(lang, &format!("/t/{key}")),
+        Err(ActionError::NoSuchTournament) => {
+            not_found(lang, Missing::Tournament, &format!("/t/{key}"))
+        }
         Err(error) => {
             tracing::warn!(%error, "web: a tournament page could not be read");
             unavailable(lang, &format!("/t/{key}"))
@@ -54,7 +57,13 @@ pub(super) async fn live(
     };
     let page = match app.manager.tournament_page(&key).await {
         Ok(page) => page,
-        Err(_) => return not_found(lang, &format!("/t/{key}/live")),
+        Err(ActionError::NoSuchTournament) => {
+            return not_found(lang, Missing::Tournament, &format!("/t/{key}/live"))
+        }
+        Err(error) => {
+            tracing::warn!(%error, "web: a live tournament page could not be read");
+            return unavailable(lang, &format!("/t/{key}/live"));
+        }
     };
     let receiver = app.tournaments.watch(page);
     let states = tokio_stream::wrappers::WatchStream::new(receiver);
