@@ -227,6 +227,11 @@ impl Manager {
             };
             let key = history_key(&c.user.key(), now_ms, &after.id);
             batch.put(Tree::History, &key, &entry)?;
+            if c.expect == Expect::Absent {
+                // Their first game: their page's key is written with it, so that no page
+                // view has to write it (`player_pages`).
+                self.note_player_page(&c.user, now, batch).await;
+            }
             if let Some(stats) = c.after.as_mut() {
                 if rated {
                     let before = c.before.as_ref();

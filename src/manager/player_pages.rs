@@ -5,15 +5,17 @@
 //! (`platform:user id`) but 80 bits of HMAC-SHA256 of it under a key kept in the store
 //! (`secret:web:players`, not the game pages' key): the same on every process and after any
 //! restart, and nobody can make one from an id. An HMAC cannot be read back, so the key ->
-//! player mapping is written to `Tree::PlayerPages` the first time a link to the page is
-//! made (a game's page names its players, the leaderboards theirs) and read when the page
-//! is asked for. The web adapter asks by key and never reaches the store itself.
+//! player mapping is written to `Tree::PlayerPages` in the write that ends a player's first
+//! game (`history::count_end`), so that showing a page stays a read; for players whose first
+//! game ended before that, the first time a link to the page is made (a game's page names
+//! its players, the leaderboards theirs). It is read when the page is asked for. The web
+//! adapter asks by key and never reaches the store itself.
 
 use super::*;
 use crate::model::Category;
 use crate::ratings::keys::history_prefix;
 use crate::ratings::{PlayerStats, Rating};
-use crate::store::KeyRange;
+use crate::store::{Batch, KeyRange};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
@@ -117,6 +119,27 @@ impl Manager {
         }
         written.insert(user_key, key.clone());
         Ok(key)
+    }
+
+    /// Adds the key -> player mapping of `user`'s page to `batch`, the write that ends their
+    /// first game. Without the signing key (the store did not answer) it is left out: the
+    /// first link to the page writes it then.
+    pub(super) async fn note_player_page(&self, user: &UserRef, now: u64, batch: &mut Batch) {
+        let secret = match self.player_secret().await {
+            Ok(secret) => secret,
+            Err(error) => {
+                tracing::warn!(user = user.key(), %error, "player page key left for later");
+                return;
+            }
+        };
+        let link = PlayerLink {
+            user: user.clone(),
+            made_at: now,
+        };
+        let key = player_key(&secret, &user.key());
+        if let Err(error) = batch.put(Tree::PlayerPages, &key, &link) {
+            tracing::warn!(user = user.key(), %error, "player page key left for later");
+        }
     }
 
     /// The page `key` names. A key that is not one, or that no link was made with, is

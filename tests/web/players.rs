@@ -271,3 +271,33 @@ async fn a_players_page_works_on_postgresql_and_keeps_its_key() {
     assert_eq!(page.points.len(), 2);
     assert_eq!(other.player_page_key(&played.first).await.unwrap(), key);
 }
+
+/// The key of a player's page is written in the write that ends their first game, so
+/// showing a page that links to them writes nothing: the keys are there before any page
+/// was asked for, and asking for them adds none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_key_is_written_with_the_end_of_their_first_game() {
+    let backend = Backend::sled();
+    let store = backend.open().await;
+    let site = Site::start_on(store.clone()).await;
+    let m = &site.manager;
+    let pages = toguz::store::Tree::PlayerPages;
+    assert_eq!(store.count(pages).await.unwrap(), 0);
+    let played = play_games(m, 1).await;
+    assert_eq!(store.count(pages).await.unwrap(), 2, "both players' keys");
+    let last = site.page_of(&played.games[0]).await;
+    let (status, html) = get(site.addr, &last).await;
+    assert_eq!(status, 200);
+    let first = m.player_page_key(&played.first).await.unwrap();
+    assert!(html.contains(&format!("/p/{first}")), "{html}");
+    assert_eq!(
+        store.count(pages).await.unwrap(),
+        2,
+        "no key added by a view"
+    );
+    let page = m.player_page(&first).await.unwrap();
+    assert_eq!(page.name, "Асель <Нұр>");
+    // A second game writes no key again.
+    play_games(m, 1).await;
+    assert_eq!(store.count(pages).await.unwrap(), 2);
+}
