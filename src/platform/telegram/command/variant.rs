@@ -39,6 +39,9 @@ const TUZDEK_STEMS: [&str; 3] = ["tuzd", "тузд", "тұзд"];
 const WITHOUT_WORDS: [&str; 3] = ["no", "without", "без"];
 /// One Kazakh word for "without tuzdeks".
 const TUZDEKLESS_STEM: &str = "тұздықсыз";
+/// The variant's words in records and `toguz play --variant` (`5 no-tuzdek`).
+const RECORD_OFF: [&str; 2] = ["no-tuzdek", "no-tuzdeks"];
+const RECORD_NINTH: &str = "ninth-tuzdek";
 /// "ninth" and "pit": `ninth pit`, `девятая лунка`, `тоғызыншы отау`, or `pit 9`.
 const NINTH_STEMS: [&str; 4] = ["ninth", "9th", "девят", "тоғызыншы"];
 const PIT_STEMS: [&str; 3] = ["pit", "лунк", "отау"];
@@ -97,6 +100,13 @@ fn terms(lower: &[String], shown: &[&str]) -> Result<Vec<(Term, usize, usize)>, 
                 .ok_or_else(|| VariantWordsError::Balls(typed(at, i + 1)))?;
             found.push((Term::Balls(balls), from, to));
             i = to;
+        } else if RECORD_OFF.contains(&word) || word == RECORD_NINTH {
+            let rule = match word == RECORD_NINTH {
+                true => TuzdekRule::NinthAllowed,
+                false => TuzdekRule::Off,
+            };
+            found.push((Term::Tuzdek(rule), i, i + 1));
+            i += 1;
         } else if word.starts_with(TUZDEKLESS_STEM)
             || (WITHOUT_WORDS.contains(&word)
                 && lower

@@ -34,6 +34,15 @@ fn english_words_anywhere_among_the_others() {
     assert_eq!(ok("no tuzdek"), (String::new(), off));
     assert_eq!(ok("hard No Tuzdeks 10+5"), ("hard 10+5".into(), off));
     assert_eq!(ok("without tuzdyk"), (String::new(), off));
+    // As records and `toguz play --variant` write it.
+    assert_eq!(
+        ok("5 balls No-Tuzdek"),
+        (String::new(), variant(5, TuzdekRule::Off))
+    );
+    assert_eq!(
+        ok("ninth-tuzdek"),
+        (String::new(), variant(9, TuzdekRule::NinthAllowed))
+    );
     let ninth = variant(9, TuzdekRule::NinthAllowed);
     assert_eq!(ok("ninth pit"), (String::new(), ninth));
     assert_eq!(ok("easy tuzdek on the ninth pit"), ("easy".into(), ninth));
