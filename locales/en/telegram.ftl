@@ -71,8 +71,8 @@ tg-history-unknown-user = I haven't seen { $username } yet. Reply to one of thei
 tg-inline-used = This challenge button is no longer valid: it was used already, it has expired, or it belongs to another message. Ask for a new challenge with @ and the bot's name.
 # Tournaments in a group (issue 33).
 tg-cmd-tournament = Tournaments in this group
-tg-help-tournament = /tournament: tournaments in a group. /tournament new arena [minutes] [time control] [in N minutes] [unrated] or /tournament new swiss [rounds] …: a new event (by default a 30-minute arena or 5 rounds of Swiss, 3+2, starting in 5 minutes, rated); join with the button under its announcement or /tournament join; /tournament leave; /tournament standings [number]: the table; /tournament bye [round]: sit out a Swiss round for half a point (the next round unless you name one); /tournament bot level: I play too (the organiser or an admin); /tournament cancel (the organiser or an admin)
-tg-tournament-how = I don't understand “{ $given }”. For example: /tournament new arena 60 5+3 in 10 minutes, /tournament new swiss 7 10+5 unrated, /tournament join, /tournament leave, /tournament standings, /tournament bye 3, /tournament bot easy, /tournament cancel. An arena lasts up to { $minutes } minutes and is played on the clock; a Swiss event has up to { $rounds } rounds.
+tg-help-tournament = /tournament: tournaments in a group. /tournament new arena [minutes] [time control] [variant] [in N minutes] [unrated] or /tournament new swiss [rounds] …: a new event (by default a 30-minute arena or 5 rounds of Swiss, 3+2, starting in 5 minutes, rated; every game of it is played with the variant given: 5 balls, 3 balls, no tuzdek or ninth pit); join with the button under its announcement or /tournament join; /tournament leave; /tournament standings [number]: the table; /tournament bye [round]: sit out a Swiss round for half a point (the next round unless you name one); /tournament bot level: I play too (the organiser or an admin); /tournament cancel (the organiser or an admin)
+tg-tournament-how = I don't understand “{ $given }”. For example: /tournament new arena 60 5+3 in 10 minutes, /tournament new swiss 7 10+5 unrated, /tournament new arena 5 balls no tuzdek, /tournament join, /tournament leave, /tournament standings, /tournament bye 3, /tournament bot easy, /tournament cancel. An arena lasts up to { $minutes } minutes and is played on the clock; a Swiss event has up to { $rounds } rounds.
 tg-tournament-in-group = Tournaments are played in groups: add me to a group and send /tournament new arena there.
 tg-tournament-none = No tournament is open or running in this group. Start one: /tournament new arena or /tournament new swiss.
 tg-tournament-bot-joined = I'm in, playing at the { $level } level. { $title }
@@ -83,3 +83,8 @@ tg-puzzle-how = I don't understand “{ $given }”. For example: /puzzle, /puzz
 tg-cmd-web = Show this group's games on the website
 tg-help-web = /web public on: list this group's games on the website's front page (admins; /web public off stops it)
 tg-web-how = I don't understand “{ $given }”. For example: /web, /web public on, /web public off.
+# Rules variants typed with /play, /challenge and /tournament new (issue 33).
+tg-help-variant = Rules variants for /play, /challenge and /tournament new: add “5 balls” or “3 balls” (balls in each pit at the start; the standard game has 9), “no tuzdek” (no tuzdeks at all) or “ninth pit” (a tuzdek may be made on pit 9 too). For example: /play easy 5 balls, /challenge 3 balls no tuzdek.
+tg-variant-balls = “{ $given }” is not a variant: a game starts with 9, 5 or 3 balls in each pit. For example: /play easy 5 balls.
+tg-variant-how = I don't understand “{ $given }”. Rules variants: 5 balls or 3 balls (in each pit at the start), no tuzdek, ninth pit (a tuzdek may be made on pit 9 too). For example: /challenge 5 balls no tuzdek.
+tg-variant-clash = “{ $first }” and “{ $second }” cannot both hold: choose one.

@@ -71,8 +71,8 @@ tg-history-unknown-user = Я пока не знаю { $username }. Отправ�
 tg-inline-used = Эта кнопка вызова больше не действует: ею уже воспользовались, срок вышел или она от другого сообщения. Попросите новый вызов через @ и имя бота.
 # Турниры в группе (issue 33).
 tg-cmd-tournament = Турниры в этой группе
-tg-help-tournament = /tournament: турниры в группе. /tournament new arena [минуты] [контроль времени] [in N minutes] [unrated] или /tournament new swiss [число туров] …: новый турнир (по умолчанию арена на 30 минут или 5 туров по швейцарской системе, 3+2, начало через 5 минут, на рейтинг; вместо «in 10 minutes» можно написать «через 10 минут», вместо «unrated» — «без рейтинга» или «товарищеский»); записаться — кнопкой под объявлением или /tournament join; /tournament leave — выйти; /tournament standings [номер] — таблица; /tournament bye [тур] — пропустить тур за пол-очка (только в турнире по швейцарской системе; если номер не указан — следующий); /tournament bot уровень — я тоже сыграю (организатор или админ); /tournament cancel — отменить (организатор или админ)
-tg-tournament-how = Не понимаю «{ $given }». Например: /tournament new arena 60 5+3 через 10 минут, /tournament new swiss 7 10+5 без рейтинга, /tournament join, /tournament leave, /tournament standings, /tournament bye 3, /tournament bot лёгкий, /tournament cancel. Арена длится не больше { $minutes ->
+tg-help-tournament = /tournament: турниры в группе. /tournament new arena [минуты] [контроль времени] [вариант] [in N minutes] [unrated] или /tournament new swiss [число туров] …: новый турнир (по умолчанию арена на 30 минут или 5 туров по швейцарской системе, 3+2, начало через 5 минут, на рейтинг; вместо «in 10 minutes» можно написать «через 10 минут», вместо «unrated» — «без рейтинга» или «товарищеский»; все партии турнира играются по указанному варианту правил: 5 шаров, 3 шара, без туздыков или девятая лунка); записаться — кнопкой под объявлением или /tournament join; /tournament leave — выйти; /tournament standings [номер] — таблица; /tournament bye [тур] — пропустить тур за пол-очка (только в турнире по швейцарской системе; если номер не указан — следующий); /tournament bot уровень — я тоже сыграю (организатор или админ); /tournament cancel — отменить (организатор или админ)
+tg-tournament-how = Не понимаю «{ $given }». Например: /tournament new arena 60 5+3 через 10 минут, /tournament new swiss 7 10+5 без рейтинга, /tournament new arena 5 шаров без туздыков, /tournament join, /tournament leave, /tournament standings, /tournament bye 3, /tournament bot лёгкий, /tournament cancel. Арена длится не больше { $minutes ->
     [one] { $minutes } минуты
     [few] { $minutes } минут
    *[many] { $minutes } минут
@@ -91,3 +91,8 @@ tg-puzzle-how = Не понимаю «{ $given }». Например: /puzzle, /
 tg-cmd-web = Показывать партии группы на сайте
 tg-help-web = /web public on: показывать партии группы на главной странице сайта (администраторы; /web public off — прекратить)
 tg-web-how = Не понимаю «{ $given }». Например: /web, /web public on, /web public off.
+# Варианты правил в /play, /challenge и /tournament new (issue 33).
+tg-help-variant = Варианты правил для /play, /challenge и /tournament new: добавьте «5 шаров» или «3 шара» (сколько шаров в каждой лунке в начале; в обычной партии — 9), «без туздыков» или «девятая лунка» (туздык можно взять и в девятой лунке). Например: /play лёгкий 5 шаров, /challenge 3 шара без туздыков.
+tg-variant-balls = Варианта «{ $given }» нет: в начале партии в каждой лунке по 9, 5 или 3 шара. Например: /play лёгкий 5 шаров.
+tg-variant-how = Не понимаю «{ $given }». Варианты правил: 5 шаров или 3 шара (в каждой лунке в начале), без туздыков, девятая лунка (туздык можно взять и в девятой лунке). Например: /challenge 5 шаров без туздыков.
+tg-variant-clash = «{ $first }» и «{ $second }» вместе не бывает: выберите что-то одно.

@@ -180,6 +180,8 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "commands" => text(&["/play, /challenge, /board".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),
+        // Two terms of a rules variant typed with a command.
+        "first" | "second" => text(&["5 balls".into(), "без туздыков".into()]),
         "terms" => text(&[format!(
             "{}, {}",
             crate::t!(lang, "manager-variant-standard"),

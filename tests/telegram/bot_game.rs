@@ -10,7 +10,12 @@ use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
 
 /// Plays the game on the latest board of `chat` to its end with the first legal pit,
 /// checking every keyboard against a position tracked from the presses and the captions.
-fn play_to_end(fake: &FakeTelegram, chat: &TgChat, user: &TgUser, pos: &mut Position) -> Board {
+pub(crate) fn play_to_end(
+    fake: &FakeTelegram,
+    chat: &TgChat,
+    user: &TgUser,
+    pos: &mut Position,
+) -> Board {
     let mut presses = 0;
     loop {
         let ply = pos.ply();

@@ -21,5 +21,6 @@ mod review;
 mod scale;
 mod tournament;
 mod trust;
+mod variants;
 mod web;
 mod webhook;

@@ -622,3 +622,30 @@ fn two_hundred_players_in_an_arena_keep_every_press_quick() {
         at(1.0)
     );
 }
+
+#[test]
+fn a_swiss_event_without_tuzdeks_pairs_its_games_without_tuzdeks() {
+    use toguz::rules::{Position, TuzdekRule, Variant};
+    let club = Club::start();
+    let event = club.create(&club.alice, "swiss 1 no tuzdek in 1 minute unrated");
+    let off = Variant::new(9, TuzdekRule::Off).expect("a variant");
+    assert_eq!(club.event(&event.id).variant, off);
+    club.message_where(event.message, "names the variant", |m| {
+        m.text.as_deref().is_some_and(|t| t.contains("no tuzdeks"))
+    });
+    for who in [&club.alice, &club.bob] {
+        let (answer, _) = club.press(event.message, who, &format!("1tj:{}", event.id));
+        assert!(answer.starts_with("You have joined."), "{answer}");
+    }
+
+    let mark = club.fake.mark();
+    club.advance(60);
+    let (_, board) = pairing_after(&club, mark, "Round 1, board 1: ");
+    board.assert_pits_match(&Position::start(off));
+    let (manager, game) = (club.bot.manager.clone(), board.game.clone());
+    let view = club
+        .bot
+        .block_on(async move { manager.game(&game).await })
+        .expect("the paired game");
+    assert_eq!(view.variant, off, "game {}", board.game);
+}

@@ -137,8 +137,17 @@ impl Cmd<'_> {
                 None => self.say(t!(lang, "tg-start")),
             },
             Command::Help => self.say(command::help(lang)),
-            Command::Play { level, time } => self.play(level, time).await?,
-            Command::Challenge { named, time, rated } => self.challenge(named, time, rated).await?,
+            Command::Play {
+                level,
+                time,
+                variant,
+            } => self.play(level, time, variant).await?,
+            Command::Challenge {
+                named,
+                time,
+                variant,
+                rated,
+            } => self.challenge(named, time, variant, rated).await?,
             Command::Board => self.act(Action::Show { game: None }, true).await?,
             Command::Games => self.act(Action::ListGames, false).await?,
             Command::Resign => {
@@ -235,9 +244,15 @@ impl Cmd<'_> {
         Ok(())
     }
 
-    async fn play(&self, level: Option<Level>, time: Option<TimeControl>) -> HandlerResult {
-        // A time control without a level plays the default level.
-        let level = level.or(time.map(|_| self.ctx.manager.config().bot.default_level));
+    async fn play(
+        &self,
+        level: Option<Level>,
+        time: Option<TimeControl>,
+        variant: Variant,
+    ) -> HandlerResult {
+        // A time control or a variant without a level plays the default level.
+        let chosen = time.is_some() || !variant.is_standard();
+        let level = level.or(chosen.then_some(self.ctx.manager.config().bot.default_level));
         let Some(level) = level else {
             let keyboard = markup::level_keyboard(self.lang, None);
             self.say_with(html(&t!(self.lang, "tg-choose-level")), Some(keyboard));
@@ -245,7 +260,7 @@ impl Cmd<'_> {
         };
         let action = Action::PlayBot {
             level,
-            variant: Variant::default(),
+            variant,
             colour: None,
             time,
         };
@@ -256,6 +271,7 @@ impl Cmd<'_> {
         &self,
         named: Option<String>,
         time: Option<TimeControl>,
+        variant: Variant,
         rated: bool,
     ) -> HandlerResult {
         let lang = self.lang;
@@ -271,7 +287,7 @@ impl Cmd<'_> {
         })?;
         let action = Action::Challenge {
             opponent,
-            variant: Variant::default(),
+            variant,
             rated,
             time,
         };

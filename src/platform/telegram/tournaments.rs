@@ -17,7 +17,6 @@ use crate::manager::tournament::{
 use crate::manager::{ActionError, Player};
 use crate::model::{ChatRef, Platform, UserRef};
 use crate::platform::present::tournament as show;
-use crate::rules::Variant;
 use crate::t;
 use std::sync::Arc;
 use teloxide::prelude::*;
@@ -123,7 +122,7 @@ async fn create(a: &Asked<'_>, new: NewEvent) -> HandlerResult {
     let terms = NewTournament {
         format,
         time: new.time,
-        variant: Variant::default(),
+        variant: new.variant,
         rated: new.rated,
         starts_at: now.saturating_add(u64::from(new.starts_in) * 60),
     };

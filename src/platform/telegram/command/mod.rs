@@ -8,6 +8,7 @@
 use crate::i18n::{tr, words, Lang};
 use crate::model::{Category, Level, TimeControl, TimeControlError};
 use crate::platform::present;
+use crate::rules::Variant;
 use crate::t;
 use teloxide::types::BotCommand;
 
@@ -20,18 +21,21 @@ pub enum Command {
         payload: Option<String>,
     },
     Help,
-    /// `/play [level] [time]`: no level asks with buttons (or, with a time control, plays
-    /// the default level).
+    /// `/play [level] [time] [variant]`: no level asks with buttons (or, with a time
+    /// control or a variant, plays the default level).
     Play {
         level: Option<Level>,
         time: Option<TimeControl>,
+        variant: Variant,
     },
-    /// `/challenge [@username] [time] [unrated]`; `named` is the first word besides the
-    /// time control and the unrated word. Whom it names is settled by the handler, which
-    /// also sees replies and mention entities. Rated unless an unrated word is given.
+    /// `/challenge [@username] [time] [variant] [unrated]`; `named` is the first word
+    /// besides the time control, the variant and the unrated word. Whom it names is settled
+    /// by the handler, which also sees replies and mention entities. Rated unless an
+    /// unrated word is given.
     Challenge {
         named: Option<String>,
         time: Option<TimeControl>,
+        variant: Variant,
         rated: bool,
     },
     Board,
@@ -110,8 +114,8 @@ pub enum PuzzleCommand {
 pub enum TournamentCommand {
     /// `/tournament` alone: how to use it.
     Usage,
-    /// `/tournament new arena [minutes] [time] [in N minutes] [unrated]`, or `swiss
-    /// [rounds] ...`.
+    /// `/tournament new arena [minutes] [time] [variant] [in N minutes] [unrated]`, or
+    /// `swiss [rounds] ...`.
     New(NewEvent),
     Join,
     Leave,
@@ -135,6 +139,8 @@ pub enum TournamentCommand {
 pub struct NewEvent {
     pub format: TournamentFormat,
     pub time: TimeControl,
+    /// The rules every game of the event is played with.
+    pub variant: Variant,
     /// Minutes from now until the start.
     pub starts_in: u16,
     pub rated: bool,
@@ -211,6 +217,9 @@ pub enum CommandError {
     /// `/web` with words it does not take.
     #[error("unknown web words {0:?}")]
     Web(String),
+    /// Words of a rules variant that name none, or two at once.
+    #[error(transparent)]
+    Variant(#[from] VariantWordsError),
 }
 
 impl CommandError {
@@ -245,6 +254,7 @@ impl CommandError {
             ),
             CommandError::Puzzle(given) => t!(lang, "tg-puzzle-how", given = clip(given)),
             CommandError::Web(given) => t!(lang, "tg-web-how", given = clip(given)),
+            CommandError::Variant(error) => variant_error(error, lang),
         }
     }
 
@@ -258,6 +268,25 @@ impl CommandError {
                 ..
             }
         )
+    }
+}
+
+/// What is wrong with the variant words, and the words that work.
+fn variant_error(error: &VariantWordsError, lang: Lang) -> String {
+    match error {
+        VariantWordsError::Balls(given) => t!(
+            lang,
+            "tg-variant-balls",
+            given = clip(given),
+            counts = Variant::BALLS_PER_PIT.map(|n| n.to_string()).join(", ")
+        ),
+        VariantWordsError::Unclear(given) => t!(lang, "tg-variant-how", given = clip(given)),
+        VariantWordsError::Clash(first, second) => t!(
+            lang,
+            "tg-variant-clash",
+            first = clip(first),
+            second = clip(second)
+        ),
     }
 }
 
@@ -292,10 +321,12 @@ const SPECS: [Spec; 18] = [
         menu: Some("tg-cmd-play"),
         help: Some("tg-help-play"),
         parse: |args| {
-            let (args, time) = split_time(args)?;
+            let (args, variant) = variant::take(args)?;
+            let (args, time) = split_time(&args)?;
             Ok(Command::Play {
                 level: level(&args)?,
                 time,
+                variant,
             })
         },
     },
@@ -304,12 +335,14 @@ const SPECS: [Spec; 18] = [
         menu: Some("tg-cmd-challenge"),
         help: Some("tg-help-challenge"),
         parse: |args| {
-            let (args, time) = split_time(args)?;
+            let (args, variant) = variant::take(args)?;
+            let (args, time) = split_time(&args)?;
             let (args, unrated) = take_word(&args, &UNRATED_WORDS);
             let named = first_word(&args);
             Ok(Command::Challenge {
                 named,
                 time,
+                variant,
                 rated: !unrated,
             })
         },
@@ -404,7 +437,7 @@ const SPECS: [Spec; 18] = [
         word: "tournament",
         menu: Some("tg-cmd-tournament"),
         help: Some("tg-help-tournament"),
-        parse: |args| tournament(args).map(Command::Tournament),
+        parse: |args| tournament::tournament(args).map(Command::Tournament),
     },
     Spec {
         word: "puzzle",
@@ -442,7 +475,7 @@ const SPECS: [Spec; 18] = [
 /// `3+2 @bob`, `easy 3 + 2`, `по переписке`). A word that looks like one (a number, or with
 /// `+`) must be one, so a typo is answered rather than ignored; an `@username` with digits
 /// is no time control. The other words are given back in their order.
-fn split_time(args: &str) -> Result<(String, Option<TimeControl>), CommandError> {
+pub(super) fn split_time(args: &str) -> Result<(String, Option<TimeControl>), CommandError> {
     // `3 + 2` is read as `3+2`.
     let joined = args.split('+').map(str::trim).collect::<Vec<_>>().join("+");
     let words: Vec<&str> = joined.split_whitespace().collect();
@@ -479,7 +512,7 @@ fn looks_timed(word: &str) -> bool {
 
 /// The words that make a challenge unrated, in each language (any is understood in any
 /// chat): a friendly game, as players call it.
-const UNRATED_WORDS: [&str; 7] = [
+pub(super) const UNRATED_WORDS: [&str; 7] = [
     "unrated",
     "casual",
     "товарищеская",
@@ -489,7 +522,7 @@ const UNRATED_WORDS: [&str; 7] = [
     "рейтингсіз",
 ];
 /// Two words that say the same (`без рейтинга`).
-const UNRATED_PHRASES: [[&str; 2]; 1] = [["без", "рейтинга"]];
+pub(super) const UNRATED_PHRASES: [[&str; 2]; 1] = [["без", "рейтинга"]];
 /// The words of `/leaderboard global`.
 pub(super) const GLOBAL_WORDS: [&str; 4] = ["global", "все", "общий", "жалпы"];
 
@@ -518,7 +551,7 @@ fn first_word(args: &str) -> Option<String> {
 
 /// The level named at the start of `args`, in any language: a level's name may be two words
 /// (`/play жаңа бастаушы`), and words after it are ignored (`/play easy please`).
-fn level(args: &str) -> Result<Option<Level>, CommandError> {
+pub(super) fn level(args: &str) -> Result<Option<Level>, CommandError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     if words.is_empty() {
         return Ok(None);
@@ -530,180 +563,9 @@ fn level(args: &str) -> Result<Option<Level>, CommandError> {
         .ok_or_else(|| CommandError::Level(args.trim().to_string()))
 }
 
-/// The words of `/tournament`'s subcommands, in each language.
-const NEW_WORDS: [&str; 4] = ["new", "create", "новый", "жаңа"];
-const JOIN_WORDS: [&str; 3] = ["join", "войти", "қосылу"];
-const LEAVE_WORDS: [&str; 3] = ["leave", "выйти", "шығу"];
-const STANDINGS_WORDS: [&str; 4] = ["standings", "table", "таблица", "кесте"];
-const CANCEL_WORDS: [&str; 3] = ["cancel", "отменить", "болдырмау"];
-const BOT_WORDS: [&str; 2] = ["bot", "бот"];
-const BYE_WORDS: [&str; 3] = ["bye", "пропуск", "өткізу"];
-const ARENA_WORDS: [&str; 2] = ["arena", "арена"];
-const SWISS_WORDS: [&str; 4] = ["swiss", "швейцарка", "швейцарская", "швейцар"];
-/// `in 10 minutes`: the word before the number, and the minute words after it.
-const IN_WORDS: [&str; 3] = ["in", "через", "after"];
-/// `10 минуттан кейін`: the word after the number and its minute word.
-const LATER_WORDS: [&str; 2] = ["кейін", "соң"];
-const MINUTE_WORDS: [&str; 10] = [
-    "m",
-    "min",
-    "mins",
-    "minute",
-    "minutes",
-    "мин",
-    "минут",
-    "минуты",
-    "минуту",
-    "минуттан",
-];
-
 pub(super) fn is_one_of(word: &str, words: &[&str]) -> bool {
     let lower = word.to_lowercase();
     words.contains(&lower.as_str())
-}
-
-/// `/tournament`'s arguments.
-fn tournament(args: &str) -> Result<TournamentCommand, CommandError> {
-    let mut words = args.split_whitespace();
-    let Some(sub) = words.next() else {
-        return Ok(TournamentCommand::Usage);
-    };
-    let rest: Vec<&str> = words.collect();
-    let how = || CommandError::Tournament(args.to_string());
-    if is_one_of(sub, &NEW_WORDS) {
-        return new_event(&rest).ok_or_else(how);
-    }
-    let only = |cmd: TournamentCommand| match rest.is_empty() {
-        true => Ok(cmd),
-        false => Err(how()),
-    };
-    if is_one_of(sub, &JOIN_WORDS) {
-        return only(TournamentCommand::Join);
-    }
-    if is_one_of(sub, &LEAVE_WORDS) {
-        return only(TournamentCommand::Leave);
-    }
-    if is_one_of(sub, &CANCEL_WORDS) {
-        return only(TournamentCommand::Cancel);
-    }
-    if is_one_of(sub, &STANDINGS_WORDS) {
-        let id = match rest.as_slice() {
-            [] => None,
-            [id] if id.len() <= 32 && id.chars().all(|c| c.is_ascii_alphanumeric()) => {
-                Some(id.to_ascii_lowercase())
-            }
-            _ => return Err(how()),
-        };
-        return Ok(TournamentCommand::Standings { id });
-    }
-    if is_one_of(sub, &BYE_WORDS) {
-        return match rest.as_slice() {
-            [] => Ok(TournamentCommand::Bye { round: None }),
-            [n] => match n.parse::<u8>() {
-                Ok(round) if round > 0 => Ok(TournamentCommand::Bye { round: Some(round) }),
-                _ => Err(how()),
-            },
-            _ => Err(how()),
-        };
-    }
-    if is_one_of(sub, &BOT_WORDS) {
-        return match level(&rest.join(" "))? {
-            Some(level) => Ok(TournamentCommand::Bot { level }),
-            None => Err(how()),
-        };
-    }
-    Err(how())
-}
-
-/// Takes the start time out of `words`, wherever it stands: `in N [minutes]`, `через N
-/// минут`, `N минуттан кейін`. `Some(None)` when there is none; `None` when it is started
-/// but not a number.
-fn take_starts_in(words: &mut Vec<&str>) -> Option<Option<u16>> {
-    if let Some(at) = words.iter().position(|w| is_one_of(w, &IN_WORDS)) {
-        let n: u16 = words.get(at + 1)?.parse().ok()?;
-        let unit = words
-            .get(at + 2)
-            .is_some_and(|w| is_one_of(w, &MINUTE_WORDS));
-        words.drain(at..at + 2 + usize::from(unit));
-        return Some(Some(n));
-    }
-    let Some(later) = words.iter().position(|w| is_one_of(w, &LATER_WORDS)) else {
-        return Some(None);
-    };
-    let at = later.checked_sub(2)?;
-    if !is_one_of(words[at + 1], &MINUTE_WORDS) {
-        return None;
-    }
-    let n: u16 = words[at].parse().ok()?;
-    words.drain(at..=later);
-    Some(Some(n))
-}
-
-/// Takes the first of `phrases` (any case) out of `words`; whether it was there.
-fn take_phrase(words: &mut Vec<&str>, phrases: &[[&str; 2]]) -> bool {
-    for phrase in phrases {
-        let found = words
-            .windows(2)
-            .position(|w| is_one_of(w[0], &phrase[..1]) && is_one_of(w[1], &phrase[1..]));
-        if let Some(at) = found {
-            words.drain(at..at + 2);
-            return true;
-        }
-    }
-    false
-}
-
-/// `new arena|swiss [count] [time] [in N minutes] [unrated]`; `None` if a word is not
-/// understood or a number is out of bounds.
-fn new_event(words: &[&str]) -> Option<TournamentCommand> {
-    let (format, rest) = words.split_first()?;
-    let arena = is_one_of(format, &ARENA_WORDS);
-    if !arena && !is_one_of(format, &SWISS_WORDS) {
-        return None;
-    }
-    let mut rest: Vec<&str> = rest.to_vec();
-    let starts_in = take_starts_in(&mut rest)?.unwrap_or(STARTS_IN_MINUTES);
-    if starts_in > STARTS_IN_MAX {
-        return None;
-    }
-    let phrase = take_phrase(&mut rest, &UNRATED_PHRASES);
-    let (unrated_rest, unrated) = take_word(&rest.join(" "), &UNRATED_WORDS);
-    let unrated = unrated || phrase;
-    let mut rest: Vec<&str> = unrated_rest.split_whitespace().collect();
-    // A bare number first is the length: an arena's minutes, a Swiss event's rounds.
-    let count: Option<u16> = match rest.first() {
-        Some(w) if w.chars().all(|c| c.is_ascii_digit()) => {
-            let n = w.parse().ok()?;
-            rest.remove(0);
-            Some(n)
-        }
-        _ => None,
-    };
-    let (leftover, time) = split_time(&rest.join(" ")).ok()?;
-    if !leftover.is_empty() {
-        return None;
-    }
-    let time = time.unwrap_or(TimeControl::fischer(3, 2));
-    let format = if arena {
-        let minutes = count.unwrap_or(ARENA_MINUTES);
-        // An arena is a race against its clock: no correspondence games.
-        if !ARENA_MINUTES_RANGE.contains(&minutes) || !time.is_timed() {
-            return None;
-        }
-        TournamentFormat::Arena { minutes }
-    } else {
-        let rounds = u8::try_from(count.unwrap_or(u16::from(SWISS_ROUNDS))).ok()?;
-        if !SWISS_ROUNDS_RANGE.contains(&rounds) {
-            return None;
-        }
-        TournamentFormat::Swiss { rounds }
-    };
-    Some(TournamentCommand::New(NewEvent {
-        format,
-        time,
-        starts_in,
-        rated: !unrated,
-    }))
 }
 
 /// Parses `text` if it is a command for the bot `username`: `None` for plain text and for
@@ -737,13 +599,16 @@ pub fn menu(lang: Lang) -> Vec<BotCommand> {
         .collect()
 }
 
-/// `/help`: a line for every command, then how inline mode works.
+/// `/help`: a line for every command, the words of the rules variants, then how inline
+/// mode works.
 pub fn help(lang: Lang) -> String {
     let mut text = t!(lang, "tg-help");
     for key in SPECS.iter().filter_map(|s| s.help) {
         text.push('\n');
         text.push_str(&tr(lang, key));
     }
+    text.push('\n');
+    text.push_str(&t!(lang, "tg-help-variant"));
     text.push('\n');
     text.push_str(&t!(lang, "tg-help-inline"));
     text
@@ -760,5 +625,8 @@ fn menu_words() -> String {
 }
 
 mod parts;
+mod tournament;
+mod variant;
+pub use variant::VariantWordsError;
 #[cfg(test)]
 mod tests;

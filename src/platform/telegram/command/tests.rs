@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::TuzdekRule;
 
 const ME: &str = "toguz_bot";
 
@@ -22,7 +23,8 @@ fn commands_are_parsed_for_this_bot_only() {
         ok("/play easy"),
         Command::Play {
             level: Some(Level::Easy),
-            time: None
+            time: None,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -31,6 +33,7 @@ fn commands_are_parsed_for_this_bot_only() {
             named: Some("@bob".into()),
             time: None,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(parse("/board@other_bot", ME), None);
@@ -62,6 +65,7 @@ fn commands_are_parsed_for_this_bot_only() {
             named: None,
             time: None,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(ok("/review"), Command::Review { game: None });
@@ -126,7 +130,8 @@ fn history_stats_leaderboard_record_and_unrated_challenges_parse() {
             Command::Challenge {
                 named: Some("@bob".into()),
                 time: Some(TimeControl::fischer(3, 2)),
-                rated: false
+                rated: false,
+                variant: Variant::STANDARD,
             },
             "{unrated}"
         );
@@ -136,7 +141,8 @@ fn history_stats_leaderboard_record_and_unrated_challenges_parse() {
         Command::Challenge {
             named: None,
             time: None,
-            rated: false
+            rated: false,
+            variant: Variant::STANDARD,
         }
     );
     for lang in Lang::ALL {
@@ -151,7 +157,8 @@ fn levels_parse_in_every_language_and_in_two_words() {
         ok("/play"),
         Command::Play {
             level: None,
-            time: None
+            time: None,
+            variant: Variant::STANDARD,
         }
     );
     for (text, level) in [
@@ -165,7 +172,8 @@ fn levels_parse_in_every_language_and_in_two_words() {
             ok(text),
             Command::Play {
                 level: Some(level),
-                time: None
+                time: None,
+                variant: Variant::STANDARD,
             },
             "{text}"
         );
@@ -269,6 +277,7 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
             named: None,
             time: blitz,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -277,27 +286,31 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
             named: Some("@bob".into()),
             time: blitz,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
         ok("/play easy 5+3"),
         Command::Play {
             level: Some(Level::Easy),
-            time: Some(TimeControl::fischer(5, 3))
+            time: Some(TimeControl::fischer(5, 3)),
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
         ok("/play жаңа бастаушы 0.5+2"),
         Command::Play {
             level: Some(Level::Beginner),
-            time: TimeControl::parse("0.5+2").ok()
+            time: TimeControl::parse("0.5+2").ok(),
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
         ok("/play easy заочная"),
         Command::Play {
             level: Some(Level::Easy),
-            time: Some(TimeControl::Correspondence)
+            time: Some(TimeControl::Correspondence),
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -306,6 +319,7 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
             named: Some("@bob2024".into()),
             time: blitz,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -314,20 +328,23 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
             named: Some("@bob2024".into()),
             time: None,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
         ok("/play по переписке"),
         Command::Play {
             level: None,
-            time: Some(TimeControl::Correspondence)
+            time: Some(TimeControl::Correspondence),
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
         ok("/play 0,5+2"),
         Command::Play {
             level: None,
-            time: TimeControl::parse("0.5+2").ok()
+            time: TimeControl::parse("0.5+2").ok(),
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -336,13 +353,15 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
             named: Some("@bob".into()),
             time: blitz,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
         ok("/play 5+3 жаңа бастаушы"),
         Command::Play {
             level: Some(Level::Beginner),
-            time: Some(TimeControl::fischer(5, 3))
+            time: Some(TimeControl::fischer(5, 3)),
+            variant: Variant::STANDARD,
         }
     );
     for bad in [
@@ -378,6 +397,7 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
             time: TimeControl::fischer(3, 2),
             starts_in: STARTS_IN_MINUTES,
             rated: true,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -387,6 +407,7 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
             time: TimeControl::fischer(5, 3),
             starts_in: 10,
             rated: false,
+            variant: Variant::STANDARD,
         }
     );
     assert_eq!(
@@ -396,6 +417,7 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
             time: TimeControl::fischer(10, 5),
             starts_in: 0,
             rated: false,
+            variant: Variant::STANDARD,
         }
     );
     // Kazakh puts the start after the number, Russian says "without a rating" in two words.
@@ -406,6 +428,7 @@ fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
             time: TimeControl::fischer(3, 0),
             starts_in: 10,
             rated: false,
+            variant: Variant::STANDARD,
         }
     );
     let russian = new("/tournament new швейцарская 5 без рейтинга через 1 минуту");
@@ -544,4 +567,103 @@ fn web_public_on_and_off() {
     assert_eq!(ok("/web ашық қосу"), Command::Web(WebCommand::Public(true)));
     assert!(matches!(err("/web public"), CommandError::Web(_)));
     assert!(matches!(err("/web on"), CommandError::Web(_)));
+}
+
+#[test]
+fn play_challenge_and_new_tournaments_take_a_variant_in_every_language() {
+    let five = Variant::new(5, TuzdekRule::Standard).unwrap();
+    let off = Variant::new(9, TuzdekRule::Off).unwrap();
+    let ninth = Variant::new(9, TuzdekRule::NinthAllowed).unwrap();
+    for (text, level, variant) in [
+        ("/play easy 5 balls", Some(Level::Easy), five),
+        ("/play 5 шаров лёгкий", Some(Level::Easy), five),
+        ("/play жаңа бастаушы 5 құмалақ", Some(Level::Beginner), five),
+        ("/play no tuzdek", None, off),
+    ] {
+        assert_eq!(
+            ok(text),
+            Command::Play {
+                level,
+                time: None,
+                variant
+            },
+            "{text}"
+        );
+    }
+    assert_eq!(
+        ok("/challenge @bob 3+2 без туздыков товарищеская"),
+        Command::Challenge {
+            named: Some("@bob".into()),
+            time: Some(TimeControl::fischer(3, 2)),
+            variant: off,
+            rated: false,
+        }
+    );
+    assert_eq!(
+        ok("/challenge тоғызыншы отау 5+3"),
+        Command::Challenge {
+            named: None,
+            time: Some(TimeControl::fischer(5, 3)),
+            variant: ninth,
+            rated: true,
+        }
+    );
+    let new = |text: &str| match ok(text) {
+        Command::Tournament(TournamentCommand::New(new)) => new,
+        other => panic!("{text}: {other:?}"),
+    };
+    let swiss = new("/tournament new swiss 7 no tuzdek 10+5 in 3 minutes");
+    assert_eq!(
+        (swiss.format, swiss.variant, swiss.starts_in),
+        (TournamentFormat::Swiss { rounds: 7 }, off, 3)
+    );
+    let arena = new("/tournament new арена 60 по 5 шаров через 10 минут без рейтинга");
+    assert_eq!(
+        (arena.format, arena.variant, arena.rated),
+        (TournamentFormat::Arena { minutes: 60 }, five, false)
+    );
+    assert_eq!(
+        new("/tournament new swiss тұздықсыз 10 минуттан кейін").variant,
+        off
+    );
+    // Variant words elsewhere in /tournament are no terms of it.
+    assert!(matches!(
+        err("/tournament join 5 balls"),
+        CommandError::Tournament(_)
+    ));
+}
+
+#[test]
+fn bad_variant_words_are_answered_in_every_language() {
+    for (text, shown) in [
+        ("/play easy 4 balls", "4 balls"),
+        ("/challenge @bob шары", "шары"),
+        ("/challenge 5 balls 3 balls", "3 balls"),
+        (
+            "/tournament new arena без туздыков девятая лунка",
+            "девятая лунка",
+        ),
+        ("/tournament new swiss тұздық", "тұздық"),
+    ] {
+        let error = err(text);
+        assert!(
+            matches!(error, CommandError::Variant(_)),
+            "{text}: {error:?}"
+        );
+        for lang in Lang::ALL {
+            let answer = error.text(lang);
+            assert!(answer.contains(shown), "{lang}: {answer}");
+            assert!(!answer.contains("tg-"), "{lang}: {answer}");
+        }
+    }
+    let ru = err("/play 7 шаров").text(Lang::Ru);
+    assert!(ru.contains("9, 5 или 3 шара"), "{ru}");
+    for lang in Lang::ALL {
+        let help = help(lang);
+        assert!(help.contains(&t!(lang, "tg-help-variant")), "{lang}");
+        assert!(help.chars().count() < 4096, "{lang}: {}", help.len());
+    }
+    assert!(help(Lang::En).contains("no tuzdek"));
+    assert!(help(Lang::Ru).contains("без туздыков"));
+    assert!(help(Lang::Kk).contains("тұздықсыз"));
 }
