@@ -87,12 +87,13 @@ impl Manager {
             .map_err(|e| ActionError::Storage(format!("engine: {e}")))?;
         // Charged at least what the search took, so a manual clock in tests charges it too.
         let searched_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut ticket = Some(ticket);
         let (played, view) = self
             .update_game_charged(id, searched_ms, move |game, now| {
                 // Out of the queue, under the game's lock, before the move is written: the
                 // search slot is free for the next game while this one's commit waits for
                 // the disk, and whoever sees the move finds the bot free to think again.
-                drop(ticket);
+                drop(ticket.take());
                 if game.position != position || game.bot_to_move().is_none() {
                     return Ok(false);
                 }

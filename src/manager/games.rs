@@ -85,7 +85,7 @@ impl Manager {
         &self,
         actor: &UserRef,
         id: &str,
-        change: impl FnOnce(&mut Game, u64) -> Result<(), ActionError>,
+        change: impl FnMut(&mut Game, u64) -> Result<(), ActionError>,
     ) -> Result<Reply, ActionError> {
         let ((), view) = self.update_game(id, change).await?;
         self.publish_acted(&view, actor);

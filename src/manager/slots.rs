@@ -554,7 +554,7 @@ impl Manager {
     pub(super) async fn update_game<T>(
         &self,
         id: &str,
-        change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
+        change: impl FnMut(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
         self.update_game_charged(id, 0, change).await
     }
@@ -570,38 +570,50 @@ impl Manager {
         &self,
         id: &str,
         min_used_ms: u64,
-        change: impl FnOnce(&mut Game, u64) -> Result<T, ActionError>,
+        mut change: impl FnMut(&mut Game, u64) -> Result<T, ActionError>,
     ) -> Result<(T, GameView), ActionError> {
         let arrived_ms = self.now_ms();
         let slot = self.game_slot(id).await?;
-        let mut game = self.enter(&slot).await?;
-        self.apply_due_clock(&mut game, arrived_ms).await?;
-        let before = game.clone();
-        let out = change(&mut game, arrived_ms / 1000)?;
-        if game.ply() != before.ply() {
-            let used = game.rec.clock.as_ref().map_or(0, |c| c.elapsed(arrived_ms));
-            game.charge_clock(before.ply(), used.max(min_used_ms));
-            if let Some(clock) = game.rec.clock.as_mut() {
-                // Stored as the opponent's start; moved to the durable moment below.
-                clock.start_turn(arrived_ms);
-            }
-        }
-        if game.rec != before.rec {
-            match self
-                .write_game(&before.rec, &mut game.rec, before.revision)
-                .await
-            {
-                Ok(revision) => game.revision = revision,
-                Err(error) => {
-                    *game = before;
-                    self.after_conflict(&slot, &mut game, &error).await;
-                    return Err(error);
+        let mut races = 0;
+        loop {
+            let mut game = self.enter(&slot).await?;
+            self.apply_due_clock(&mut game, arrived_ms).await?;
+            let before = game.clone();
+            let out = change(&mut game, arrived_ms / 1000)?;
+            if game.ply() != before.ply() {
+                let used = game.rec.clock.as_ref().map_or(0, |c| c.elapsed(arrived_ms));
+                game.charge_clock(before.ply(), used.max(min_used_ms));
+                if let Some(clock) = game.rec.clock.as_mut() {
+                    // Stored as the opponent's start; moved to the durable moment below.
+                    clock.start_turn(arrived_ms);
                 }
             }
-            self.after_change(&before, &mut game);
-            self.refresh_watchers(&mut game).await;
+            if game.rec != before.rec {
+                let shown = before.rec.version;
+                match self
+                    .write_game(&before.rec, &mut game.rec, before.revision)
+                    .await
+                {
+                    Ok(revision) => game.revision = revision,
+                    Err(error) => {
+                        *game = before;
+                        self.after_conflict(&slot, &mut game, &error).await;
+                        // Lost a race to another process's write that changed nothing a
+                        // board shows (it attached a message, say): the press was made on
+                        // the board as it still is, so it is tried again on what is stored.
+                        let unseen = game.rec.version == shown;
+                        if matches!(error, ActionError::StaleBoard) && unseen && races < RACES {
+                            races += 1;
+                            continue;
+                        }
+                        return Err(error);
+                    }
+                }
+                self.after_change(&before, &mut game);
+                self.refresh_watchers(&mut game).await;
+            }
+            return Ok((out, self.view_of(&game)));
         }
-        Ok((out, self.view_of(&game)))
     }
 
     /// Ends a timed game whose clock says so at `now_ms` (a flag, or a first move not made
@@ -698,6 +710,10 @@ async fn cached_slot<'m, T: Held>(
         slot: Some(slot),
     })
 }
+
+/// How many times a change is tried again after losing a race to another process's write
+/// that left what the boards show as it was.
+const RACES: u32 = 3;
 
 /// How many times a game's end is counted again when a player's stats changed meanwhile.
 const STATS_ATTEMPTS: u32 = 5;
