@@ -32,6 +32,10 @@ pub struct MatchingComputer<W: Weight> {
     /// Each pair's weight as an index into `values`: a round has few distinct
     /// weights (all pairs of the lower score groups weigh alike), and a table
     /// of small indices stays in the cache where the wide weights did not.
+    /// A full `n` by `n` square, both directions stored: scans and refits
+    /// read a vertex's row, and in a triangle half of every row was a column
+    /// (a cache miss per edge). The dummy vertex's row and the diagonal stay
+    /// at index 0, weight zero.
     weights: Vec<u32>,
     values: Vec<W>,
     /// Twice each of `values`: what a slack subtracts.
@@ -103,11 +107,6 @@ pub struct MatchingComputer<W: Weight> {
     saved_labelend: Vec<usize>,
 }
 
-fn tri(a: usize, b: usize) -> usize {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    hi * (hi - 1) / 2 + lo
-}
-
 impl<W: Weight> MatchingComputer<W> {
     /// A graph of `size` vertices and no edges.
     pub fn new(size: usize) -> Self {
@@ -115,7 +114,7 @@ impl<W: Weight> MatchingComputer<W> {
         let mut computer = MatchingComputer {
             size,
             n,
-            weights: vec![0; size * size.saturating_sub(1) / 2],
+            weights: vec![0; n * n],
             values: vec![W::zero()],
             doubled: vec![W::zero()],
             value_ids: [(W::zero(), 0)].into_iter().collect(),
@@ -186,7 +185,8 @@ impl<W: Weight> MatchingComputer<W> {
         // Stored doubled, so that every dual variable stays an integer.
         let weight = weight.plus(weight);
         let id = self.value_id(weight);
-        let old = self.values[std::mem::replace(&mut self.weights[tri(a, b)], id) as usize];
+        let old = self.values[std::mem::replace(&mut self.weights[a * self.n + b], id) as usize];
+        self.weights[b * self.n + a] = id;
         self.set_adjacent(a, b, weight > W::zero());
         self.tight[a * self.n + b] = 0;
         self.tight[b * self.n + a] = 0;
@@ -283,11 +283,7 @@ impl<W: Weight> MatchingComputer<W> {
     /// Four times the weight of `a`-`b` (twice the stored weight, zero: no
     /// edge), what a slack subtracts.
     fn doubled_weight(&self, a: usize, b: usize) -> W {
-        if a >= self.size || b >= self.size || a == b {
-            W::zero()
-        } else {
-            self.doubled[self.weights[tri(a, b)] as usize]
-        }
+        self.doubled[self.weights[a * self.n + b] as usize]
     }
 
     fn slack(&self, k: usize) -> W {
