@@ -105,6 +105,11 @@ pub struct MatchingComputer<W: Weight> {
     lazy_blossoms: Vec<usize>,
     /// `labelend` as the current stage found it.
     saved_labelend: Vec<usize>,
+    /// Scratch of `add_blossom`: the least-slack edge to each S-blossom
+    /// (all `NONE` between calls), its slack, the S-blossoms reached.
+    best_to: Vec<usize>,
+    best_to_slack: Vec<W>,
+    best_to_reached: Vec<usize>,
 }
 
 impl<W: Weight> MatchingComputer<W> {
@@ -161,6 +166,9 @@ impl<W: Weight> MatchingComputer<W> {
             lazy: false,
             lazy_blossoms: Vec::new(),
             saved_labelend: Vec::new(),
+            best_to: vec![NONE; 2 * n],
+            best_to_slack: vec![W::zero(); 2 * n],
+            best_to_reached: Vec::new(),
         };
         computer.reset_blossoms();
         for v in 0..n {
@@ -184,7 +192,16 @@ impl<W: Weight> MatchingComputer<W> {
     pub fn set_edge_weight(&mut self, a: usize, b: usize, weight: W) {
         // Stored doubled, so that every dual variable stays an integer.
         let weight = weight.plus(weight);
-        let id = self.value_id(weight);
+        let id = if weight == W::zero() {
+            0
+        } else {
+            self.value_id(weight)
+        };
+        if id == self.weights[a * self.n + b] {
+            // Nothing changes (what a cleared cache entry would find again):
+            // most calls clear edges long gone, two thousand per pair fixed.
+            return;
+        }
         let old = self.values[std::mem::replace(&mut self.weights[a * self.n + b], id) as usize];
         self.weights[b * self.n + a] = id;
         self.set_adjacent(a, b, weight > W::zero());
@@ -645,21 +662,11 @@ impl<W: Weight> MatchingComputer<W> {
                         }
                         let p = v * n + w;
                         let k = self.canonical(v, w);
-                        let mut kslack = W::zero();
                         if !self.allowed(v, w) {
-                            if self.lazy {
-                                if self.is_tight(v, w) {
-                                    self.allow(k);
-                                } else {
-                                    self.loose_bits[v * self.row_words + word] |= 1 << (w % 64);
-                                }
-                            } else {
-                                kslack = dual_v
-                                    .plus(self.dualvar[w])
-                                    .minus(self.doubled_weight(v, w));
-                                if kslack <= W::zero() {
-                                    self.allow(k);
-                                }
+                            if self.is_tight(v, w) {
+                                self.allow(k);
+                            } else if self.lazy {
+                                self.loose_bits[v * self.row_words + word] |= 1 << (w % 64);
                             }
                         }
                         if self.allowed(v, w) {
@@ -681,14 +688,22 @@ impl<W: Weight> MatchingComputer<W> {
                         } else if self.lazy {
                             // Least-slack edges are only read by a dual change.
                         } else if self.label[self.inblossom[w]] == 1 {
+                            // The slack only where a least-slack edge may change:
+                            // an edge to a labelled T-vertex changes nothing.
+                            let kslack = dual_v
+                                .plus(self.dualvar[w])
+                                .minus(self.doubled_weight(v, w));
                             let b = self.inblossom[v];
                             if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
                                 self.set_best(b, k, kslack);
                             }
-                        } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
-                        {
-                            self.set_best(w, k, kslack);
+                        } else if self.label[w] == 0 {
+                            let kslack = dual_v
+                                .plus(self.dualvar[w])
+                                .minus(self.doubled_weight(v, w));
+                            if self.bestedge[w] == NONE || kslack < self.best_slack(w) {
+                                self.set_best(w, k, kslack);
+                            }
                         }
                     }
                 }
