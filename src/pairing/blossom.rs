@@ -664,7 +664,7 @@ impl<W: Weight> MatchingComputer<W> {
                         let k = self.canonical(v, w);
                         if !self.allowed(v, w) {
                             if self.is_tight(v, w) {
-                                self.allow(k);
+                                self.allow_pair(v, w);
                             } else if self.lazy {
                                 self.loose_bits[v * self.row_words + word] |= 1 << (w % 64);
                             }

@@ -88,11 +88,18 @@ impl<W: Weight> MatchingComputer<W> {
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
         self.gather_leaves(b);
-        for i in 0..self.blossomleaves[b].len() {
-            let v = self.blossomleaves[b][i];
-            if self.label[self.inblossom[v]] == 2 {
-                self.queue.push(v);
+        // A T-child's vertices become S-vertices to scan; the label is the
+        // child's, so it is read once per child rather than once per vertex.
+        for &child in &path {
+            if self.label[child] == 2 {
+                if child < self.n {
+                    self.queue.push(child);
+                } else {
+                    self.queue.extend_from_slice(&self.blossomleaves[child]);
+                }
             }
+        }
+        for &v in &self.blossomleaves[b] {
             self.inblossom[v] = b;
         }
         if self.lazy {
@@ -125,7 +132,7 @@ impl<W: Weight> MatchingComputer<W> {
                                 let w = word * 64 + bits.trailing_zeros() as usize;
                                 bits &= bits - 1;
                                 let k = self.canonical(v, w);
-                                self.consider_best_edge(b, k, &mut scratch);
+                                self.consider_outside(b, v, w, k, &mut scratch);
                             }
                         }
                     }
@@ -165,15 +172,31 @@ impl<W: Weight> MatchingComputer<W> {
 
     /// Keeps `k` as the least-slack edge from new blossom `b` to its S-blossom.
     pub(super) fn consider_best_edge(&self, b: usize, k: usize, to: &mut BestTo<'_, W>) {
-        let (i, mut j) = self.edge(k);
+        let (i, j) = self.edge(k);
         if self.inblossom[j] == b {
-            j = i;
+            self.consider_outside(b, j, i, k, to);
+        } else {
+            self.consider_outside(b, i, j, k, to);
         }
-        let bj = self.inblossom[j];
+    }
+
+    /// `consider_best_edge` for `k` = `inside`-`outside` with `outside` not
+    /// known to be in `b`, by its ends.
+    pub(super) fn consider_outside(
+        &self,
+        b: usize,
+        inside: usize,
+        outside: usize,
+        k: usize,
+        to: &mut BestTo<'_, W>,
+    ) {
+        let bj = self.inblossom[outside];
         if bj == b || self.label[bj] != 1 {
             return;
         }
-        let slack = self.slack(k);
+        let slack = self.dualvar[inside]
+            .plus(self.dualvar[outside])
+            .minus(self.doubled_weight(inside, outside));
         if to.edge[bj] == NONE {
             to.reached.push(bj);
         } else if slack >= to.slack[bj] {
