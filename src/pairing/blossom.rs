@@ -22,6 +22,8 @@ use words::{BitIter, WordHasher};
 
 #[path = "blossom_ops.rs"]
 mod ops;
+#[path = "blossom_warm.rs"]
+mod warm;
 
 const NONE: usize = usize::MAX;
 
@@ -32,6 +34,10 @@ pub struct MatchingComputer<W: Weight> {
     /// Each pair's weight as an index into `values`: a round has few distinct
     /// weights (all pairs of the lower score groups weigh alike), and a table
     /// of small indices stays in the cache where the wide weights did not.
+    /// A full `n` by `n` square, both directions stored: scans and refits
+    /// read a vertex's row, and in a triangle half of every row was a column
+    /// (a cache miss per edge). The dummy vertex's row and the diagonal stay
+    /// at index 0, weight zero.
     weights: Vec<u32>,
     values: Vec<W>,
     /// Twice each of `values`: what a slack subtracts.
@@ -101,11 +107,11 @@ pub struct MatchingComputer<W: Weight> {
     lazy_blossoms: Vec<usize>,
     /// `labelend` as the current stage found it.
     saved_labelend: Vec<usize>,
-}
-
-fn tri(a: usize, b: usize) -> usize {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    hi * (hi - 1) / 2 + lo
+    /// Scratch of `add_blossom`: the least-slack edge to each S-blossom
+    /// (all `NONE` between calls), its slack, the S-blossoms reached.
+    best_to: Vec<usize>,
+    best_to_slack: Vec<W>,
+    best_to_reached: Vec<usize>,
 }
 
 impl<W: Weight> MatchingComputer<W> {
@@ -115,7 +121,7 @@ impl<W: Weight> MatchingComputer<W> {
         let mut computer = MatchingComputer {
             size,
             n,
-            weights: vec![0; size * size.saturating_sub(1) / 2],
+            weights: vec![0; n * n],
             values: vec![W::zero()],
             doubled: vec![W::zero()],
             value_ids: [(W::zero(), 0)].into_iter().collect(),
@@ -162,6 +168,9 @@ impl<W: Weight> MatchingComputer<W> {
             lazy: false,
             lazy_blossoms: Vec::new(),
             saved_labelend: Vec::new(),
+            best_to: vec![NONE; 2 * n],
+            best_to_slack: vec![W::zero(); 2 * n],
+            best_to_reached: Vec::new(),
         };
         computer.reset_blossoms();
         for v in 0..n {
@@ -185,8 +194,18 @@ impl<W: Weight> MatchingComputer<W> {
     pub fn set_edge_weight(&mut self, a: usize, b: usize, weight: W) {
         // Stored doubled, so that every dual variable stays an integer.
         let weight = weight.plus(weight);
-        let id = self.value_id(weight);
-        let old = self.values[std::mem::replace(&mut self.weights[tri(a, b)], id) as usize];
+        let id = if weight == W::zero() {
+            0
+        } else {
+            self.value_id(weight)
+        };
+        if id == self.weights[a * self.n + b] {
+            // Nothing changes (what a cleared cache entry would find again):
+            // most calls clear edges long gone, two thousand per pair fixed.
+            return;
+        }
+        let old = self.values[std::mem::replace(&mut self.weights[a * self.n + b], id) as usize];
+        self.weights[b * self.n + a] = id;
         self.set_adjacent(a, b, weight > W::zero());
         self.tight[a * self.n + b] = 0;
         self.tight[b * self.n + a] = 0;
@@ -283,11 +302,7 @@ impl<W: Weight> MatchingComputer<W> {
     /// Four times the weight of `a`-`b` (twice the stored weight, zero: no
     /// edge), what a slack subtracts.
     fn doubled_weight(&self, a: usize, b: usize) -> W {
-        if a >= self.size || b >= self.size || a == b {
-            W::zero()
-        } else {
-            self.doubled[self.weights[tri(a, b)] as usize]
-        }
+        self.doubled[self.weights[a * self.n + b] as usize]
     }
 
     fn slack(&self, k: usize) -> W {
@@ -338,106 +353,6 @@ impl<W: Weight> MatchingComputer<W> {
                 })
                 .collect(),
         )
-    }
-
-    /// Sets `v`'s dual to the least value that keeps its edges feasible, and
-    /// unmatches it if its matched edge is no longer tight.
-    fn refit(&mut self, v: usize) {
-        let mut best: Option<W> = None;
-        for w in self.neighbours(v) {
-            let need = self.doubled_weight(v, w).minus(self.dualvar[w]);
-            if best.is_none_or(|b| need > b) {
-                best = Some(need);
-            }
-        }
-        if let Some(best) = best {
-            self.dualvar[v] = best;
-            self.dual_changed(v);
-        }
-        self.unmatch_if_loose(v);
-    }
-
-    fn unmatch_if_loose(&mut self, v: usize) {
-        if self.mate[v] == NONE {
-            return;
-        }
-        let m = self.endpoint(self.mate[v]);
-        let k = self.canonical(v, m);
-        if !self.present(v, m) || self.slack(k) != W::zero() {
-            self.mate[v] = NONE;
-            self.mate[m] = NONE;
-            self.loose.push((v, m));
-        }
-    }
-
-    /// Matches again the pairs unmatched by the refits whose edge is tight
-    /// once both ends have their least feasible duals. Refitting only the
-    /// vertex whose edges changed left most such pairs loose, and after a
-    /// bracket step that reweights many edges at once every loose pair cost
-    /// one more stage of the search.
-    fn rematch_loose(&mut self) {
-        for (a, b) in std::mem::take(&mut self.loose) {
-            let trivial = |v: usize| self.inblossom[v] == v && self.mate[v] == NONE;
-            if a >= self.size || b >= self.size || !trivial(a) || !trivial(b) {
-                continue;
-            }
-            if !self.present(a, b) {
-                continue;
-            }
-            self.refit(b);
-            self.refit(a);
-            if self.slack(self.canonical(a, b)) == W::zero() {
-                self.mate[a] = a * self.n + b;
-                self.mate[b] = b * self.n + a;
-            }
-        }
-    }
-
-    /// Turns the duals of every blossom holding a changed edge into its
-    /// vertices' duals (which keeps every edge feasible) and forgets those
-    /// blossoms; matched edges that stop being tight are unmatched.
-    fn dissolve_dirty_blossoms(&mut self) {
-        let dirty = std::mem::take(&mut self.dirty);
-        for b in dirty {
-            if b < self.n || self.blossombase[b] == NONE || self.blossomparent[b] != NONE {
-                continue;
-            }
-            let leaves = self.leaves_of(b);
-            self.release(b);
-            for &v in &leaves {
-                self.inblossom[v] = v;
-                self.blossomparent[v] = NONE;
-            }
-            for &v in &leaves {
-                self.unmatch_if_loose(v);
-            }
-        }
-    }
-
-    /// Moves the duals of `b` and its sub-blossoms onto their vertices and
-    /// frees their slots.
-    fn release(&mut self, b: usize) {
-        let z = self.dualvar[b];
-        if z != W::zero() {
-            for v in self.leaves_of(b) {
-                self.dualvar[v] = self.dualvar[v].plus(z);
-                self.dual_changed(v);
-            }
-        }
-        for child in std::mem::take(&mut self.blossomchilds[b]) {
-            if child >= self.n {
-                self.release(child);
-            }
-        }
-        self.blossomendps[b].clear();
-        self.blossombase[b] = NONE;
-        self.blossomparent[b] = NONE;
-        self.blossombestedges[b] = None;
-        self.bestedge[b] = NONE;
-        self.labelend[b] = NONE;
-        self.label[b] = 0;
-        self.dualvar[b] = W::zero();
-        self.unusedblossoms.push(b);
     }
 
     fn reset_blossoms(&mut self) {
@@ -649,21 +564,11 @@ impl<W: Weight> MatchingComputer<W> {
                         }
                         let p = v * n + w;
                         let k = self.canonical(v, w);
-                        let mut kslack = W::zero();
                         if !self.allowed(v, w) {
-                            if self.lazy {
-                                if self.is_tight(v, w) {
-                                    self.allow(k);
-                                } else {
-                                    self.loose_bits[v * self.row_words + word] |= 1 << (w % 64);
-                                }
-                            } else {
-                                kslack = dual_v
-                                    .plus(self.dualvar[w])
-                                    .minus(self.doubled_weight(v, w));
-                                if kslack <= W::zero() {
-                                    self.allow(k);
-                                }
+                            if self.is_tight(v, w) {
+                                self.allow_pair(v, w);
+                            } else if self.lazy {
+                                self.loose_bits[v * self.row_words + word] |= 1 << (w % 64);
                             }
                         }
                         if self.allowed(v, w) {
@@ -685,14 +590,22 @@ impl<W: Weight> MatchingComputer<W> {
                         } else if self.lazy {
                             // Least-slack edges are only read by a dual change.
                         } else if self.label[self.inblossom[w]] == 1 {
+                            // The slack only where a least-slack edge may change:
+                            // an edge to a labelled T-vertex changes nothing.
+                            let kslack = dual_v
+                                .plus(self.dualvar[w])
+                                .minus(self.doubled_weight(v, w));
                             let b = self.inblossom[v];
                             if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
                                 self.set_best(b, k, kslack);
                             }
-                        } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
-                        {
-                            self.set_best(w, k, kslack);
+                        } else if self.label[w] == 0 {
+                            let kslack = dual_v
+                                .plus(self.dualvar[w])
+                                .minus(self.doubled_weight(v, w));
+                            if self.bestedge[w] == NONE || kslack < self.best_slack(w) {
+                                self.set_best(w, k, kslack);
+                            }
                         }
                     }
                 }

@@ -4,6 +4,14 @@
 //! that drives them; the state is `MatchingComputer`'s.
 
 use super::{MatchingComputer, NONE};
+
+/// A new blossom's least-slack edge to each S-blossom (`NONE`: none yet)
+/// with its slack, and the S-blossoms reached so far.
+pub(super) struct BestTo<'a, W> {
+    edge: &'a mut [usize],
+    slack: &'a mut [W],
+    reached: &'a mut Vec<usize>,
+}
 use crate::pairing::wide::Weight;
 
 impl<W: Weight> MatchingComputer<W> {
@@ -80,11 +88,18 @@ impl<W: Weight> MatchingComputer<W> {
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
         self.gather_leaves(b);
-        for i in 0..self.blossomleaves[b].len() {
-            let v = self.blossomleaves[b][i];
-            if self.label[self.inblossom[v]] == 2 {
-                self.queue.push(v);
+        // A T-child's vertices become S-vertices to scan; the label is the
+        // child's, so it is read once per child rather than once per vertex.
+        for &child in &path {
+            if self.label[child] == 2 {
+                if child < self.n {
+                    self.queue.push(child);
+                } else {
+                    self.queue.extend_from_slice(&self.blossomleaves[child]);
+                }
             }
+        }
+        for &v in &self.blossomleaves[b] {
             self.inblossom[v] = b;
         }
         if self.lazy {
@@ -92,23 +107,39 @@ impl<W: Weight> MatchingComputer<W> {
             self.bestedge[b] = NONE;
             return;
         }
-        let mut bestedgeto = vec![NONE; 2 * self.n];
-        let mut bestslackto = vec![W::zero(); 2 * self.n];
+        // Kept between calls (all `NONE` again on return): a fresh pair of
+        // arrays of `2 n` wide slacks per blossom was mostly filling memory.
+        let mut bestedgeto = std::mem::take(&mut self.best_to);
+        let mut bestslackto = std::mem::take(&mut self.best_to_slack);
+        let mut reached = std::mem::take(&mut self.best_to_reached);
+        let mut scratch = BestTo {
+            edge: &mut bestedgeto,
+            slack: &mut bestslackto,
+            reached: &mut reached,
+        };
         for &bv in &path {
             // Neighbours scanned in place rather than gathered into lists first:
             // that allocation was a tenth of the pairing's time.
             match self.blossombestedges[bv].take() {
                 None => {
+                    // Edges inside `b` are masked out: `consider_best_edge`
+                    // skips them, and late in a round they are most edges.
                     for v in self.leaves_of(bv) {
-                        for w in self.neighbours(v) {
-                            let k = self.canonical(v, w);
-                            self.consider_best_edge(b, k, &mut bestedgeto, &mut bestslackto);
+                        for word in 0..rw {
+                            let own = self.members[b * rw + word];
+                            let mut bits = self.adjacent[v * rw + word] & !own;
+                            while bits != 0 {
+                                let w = word * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                let k = self.canonical(v, w);
+                                self.consider_outside(b, v, w, k, &mut scratch);
+                            }
                         }
                     }
                 }
                 Some(list) => {
                     for k in list {
-                        self.consider_best_edge(b, k, &mut bestedgeto, &mut bestslackto);
+                        self.consider_best_edge(b, k, &mut scratch);
                     }
                 }
             }
@@ -117,16 +148,21 @@ impl<W: Weight> MatchingComputer<W> {
         let mut list = Vec::new();
         let mut best = NONE;
         let mut best_slack = W::zero();
-        for (k, slack) in bestedgeto.into_iter().zip(bestslackto) {
-            if k == NONE {
-                continue;
-            }
+        // In the order of the blossoms reached, as a walk over all would be.
+        reached.sort_unstable();
+        for &bj in &reached {
+            let (k, slack) = (bestedgeto[bj], bestslackto[bj]);
+            bestedgeto[bj] = NONE;
             list.push(k);
             if best == NONE || slack < best_slack {
                 best = k;
                 best_slack = slack;
             }
         }
+        reached.clear();
+        self.best_to = bestedgeto;
+        self.best_to_slack = bestslackto;
+        self.best_to_reached = reached;
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = NONE;
         if best != NONE {
@@ -135,26 +171,39 @@ impl<W: Weight> MatchingComputer<W> {
     }
 
     /// Keeps `k` as the least-slack edge from new blossom `b` to its S-blossom.
-    pub(super) fn consider_best_edge(
+    pub(super) fn consider_best_edge(&self, b: usize, k: usize, to: &mut BestTo<'_, W>) {
+        let (i, j) = self.edge(k);
+        if self.inblossom[j] == b {
+            self.consider_outside(b, j, i, k, to);
+        } else {
+            self.consider_outside(b, i, j, k, to);
+        }
+    }
+
+    /// `consider_best_edge` for `k` = `inside`-`outside` with `outside` not
+    /// known to be in `b`, by its ends.
+    pub(super) fn consider_outside(
         &self,
         b: usize,
+        inside: usize,
+        outside: usize,
         k: usize,
-        bestedgeto: &mut [usize],
-        bestslackto: &mut [W],
+        to: &mut BestTo<'_, W>,
     ) {
-        let (i, mut j) = self.edge(k);
-        if self.inblossom[j] == b {
-            j = i;
-        }
-        let bj = self.inblossom[j];
+        let bj = self.inblossom[outside];
         if bj == b || self.label[bj] != 1 {
             return;
         }
-        let slack = self.slack(k);
-        if bestedgeto[bj] == NONE || slack < bestslackto[bj] {
-            bestedgeto[bj] = k;
-            bestslackto[bj] = slack;
+        let slack = self.dualvar[inside]
+            .plus(self.dualvar[outside])
+            .minus(self.doubled_weight(inside, outside));
+        if to.edge[bj] == NONE {
+            to.reached.push(bj);
+        } else if slack >= to.slack[bj] {
+            return;
         }
+        to.edge[bj] = k;
+        to.slack[bj] = slack;
     }
 
     pub(super) fn expand_blossom(&mut self, b: usize, endstage: bool) {

@@ -99,6 +99,11 @@ impl<W: Weight> MatchingComputer<W> {
 
     pub(super) fn allow(&mut self, k: usize) {
         let (i, j) = self.edge(k);
+        self.allow_pair(i, j);
+    }
+
+    /// `allow` by the two ends, which a scan has without dividing `k` by `n`.
+    pub(super) fn allow_pair(&mut self, i: usize, j: usize) {
         self.allowed[i * self.n + j] = self.stamp;
         self.allowed[j * self.n + i] = self.stamp;
     }

@@ -93,7 +93,11 @@ pub fn pair_roster(roster: &Roster) -> Result<Pairing, PairingError> {
         4 => super::brackets::run::<4>(&mut layout, &sorted),
         5..=6 => super::brackets::run::<6>(&mut layout, &sorted),
         7..=8 => super::brackets::run::<8>(&mut layout, &sorted),
-        9..=12 => super::brackets::run::<12>(&mut layout, &sorted),
+        9..=10 => super::brackets::run::<10>(&mut layout, &sorted),
+        // Its own width: 1,000 players after ten rounds take 11 limbs, and every
+        // slack of their search was a twelfth wider than it had to be.
+        11 => super::brackets::run::<11>(&mut layout, &sorted),
+        12 => super::brackets::run::<12>(&mut layout, &sorted),
         13..=16 => super::brackets::run::<16>(&mut layout, &sorted),
         17..=24 => super::brackets::run::<24>(&mut layout, &sorted),
         25..=32 => super::brackets::run::<32>(&mut layout, &sorted),
