@@ -11,6 +11,7 @@ mod live;
 pub mod page;
 mod player;
 mod poll;
+mod sse;
 pub mod tournament;
 mod tournament_live;
 
@@ -21,12 +22,10 @@ use crate::platform::present::{self, web::page_lang, web::Missing};
 use crate::ratings::keys::Scope;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 pub use config::WebConfig;
-use futures_util::StreamExt;
 use live::Live;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -332,18 +331,13 @@ async fn live_events(
         }
     };
     let receiver = app.live.watch(page);
-    let states = tokio_stream::wrappers::WatchStream::new(receiver);
-    let stream = states.flat_map(move |state| {
-        let _held = &slot;
-        let mut events = vec![SseEvent::default().event("game").data(state.json(lang))];
-        if state.page.view.is_over() {
-            events.push(SseEvent::default().event("end").data("end"));
-        }
-        futures_util::stream::iter(events.into_iter().map(Ok::<_, std::convert::Infallible>))
-    });
-    Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response()
+    sse::stream(
+        slot,
+        receiver,
+        "game",
+        move |s| s.json(lang),
+        |s| s.page.view.is_over(),
+    )
 }
 
 /// `/assets/<name>`: gzip when the browser takes it, cached for a year (the address

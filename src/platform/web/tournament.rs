@@ -16,9 +16,7 @@ use crate::platform::present::web_tournament::{
 };
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -66,20 +64,13 @@ pub(super) async fn live(
         }
     };
     let receiver = app.tournaments.watch(page);
-    let states = tokio_stream::wrappers::WatchStream::new(receiver);
-    let stream = states.flat_map(move |state| {
-        let _held = &slot;
-        let mut events = vec![SseEvent::default()
-            .event("tournament")
-            .data(state.json(lang))];
-        if !state.ongoing() {
-            events.push(SseEvent::default().event("end").data("end"));
-        }
-        futures_util::stream::iter(events.into_iter().map(Ok::<_, std::convert::Infallible>))
-    });
-    Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response()
+    super::sse::stream(
+        slot,
+        receiver,
+        "tournament",
+        move |s| s.json(lang),
+        |s| !s.ongoing(),
+    )
 }
 
 /// What a live page receives: its changing part.
