@@ -215,13 +215,7 @@ async fn player_page(
     let lang = lang_of(&query, &headers);
     let page = match app.manager.player_page(&key).await {
         Ok(page) => page,
-        Err(ActionError::NoSuchGame) => {
-            return not_found(lang, Missing::Player, &format!("/p/{key}"))
-        }
-        Err(error) => {
-            tracing::warn!(%error, "web: a player page could not be read");
-            return unavailable(lang, &format!("/p/{key}"));
-        }
+        Err(error) => return read_failed(error, lang, Missing::Player, &format!("/p/{key}")),
     };
     let words = present::web_player::player_words(&page, lang);
     html(StatusCode::OK, player::player_page(&words, &page.key, lang))
@@ -251,13 +245,7 @@ async fn game(
     };
     let page = match app.manager.game_page(key).await {
         Ok(page) => page,
-        Err(ActionError::NoSuchGame) => {
-            return not_found(lang, Missing::Game, &format!("/g/{name}"))
-        }
-        Err(error) => {
-            tracing::warn!(%error, "web: a game page could not be read");
-            return unavailable(lang, &format!("/g/{name}"));
-        }
+        Err(error) => return read_failed(error, lang, Missing::Game, &format!("/g/{name}")),
     };
     // A finished game's page never changes; an ongoing one's does with every move.
     let cache = if page.view.is_over() {
@@ -318,17 +306,11 @@ async fn live_events(
 ) -> Response {
     let lang = lang_of(&query, &headers);
     let Ok(slot) = app.live.slots.clone().try_acquire_owned() else {
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many live pages").into_response();
+        return too_many_live();
     };
     let page = match app.manager.game_page(&key).await {
         Ok(page) => page,
-        Err(ActionError::NoSuchGame) => {
-            return not_found(lang, Missing::Game, &format!("/g/{key}/live"))
-        }
-        Err(error) => {
-            tracing::warn!(%error, "web: a live game page could not be read");
-            return unavailable(lang, &format!("/g/{key}/live"));
-        }
+        Err(error) => return read_failed(error, lang, Missing::Game, &format!("/g/{key}/live")),
     };
     let receiver = app.live.watch(page);
     sse::stream(
@@ -372,8 +354,27 @@ async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     response
 }
 
-pub(super) fn not_found(lang: Lang, missing: Missing, path: &str) -> Response {
+fn not_found(lang: Lang, missing: Missing, path: &str) -> Response {
     html(StatusCode::NOT_FOUND, page::not_found(lang, missing, path))
+}
+
+/// The answer to a page whose record could not be read: the 404 page when there is no such
+/// game, player or tournament (a forged key is one), else the 503 page (the store did not
+/// answer), logged.
+fn read_failed(error: ActionError, lang: Lang, missing: Missing, path: &str) -> Response {
+    match error {
+        ActionError::NoSuchGame | ActionError::NoSuchTournament => not_found(lang, missing, path),
+        error => {
+            tracing::warn!(%error, path, "web: a page could not be read");
+            unavailable(lang, path)
+        }
+    }
+}
+
+/// The 503 for a live stream when all `max_live` are taken (the page still works, without
+/// live changes).
+fn too_many_live() -> Response {
+    (StatusCode::SERVICE_UNAVAILABLE, "too many live pages").into_response()
 }
 
 /// A 503 page in the reader's language: the store did not answer (the caller logs why).

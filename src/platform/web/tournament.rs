@@ -6,17 +6,16 @@
 
 use super::assets::TOURNAMENT_SCRIPT;
 use super::page::{document, escape, script_json};
-use super::{html, lang_of, not_found, unavailable, App};
+use super::{html, lang_of, read_failed, too_many_live, App};
 use crate::i18n::Lang;
 use crate::manager::tournament_pages::TournamentPage;
-use crate::manager::ActionError;
 use crate::platform::present::web::Missing;
 use crate::platform::present::web_tournament::{
     tournament_words, GamesSection, TournamentList, TournamentWords,
 };
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -31,13 +30,7 @@ pub(super) async fn page(
     let lang = lang_of(&query, &headers);
     match app.manager.tournament_page(&key).await {
         Ok(page) => html(StatusCode::OK, tournament_page(&page, lang, &app.base)),
-        Err(ActionError::NoSuchTournament) => {
-            not_found(lang, Missing::Tournament, &format!("/t/{key}"))
-        }
-        Err(error) => {
-            tracing::warn!(%error, "web: a tournament page could not be read");
-            unavailable(lang, &format!("/t/{key}"))
-        }
+        Err(error) => read_failed(error, lang, Missing::Tournament, &format!("/t/{key}")),
     }
 }
 
@@ -51,16 +44,12 @@ pub(super) async fn live(
 ) -> Response {
     let lang = lang_of(&query, &headers);
     let Ok(slot) = app.live.slots.clone().try_acquire_owned() else {
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many live pages").into_response();
+        return too_many_live();
     };
     let page = match app.manager.tournament_page(&key).await {
         Ok(page) => page,
-        Err(ActionError::NoSuchTournament) => {
-            return not_found(lang, Missing::Tournament, &format!("/t/{key}/live"))
-        }
         Err(error) => {
-            tracing::warn!(%error, "web: a live tournament page could not be read");
-            return unavailable(lang, &format!("/t/{key}/live"));
+            return read_failed(error, lang, Missing::Tournament, &format!("/t/{key}/live"))
         }
     };
     let receiver = app.tournaments.watch(page);
