@@ -22,6 +22,9 @@ mod puzzles;
 #[path = "manager_flows/public.rs"]
 mod public;
 
+#[path = "manager_flows/langs.rs"]
+mod langs;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());
@@ -1051,12 +1054,16 @@ on_both_backends! {
 /// Issue 32: a press costs one store read (the game's revision), not three or four: the
 /// presser's language, the players' languages for the board and the presser's handle are
 /// what this process read or wrote of them lately. Here a press as both adapters make it:
-/// the handle noted, the presser's language, the action, the board's languages.
+/// the handle noted, the presser's language asked once (with their app's), the action;
+/// the board's languages come with the view.
 async fn a_press_reads_the_store_once(backend: Backend) {
+    use toguz::i18n::Lang;
     let store = backend.open().await;
     let (m, _) = manager_with(store.clone(), ManagerConfig::default()).await;
     let (a, b) = (user("a"), user("b"));
-    m.set_user_lang(&b, toguz::i18n::Lang::Kk).await.unwrap();
+    // "a" chose nothing and their app speaks Russian; "b" chose Kazakh in an English app.
+    m.set_user_lang(&b, Lang::Kk).await.unwrap();
+    let app = |u: &UserRef| if *u == a { Lang::Ru } else { Lang::En };
     let mut v = start_game(&m, &a, &b).await;
     let mut costs = Vec::new();
     for ply in 0..4u16 {
@@ -1065,7 +1072,7 @@ async fn a_press_reads_the_store_once(backend: Backend) {
         m.remember_handle(&format!("{}_handle", mover.id), &mover)
             .await
             .unwrap();
-        let lang = m.user_lang(&mover).await;
+        let lang = m.speaker(&mover, Some(app(&mover))).await;
         let pit = (1..=9)
             .find(|&p| v.position.is_legal(p))
             .expect("a legal pit");
@@ -1075,10 +1082,19 @@ async fn a_press_reads_the_store_once(backend: Backend) {
             pit,
         };
         v = game(act(&m, &mover, action).await);
-        let board = [m.user_lang(&a).await, m.user_lang(&b).await];
         costs.push(store.reads() - before);
-        assert_eq!(board[1], Some(toguz::i18n::Lang::Kk));
-        assert_eq!(lang, board[usize::from(mover == b)]);
+        let side = v.side_of(&mover).expect("a player");
+        assert_eq!(
+            lang,
+            v.langs[side.index()],
+            "the presser is told what they read"
+        );
+        if ply > 0 {
+            // Both have pressed: the view knows both languages.
+            let white = v.side_of(&a).expect("a plays").index();
+            assert_eq!(v.langs[white], Lang::Ru);
+            assert_eq!(v.langs[1 - white], Lang::Kk);
+        }
     }
     // Each player's first press reads their handle once; from then on a press reads the
     // game's revision alone.

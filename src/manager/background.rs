@@ -145,7 +145,10 @@ impl Manager {
                 let ahead = u32::try_from(ticket.ahead()).unwrap_or(u32::MAX);
                 let view = {
                     let game = slot.lock().await;
-                    (game.bot_to_move().is_some()).then(|| self.view_of(&game))
+                    match game.bot_to_move() {
+                        Some(_) => Some(self.view_of(&game).await),
+                        None => None,
+                    }
                 };
                 if let Some(mut view) = view {
                     tracing::info!(game = id, ahead, "the bot is busy; game queued");

@@ -93,7 +93,7 @@ impl Manager {
                 return Err(error);
             }
         }
-        let view = rec.view(self.now());
+        let view = self.challenge_view(&rec).await;
         Ok(Reply::Challenge(view))
     }
 
@@ -139,7 +139,7 @@ impl Manager {
             Answer::Decline | Answer::Cancel => return Err(ActionError::NotForYou),
         };
         self.close_challenge(&mut c, status).await?;
-        Ok(Reply::Challenge(c.view(self.now())))
+        Ok(Reply::Challenge(self.challenge_view(&c).await))
     }
 
     /// Starts the game of an open challenge that `actor` accepts.
@@ -195,7 +195,7 @@ impl Manager {
             }
         };
         lock(&self.inner.index).remove_challenge(c);
-        self.publish(Event::Challenge(c.view(self.now())));
+        self.publish(Event::Challenge(self.challenge_view(c).await));
         Ok(Reply::Game(view))
     }
 
@@ -213,7 +213,7 @@ impl Manager {
             return Err(error);
         }
         c.revision += 1;
-        self.publish(Event::Challenge(c.view(self.now())));
+        self.publish(Event::Challenge(self.challenge_view(c).await));
         Err(ActionError::TermsChanged {
             variant: c.variant,
             time: c.time_control,
@@ -263,7 +263,7 @@ impl Manager {
                 }
             }
         }
-        Ok(Reply::Challenge(c.view(self.now())))
+        Ok(Reply::Challenge(self.challenge_view(&c).await))
     }
 
     /// Lets go of a challenge's slot now rather than at the end of the caller's scope (a
@@ -281,7 +281,7 @@ impl Manager {
             return Ok(false);
         }
         self.close_challenge(c, ChallengeStatus::Expired).await?;
-        self.publish(Event::Challenge(c.view(self.now())));
+        self.publish(Event::Challenge(self.challenge_view(c).await));
         Ok(true)
     }
 

@@ -101,7 +101,7 @@ impl Manager {
         if game.bot_to_move().is_some() {
             self.spawn_bot(id);
         }
-        Ok(self.view_of(&game))
+        Ok(self.view_of(&game).await)
     }
 
     /// Stores a new game (and the change of the challenge it comes from) durably; returns

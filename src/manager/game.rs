@@ -251,6 +251,11 @@ impl Game {
             .then(|| self.rec.last_move_at.saturating_add(timeout_secs))
     }
 
+    /// The moves so far in standard notation (`GameView::moves`).
+    pub fn moves_text(&self) -> &str {
+        &self.moves_text
+    }
+
     /// The view at the manager's time `now_ms` (for the clocks' readings).
     pub fn view(&self, timeout_secs: u64, now_ms: u64, first_move_ms: u64) -> GameView {
         GameView {
@@ -277,6 +282,7 @@ impl Game {
             arena: self.rec.arena.is_some(),
             seat: self.rec.seat.clone(),
             page_url: None,
+            langs: Default::default(),
         }
     }
 }
@@ -356,6 +362,7 @@ impl ChallengeRecord {
             time_control: self.time_control,
             time_changeable: self.time_changeable,
             time_changes: self.time_changes,
+            lang: Default::default(),
         }
     }
 }

@@ -196,7 +196,7 @@ impl Manager {
     /// (no actor: reading a game changes nothing and is open to everyone).
     pub async fn game(&self, id: &str) -> Result<GameView, ActionError> {
         let slot = self.game_slot(id).await?;
-        let mut view = self.view_of(&*self.enter(&slot).await?);
+        let mut view = self.view_of(&*self.enter(&slot).await?).await;
         view.bot_busy = self.bot_busy(id);
         Ok(view)
     }
@@ -206,7 +206,7 @@ impl Manager {
         let mut views = Vec::with_capacity(ids.len());
         for id in ids {
             let slot = self.game_slot(&id).await?;
-            let view = self.view_of(&*self.enter(&slot).await?);
+            let view = self.view_of(&*self.enter(&slot).await?).await;
             views.push(view);
         }
         Ok(Reply::Games(views))

@@ -557,7 +557,7 @@ impl Manager {
             game: game.id().clone(),
             file_name: format!("toguz-{}.pgn", game.id()),
             text,
-            moves: self.view_of(&game).moves,
+            moves: game.moves_text().to_string(),
             page_url: self.page_url(game.id()),
         })
     }

@@ -79,7 +79,7 @@ impl Manager {
                 tracing::error!(game = id, error, "game record does not replay");
                 ActionError::NoSuchGame
             })?;
-            let view = self.view_of(&game);
+            let view = self.view_of(&game).await;
             let rec = &game.rec;
             (view, rec.moves.clone(), record, rec.created_at, rec.variant)
         };

@@ -361,13 +361,21 @@ impl Manager {
     }
 
     /// A game as a view shows it now.
-    fn view_of(&self, game: &Game) -> GameView {
+    async fn view_of(&self, game: &Game) -> GameView {
         let mut view = game.view(
             self.timeout_secs(),
             self.now_ms(),
             self.inner.config.clock.first_move_ms(),
         );
         view.page_url = self.page_url(&view.id);
+        view.langs = self.player_langs(&view.players).await;
+        view
+    }
+
+    /// The view of a challenge, speaking its challenger's language.
+    async fn challenge_view(&self, challenge: &ChallengeRecord) -> ChallengeView {
+        let mut view = challenge.view(self.now());
+        view.lang = self.lang_of(&view.challenger).await;
         view
     }
 

@@ -159,7 +159,7 @@ impl Manager {
             let view = match self.game_slot(&id).await {
                 Ok(slot) => {
                     let game = self.enter(&slot).await?;
-                    self.view_of(&game)
+                    self.view_of(&game).await
                 }
                 Err(ActionError::NoSuchGame) => continue,
                 Err(error) => return Err(error),

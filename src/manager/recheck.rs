@@ -67,7 +67,7 @@ impl Manager {
             }
         }
         tracing::info!(game = id, ply = game.ply(), "an unsure write read back");
-        self.publish(Event::Game(self.view_of(&game)));
+        self.publish(Event::Game(self.view_of(&game).await));
         Ok(())
     }
 
@@ -80,7 +80,7 @@ impl Manager {
             drop(c);
             return self.show_accepted_game(&game, messages).await;
         }
-        self.publish(Event::Challenge(c.view(self.now())));
+        self.publish(Event::Challenge(self.challenge_view(&c).await));
         Ok(())
     }
 

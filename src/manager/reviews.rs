@@ -306,7 +306,7 @@ impl Manager {
                 return Err(ActionError::GameNotOver);
             }
             (
-                self.view_of(&game),
+                self.view_of(&game).await,
                 game.rec.moves.clone(),
                 Position::start(game.rec.variant),
             )

@@ -612,7 +612,7 @@ impl Manager {
                 self.after_change(&before, &mut game);
                 self.refresh_watchers(&mut game).await;
             }
-            return Ok((out, self.view_of(&game)));
+            return Ok((out, self.view_of(&game).await));
         }
     }
 
@@ -644,7 +644,7 @@ impl Manager {
         self.after_change(&before, game);
         self.refresh_watchers(game).await;
         tracing::info!(game = game.id(), ?event, "the clock ended the game");
-        self.publish(Event::Game(self.view_of(game)));
+        self.publish(Event::Game(self.view_of(game).await));
         Ok(())
     }
 

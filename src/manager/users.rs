@@ -16,6 +16,9 @@ use std::time::Duration;
 const LANG_FRESH: Duration = Duration::from_secs(10);
 /// How long a process trusts that a handle is stored as it saw it.
 const HANDLE_FRESH: Duration = Duration::from_secs(60);
+/// How long a process remembers the language of a user's app (as their platform reported
+/// it) after it last heard from them: their boards speak it while they chose none.
+const APP_FRESH: Duration = Duration::from_secs(24 * 3600);
 /// Users whose language or handle a process keeps at most (memory stays flat under load).
 const RECENT_USERS: u64 = 100_000;
 
@@ -25,6 +28,8 @@ pub(super) struct Recent {
     langs: Cache<String, Option<Lang>>,
     /// Handle key -> the user stored with it.
     handles: Cache<String, UserRef>,
+    /// User key -> the language of their app, as their platform last reported it.
+    apps: Cache<String, Lang>,
 }
 
 impl Recent {
@@ -32,6 +37,10 @@ impl Recent {
         Recent {
             langs: recent(LANG_FRESH),
             handles: recent(HANDLE_FRESH),
+            apps: Cache::builder()
+                .max_capacity(RECENT_USERS)
+                .time_to_idle(APP_FRESH)
+                .build(),
         }
     }
 }
@@ -56,6 +65,47 @@ fn handle_key(platform: Platform, handle: &str) -> String {
 }
 
 impl Manager {
+    /// The language to speak to `user`: the one they chose, else their app's (`app`, as
+    /// their platform reports it with the request at hand, else as it last did), else
+    /// English. An adapter asks once per request, where the request comes in, and speaks
+    /// this to the person who made it; the boards of a game speak its players' languages
+    /// as the manager puts them into the view (`GameView::langs`).
+    pub async fn speaker(&self, user: &UserRef, app: Option<Lang>) -> Lang {
+        if let Some(app) = app {
+            self.note_app_lang(user, app);
+        }
+        self.lang_of(user).await
+    }
+
+    /// Notes the language of `user`'s app, as their platform reported it (kept by this
+    /// process, for a day after it last heard of them).
+    pub fn note_app_lang(&self, user: &UserRef, app: Lang) {
+        let key = user.key();
+        if self.inner.recent.apps.get(&key) != Some(app) {
+            self.inner.recent.apps.insert(key, app);
+        }
+    }
+
+    /// The language `user` is spoken to in when they did not ask (`speaker` without news
+    /// from their app).
+    pub(super) async fn lang_of(&self, user: &UserRef) -> Lang {
+        match self.user_lang(user).await {
+            Some(lang) => lang,
+            None => self.inner.recent.apps.get(&user.key()).unwrap_or_default(),
+        }
+    }
+
+    /// The language each player of `game` speaks (English for the bot).
+    pub(super) async fn player_langs(&self, players: &[Player; 2]) -> [Lang; 2] {
+        let mut langs = [Lang::default(); 2];
+        for (lang, player) in langs.iter_mut().zip(players) {
+            if let Player::Human(user) = player {
+                *lang = self.lang_of(user).await;
+            }
+        }
+        langs
+    }
+
     /// The language a user chose, if any.
     pub async fn user_lang(&self, user: &UserRef) -> Option<Lang> {
         let key = user.key();

@@ -2,6 +2,7 @@
 //! actions each viewer may take on them.
 
 use super::types::{MessageRef, Player, Seat};
+use crate::i18n::Lang;
 use crate::model::{ChallengeId, ChatRef, GameId, TimeControl, UserRef};
 use crate::ratings::RatingChange;
 use crate::rules::{EndReason, MoveReport, Position, Side, Variant};
@@ -88,6 +89,10 @@ pub struct GameView {
     /// The address of the game's page on the web, when the pages are served
     /// (`Manager::page_url`): boards link to it, records and reviews name it.
     pub page_url: Option<String>,
+    /// The language White and Black speak (the one they chose, else their app's; English
+    /// for the bot), as the manager knows it: boards speak their viewer's
+    /// (`present::board_lang`), so no adapter looks it up again.
+    pub langs: [Lang; 2],
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -261,6 +266,8 @@ pub struct ChallengeView {
     pub time_changeable: bool,
     /// How many times the time control was changed (orders redraws).
     pub time_changes: u32,
+    /// The challenger's language (as `GameView::langs`): the challenge's messages speak it.
+    pub lang: Lang,
 }
 
 /// What a viewer may do with a challenge now.
@@ -322,6 +329,7 @@ impl GameView {
             arena: false,
             seat: None,
             page_url: None,
+            langs: [Lang::default(); 2],
         }
     }
 }
@@ -385,6 +393,7 @@ mod tests {
             time_control: TimeControl::Correspondence,
             time_changeable: false,
             time_changes: 0,
+            lang: Lang::Ru,
         };
         assert!(c.actions_for(Some(&user("b"))).accept);
         assert!(!c.actions_for(Some(&user("x"))).accept);

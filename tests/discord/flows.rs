@@ -1243,3 +1243,31 @@ async fn spectators_boards_never_push_the_players_boards_out() {
         check_board(fake, &redrawn, &pos);
     }
 }
+
+/// A board speaks the language of the player to move, as their Discord client reported it
+/// (neither chose one with /lang), whoever pressed: Alice's press leaves a board in Bob's
+/// Russian when it is Bob's turn, and his press one in her English. The languages come with
+/// the manager's view (issue 32), not from a lookup of the presser.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_speaks_the_client_language_of_the_player_to_move() {
+    let h = Harness::start(Options::default()).await;
+    let fake = &h.fake;
+    let (alice, bob) = (User::new(1011, "Alice"), User::new(1012, "Bob"));
+    fake.set_locale(&bob, "ru");
+    let message = challenge(fake, &alice, &bob).await;
+    let accept = button_id(fake, message, 0);
+    press(fake, &bob, message, &accept).await;
+    for _ in 0..4 {
+        let board = fake.message(message).unwrap();
+        let text = board["content"].as_str().unwrap_or_default().to_string();
+        let (mover, words) = if text.contains(&alice.mention()) {
+            (&alice, "your move in game")
+        } else {
+            (&bob, "ваш ход в партии")
+        };
+        assert!(text.contains(words), "{text}");
+        let (_, pit) = first_enabled_pit(&board).expect("a legal pit");
+        let call = press(fake, mover, message, &pit).await;
+        assert_eq!(call.callback_type(), Some(7), "{}", content(&call));
+    }
+}

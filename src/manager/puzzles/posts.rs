@@ -9,6 +9,7 @@
 use super::record::PuzzleError;
 use super::view::DailyView;
 use super::{day_of, DAY_SECS};
+use crate::i18n::Lang;
 use crate::manager::{ActionError, Event, Manager, MessageRef};
 use crate::model::{ChatRef, UserRef};
 use crate::store::{Batch, Expect, StoreError, Tree};
@@ -58,6 +59,8 @@ pub struct DailyNews {
     pub post: DailyPost,
     pub daily: DailyView,
     pub fresh: bool,
+    /// The language of whoever set the post up (as `GameView::langs`): the post speaks it.
+    pub lang: Lang,
 }
 
 impl Manager {
@@ -152,10 +155,12 @@ impl Manager {
             puzzle = daily.puzzle.id,
             "daily puzzle post claimed"
         );
+        let lang = self.lang_of(&post.set_by).await;
         self.publish(Event::DailyPuzzle(DailyNews {
             post,
             daily,
             fresh: true,
+            lang,
         }));
         Ok(true)
     }
@@ -205,11 +210,15 @@ impl Manager {
             }
         };
         match self.daily_puzzle(chat).await {
-            Ok(daily) if daily.day == day => self.publish(Event::DailyPuzzle(DailyNews {
-                post,
-                daily,
-                fresh: false,
-            })),
+            Ok(daily) if daily.day == day => {
+                let lang = self.lang_of(&post.set_by).await;
+                self.publish(Event::DailyPuzzle(DailyNews {
+                    post,
+                    daily,
+                    fresh: false,
+                    lang,
+                }))
+            }
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, "daily count not read"),
         }

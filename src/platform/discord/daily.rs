@@ -70,7 +70,7 @@ async fn worker(bot: Arc<Bot>, http: Arc<Http>, channel: u64) {
 
 /// Posts the day's puzzle (and attaches the message), or redraws the post's count.
 async fn show(bot: &Bot, http: &Http, channel: u64, news: DailyNews) {
-    let lang = bot.lang_of(&news.post.set_by).await;
+    let lang = news.lang;
     let Some(out) = post(&news, lang).await else {
         return;
     };

@@ -134,11 +134,7 @@ async fn challenge_worker(
     let mut last = None;
     while bot.challenges.next(&id, &mut rx, Duration::ZERO).await {
         let view = rx.borrow_and_update().clone();
-        let lang = bot
-            .manager
-            .user_lang(&view.challenger)
-            .await
-            .unwrap_or_default();
+        let lang = view.lang;
         {
             let _guard = bot.hold(format!("c:{id}")).await;
             close_challenge(&bot, &http, &view, lang).await;
@@ -265,7 +261,7 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
     if stale.is_empty() {
         return (Redraw::UpToDate, Some(view));
     }
-    let lang = bot.board_lang(&view).await;
+    let lang = present::board_lang(&view);
     let out = messages::game(&view, lang, bot.settings.mention).await;
     let stamp = Drawn::Game(Stamp::of(&view));
     let mut redraw = Redraw::UpToDate;

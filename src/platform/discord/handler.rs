@@ -157,14 +157,11 @@ impl Bot {
         Ok(())
     }
 
-    /// The language for a user: the one they chose, else their Discord client's.
+    /// The language for a user: the one they chose, else their Discord client's (which the
+    /// manager keeps for the boards of their games).
     async fn lang(&self, user: &UserRef, locale: &str) -> Lang {
         let client = Lang::from_locale(Some(locale));
-        self.see_locale(user, client);
-        match self.manager.user_lang(user).await {
-            Some(lang) => lang,
-            None => client,
-        }
+        self.manager.speaker(user, Some(client)).await
     }
 
     async fn act(
@@ -429,7 +426,7 @@ impl Bot {
         match attach {
             Attach::Game(view) => {
                 let _guard = self.hold(format!("g:{}", view.id)).await;
-                let lang = self.board_lang(&view).await;
+                let lang = present::board_lang(&view);
                 let out = messages::game(&view, lang, self.settings.mention).await;
                 let Some(message) = origin.post(out).await else {
                     return Ok(());
@@ -719,7 +716,7 @@ impl Bot {
         message: u64,
     ) {
         // The next player is pinged in the board's language too: it is theirs.
-        let lang = self.board_lang(view).await;
+        let lang = present::board_lang(view);
         let out = messages::game(view, lang, self.settings.mention).await;
         let ticket = self.begin_draw(message);
         let answered = origin.update(out).await;

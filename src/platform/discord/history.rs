@@ -20,7 +20,7 @@ use crate::model::{Category, ChatRef, Platform, UserRef};
 use crate::platform::present::history_text::{
     self, entry_button, history_text, name_in, BoardsShown, Whose,
 };
-use crate::platform::present::LabeledButton;
+use crate::platform::present::{self, LabeledButton};
 use crate::ratings::keys::Scope;
 use crate::t;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
@@ -127,7 +127,7 @@ impl Bot {
             Ok(Reply::Game(view)) => view,
             _ => return None,
         };
-        let lang = self.board_lang(&view).await;
+        let lang = present::board_lang(&view);
         let mut out = messages::game(&view, lang, MentionStyle::Message).await;
         out.content.clear();
         out.ping.clear();

@@ -579,6 +579,7 @@ pub(super) mod tests {
             time_control: Default::default(),
             time_changeable: false,
             time_changes: 0,
+            lang: Lang::En,
         };
         let out = challenge(&c, Lang::En);
         assert!(out.content.starts_with("<@22> "));

@@ -28,9 +28,8 @@ mod tournament;
 mod tournament_view;
 mod tournament_worker;
 
-use crate::i18n::Lang;
 use crate::manager::limits::CommandLimit;
-use crate::manager::{ChallengeView, GameView, Manager, MessageRef};
+use crate::manager::{ChallengeView, Manager, MessageRef};
 use crate::model::{Platform, UserRef};
 use crate::platform::worker::Workers;
 use anyhow::Context as _;
@@ -80,7 +79,6 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         games: Workers::new("Discord game"),
         challenges: Workers::new("Discord challenge"),
         commands_registered: AtomicBool::new(false),
-        locales: Mutex::new(HashMap::new()),
         tournaments: tournament_worker::Tournaments::default(),
         daily: daily::DailyPosts::default(),
     });
@@ -171,10 +169,6 @@ pub(crate) struct Bot {
     /// The worker of each closed challenge whose messages are to be edited.
     challenges: Workers<ChallengeView>,
     commands_registered: AtomicBool,
-    /// The Discord client language of each user seen in an interaction, for the boards of
-    /// players who chose no language (`present::board_lang`). A directory, not state:
-    /// cleared when it outgrows [`MAX_LOCALES`].
-    locales: Mutex<HashMap<String, Lang>>,
     /// The workers of tournaments with news to show, and what their messages show.
     tournaments: tournament_worker::Tournaments,
     /// The daily puzzle posts to make or redraw, per channel.
@@ -235,8 +229,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// How long an answer waits for another task that is updating the same game.
 const LOCK_WAIT: Duration = Duration::from_millis(1500);
-/// Past this many entries `locales` is cleared.
-const MAX_LOCALES: usize = 100_000;
 /// Past this many entries `drawn` is cleared (a safety net; entries leave when games end).
 const MAX_DRAWN: usize = 100_000;
 
@@ -264,33 +256,6 @@ fn prune_lock(locks: &Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>, key: 
 }
 
 impl Bot {
-    /// Remembers the language of `user`'s Discord client.
-    fn see_locale(&self, user: &UserRef, lang: Lang) {
-        let mut locales = lock(&self.locales);
-        if locales.len() >= MAX_LOCALES {
-            locales.clear();
-        }
-        locales.insert(user.id.clone(), lang);
-    }
-
-    /// The language to speak to `user`: the one they chose, else their Discord client's as
-    /// last seen, else English.
-    async fn lang_of(&self, user: &UserRef) -> Lang {
-        if let Some(lang) = self.manager.user_lang(user).await {
-            return lang;
-        }
-        lock(&self.locales)
-            .get(&user.id)
-            .copied()
-            .unwrap_or_default()
-    }
-
-    /// The language of a game's board (`present::board_lang`): the same for every redraw,
-    /// whoever pressed.
-    async fn board_lang(&self, view: &GameView) -> Lang {
-        crate::platform::present::board_lang(view, async |u| self.lang_of(u).await).await
-    }
-
     /// Takes the lock of a game or challenge, waiting at most [`LOCK_WAIT`] (after that wait
     /// it goes ahead unlocked: the answer matters more, and a redraw catches up).
     async fn hold(&self, key: String) -> Option<Held<'_>> {
@@ -405,7 +370,6 @@ impl Bot {
             games: Workers::new("Discord game"),
             challenges: Workers::new("Discord challenge"),
             commands_registered: AtomicBool::new(false),
-            locales: Mutex::new(HashMap::new()),
             tournaments: tournament_worker::Tournaments::default(),
             daily: daily::DailyPosts::default(),
         }

@@ -216,7 +216,7 @@ async fn bring_up_to_date(bot: &Arc<Bot>, http: &Arc<Http>, id: &str, pending: P
             };
         }
     };
-    let lang = bot.lang_of(&rec.creator).await;
+    let lang = bot.manager.speaker(&rec.creator, None).await;
     let mut left = Pending::default();
     let home = home(&rec);
     if !pending.is_empty() && home.is_none() {
@@ -292,7 +292,7 @@ async fn post_pairing(
         // Posted already (by an earlier try whose answer was lost, say).
         return Posted::Done;
     }
-    let lang = bot.board_lang(&view).await;
+    let lang = present::board_lang(&view);
     let mut out = messages::game(&view, lang, bot.settings.mention).await;
     let line = show::pairing_line(rec, game, lang, &mention).unwrap_or_default();
     let content = match out.content.is_empty() {

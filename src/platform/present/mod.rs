@@ -67,14 +67,14 @@ pub fn is_older(view: &GameView, than: &GameView) -> bool {
     view.version < than.version
 }
 
-/// The language a game's board speaks, on every platform: its [`viewer`]'s, as `lang_of`
-/// finds it (the language they chose, else their app's), English when no person plays.
-/// Chats have no language setting of their own, and a board does not change language with
-/// whoever pressed a button last. Answers meant for one person (an error, a list) speak
-/// that person's language instead.
-pub async fn board_lang(view: &GameView, lang_of: impl AsyncFnOnce(&UserRef) -> Lang) -> Lang {
-    match viewer(view) {
-        Some(user) => lang_of(user).await,
+/// The language a game's board speaks, on every platform: its [`viewer`]'s, as the
+/// manager put it into the view (the language they chose, else their app's), English when
+/// no person plays. Chats have no language setting of their own, and a board does not
+/// change language with whoever pressed a button last. Answers meant for one person (an
+/// error, a list) speak that person's language instead.
+pub fn board_lang(view: &GameView) -> Lang {
+    match viewer(view).and_then(|user| view.side_of(user)) {
+        Some(side) => view.langs[side.index()],
         None => Lang::default(),
     }
 }

@@ -27,10 +27,14 @@ fn view() -> GameView {
 
 #[test]
 fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
-    let lang_of = async |u: &UserRef| if u.id == "a" { Lang::Ru } else { Lang::Kk };
-    let lang = |v: &GameView| futures::executor::block_on(board_lang(v, lang_of));
+    // The manager puts each player's language into the view: "a" speaks Russian, "b"
+    // Kazakh, the bot English.
+    let lang = board_lang;
+    let bot_game = GameView {
+        langs: [Lang::Ru, Lang::En],
+        ..view()
+    };
     // Against the bot, the person plays whoever is to move (the bot is, after 1. 76).
-    let bot_game = view();
     assert_eq!(viewer(&bot_game), Some(&user("a")));
     assert_eq!(lang(&bot_game), Lang::Ru);
     // Between people, the one to move, whoever pressed last.
@@ -40,6 +44,7 @@ fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
         chat,
         [Player::Human(user("a")), Player::Human(user("b"))],
     );
+    people.langs = [Lang::Ru, Lang::Kk];
     assert_eq!(viewer(&people), Some(&user("a")));
     assert_eq!(lang(&people), Lang::Ru);
     people.position.play(1).unwrap();
@@ -48,6 +53,7 @@ fn a_board_is_drawn_for_and_speaks_the_language_of_the_person_to_move() {
     // No person plays: White's side, in English.
     let bots = GameView {
         players: [Player::Bot(Level::Easy), Player::Bot(Level::Hard)],
+        langs: [Lang::Ru, Lang::Kk],
         ..view()
     };
     assert_eq!(viewer(&bots), None);

@@ -72,7 +72,7 @@ pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
 }
 
 async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
-    let lang = board_lang(ctx, view).await;
+    let lang = present::board_lang(view);
     let mut facts = Facts {
         place: o.place.as_ref(),
         attached: o
@@ -136,11 +136,6 @@ async fn attached_now(ctx: &Arc<Ctx>, view: &GameView, place: Option<&MsgRef>) -
         .is_none_or(|now| now.messages.contains(&place.to_ref()))
 }
 
-/// The language of a game's board: its viewer's (`present::board_lang`).
-pub async fn board_lang(ctx: &Ctx, view: &GameView) -> Lang {
-    present::board_lang(view, async |u| ctx.lang_of(u).await).await
-}
-
 /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
 /// or if drawing fails) the text board. The PNG is drawn off the async workers
 /// (`render::board_png`), so other chats' updates go on meanwhile.
@@ -194,7 +189,7 @@ fn board_message_in(view: &GameView, chat: i64) -> Option<i32> {
 /// board is drawn once per kind (photo or inline text), however many messages show it.
 /// Returns false when no message shows the game yet.
 pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
-    let lang = board_lang(ctx, view).await;
+    let lang = present::board_lang(view);
     let live = live_messages(view);
     if live.is_empty() {
         // Not attached yet: the handler that is posting it catches up afterwards.
@@ -444,7 +439,8 @@ pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef
     if actor == Some(user) {
         return;
     }
-    let lang = ctx.lang_of(user).await;
+    // The person to move is the board's viewer: the board speaks their language.
+    let lang = present::board_lang(view);
     let text = t!(
         lang,
         "tg-your-turn",
@@ -482,7 +478,7 @@ pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef
 /// run out): the board's edit does not notify, so its players are told by a message that
 /// stays, naming them and the result.
 async fn tell_the_end(ctx: &Arc<Ctx>, view: &GameView, chat: i64) {
-    let lang = board_lang(ctx, view).await;
+    let lang = present::board_lang(view);
     let Some(result) = present::result_text(view, lang) else {
         return;
     };
@@ -532,7 +528,7 @@ pub fn challenge_content(view: &ChallengeView, lang: Lang) -> Content {
 
 /// Updates every message showing a challenge.
 pub async fn refresh_challenge(ctx: &Ctx, view: &ChallengeView) {
-    let lang = ctx.lang_of(&view.challenger).await;
+    let lang = view.lang;
     let accepted = matches!(view.status, ChallengeStatus::Accepted(_));
     for target in view.messages.iter().filter_map(MsgRef::parse) {
         if accepted && target.is_inline() {

@@ -76,7 +76,7 @@ async fn worker(ctx: Arc<Ctx>, chat: i64) {
 
 /// Posts the day's puzzle (and attaches the message), or redraws the post's count.
 async fn show(ctx: &Arc<Ctx>, chat: i64, news: DailyNews) {
-    let lang = ctx.lang_of(&news.post.set_by).await;
+    let lang = news.lang;
     let content = match content(ctx, chat, &news, lang).await {
         Some(content) => content,
         None => return,

@@ -6,7 +6,6 @@
 //! inline message has no chat to post in, so there the press's answer is all), and redraws
 //! the pressed board's keyboard so its Hint button counts down.
 
-use super::boards;
 use super::boards::version;
 use super::failure::HandlerResult;
 use super::markup;
@@ -75,7 +74,7 @@ async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
         ctx.send_later(*chat, Some(*message), content, None);
     }
     let view = &hint.game;
-    let board_lang = boards::board_lang(ctx, view).await;
+    let board_lang = present::board_lang(view);
     let keyboard = markup::game_keyboard(view, board_lang, markup::Where::of(place));
     ctx.poster.edit(
         place.clone(),

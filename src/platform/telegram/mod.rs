@@ -76,8 +76,8 @@ pub(crate) struct Ctx {
     pub button_key: inline::ButtonKey,
 }
 
-/// Users seen recently: their names and Telegram languages. (`@username`s are kept by the
-/// manager: see `Ctx::see`.)
+/// Users seen recently: their names. (Their Telegram languages and `@username`s are kept
+/// by the manager: see `Ctx::see`.)
 #[derive(Default)]
 pub(crate) struct People {
     inner: Mutex<PeopleInner>,
@@ -86,7 +86,6 @@ pub(crate) struct People {
 #[derive(Default)]
 struct PeopleInner {
     names: HashMap<u64, String>,
-    langs: HashMap<u64, Lang>,
 }
 
 /// Entries kept at most; the directory is a convenience, not a store.
@@ -99,19 +98,11 @@ impl People {
             *p = PeopleInner::default();
         }
         p.names.insert(user.id.0, user.full_name());
-        if let Some(lang) = user.language_code.as_deref().and_then(Lang::from_code) {
-            p.langs.insert(user.id.0, lang);
-        }
     }
 
     pub fn name(&self, id: u64) -> Option<String> {
         let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         p.names.get(&id).cloned()
-    }
-
-    fn telegram_lang(&self, id: &str) -> Option<Lang> {
-        let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        p.langs.get(&id.parse().ok()?).copied()
     }
 }
 
@@ -161,11 +152,15 @@ impl Ctx {
         self.outbox.push(chat, None, Box::pin(job));
     }
 
-    /// Notes a user the bot saw: name and language for now, and their `@username` for good
-    /// (Telegram gives bots no lookup by username, so `/challenge @name` can only find
-    /// people the bot has seen; the manager keeps them across restarts).
+    /// Notes a user the bot saw: name and Telegram language for now (the manager keeps the
+    /// language for their boards), and their `@username` for good (Telegram gives bots no
+    /// lookup by username, so `/challenge @name` can only find people the bot has seen; the
+    /// manager keeps them across restarts).
     pub async fn see(&self, user: &User) {
         self.people.see(user);
+        if let Some(lang) = user.language_code.as_deref().and_then(Lang::from_code) {
+            self.manager.note_app_lang(&user_ref(user), lang);
+        }
         if let Some(username) = &user.username {
             let remembered = self
                 .manager
@@ -200,12 +195,11 @@ impl Ctx {
         }
     }
 
-    /// The language to speak to `user`: chosen with /lang, else Telegram's, else English.
+    /// The language to answer `user` in: chosen with /lang, else Telegram's as last seen,
+    /// else English (the manager's `speaker`). Asked once per update, for whoever sent it;
+    /// a game's boards speak the languages its view carries (`present::board_lang`).
     pub async fn lang_of(&self, user: &UserRef) -> Lang {
-        if let Some(lang) = self.manager.user_lang(user).await {
-            return lang;
-        }
-        self.people.telegram_lang(&user.id).unwrap_or_default()
+        self.manager.speaker(user, None).await
     }
 }
 

@@ -21,7 +21,7 @@ use crate::i18n::Lang;
 use crate::manager::tournament::{Status, TournamentId, TournamentNews, TournamentRecord};
 use crate::model::{Platform, UserRef};
 use crate::platform::present::tournament as show;
-use crate::platform::present::ClockStyle;
+use crate::platform::present::{self, ClockStyle};
 use crate::platform::worker::Workers;
 use crate::render::table::TableView;
 use std::cell::RefCell;
@@ -241,7 +241,7 @@ async fn announce_pairing(ctx: &Arc<Ctx>, rec: &TournamentRecord, game: &str, ch
         // Shown already (posted before a restart, or by another process).
         return;
     }
-    let lang = boards::board_lang(ctx, &view).await;
+    let lang = present::board_lang(&view);
     let Some(line) = with_mentions_opt(|m| show::pairing_line(rec, game, lang, m)) else {
         tracing::warn!(
             tournament = rec.id,
