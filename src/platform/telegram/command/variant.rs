@@ -21,8 +21,18 @@ pub enum VariantWordsError {
     Clash(String, String),
 }
 
-/// The words of the starting count, after the number: `5 balls`, `5 шаров`, `5 құмалақ`.
-const BALL_STEMS: [&str; 3] = ["ball", "шар", "құмалақ"];
+/// The words of the starting count, after the number: `5 balls`, `5 stones`, `5 шаров`,
+/// `5 камней` (`камешков`), `5 кумалаков`, `5 құмалақ`.
+const BALL_STEMS: [&str; 8] = [
+    "ball",
+    "stone",
+    "шар",
+    "камн",
+    "камеш",
+    "камуш",
+    "кумалак",
+    "құмалақ",
+];
 /// Words before the number that say "each" (`по 5 шаров`, `әр отауда 5 құмалақтан`).
 const BALL_PREFIXES: [&[&str]; 2] = [&["по"], &["әр", "отауда"]];
 /// Words after the ball word that say "in each pit".
@@ -42,8 +52,13 @@ const TUZDEKLESS_STEM: &str = "тұздықсыз";
 /// The variant's words in records and `toguz play --variant` (`5 no-tuzdek`).
 const RECORD_OFF: [&str; 2] = ["no-tuzdek", "no-tuzdeks"];
 const RECORD_NINTH: &str = "ninth-tuzdek";
-/// "ninth" and "pit": `ninth pit`, `девятая лунка`, `тоғызыншы отау`, or `pit 9`.
+/// "ninth" and "pit": `ninth pit`, `девятая лунка`, `тоғызыншы отау`, or `pit 9`; with
+/// the number as a figure, `9th pit`, `9-я лунка` (`в 9-й лунке`), `9-шы отау`, and the
+/// one Kazakh word `9-отау`.
 const NINTH_STEMS: [&str; 4] = ["ninth", "9th", "девят", "тоғызыншы"];
+/// A figure 9 with an ending (`9-я`, `9-й`, `9-ой`, `9-шы`), or before a pit word in one
+/// word (`9-отау`).
+const NINTH_FIGURE: &str = "9-";
 const PIT_STEMS: [&str; 3] = ["pit", "лунк", "отау"];
 /// A preposition before the ninth pit (`tuzdek on the ninth pit`, `в девятой лунке`).
 const ON_WORDS: [&str; 4] = ["on", "in", "the", "в"];
@@ -136,7 +151,7 @@ fn terms(lower: &[String], shown: &[&str]) -> Result<Vec<(Term, usize, usize)>, 
         } else if starts_with_any(word, &TUZDEK_STEMS) && ninth_ahead(lower, i + 1) {
             // Taken with the ninth pit it names.
             i += 1;
-        } else if starts_with_any(word, &TUZDEK_STEMS) || starts_with_any(word, &NINTH_STEMS) {
+        } else if starts_with_any(word, &TUZDEK_STEMS) || is_ninth(word) {
             return Err(VariantWordsError::Unclear(typed(i, i + 1)));
         } else {
             i += 1;
@@ -149,16 +164,29 @@ fn terms(lower: &[String], shown: &[&str]) -> Result<Vec<(Term, usize, usize)>, 
 /// taken along (`тоғызыншы отаудан тұздық`): where its words end.
 fn ninth_pit(lower: &[String], at: usize) -> Option<usize> {
     let word = lower[at].as_str();
-    let next = lower.get(at + 1)?;
-    let named = (starts_with_any(word, &NINTH_STEMS) && starts_with_any(next, &PIT_STEMS))
-        || (starts_with_any(word, &PIT_STEMS) && next == "9");
-    if !named {
-        return None;
-    }
+    let one_word = word
+        .strip_prefix(NINTH_FIGURE)
+        .is_some_and(|rest| starts_with_any(rest, &PIT_STEMS));
+    let end = if one_word {
+        at + 1
+    } else {
+        let next = lower.get(at + 1)?;
+        let named = (is_ninth(word) && starts_with_any(next, &PIT_STEMS))
+            || (starts_with_any(word, &PIT_STEMS) && next == "9");
+        if !named {
+            return None;
+        }
+        at + 2
+    };
     let after = lower
-        .get(at + 2)
+        .get(end)
         .is_some_and(|w| starts_with_any(w, &TUZDEK_STEMS));
-    Some(at + 2 + usize::from(after))
+    Some(end + usize::from(after))
+}
+
+/// Whether `word` says "ninth" (`ninth`, `девятой`, `9-я`).
+fn is_ninth(word: &str) -> bool {
+    starts_with_any(word, &NINTH_STEMS) || word.starts_with(NINTH_FIGURE)
 }
 
 /// Whether a ninth pit is named from `at`, after any prepositions.

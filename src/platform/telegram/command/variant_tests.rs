@@ -78,6 +78,14 @@ fn russian_words_with_their_endings() {
     assert_eq!(ok("туздык в девятой лунке @bob"), ("@bob".into(), ninth));
     // "Without a rating" is no tuzdek rule.
     assert_eq!(ok("5 шаров без рейтинга"), ("без рейтинга".into(), five));
+    // Stones and kumalaks are balls too, and the ninth pit may be written with a figure.
+    assert_eq!(ok("5 камней"), (String::new(), five));
+    assert_eq!(ok("по 5 камешков в лунке"), (String::new(), five));
+    assert_eq!(ok("5 кумалаков лёгкий"), ("лёгкий".into(), five));
+    assert_eq!(ok("9-я лунка"), (String::new(), ninth));
+    assert_eq!(ok("туздык в 9-й лунке 5+3"), ("5+3".into(), ninth));
+    assert_eq!(ok("5 stones"), (String::new(), five));
+    assert_eq!(ok("9th pit"), (String::new(), ninth));
 }
 
 #[test]
@@ -91,6 +99,10 @@ fn kazakh_words_with_their_endings() {
     let ninth = variant(9, TuzdekRule::NinthAllowed);
     assert_eq!(ok("тоғызыншы отау"), (String::new(), ninth));
     assert_eq!(ok("тоғызыншы отаудан тұздық 5+3"), ("5+3".into(), ninth));
+    // The figure with its ending, or in one word with the pit.
+    assert_eq!(ok("9-шы отау"), (String::new(), ninth));
+    assert_eq!(ok("9-отау жеңіл"), ("жеңіл".into(), ninth));
+    assert_eq!(ok("9-отаудан тұздық"), (String::new(), ninth));
     assert_eq!(
         ok("5 құмалақ тұздықсыз"),
         (String::new(), variant(5, TuzdekRule::Off))
@@ -124,6 +136,7 @@ fn bad_counts_loose_words_and_contradictions_are_errors() {
     );
     assert_eq!(err("ninth"), VariantWordsError::Unclear("ninth".into()));
     assert_eq!(err("девятая"), VariantWordsError::Unclear("девятая".into()));
+    assert_eq!(err("9-я"), VariantWordsError::Unclear("9-я".into()));
     assert_eq!(
         err("5 balls 3 balls"),
         VariantWordsError::Clash("5 balls".into(), "3 balls".into())
