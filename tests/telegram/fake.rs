@@ -219,8 +219,8 @@ async fn updates_callbacks_and_scripted_429() {
 #[tokio::test]
 async fn commands_and_inline_queries_are_validated() {
     use teloxide::types::{
-        BotCommand, InlineQueryResult, InlineQueryResultArticle, InputMessageContent,
-        InputMessageContentText,
+        BotCommand, InlineQueryResult, InlineQueryResultArticle, InlineQueryResultsButton,
+        InlineQueryResultsButtonKind, InputMessageContent, InputMessageContentText,
     };
     let fake = FakeTelegram::start(TOKEN);
     let bot = bot(&fake, TOKEN);
@@ -236,6 +236,23 @@ async fn commands_and_inline_queries_are_validated() {
     assert!(fake.commands().contains_key("default/kk"));
 
     let carol = TgUser::new(13, "Carol", "carol", "en");
+    // The button above inline results takes a start parameter of A-Z a-z 0-9 _ - only.
+    let iq = fake.inline_query(&carol, "4 balls");
+    let button = |start: &str| InlineQueryResultsButton {
+        text: "Why".into(),
+        kind: InlineQueryResultsButtonKind::StartParameter(start.into()),
+    };
+    let refused = bot
+        .answer_inline_query(InlineQueryId(iq.clone()), Vec::<InlineQueryResult>::new())
+        .button(button("no spaces"))
+        .await;
+    assert!(
+        matches!(api_error(refused), ApiError::Unknown(ref s) if s.contains("START_PARAM_INVALID"))
+    );
+    bot.answer_inline_query(InlineQueryId(iq), Vec::<InlineQueryResult>::new())
+        .button(button("help"))
+        .await
+        .unwrap();
     let iq = fake.inline_query(&carol, "");
     let article = InlineQueryResultArticle::new(
         "challenge",

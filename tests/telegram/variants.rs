@@ -1,11 +1,12 @@
 //! Rules variants typed with Telegram commands (issue 33), through the real bot (`toguz
 //! run`) against the fake Bot API: a 5-ball game against the bot started by `/play` and
 //! played to its end, an open challenge with 3 balls and no tuzdeks announced and accepted,
-//! and variant words the bot cannot take answered without a game.
+//! and variant words the bot cannot take answered without a game; an inline challenge
+//! (`@bot 5 balls 3+2` in any chat) offered and played on the terms typed.
 
 use crate::bot_game::play_to_end;
 use toguz::rules::{Position, TuzdekRule, Variant};
-use toguz::testing::telegram::bot::{wait_board, BotProcess, TOKEN, WAIT};
+use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
 
 const GROUP: i64 = -100_955;
@@ -132,4 +133,99 @@ fn variant_words_it_cannot_take_are_answered_and_start_nothing() {
                 .any(|(_, d)| d.starts_with("1ca:") || d.starts_with("1tj:"))
     });
     assert!(!made, "something was started");
+}
+
+/// The answer to the inline query made after `mark`.
+fn inline_answer(fake: &FakeTelegram, mark: usize) -> Call {
+    let found = fake.wait_call(mark, WAIT, |c| c.method == "answerInlineQuery" && c.ok());
+    found.expect("the inline query answered").1
+}
+
+/// The start position of `variant`, once the inline message `inline` shows it as a board.
+fn inline_board_starts(fake: &FakeTelegram, inline: &str, variant: Variant) {
+    let started = fake.wait_until(WAIT, |v| {
+        v.inline_message(inline)
+            .and_then(Board::of)
+            .is_some_and(|b| !b.pits.is_empty())
+    });
+    let message = fake.inline_message(inline).expect("sent");
+    assert!(started, "{message:#?}");
+    let board = Board::of(&message).expect("a board");
+    board.assert_pits_match(&Position::start(variant));
+}
+
+#[test]
+fn an_inline_challenge_is_offered_and_played_on_the_terms_typed_after_the_bots_name() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let aigerim = TgUser::new(961, "Aigerim", "aigerim_i", "en");
+    let bolat = TgUser::new(962, "Bolat", "bolat_i", "en");
+    let dana = TgUser::new(963, "Dana", "dana_i", "ru");
+
+    // With inline feedback: the offer names its terms, and the challenge it becomes too.
+    let mark = fake.mark();
+    let query = fake.inline_query(&aigerim, "5 balls no tuzdek 3+2 unrated");
+    let answer = inline_answer(&fake, mark);
+    let result = &answer.params["results"][0];
+    let terms = "5 per pit, no tuzdeks, blitz 3+2, unrated";
+    let description = result["description"].as_str().unwrap_or_default();
+    assert!(description.contains(terms), "{description}");
+    let sent = result.pointer("/input_message_content/message_text");
+    let sent = sent.and_then(|t| t.as_str()).unwrap_or_default();
+    assert!(sent.contains(terms), "{sent}");
+    let inline = fake.choose_inline_result(&query, result["id"].as_str().expect("id"));
+    let challenge = fake.wait_until(WAIT, |v| {
+        v.inline_message(&inline).is_some_and(|m| {
+            m.text
+                .as_deref()
+                .is_some_and(|t| t.contains("5 per pit, no tuzdeks, blitz 3+2"))
+                && m.buttons().iter().any(|(_, d)| d.starts_with("1ca:"))
+        })
+    });
+    assert!(challenge, "{:#?}", fake.inline_message(&inline));
+    let buttons = fake.inline_message(&inline).expect("sent").buttons();
+    let (_, accept) = buttons
+        .iter()
+        .find(|(_, d)| d.starts_with("1ca:"))
+        .expect("Accept");
+    let q = fake.press_inline(&inline, &bolat, accept);
+    assert_eq!(
+        fake.wait_answer(&q, WAIT).expect("answered").str("text"),
+        None
+    );
+    inline_board_starts(&fake, &inline, variant(5, TuzdekRule::Off));
+
+    // Without feedback, in Russian: the placeholder's signed data carries the terms.
+    let mark = fake.mark();
+    let query = fake.inline_query(&dana, "3 шара 1+0");
+    let result = inline_answer(&fake, mark).params["results"][0].clone();
+    let description = result["description"].as_str().unwrap_or_default();
+    assert!(
+        description.contains("по 3 шара в лунке, блиц 1+0, на рейтинг"),
+        "{description}"
+    );
+    let inline = fake.send_inline_result(&query, result["id"].as_str().expect("id"), false);
+    let (_, data) = fake.inline_message(&inline).expect("sent").buttons()[0].clone();
+    let q = fake.press_inline(&inline, &bolat, &data);
+    assert_eq!(
+        fake.wait_answer(&q, WAIT).expect("answered").str("text"),
+        None
+    );
+    inline_board_starts(&fake, &inline, variant(3, TuzdekRule::Standard));
+
+    // Terms it cannot take offer nothing; the button above the results says why and
+    // opens the help.
+    let mark = fake.mark();
+    fake.inline_query(&aigerim, "4 balls");
+    let answer = inline_answer(&fake, mark);
+    assert_eq!(answer.params["results"], serde_json::json!([]));
+    let button = &answer.params["button"];
+    let why = button["text"].as_str().unwrap_or_default();
+    assert!(why.starts_with("“4 balls” is not a variant"), "{why}");
+    assert_eq!(button["start_parameter"], "help");
+    let chat = TgChat::private(&aigerim);
+    let mark = fake.mark();
+    fake.send_text(&chat, &aigerim, "/start help");
+    said_after(&fake, mark, chat.id, "type my name with @");
 }

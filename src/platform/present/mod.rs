@@ -17,7 +17,7 @@ use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
     Manager, MessageRef, Player, Target,
 };
-use crate::model::UserRef;
+use crate::model::{TimeControl, UserRef};
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
@@ -124,6 +124,21 @@ pub fn board_view(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> Boar
 /// "White" / "Black" in `lang`.
 pub fn side_name(side: Side, lang: Lang) -> String {
     words::side_name(lang, side)
+}
+
+/// The terms of a game in words: "5 per pit, no tuzdeks, 3+2, rated" (the time control left
+/// out when none was named, or none is kept).
+pub fn terms_text(variant: Variant, time: Option<TimeControl>, rated: bool, lang: Lang) -> String {
+    let mut terms = variant_text(variant, lang);
+    let time = time.map(|time| time_control_text(time, lang));
+    if let Some(time) = time.filter(|t| !t.is_empty()) {
+        terms = format!("{terms}, {time}");
+    }
+    let rated = match rated {
+        true => t!(lang, "manager-terms-rated"),
+        false => t!(lang, "manager-terms-unrated"),
+    };
+    format!("{terms}, {rated}")
 }
 
 /// The variant in words: "standard game", "5 per pit, no tuzdeks".
@@ -431,21 +446,8 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
             time,
             rated,
         } => {
-            let mut terms = variant_text(*variant, lang);
-            let time = time_control_text(*time, lang);
-            if !time.is_empty() {
-                terms = format!("{terms}, {time}");
-            }
-            let rated = if *rated {
-                t!(lang, "manager-terms-rated")
-            } else {
-                t!(lang, "manager-terms-unrated")
-            };
-            t!(
-                lang,
-                "manager-error-terms-changed",
-                terms = format!("{terms}, {rated}")
-            )
+            let terms = terms_text(*variant, Some(*time), *rated, lang);
+            t!(lang, "manager-error-terms-changed", terms = terms)
         }
         ActionError::ChallengeSelf => t!(lang, "manager-error-challenge-self"),
         ActionError::ChallengeBot => t!(lang, "manager-error-challenge-bot"),

@@ -134,6 +134,9 @@ impl Cmd<'_> {
                     super::puzzles::start_daily(self.ctx, self.msg, &self.actor, group, lang)
                         .await?
                 }
+                None if payload.as_deref() == Some(super::inline::HELP_START) => {
+                    self.say(command::help(lang))
+                }
                 None => self.say(t!(lang, "tg-start")),
             },
             Command::Help => self.say(command::help(lang)),

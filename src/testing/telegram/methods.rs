@@ -568,6 +568,9 @@ fn answer_inline(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
         // An inline message may be sent to any chat: no Web App buttons.
         check_markup(r.get("reply_markup"), true, false)?;
     }
+    if let Some(button) = p.get("button") {
+        check_results_button(button)?;
+    }
     let q = st
         .inline_queries
         .get_mut(&id)
@@ -575,7 +578,29 @@ fn answer_inline(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
         .ok_or_else(|| bad(INVALID_QUERY.trim_start_matches("Bad Request: ")))?;
     q.answered = true;
     q.results = results;
+    q.button = p.get("button").cloned();
     Ok(json!(true))
+}
+
+/// The button above inline results: a label and exactly one of a Web App or a start
+/// parameter (1-64 characters of `A-Z a-z 0-9 _ -`), as the Bot API requires.
+fn check_results_button(button: &Value) -> Result<(), ApiError> {
+    let text = button.get("text").and_then(Value::as_str).unwrap_or("");
+    if text.trim().is_empty() {
+        return Err(bad("BUTTON_TEXT_EMPTY"));
+    }
+    let start = button.get("start_parameter");
+    if start.is_some() == button.get("web_app").is_some() {
+        return Err(bad("can't parse InlineQueryResultsButton"));
+    }
+    if let Some(start) = start {
+        let start = start.as_str().unwrap_or("");
+        let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if start.is_empty() || start.len() > 64 || !start.chars().all(allowed) {
+            return Err(bad("START_PARAM_INVALID"));
+        }
+    }
+    Ok(())
 }
 
 fn command_key(p: &Params) -> String {

@@ -22,6 +22,8 @@ pub(super) struct InlineQueryState {
     pub(super) query: String,
     pub(super) answered: bool,
     pub(super) results: Vec<Value>,
+    /// The button shown above the results, if the answer had one.
+    pub(super) button: Option<Value>,
 }
 
 pub(super) struct Webhook {

@@ -503,6 +503,16 @@ pub(super) fn split_time(args: &str) -> Result<(String, Option<TimeControl>), Co
     Ok((rest.join(" "), time))
 }
 
+/// The terms typed after the bot's name in inline mode (`@bot 5 balls 3+2 unrated`): the
+/// rules variant, a time control, and whether the game is rated. Other words are left
+/// alone: an inline query is typed live, and its words are the user's own.
+pub fn inline_terms(query: &str) -> Result<(Variant, Option<TimeControl>, bool), CommandError> {
+    let (args, variant) = variant::take(query)?;
+    let (args, time) = split_time(&args)?;
+    let (_, unrated) = take_word(&args, &UNRATED_WORDS);
+    Ok((variant, time, !unrated))
+}
+
 /// Whether a word was meant as a time control: it starts like a number or has a `+`.
 fn looks_timed(word: &str) -> bool {
     !word.starts_with('@')
