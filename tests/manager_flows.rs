@@ -719,6 +719,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             version: 0,
             arena: None,
             seat: None,
+            watched: false,
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -1000,6 +1001,7 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             version: 0,
             arena: None,
             seat: None,
+            watched: false,
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();
@@ -1059,14 +1061,28 @@ on_both_backends! {
 async fn a_press_reads_the_store_once(backend: Backend) {
     use toguz::i18n::Lang;
     let store = backend.open().await;
-    let (m, _) = manager_with(store.clone(), ManagerConfig::default()).await;
+    let (m, clock) = manager_with(store.clone(), ManagerConfig::default()).await;
     let (a, b) = (user("a"), user("b"));
     // "a" chose nothing and their app speaks Russian; "b" chose Kazakh in an English app.
     m.set_user_lang(&b, Lang::Kk).await.unwrap();
     let app = |u: &UserRef| if *u == a { Lang::Ru } else { Lang::En };
     let mut v = start_game(&m, &a, &b).await;
     let mut costs = Vec::new();
-    for ply in 0..4u16 {
+    for ply in 0..6u16 {
+        if ply == 4 {
+            // A spectator's board marks the game watched: from then on a change reads the
+            // spectators' list too, at most once in 5 s.
+            let board = toguz::manager::MessageRef {
+                platform: Platform::Telegram,
+                id: "-300:1".into(),
+            };
+            let target = toguz::manager::Target::Game(v.id.clone());
+            m.attach_message(target, board, Some(&user("w")))
+                .await
+                .unwrap();
+        }
+        // Moves a real game's minutes apart: no read is saved by coming soon after another.
+        clock.advance(60);
         let mover = player_to_move(&v, &a, &b).clone();
         let before = store.reads();
         m.remember_handle(&format!("{}_handle", mover.id), &mover)
@@ -1097,6 +1113,6 @@ async fn a_press_reads_the_store_once(backend: Backend) {
         }
     }
     // Each player's first press reads their handle once; from then on a press reads the
-    // game's revision alone.
-    assert_eq!(&costs[2..], [1, 1], "{costs:?}");
+    // game's revision alone (and, in a watched game, the spectators' list).
+    assert_eq!(&costs[2..], [1, 1, 2, 2], "{costs:?}");
 }

@@ -501,6 +501,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         version: 0,
         arena: None,
         seat: None,
+        watched: false,
     }
 }
 

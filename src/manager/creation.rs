@@ -75,6 +75,7 @@ impl Manager {
             version: 0,
             arena,
             seat,
+            watched: false,
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -56,6 +56,11 @@ pub struct GameRecord {
     /// on every redraw; none for a game outside tournaments.
     #[serde(default)]
     pub seat: Option<Seat>,
+    /// A spectator's board was kept for the game (`watchers.rs`): only then does a change
+    /// read the spectators' boards from the store, so a press in a game nobody watches
+    /// reads the store once. Set once, by the first spectator's board.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub watched: bool,
 }
 
 impl GameRecord {
@@ -85,6 +90,7 @@ impl GameRecord {
             version: _,
             arena,
             seat,
+            watched: _,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -434,6 +440,7 @@ mod tests {
             version: 0,
             arena: None,
             seat: None,
+            watched: false,
         }
     }
 

@@ -258,6 +258,7 @@ mod tests {
             version: 0,
             arena: None,
             seat: None,
+            watched: false,
         })
     }
 

@@ -294,7 +294,9 @@ impl Manager {
     }
 
     /// `attach_message` for a game: only its list of messages changes (no board, no
-    /// version), so only that list is kept to put back, not a copy of the whole game.
+    /// version), so only that list is kept to put back, not a copy of the whole game. A
+    /// spectator's board goes to the spectators' list instead (`watch`); the first one
+    /// marks the game watched, once.
     async fn attach_to_game(
         &self,
         id: &str,
@@ -304,11 +306,14 @@ impl Manager {
         let slot = self.game_slot(id).await?;
         let mut game = self.enter(&slot).await?;
         self.apply_due_clock(&mut game, self.now_ms()).await?;
-        if by.is_some_and(|user| game.side_of(user).is_none()) {
-            return self.watch(&mut game, msg).await;
-        }
         let messages = game.rec.messages.clone();
-        if !add_message(&mut game.rec.messages, msg) {
+        let changed = if by.is_some_and(|user| game.side_of(user).is_none()) {
+            self.watch(&mut game, msg).await?;
+            !std::mem::replace(&mut game.rec.watched, true)
+        } else {
+            add_message(&mut game.rec.messages, msg)
+        };
+        if !changed {
             return Ok(());
         }
         let mut batch = Batch::new();
@@ -317,7 +322,9 @@ impl Manager {
         match self.write(batch).await {
             Ok(written) => game.revision = stored_revision(&written, tree, game.id()),
             Err(error) => {
+                // Neither field changes what a board shows: putting both back is exact.
                 game.rec.messages = messages;
+                game.rec.watched = false;
                 self.after_conflict(&slot, &mut game, &error).await;
                 return Err(error);
             }

@@ -1,14 +1,18 @@
 //! Spectators' boards (issue 31, item 13). A board posted for someone who does not play the
 //! game (`/board <game>` by a spectator) is kept apart from the game's record, in `Claims`
 //! under `watch:<game>`: it never pushes one of the players' boards out of the game's
-//! places (a spectator's board only ever displaces another spectator's), and it never
-//! changes the game's revision, which in another process would turn the players' next
-//! press into a stale board.
+//! places (a spectator's board only ever displaces another spectator's), and, but for the
+//! first, never changes the game's revision (a change that lost a race only to such a
+//! write is tried again, `update_game_charged`, so the players' next press in another
+//! process is not refused as stale either).
 //!
 //! Spectators' boards are redrawn like the players' (a game's view lists both): every
 //! process that changes a game reads the list again after the change when its copy is older
 //! than `FRESH_MS`, so a board a spectator got from another process is redrawn from a few
-//! seconds after it was posted. The list expires `KEEP_SECS` after its last board.
+//! seconds after it was posted. The list expires `KEEP_SECS` after its last board. Only a
+//! game marked watched (`GameRecord::watched`, set by its first spectator's board: the one
+//! change of the game's revision spectators make) has a list to read, so a change of a game
+//! nobody watches reads nothing more.
 
 use super::slots::durable;
 use super::*;
@@ -97,14 +101,15 @@ impl Manager {
     }
 
     /// Reads a game's spectators' boards again when this process's copy is older than
-    /// `FRESH_MS`. A failed read keeps the copy: only a spectator's board misses a redraw.
+    /// `FRESH_MS`; a game no spectator's board was ever kept for has none to read. A failed
+    /// read keeps the copy: only a spectator's board misses a redraw.
     pub(super) async fn refresh_watchers(&self, game: &mut Game) {
         let now = self.now_ms();
-        if game
+        let fresh = game
             .watchers
             .read_ms
-            .is_some_and(|at| now.saturating_sub(at) < FRESH_MS)
-        {
+            .is_some_and(|at| now.saturating_sub(at) < FRESH_MS);
+        if fresh || !game.rec.watched {
             return;
         }
         let key = watch_key(&game.rec.id);
