@@ -195,6 +195,7 @@ fn game_record(
         version: 0,
         arena: None,
         seat: None,
+        watched: false,
     }
 }
 

@@ -108,6 +108,7 @@ fn record(g: usize, rng: &mut Lcg) -> GameRecord {
         version: 0,
         arena: None,
         seat: None,
+        watched: false,
     }
 }
 

@@ -92,6 +92,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         version: 0,
         arena: None,
         seat: None,
+        watched: false,
     }
 }
 
