@@ -76,6 +76,7 @@ mod clock;
 pub(crate) mod creation;
 mod games;
 mod hints;
+mod langs;
 mod pairs;
 mod recheck;
 mod reviews;

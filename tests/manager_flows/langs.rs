@@ -89,10 +89,48 @@ async fn the_bots_moves_come_with_the_players_languages(backend: Backend) {
     assert_eq!(moved.langs, [Lang::En, Lang::Kk]);
 }
 
+/// A language chosen through another process (sharing the store) is not waited for: this
+/// process answers with what it knew, reads it again in the background once what it knew is
+/// 10 s old, and speaks it from then on.
+async fn a_language_chosen_elsewhere_shows_after_a_read_in_the_background(backend: Backend) {
+    let store = backend.open().await;
+    let (here, clock) = manager_with(store.clone(), test_config()).await;
+    let (there, _) = manager_with(store.clone(), test_config()).await;
+    let b = user("b");
+    assert_eq!(here.user_lang(&b).await, None);
+    there.set_user_lang(&b, Lang::Kk).await.unwrap();
+    assert_eq!(here.user_lang(&b).await, None, "trusted for 10 s");
+    clock.advance(11);
+    let reads = store.reads();
+    assert_eq!(
+        here.user_lang(&b).await,
+        None,
+        "answered at once, read again behind"
+    );
+    assert_eq!(store.reads(), reads, "the answer waited on no read");
+    for _ in 0..1000 {
+        if here.lang_refreshes() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    assert_eq!(here.lang_rereads(), 1);
+    assert_eq!(here.user_lang(&b).await, Some(Lang::Kk));
+    // A choice made here is known here at once, whatever a background read brings back.
+    clock.advance(11);
+    assert_eq!(here.user_lang(&b).await, Some(Lang::Kk));
+    here.set_user_lang(&b, Lang::Ru).await.unwrap();
+    while here.lang_refreshes() > 0 {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    assert_eq!(here.user_lang(&b).await, Some(Lang::Ru));
+}
+
 toguz::on_both_backends! {
     single: [
         views_carry_the_languages_their_messages_speak,
         the_bots_moves_come_with_the_players_languages,
+        a_language_chosen_elsewhere_shows_after_a_read_in_the_background,
     ],
     multi: [],
 }
