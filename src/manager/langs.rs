@@ -117,12 +117,10 @@ impl Manager {
     /// The language `user` is spoken to in when they did not ask (`speaker` without news
     /// from their app).
     pub(super) async fn lang_of(&self, user: &UserRef) -> Lang {
-        match self.user_lang(user).await {
+        let key = user.key();
+        match self.chosen_lang(&key).await {
             Some(lang) => lang,
-            None => {
-                let apps = &self.inner.recent.langs.apps;
-                apps.get(&user.key()).unwrap_or_default()
-            }
+            None => self.inner.recent.langs.apps.get(&key).unwrap_or_default(),
         }
     }
 
@@ -140,24 +138,30 @@ impl Manager {
     /// The language a user chose, if any: as this process knows it (read again in the
     /// background once older than `FRESH_MS`), else read from the store.
     pub async fn user_lang(&self, user: &UserRef) -> Option<Lang> {
-        let key = user.key();
+        self.chosen_lang(&user.key()).await
+    }
+
+    /// `user_lang` by the user's key (views look up every player's on every move: the key
+    /// is made once). A `&String`: the caches look keys up by it.
+    #[allow(clippy::ptr_arg)]
+    async fn chosen_lang(&self, key: &String) -> Option<Lang> {
         let now = self.now_ms();
-        match self.inner.recent.langs.chosen.get(&key) {
+        match self.inner.recent.langs.chosen.get(key) {
             Some(known) => {
                 if now.saturating_sub(known.read_ms) >= FRESH_MS {
-                    self.refresh_lang(key, known, now);
+                    self.refresh_lang(key.clone(), known, now);
                 }
                 known.lang
             }
             None => {
-                let lang = self.read_lang(&key).await.ok()?;
+                let lang = self.read_lang(key).await.ok()?;
                 let langs = &self.inner.recent.langs;
                 let _writing = lock(&langs.writing);
                 // A choice made through this process while the read ran is newer.
-                match langs.chosen.get(&key) {
+                match langs.chosen.get(key) {
                     Some(newer) => newer.lang,
                     None => {
-                        langs.keep(key, lang, now);
+                        langs.keep(key.clone(), lang, now);
                         lang
                     }
                 }

@@ -155,14 +155,20 @@ impl Manager {
             puzzle = daily.puzzle.id,
             "daily puzzle post claimed"
         );
+        self.publish_daily(post, daily, true).await;
+        Ok(true)
+    }
+
+    /// Tells the adapters to make (`fresh`) or redraw a chat's daily post, in the language
+    /// of whoever set it up.
+    async fn publish_daily(&self, post: DailyPost, daily: DailyView, fresh: bool) {
         let lang = self.lang_of(&post.set_by).await;
         self.publish(Event::DailyPuzzle(DailyNews {
             post,
             daily,
-            fresh: true,
+            fresh,
             lang,
         }));
-        Ok(true)
     }
 
     /// Keeps the message of the chat's post of `day` (its count is redrawn there).
@@ -210,15 +216,7 @@ impl Manager {
             }
         };
         match self.daily_puzzle(chat).await {
-            Ok(daily) if daily.day == day => {
-                let lang = self.lang_of(&post.set_by).await;
-                self.publish(Event::DailyPuzzle(DailyNews {
-                    post,
-                    daily,
-                    fresh: false,
-                    lang,
-                }))
-            }
+            Ok(daily) if daily.day == day => self.publish_daily(post, daily, false).await,
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, "daily count not read"),
         }
