@@ -98,29 +98,40 @@ impl Manager {
     /// this to the person who made it; the boards of a game speak its players' languages
     /// as the manager puts them into the view (`GameView::langs`).
     pub async fn speaker(&self, user: &UserRef, app: Option<Lang>) -> Lang {
+        let key = user.key();
         if let Some(app) = app {
-            self.note_app_lang(user, app);
+            self.note_app_lang_of(&key, app);
         }
-        self.lang_of(user).await
+        self.lang_by_key(&key).await
     }
 
     /// Notes the language of `user`'s app, as their platform reported it (kept by this
     /// process, for a day after it last heard of them).
     pub fn note_app_lang(&self, user: &UserRef, app: Lang) {
-        let key = user.key();
+        self.note_app_lang_of(&user.key(), app);
+    }
+
+    #[allow(clippy::ptr_arg)]
+    fn note_app_lang_of(&self, key: &String, app: Lang) {
         let apps = &self.inner.recent.langs.apps;
-        if apps.get(&key) != Some(app) {
-            apps.insert(key, app);
+        if apps.get(key) != Some(app) {
+            apps.insert(key.clone(), app);
         }
     }
 
     /// The language `user` is spoken to in when they did not ask (`speaker` without news
     /// from their app).
     pub(super) async fn lang_of(&self, user: &UserRef) -> Lang {
-        let key = user.key();
-        match self.chosen_lang(&key).await {
+        self.lang_by_key(&user.key()).await
+    }
+
+    /// `lang_of` by the user's key (made once per lookup: views look up every player's on
+    /// every move, and every press the presser's).
+    #[allow(clippy::ptr_arg)]
+    async fn lang_by_key(&self, key: &String) -> Lang {
+        match self.chosen_lang(key).await {
             Some(lang) => lang,
-            None => self.inner.recent.langs.apps.get(&key).unwrap_or_default(),
+            None => self.inner.recent.langs.apps.get(key).unwrap_or_default(),
         }
     }
 
@@ -141,8 +152,7 @@ impl Manager {
         self.chosen_lang(&user.key()).await
     }
 
-    /// `user_lang` by the user's key (views look up every player's on every move: the key
-    /// is made once). A `&String`: the caches look keys up by it.
+    /// `user_lang` by the user's key. A `&String`: the caches look keys up by it.
     #[allow(clippy::ptr_arg)]
     async fn chosen_lang(&self, key: &String) -> Option<Lang> {
         let now = self.now_ms();

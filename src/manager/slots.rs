@@ -306,7 +306,7 @@ impl Manager {
         let slot = self.game_slot(id).await?;
         let mut game = self.enter(&slot).await?;
         self.apply_due_clock(&mut game, self.now_ms()).await?;
-        let messages = game.rec.messages.clone();
+        let (messages, watched) = (game.rec.messages.clone(), game.rec.watched);
         let changed = if by.is_some_and(|user| game.side_of(user).is_none()) {
             self.watch(&mut game, msg).await?;
             !std::mem::replace(&mut game.rec.watched, true)
@@ -324,7 +324,7 @@ impl Manager {
             Err(error) => {
                 // Neither field changes what a board shows: putting both back is exact.
                 game.rec.messages = messages;
-                game.rec.watched = false;
+                game.rec.watched = watched;
                 self.after_conflict(&slot, &mut game, &error).await;
                 return Err(error);
             }

@@ -21,6 +21,7 @@ use crate::t;
 pub use graph::{GraphView, GRAPH_HEIGHT, GRAPH_WIDTH, RANGE_BALLS};
 pub use png::{BETTER_COLOR, LANDED_COLOR, PLAYED_COLOR, TUZDEK_COLOR};
 pub use pool::{board_png, draw, drawn_on_async_workers};
+pub use text::shorten;
 
 /// Everything needed to draw a board for one viewer.
 #[derive(Clone, Debug)]

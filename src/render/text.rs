@@ -166,8 +166,9 @@ fn rule_line(view: &BoardView, g: &Glyphs) -> String {
     format!("{INDENT}{}{legend}{}", rule(left), rule(right))
 }
 
-/// `text` cut to `max` characters, ending in `ellipsis` when cut.
-fn shorten(text: &str, max: usize, ellipsis: &str) -> String {
+/// `text` cut to `max` characters, ending in `ellipsis` when cut: the one way a text is
+/// shortened for display (a board's names, a Discord message, a Telegram button).
+pub fn shorten(text: &str, max: usize, ellipsis: &str) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }

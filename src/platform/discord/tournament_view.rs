@@ -37,12 +37,7 @@ pub(super) fn mention(user: &UserRef) -> String {
 
 /// `text` cut to `max` characters (an ellipsis marks the cut).
 pub(super) fn within(text: String, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text;
-    }
-    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    crate::render::shorten(&text, max, "…")
 }
 
 /// The Discord users of the event whose mention `text` holds (to be pinged by it).

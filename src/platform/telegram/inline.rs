@@ -363,11 +363,7 @@ fn offer_article(
 
 /// A refusal short enough for the button above inline results (Telegram shows one line).
 fn clip_button(text: &str) -> String {
-    const MAX: usize = 64;
-    match text.char_indices().nth(MAX) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
+    crate::render::shorten(text, 65, "…")
 }
 
 /// The user sent the inline challenge: create it and put its buttons on the message.
