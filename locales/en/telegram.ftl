@@ -78,6 +78,7 @@ tg-help-tournament = /tournament: tournaments in a group. /tournament new arena 
 tg-tournament-how = I don't understand “{ $given }”. For example: /tournament new arena 60 5+3 in 10 minutes, /tournament new swiss 7 10+5 unrated, /tournament new arena 5 balls no tuzdek, /tournament join, /tournament leave, /tournament standings, /tournament bye 3, /tournament bot easy, /tournament cancel. An arena lasts up to { $minutes } minutes and is played on the clock; a Swiss event has up to { $rounds } rounds.
 tg-tournament-in-group = Tournaments are played in groups: add me to a group and send /tournament new arena there.
 tg-tournament-none = No tournament is open or running in this group. Start one: /tournament new arena or /tournament new swiss.
+tg-tournament-boards-here = You are in { $title }. Your games' boards come to this chat.
 tg-tournament-bot-joined = I'm in, playing at the { $level } level. { $title }
 tg-tournament-not-started = The tournament has not started yet: the table appears with the first games.
 tg-cmd-puzzle = A puzzle from a real game

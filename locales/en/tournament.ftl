@@ -31,6 +31,7 @@ tournament-column-games = Games
 tournament-column-tiebreaks = Tie-breaks
 tournament-pairing-swiss = Round { $round }, board { $board }: { $white } (White) vs { $black } (Black)
 tournament-pairing-arena = Arena game: { $white } (White) vs { $black } (Black)
+tournament-pairings-private = Each player gets their board in a private message from the bot.
 tournament-game-title-swiss = Game { $id } · round { $round }, board { $board }
 tournament-game-title-arena = Game { $id } · arena
 tournament-podium = { $title } is over!

@@ -78,6 +78,7 @@ tg-help-tournament = /tournament: топтағы турнирлер. /tournament
 tg-tournament-how = «{ $given }» дегенді түсінбедім. Мысалы: /tournament new arena 60 5+3 10 минуттан кейін, /tournament new swiss 7 10+5 рейтингсіз, /tournament new arena 5 құмалақ тұздықсыз, /tournament join, /tournament leave, /tournament standings, /tournament bye 3, /tournament bot жеңіл, /tournament cancel. Арена ең көбі { $minutes } минутқа созылады және тек сағатпен ойналады; швейцар жүйесі бойынша турнирде ең көбі { $rounds } тур болады.
 tg-tournament-in-group = Турнирлер топтарда өтеді: мені топқа қосып, сол жерде /tournament new arena деп жіберіңіз.
 tg-tournament-none = Бұл топта қазір жарияланған не жүріп жатқан турнир жоқ. Жаңасын жариялаңыз: /tournament new arena немесе /tournament new swiss.
+tg-tournament-boards-here = Сіз қатысасыз: { $title }. Ойындарыңыздың тақталары осы чатқа келеді.
 tg-tournament-bot-joined = Мен де қатысамын, «{ $level }» деңгейінде ойнаймын. { $title }
 tg-tournament-not-started = Турнир әлі басталған жоқ: кесте алғашқы ойындар аяқталған соң шығады.
 tg-cmd-puzzle = Нағыз ойыннан алынған есеп

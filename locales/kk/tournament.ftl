@@ -25,6 +25,7 @@ tournament-column-games = Ойындар
 tournament-column-tiebreaks = Қосымша көрсеткіштер
 tournament-pairing-swiss = { $round }-тур, { $board }-үстел: { $white } (ақтар) — { $black } (қаралар)
 tournament-pairing-arena = Арена ойыны: { $white } (ақтар) — { $black } (қаралар)
+tournament-pairings-private = Әр ойыншы өз тақтасын боттан жеке хабарлама ретінде алды.
 tournament-game-title-swiss = { $id } ойыны · { $round }-тур, { $board }-үстел
 tournament-game-title-arena = { $id } ойыны · арена
 tournament-podium = { $title } — аяқталды!

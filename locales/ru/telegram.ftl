@@ -86,6 +86,7 @@ tg-tournament-how = Не понимаю «{ $given }». Например: /tourn
 }.
 tg-tournament-in-group = Турниры проводятся в группах: добавьте меня в группу и отправьте там /tournament new arena.
 tg-tournament-none = В этой группе нет ни объявленного, ни идущего турнира. Объявите новый: /tournament new arena или /tournament new swiss.
+tg-tournament-boards-here = Вы участвуете: { $title }. Доски ваших партий приходят в этот чат.
 tg-tournament-bot-joined = Я тоже участвую: играю на уровне «{ $level }». { $title }
 tg-tournament-not-started = Турнир ещё не начался: таблица появится после первых сыгранных партий.
 tg-cmd-puzzle = Задача из настоящей партии

@@ -37,6 +37,7 @@ tournament-column-games = Партии
 tournament-column-tiebreaks = Доп. показатели
 tournament-pairing-swiss = Тур { $round }, доска { $board }: { $white } (белые) — { $black } (чёрные)
 tournament-pairing-arena = Партия на арене: { $white } (белые) — { $black } (чёрные)
+tournament-pairings-private = Каждый игрок получил свою доску в личном сообщении от бота.
 tournament-game-title-swiss = Партия { $id } · тур { $round }, доска { $board }
 tournament-game-title-arena = Партия { $id } · арена
 tournament-podium = { $title } — завершён!

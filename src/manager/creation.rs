@@ -15,6 +15,11 @@ pub(crate) struct GivenId {
     pub seat: Option<super::Seat>,
 }
 
+/// How long a tournament game's first moves wait at most for its board to reach both
+/// players (`GameClock::wait_for_boards`): time enough for a board queued behind a group's
+/// 20 posts a minute, and a bound for one that can reach nobody.
+pub const BOARD_WAIT_MS: u64 = 10 * 60 * 1000;
+
 impl Manager {
     /// Creates and stores a new game; checks the limits first. `accepted`, the challenge the
     /// game comes from (before, after), is written in the same atomic write, so a crash
@@ -48,6 +53,10 @@ impl Manager {
             rated = false;
         }
         let pair = pair.filter(|_| rated);
+        // A tournament's boards go out behind the platforms' flood limits, to players who
+        // may be anywhere: no first move's time runs before the board has reached both.
+        let tournament = seat.is_some() || arena.is_some();
+        let unseen = players.each_ref().map(|p| tournament && !p.is_bot());
         let rec = GameRecord {
             id: id.clone(),
             chat,
@@ -68,7 +77,11 @@ impl Manager {
                 TimeControl::Fischer {
                     base_ms,
                     increment_ms,
-                } => Some(GameClock::new(base_ms, increment_ms, now_ms)),
+                } => {
+                    let mut clock = GameClock::new(base_ms, increment_ms, now_ms);
+                    clock.wait_for_boards(unseen, now_ms.saturating_add(BOARD_WAIT_MS));
+                    Some(clock)
+                }
                 TimeControl::Correspondence => None,
             },
             hints: 0,

@@ -219,6 +219,37 @@ impl Game {
         clock.due(self.position.to_move(), self.ply(), first_move_ms, now_ms)
     }
 
+    /// The players a board posted as `msg` reaches (White, Black): everyone in the game's
+    /// own chat, else the player it was posted for (`by`, in their private chat or DM).
+    pub fn reached_by(&self, msg: &MessageRef, by: Option<&UserRef>) -> [bool; 2] {
+        let chat = &self.rec.chat;
+        if msg.platform == chat.platform && msg.place() == chat.id {
+            return [true; 2];
+        }
+        let side = by.and_then(|user| self.side_of(user));
+        Side::BOTH.map(|s| Some(s) == side)
+    }
+
+    /// The board reached the players marked in `reached` at `now_ms`: a first move's time
+    /// waiting for them may start (`GameClock::seen`). True if the clock changed.
+    pub fn boards_reached(&mut self, reached: [bool; 2], now_ms: u64) -> bool {
+        let ply = self.ply();
+        let over = self.is_over();
+        let Some(clock) = self
+            .rec
+            .clock
+            .as_mut()
+            .filter(|c| c.awaits_boards() && !over)
+        else {
+            return false;
+        };
+        let mut changed = false;
+        for side in Side::BOTH.into_iter().filter(|s| reached[s.index()]) {
+            changed |= clock.seen(side, ply, now_ms);
+        }
+        changed
+    }
+
     /// Ends the game as the clock says: a loss on time, or no result for a missed first
     /// move.
     pub fn apply_clock(&mut self, event: ClockEvent) {
@@ -289,6 +320,7 @@ impl Game {
             seat: self.rec.seat.clone(),
             page_url: None,
             langs: Default::default(),
+            awaiting: self.rec.clock.as_ref().map_or([false; 2], |c| c.unseen),
         }
     }
 }
@@ -299,7 +331,8 @@ impl Game {
         let clock = self.rec.clock.as_ref()?;
         let to_move = self.position.to_move();
         let ply = self.ply();
-        let running = (!self.is_over()).then(|| clock.deadline(to_move, ply, first_move_ms));
+        let running =
+            (!self.is_over()).then(|| clock.deadline_shown(to_move, ply, first_move_ms, now_ms));
         Some(ClockView {
             control: self.rec.time_control,
             left_ms: Side::BOTH.map(|s| clock.left(s, to_move, ply, now_ms)),

@@ -307,13 +307,16 @@ impl Manager {
         let mut game = self.enter(&slot).await?;
         self.apply_due_clock(&mut game, self.now_ms()).await?;
         let (messages, watched) = (game.rec.messages.clone(), game.rec.watched);
+        let clock = game.rec.clock.clone();
+        let reached = game.reached_by(&msg, by);
         let changed = if by.is_some_and(|user| game.side_of(user).is_none()) {
             self.watch(&mut game, msg).await?;
             !std::mem::replace(&mut game.rec.watched, true)
         } else {
             add_message(&mut game.rec.messages, msg)
         };
-        if !changed {
+        let seen = game.boards_reached(reached, self.now_ms());
+        if !changed && !seen {
             return Ok(());
         }
         let mut batch = Batch::new();
@@ -322,12 +325,17 @@ impl Manager {
         match self.write(batch).await {
             Ok(written) => game.revision = stored_revision(&written, tree, game.id()),
             Err(error) => {
-                // Neither field changes what a board shows: putting both back is exact.
+                // None of these changes what a board shows: putting them back is exact.
                 game.rec.messages = messages;
                 game.rec.watched = watched;
+                game.rec.clock = clock;
                 self.after_conflict(&slot, &mut game, &error).await;
                 return Err(error);
             }
+        }
+        if seen {
+            // The first move's time may have started now.
+            self.schedule_clock(&game);
         }
         Ok(())
     }
@@ -588,6 +596,11 @@ impl Manager {
             let before = game.clone();
             let out = change(&mut game, arrived_ms / 1000)?;
             if game.ply() != before.ply() {
+                // A player who moved has seen the board, wherever it reached them.
+                let mover = before.position.to_move();
+                let mut reached = [false; 2];
+                reached[mover.index()] = true;
+                game.boards_reached(reached, arrived_ms);
                 let used = game.rec.clock.as_ref().map_or(0, |c| c.elapsed(arrived_ms));
                 game.charge_clock(before.ply(), used.max(min_used_ms));
                 if let Some(clock) = game.rec.clock.as_mut() {

@@ -93,6 +93,10 @@ pub struct GameView {
     /// for the bot), as the manager knows it: boards speak their viewer's
     /// (`present::board_lang`), so no adapter looks it up again.
     pub langs: [Lang; 2],
+    /// (White, Black) a tournament game's board has not reached this player yet: their
+    /// first move's time waits for it (`GameClock::seen`), and an adapter delivering the
+    /// event's boards still owes them one.
+    pub awaiting: [bool; 2],
 }
 
 /// The clocks of a timed game as one view shows them.
@@ -330,6 +334,7 @@ impl GameView {
             seat: None,
             page_url: None,
             langs: [Lang::default(); 2],
+            awaiting: [false; 2],
         }
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod console;
 pub mod discord;
+pub mod flow;
 pub mod present;
 pub mod telegram;
 pub mod web;

@@ -39,6 +39,23 @@ pub struct GameClock {
     /// (White, Black) went berserk in an arena: half their time, no increment.
     #[serde(default)]
     pub berserk: [bool; 2],
+    /// (White, Black) the game's board has not reached this player yet (a tournament's
+    /// boards go out behind the platforms' flood limits): no first move's time runs until
+    /// the board has reached both (`seen`).
+    #[serde(default, skip_serializing_if = "none_unseen")]
+    pub unseen: [bool; 2],
+    /// While a player is unseen, the latest moment the first move's time starts anyway: a
+    /// board that can reach nobody must not hold its game (and its tournament) for ever.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unseen_until_ms: u64,
+}
+
+fn none_unseen(unseen: &[bool; 2]) -> bool {
+    !unseen.iter().any(|u| *u)
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Whether the move at `ply` (0-based) is its side's first: those have their own limit.
@@ -54,7 +71,37 @@ impl GameClock {
             turn_started_ms: now_ms,
             after_move_ms: Vec::new(),
             berserk: [false; 2],
+            unseen: [false; 2],
+            unseen_until_ms: 0,
         }
+    }
+
+    /// The board has not reached the players marked in `unseen` yet: the first moves' time
+    /// waits for it, until `until_ms` at the latest.
+    pub fn wait_for_boards(&mut self, unseen: [bool; 2], until_ms: u64) {
+        self.unseen = unseen;
+        self.unseen_until_ms = if none_unseen(&unseen) { 0 } else { until_ms };
+    }
+
+    /// Whether a board has yet to reach a player.
+    pub fn awaits_boards(&self) -> bool {
+        !none_unseen(&self.unseen)
+    }
+
+    /// The board reached `side` at `now_ms` (it was posted where they see it, or they
+    /// moved). When that was the last player waited for, the first move's time of the side
+    /// to move (at `ply`) starts now. True if anything changed.
+    pub fn seen(&mut self, side: Side, ply: u16, now_ms: u64) -> bool {
+        if !std::mem::replace(&mut self.unseen[side.index()], false) {
+            return false;
+        }
+        if !self.awaits_boards() {
+            self.unseen_until_ms = 0;
+            if first_move(ply) {
+                self.turn_started_ms = self.turn_started_ms.max(now_ms);
+            }
+        }
+        true
     }
 
     /// `side` goes berserk (an arena's bonus for a win): its time is halved and it plays
@@ -76,8 +123,12 @@ impl GameClock {
     /// move that takes longer than `first_move_ms`.
     pub fn deadline(&self, to_move: Side, ply: u16, first_move_ms: u64) -> Deadline {
         if first_move(ply) {
+            let start = match self.awaits_boards() {
+                true => self.turn_started_ms.max(self.unseen_until_ms),
+                false => self.turn_started_ms,
+            };
             Deadline {
-                at_ms: self.turn_started_ms.saturating_add(first_move_ms),
+                at_ms: start.saturating_add(first_move_ms),
                 event: ClockEvent::Abort(to_move),
             }
         } else {
@@ -141,6 +192,27 @@ impl GameClock {
     pub fn resume(&mut self, alive_ms: u64, now_ms: u64) {
         let used = alive_ms.saturating_sub(self.turn_started_ms);
         self.turn_started_ms = now_ms.saturating_sub(used);
+        if self.awaits_boards() {
+            // The boards' wait is not cut short by the downtime either.
+            let down = now_ms.saturating_sub(alive_ms);
+            self.unseen_until_ms = self.unseen_until_ms.saturating_add(down);
+        }
+    }
+
+    /// The deadline a board shows at `now_ms`: while a board is still on its way, the first
+    /// move's time as it will be once it arrives (about now), not the latest start.
+    pub fn deadline_shown(
+        &self,
+        to_move: Side,
+        ply: u16,
+        first_move_ms: u64,
+        now_ms: u64,
+    ) -> Deadline {
+        let mut deadline = self.deadline(to_move, ply, first_move_ms);
+        if first_move(ply) && self.awaits_boards() {
+            deadline.at_ms = deadline.at_ms.min(now_ms.saturating_add(first_move_ms));
+        }
+        deadline
     }
 }
 
@@ -163,6 +235,42 @@ mod tests {
         assert_eq!(c.left(Side::White, Side::White, 2, 34_000), 161_000);
         assert_eq!(c.charge(Side::White, 2, c.elapsed(34_000)), 163_000);
         assert_eq!(c.after_move_ms, vec![180_000, 180_000, 163_000]);
+    }
+
+    #[test]
+    fn no_first_move_time_runs_until_the_board_reached_both_players() {
+        let mut c = GameClock::new(180_000, 2_000, 1_000);
+        c.wait_for_boards([true, true], 600_000);
+        // Long after the creation, nothing is due while the boards are on their way.
+        assert_eq!(c.due(Side::White, 0, FIRST, 200_000), None);
+        assert!(c.seen(Side::Black, 0, 100_000), "Black's board arrived");
+        assert!(!c.seen(Side::Black, 0, 110_000), "once is enough");
+        assert_eq!(c.due(Side::White, 0, FIRST, 200_000), None);
+        // White's board arrives at 250 s: White's 30 s start then.
+        assert!(c.seen(Side::White, 0, 250_000));
+        assert!(!c.awaits_boards());
+        assert_eq!(c.due(Side::White, 0, FIRST, 279_999), None);
+        assert_eq!(
+            c.due(Side::White, 0, FIRST, 280_000),
+            Some(ClockEvent::Abort(Side::White))
+        );
+    }
+
+    #[test]
+    fn a_board_that_never_arrives_holds_the_game_until_the_latest_start() {
+        let mut c = GameClock::new(180_000, 0, 1_000);
+        c.wait_for_boards([true, false], 600_000);
+        assert_eq!(c.deadline(Side::White, 0, FIRST).at_ms, 630_000);
+        // A board shows the time as it will run once the board is there.
+        assert_eq!(c.deadline_shown(Side::White, 0, FIRST, 5_000).at_ms, 35_000);
+        // A restart does not eat into the wait.
+        c.resume(100_000, 160_000);
+        assert_eq!(c.deadline(Side::White, 0, FIRST).at_ms, 690_000);
+        // Nothing waits on a board once a side has moved twice.
+        assert_eq!(
+            c.deadline(Side::White, 2, FIRST).event,
+            ClockEvent::Flag(Side::White)
+        );
     }
 
     #[test]

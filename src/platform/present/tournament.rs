@@ -10,7 +10,7 @@ use crate::i18n::Lang;
 use crate::manager::buttons::Button;
 use crate::manager::tournament::{Format, Status, TournamentRecord};
 use crate::manager::Player;
-use crate::model::UserRef;
+use crate::model::{GameId, UserRef};
 use crate::render::table::{TableRow, TableView};
 use crate::t;
 
@@ -345,6 +345,31 @@ pub fn pairing_line(
             black = black
         ),
     })
+}
+
+/// Pairing lines a pairings message lists at most (a 200-player arena's first wave has
+/// 100 games): the rest are counted, and every player has their own board anyway.
+pub const PAIRINGS_LISTED: usize = 20;
+
+/// The message of the event's chat that announces `games`, whose boards went to their
+/// players privately: a pairing line each (players mentioned), then where the boards are.
+pub fn pairings_text(
+    rec: &TournamentRecord,
+    games: &[GameId],
+    lang: Lang,
+    mention: Mention<'_>,
+) -> String {
+    let mut lines: Vec<String> = games
+        .iter()
+        .take(PAIRINGS_LISTED)
+        .filter_map(|game| pairing_line(rec, game, lang, mention))
+        .collect();
+    if games.len() > PAIRINGS_LISTED {
+        let count = games.len() - PAIRINGS_LISTED;
+        lines.push(t!(lang, "tournament-and-more", count = count));
+    }
+    lines.push(t!(lang, "tournament-pairings-private"));
+    lines.join("\n")
 }
 
 /// The podium of a finished event (the first three, mentioned), or the news that it was

@@ -13,6 +13,7 @@ use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, Player, Re
 use crate::model::{Platform, UserRef};
 use crate::platform::present;
 use crate::render::{self, Charset};
+use crate::rules::Side;
 use crate::t;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -140,10 +141,21 @@ async fn attached_now(ctx: &Arc<Ctx>, view: &GameView, place: Option<&MsgRef>) -
 /// or if drawing fails) the text board. The PNG is drawn off the async workers
 /// (`render::board_png`), so other chats' updates go on meanwhile.
 pub async fn board_content(view: &GameView, lang: Lang, place: Where) -> Content {
+    board_content_for(view, lang, place, None).await
+}
+
+/// `board_content` for a board in `owner`'s private chat (a tournament's boards go to the
+/// players privately): drawn from their side, with pits to press only on their turn.
+pub async fn board_content_for(
+    view: &GameView,
+    lang: Lang,
+    place: Where,
+    owner: Option<&UserRef>,
+) -> Content {
     let inline = place.is_inline();
-    let keyboard = Some(markup::game_keyboard(view, lang, place));
+    let keyboard = Some(markup::game_keyboard_for(view, lang, place, owner));
     let caption = present::caption(view, lang);
-    let board = present::board_view(view, present::viewer(view), lang);
+    let board = present::board_view(view, owner.or(present::viewer(view)), lang);
     if !inline {
         match render::board_png(board.clone()).await {
             Ok(png) => {
@@ -199,6 +211,11 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
     let mut drawn: [Option<Content>; 3] = [None, None, None];
     for target in live {
         let place = Where::of(&target);
+        if let Some((owner, lang)) = private_owner(view, &target) {
+            let content = board_content_for(view, lang, place, Some(owner)).await;
+            ctx.poster.edit(target, content, version(view));
+            continue;
+        }
         if ctx.config.edit_in_place || place.is_inline() {
             let slot = &mut drawn[place as usize];
             let content = match slot {
@@ -359,7 +376,7 @@ async fn post(ctx: &Ctx, view: &GameView, chat: i64, lang: Lang, how: &Post) {
 }
 
 /// `content` with `lead` (HTML) before its caption or text; the caption becomes HTML.
-fn with_lead(content: Content, lead: &str) -> Content {
+pub fn with_lead(content: Content, lead: &str) -> Content {
     match content {
         Content::Photo {
             png,
@@ -426,7 +443,9 @@ pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef
                 .push(chat, Some(format!("notice:{}", view.id)), Box::pin(job));
         }
         if actor.is_none() && present::ended_on_time(view) {
-            tell_the_end(ctx, view, chat).await;
+            for chat in end_chats(view, chat) {
+                tell_the_end(ctx, view, chat).await;
+            }
         }
         return;
     }
@@ -439,6 +458,8 @@ pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef
     if actor == Some(user) {
         return;
     }
+    // Told where they see the board: in their private chat when it is there.
+    let chat = private_board_of(view, user).unwrap_or(chat);
     // The person to move is the board's viewer: the board speaks their language.
     let lang = present::board_lang(view);
     let text = t!(
@@ -545,6 +566,55 @@ pub async fn refresh_challenge(ctx: &Ctx, view: &ChallengeView) {
     }
 }
 
+/// The player whose private chat `target` is in, with their language, when the game is
+/// played elsewhere (a tournament's board sent to the player privately).
+pub fn private_owner<'v>(view: &'v GameView, target: &MsgRef) -> Option<(&'v UserRef, Lang)> {
+    let MsgRef::Chat { chat, .. } = target else {
+        return None;
+    };
+    if *chat <= 0 || chat_id(view) == Some(*chat) {
+        return None;
+    }
+    let id = chat.to_string();
+    Side::BOTH
+        .into_iter()
+        .find_map(|side| match view.player(side) {
+            Player::Human(user) if user.platform == Platform::Telegram && user.id == id => {
+                Some((user, view.langs[side.index()]))
+            }
+            _ => None,
+        })
+}
+
+/// `user`'s private chat when a board of the game is there.
+fn private_board_of(view: &GameView, user: &UserRef) -> Option<i64> {
+    live_messages(view).into_iter().find_map(|m| match &m {
+        MsgRef::Chat { chat, .. } if private_owner(view, &m).is_some_and(|(u, _)| u == user) => {
+            Some(*chat)
+        }
+        _ => None,
+    })
+}
+
+/// Where the end of a game nobody pressed for is told: the game's chat, unless its boards
+/// are all in the players' private chats (then each of those).
+fn end_chats(view: &GameView, chat: i64) -> Vec<i64> {
+    let live = live_messages(view);
+    let private: Vec<i64> = view
+        .players
+        .iter()
+        .filter_map(Player::user)
+        .filter_map(|user| private_board_of(view, user))
+        .collect();
+    let in_chat = live
+        .iter()
+        .any(|m| matches!(m, MsgRef::Chat { chat: c, .. } if *c == chat));
+    match in_chat || private.is_empty() {
+        true => vec![chat],
+        false => private,
+    }
+}
+
 /// The last turn notice posted for each game.
 #[derive(Default)]
 pub struct Notices(Mutex<HashMap<String, MsgRef>>);
@@ -628,7 +698,7 @@ fn unshown_new_game(view: &GameView) -> bool {
 pub async fn follow_events(ctx: Arc<Ctx>, mut events: broadcast::Receiver<Event>) {
     tokio::spawn(ended_at_start(ctx.clone()));
     let catching_up = ctx.clone();
-    tokio::spawn(async move { catching_up.tournaments.catch_up(&catching_up).await });
+    tokio::spawn(async move { catching_up.tournaments.catch_up().await });
     loop {
         match events.recv().await {
             Ok(Event::Game(view)) if unshown_new_game(&view) => {
@@ -655,7 +725,7 @@ pub async fn follow_events(ctx: Arc<Ctx>, mut events: broadcast::Receiver<Event>
                 refresh_challenge(&ctx, &view).await;
             }
             Ok(Event::Tournament(news)) if news.record.chat.platform == Platform::Telegram => {
-                ctx.tournaments.push(&ctx, news);
+                ctx.tournaments.push(news);
             }
             Ok(Event::DailyPuzzle(news)) if news.post.chat.platform == Platform::Telegram => {
                 ctx.daily.push(&ctx, news);

@@ -83,6 +83,9 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
         return Ok(());
     }
     ctx.see(from).await;
+    if msg.chat.is_private() {
+        ctx.people.note_private(from.id.0);
+    }
     if let Some(other) = msg.reply_to_message().and_then(|r| r.from.as_ref()) {
         if !other.is_bot {
             ctx.see(other).await;
@@ -128,6 +131,12 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
 impl Cmd<'_> {
     async fn run(&self, command: Command) -> HandlerResult {
         let lang = self.lang;
+        if let Command::Start { payload: Some(p) } = &command {
+            if let Some(id) = super::tournaments::joined_via(p) {
+                return super::tournaments::boards_here(self.ctx, self.msg, &self.actor, id, lang)
+                    .await;
+            }
+        }
         match command {
             Command::Start { payload } => match payload.as_deref().and_then(daily::group_of) {
                 Some(group) => {

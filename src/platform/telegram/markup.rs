@@ -8,7 +8,7 @@ use super::refs::MsgRef;
 use crate::i18n::{words, Lang};
 use crate::manager::buttons::{decode, encode, Button};
 use crate::manager::{ChallengeView, GameView, Player};
-use crate::model::{Level, TimeControl};
+use crate::model::{Level, TimeControl, UserRef};
 use crate::platform::present::history_text;
 use crate::platform::present::{self, LabeledButton, LinkButton};
 use crate::t;
@@ -62,8 +62,22 @@ impl Where {
 /// move (none while the bot thinks), then what either player may do (resign, draw, abort,
 /// rematch), then in a row of its own the game's page when the pages are served.
 pub fn game_keyboard(view: &GameView, lang: Lang, place: Where) -> InlineKeyboardMarkup {
+    game_keyboard_for(view, lang, place, None)
+}
+
+/// `game_keyboard` for a board in `owner`'s private chat: its pits only on their turn.
+pub fn game_keyboard_for(
+    view: &GameView,
+    lang: Lang,
+    place: Where,
+    owner: Option<&UserRef>,
+) -> InlineKeyboardMarkup {
     let mut rows: Vec<Vec<InlineKeyboardButton>> = vec![];
-    if let Some(Player::Human(user)) = view.to_move_player() {
+    let to_move = match view.to_move_player() {
+        Some(Player::Human(user)) if owner.is_none_or(|o| o == user) => Some(user),
+        _ => None,
+    };
+    if let Some(user) = to_move {
         let pits: Vec<InlineKeyboardButton> = present::pit_buttons(view, Some(user))
             .iter()
             .filter(|b| b.enabled)

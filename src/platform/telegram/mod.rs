@@ -86,6 +86,9 @@ pub(crate) struct People {
 #[derive(Default)]
 struct PeopleInner {
     names: HashMap<u64, String>,
+    /// Users known to have a private chat with the bot (they wrote to it there, or a
+    /// private message reached them): a tournament's Join sends the others there first.
+    private: std::collections::HashSet<u64>,
 }
 
 /// Entries kept at most; the directory is a convenience, not a store.
@@ -100,6 +103,21 @@ impl People {
         p.names.insert(user.id.0, user.full_name());
     }
 
+    /// `id` has a private chat with the bot.
+    pub fn note_private(&self, id: u64) {
+        let mut p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if p.private.len() > PEOPLE_MAX {
+            p.private.clear();
+        }
+        p.private.insert(id);
+    }
+
+    /// Whether `id` is known to have a private chat with the bot (this process saw it).
+    pub fn has_private(&self, id: u64) -> bool {
+        let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        p.private.contains(&id)
+    }
+
     pub fn name(&self, id: u64) -> Option<String> {
         let p = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         p.names.get(&id).cloned()
@@ -112,6 +130,12 @@ pub(crate) fn user_ref(user: &User) -> UserRef {
 }
 
 impl Ctx {
+    /// The outlet of the tournaments' flow (its own state: pairings and standings posts on
+    /// their way).
+    pub fn tournaments_outlet(&self) -> &Arc<tournament_news::TelegramOutlet> {
+        self.tournaments.outlet()
+    }
+
     /// Queues `text` (HTML) for `chat`, as a reply to `reply_to`.
     pub fn reply(self: &Arc<Self>, chat: i64, reply_to: Option<i32>, text: String) {
         let content = Content::Text {
@@ -225,7 +249,9 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
     );
     let poster = Poster::new(bot.clone(), limiter, token.clone());
     let button_key = button_key(&config, &manager).await?;
-    let ctx = Arc::new(Ctx {
+    let group_posts = config.group_posts_per_minute;
+    let flow_manager = manager.clone();
+    let ctx = Arc::new_cyclic(|me| Ctx {
         bot: bot.clone(),
         commands: guard::CommandLimit::new(
             config
@@ -240,7 +266,14 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
         notices: boards::Notices::default(),
         outbox: outbox::Outboxes::default(),
         turns: turns::Turns::default(),
-        tournaments: tournament_news::TournamentWorkers::default(),
+        tournaments: tournament_news::TournamentWorkers::new(
+            Arc::new(tournament_news::TelegramOutlet::new(
+                me.clone(),
+                group_posts,
+            )),
+            flow_manager,
+            "Telegram tournament",
+        ),
         daily: daily::DailyPosts::default(),
         button_key,
     });

@@ -1,52 +1,62 @@
-//! Showing a tournament's changes in its group (`Event::Tournament`): one worker per event
-//! with news (`platform/worker.rs`, as for the games' boards), so the shared event loop never
-//! waits for a post or a flood limit. A worker keeps one piece of waiting news, merged:
-//! the games paired and the end are kept until shown, the state shown is read fresh (the
-//! latest wins), and a burst of changes costs one redraw.
+//! A tournament in its Telegram group, as `platform/flow/tournament.rs` decides for every
+//! adapter: this file is the Telegram outlet of that flow, which only sends and edits.
 //!
-//! What a change shows: every announcement message edited (`poster.edit`: coalesced, flood
-//! limits and 429s waited out in the background); the standings picture posted once the
-//! event has started (`sendPhoto`, attached with `table`) and redrawn with a fresh PNG as
-//! results come in; a message per new game, its pairing line (both players mentioned) over
-//! the game's usual board and buttons, attached to the game like any board; the podium (or
-//! the news that it was cancelled) once, when it ends.
+//! The group carries the event: the announcement (edited as it moves on, through
+//! `poster.edit`: coalesced, flood limits and 429s waited out in the background), one
+//! pairings message per round or arena wave (the waves still waiting for the group's
+//! allowance go out as one message), the standings picture (`sendPhoto`, attached with
+//! `table`, then edited) and the podium. Each player's board goes to their private chat
+//! with the bot; one who never started the bot (Telegram answers 403) has the game's board
+//! posted in the group instead, with its pairing line over it.
 
 use super::boards::{self, html, mention};
-use super::guard::caught;
-use super::markup;
+use super::markup::Where;
 use super::poster::Content;
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
-use crate::manager::tournament::{Status, TournamentId, TournamentNews, TournamentRecord};
-use crate::model::{Platform, UserRef};
+use crate::manager::tournament::TournamentRecord;
+use crate::manager::{GameView, Target};
+use crate::model::{GameId, Platform, UserRef};
+use crate::platform::flow::tournament::{ChatBudget, Delivery, Flow, Outlet};
+use crate::platform::flow::Posted;
 use crate::platform::present::tournament as show;
 use crate::platform::present::{self, ClockStyle};
-use crate::platform::worker::Workers;
 use crate::render::table::TableView;
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tokio::sync::watch;
+use std::sync::{Arc, Mutex, Weak};
+use teloxide::{ApiError, RequestError};
 
-/// A worker whose event had no news for this long ends.
-const IDLE: Duration = Duration::from_secs(60);
+/// The Telegram tournaments: the shared flow over this outlet.
+pub type TournamentWorkers = Flow<TelegramOutlet>;
 
-/// The workers (`platform/worker.rs`), each with its event's waiting news.
-pub struct TournamentWorkers {
-    workers: Workers<Option<TournamentNews>>,
+/// Sends and edits an event's messages for the flow.
+pub struct TelegramOutlet {
+    ctx: Weak<Ctx>,
+    /// The group's flood budget (`[telegram] group_posts_per_minute`).
+    budget: ChatBudget,
     /// Events whose standings picture is being posted (not attached yet): posted once.
-    tables_posting: Arc<Mutex<HashSet<TournamentId>>>,
+    tables_posting: Mutex<HashSet<String>>,
+    /// Per event, games whose pairings wait for the group's next pairings message.
+    pairings: Mutex<HashMap<String, Vec<GameId>>>,
 }
 
-impl Default for TournamentWorkers {
-    fn default() -> Self {
-        TournamentWorkers {
-            workers: Workers::new("Telegram tournament"),
-            tables_posting: Arc::default(),
+impl TelegramOutlet {
+    pub fn new(ctx: Weak<Ctx>, group_posts_per_minute: u32) -> Self {
+        TelegramOutlet {
+            ctx,
+            budget: ChatBudget {
+                posts_per_minute: group_posts_per_minute,
+            },
+            tables_posting: Mutex::default(),
+            pairings: Mutex::default(),
         }
+    }
+
+    fn ctx(&self) -> Option<Arc<Ctx>> {
+        self.ctx.upgrade()
     }
 }
 
@@ -62,84 +72,6 @@ fn next_version() -> u64 {
     VERSION.fetch_add(1, Ordering::Relaxed)
 }
 
-impl TournamentWorkers {
-    /// Hands the workers what a stop may have left unshown: the games created but never
-    /// posted (`Manager::unannounced_tournament_games`). Run once the events are followed.
-    pub async fn catch_up(&self, ctx: &Arc<Ctx>) {
-        let unposted = ctx.manager.unannounced_tournament_games(Platform::Telegram);
-        for news in unposted.await {
-            tracing::info!(
-                tournament = news.record.id,
-                games = news.paired.len(),
-                "telegram: posting tournament games left unposted"
-            );
-            self.push(ctx, news);
-        }
-    }
-
-    /// Hands `news` to its event's worker (started if there is none).
-    pub fn push(&self, ctx: &Arc<Ctx>, news: TournamentNews) {
-        let id = news.record.id.clone();
-        let fold = |waiting: &mut Option<TournamentNews>, news: Option<TournamentNews>| {
-            match (waiting.as_mut(), news) {
-                (Some(waiting), Some(news)) => merge(waiting, news),
-                (None, news) => *waiting = news,
-                (Some(_), None) => {}
-            }
-            true
-        };
-        if let Some(rx) = self.workers.merge(&id, Some(news), fold) {
-            let work = work(ctx.clone(), self.workers.clone(), id.clone(), rx);
-            self.workers.spawn(id, work);
-        }
-    }
-
-    /// Events with a worker now.
-    pub fn events(&self) -> usize {
-        self.workers.len()
-    }
-}
-
-/// Puts `new` in place of `waiting`, keeping the games paired and the end still to show.
-fn merge(waiting: &mut TournamentNews, new: TournamentNews) {
-    let mut paired = std::mem::take(&mut waiting.paired);
-    for game in new.paired {
-        if !paired.contains(&game) {
-            paired.push(game);
-        }
-    }
-    let ended = waiting.ended || new.ended;
-    *waiting = TournamentNews {
-        record: new.record,
-        paired,
-        ended,
-    };
-}
-
-/// What a worker remembers of what it showed, to skip redraws that change nothing.
-#[derive(Default)]
-struct Shown {
-    announcement: Option<String>,
-    table: Option<TableView>,
-    /// Games whose boards this worker queued: the same game named again (by the start-up
-    /// catch-up and a tick at once) is posted once.
-    announced: HashSet<String>,
-}
-
-async fn work(
-    ctx: Arc<Ctx>,
-    workers: Workers<Option<TournamentNews>>,
-    id: TournamentId,
-    mut rx: watch::Receiver<Option<TournamentNews>>,
-) {
-    let mut shown = Shown::default();
-    while workers.next(&id, &mut rx, IDLE).await {
-        if let Some(news) = workers.take(&id, &mut rx) {
-            caught("tournament", show_news(&ctx, news, &mut shown)).await;
-        }
-    }
-}
-
 /// The group of an event, unless it is no Telegram group.
 fn chat_of(rec: &TournamentRecord) -> Option<i64> {
     rec.chat.id.parse().ok()
@@ -150,40 +82,239 @@ pub async fn event_lang(ctx: &Ctx, rec: &TournamentRecord) -> Lang {
     ctx.lang_of(&rec.creator).await
 }
 
-async fn show_news(ctx: &Arc<Ctx>, news: TournamentNews, shown: &mut Shown) {
-    // The event as it is now: news may arrive out of order, the store does not.
-    let rec = match ctx.manager.tournament(&news.record.id).await {
-        Ok(rec) => rec,
-        Err(error) => {
-            tracing::warn!(tournament = news.record.id, %error, "telegram: tournament not read");
-            news.record
+impl Outlet for TelegramOutlet {
+    fn platform(&self) -> Platform {
+        Platform::Telegram
+    }
+
+    fn chat_budget(&self) -> ChatBudget {
+        self.budget
+    }
+
+    fn clock_style(&self) -> ClockStyle {
+        ClockStyle::TimeOfDay
+    }
+
+    async fn redraw_announcements(&self, rec: &TournamentRecord, lang: Lang) -> Posted {
+        let Some(ctx) = self.ctx() else {
+            return Posted::Done;
+        };
+        let page = ctx.manager.tournament_page_url(&rec.id);
+        let content = announcement_content(rec, lang, page);
+        for target in rec.messages.iter().filter_map(MsgRef::parse) {
+            ctx.poster.edit(target, content.clone(), next_version());
         }
-    };
-    let Some(chat) = chat_of(&rec) else { return };
-    let lang = event_lang(ctx, &rec).await;
-    tracing::debug!(
-        tournament = rec.id,
-        chat,
-        paired = news.paired.len(),
-        ended = news.ended,
-        "telegram: tournament news"
-    );
-    edit_announcements(ctx, &rec, lang, shown);
-    for game in &news.paired {
-        if shown.announced.insert(game.clone()) {
-            announce_pairing(ctx, &rec, game, chat).await;
+        Posted::Done
+    }
+
+    async fn post_table(&self, rec: &TournamentRecord, _table: &TableView, lang: Lang) -> Posted {
+        let (Some(ctx), Some(chat)) = (self.ctx(), chat_of(rec)) else {
+            return Posted::Done;
+        };
+        match self.queue_table(&ctx, rec, chat, lang) {
+            true => Posted::Done,
+            false => Posted::Later,
         }
     }
-    redraw_table(ctx, &rec, chat, lang, shown).await;
-    if news.ended {
-        let text = with_mentions(|m| show::ending_text(&rec, lang, m));
-        let reply_to = announcement_in(&rec, chat);
+
+    async fn edit_tables(&self, rec: &TournamentRecord, table: &TableView) -> Posted {
+        let Some(ctx) = self.ctx() else {
+            return Posted::Done;
+        };
+        let Some(content) = table_content(rec, table.clone()).await else {
+            return Posted::Done;
+        };
+        for target in rec.tables.iter().filter_map(MsgRef::parse) {
+            ctx.poster.edit(target, content.clone(), next_version());
+        }
+        Posted::Done
+    }
+
+    async fn post_pairings(&self, rec: &TournamentRecord, games: &[GameId], lang: Lang) -> Posted {
+        let (Some(ctx), Some(chat)) = (self.ctx(), chat_of(rec)) else {
+            return Posted::Done;
+        };
+        lock(&self.pairings)
+            .entry(rec.id.clone())
+            .or_default()
+            .extend(games.iter().cloned());
+        // One job per event in the group's outbox: a newer one replaces one still waiting,
+        // and whichever runs posts every pairing gathered by then, in one message.
+        let id = rec.id.clone();
+        let worker = ctx.clone();
+        let job = async move {
+            let ctx = worker;
+            let games = lock(&ctx.tournaments_outlet().pairings)
+                .remove(&id)
+                .unwrap_or_default();
+            if games.is_empty() {
+                return;
+            }
+            let Ok(rec) = ctx.manager.tournament(&id).await else {
+                return;
+            };
+            let text = with_mentions(|m| show::pairings_text(&rec, &games, lang, m));
+            let content = Content::Text {
+                text,
+                keyboard: None,
+            };
+            let reply_to = announcement_in(&rec, chat);
+            if let Err(err) = ctx.poster.send(chat, &content, reply_to).await {
+                let error = ctx.poster.describe(&err);
+                tracing::warn!(
+                    tournament = id,
+                    chat,
+                    error,
+                    "telegram: pairings not posted"
+                );
+            }
+        };
+        let key = Some(format!("pairings:{}", rec.id));
+        match ctx.outbox.push(chat, key, Box::pin(job)) {
+            true => Posted::Done,
+            false => Posted::Later,
+        }
+    }
+
+    async fn post_board_in_chat(&self, rec: &TournamentRecord, view: &GameView) -> Posted {
+        let (Some(ctx), Some(chat)) = (self.ctx(), chat_of(rec)) else {
+            return Posted::Done;
+        };
+        let lang = present::board_lang(view);
+        let Some(line) = with_mentions_opt(|m| show::pairing_line(rec, &view.id, lang, m)) else {
+            tracing::warn!(
+                tournament = rec.id,
+                game = view.id,
+                "telegram: game not in its tournament"
+            );
+            return Posted::Done;
+        };
+        tracing::info!(
+            tournament = rec.id,
+            game = view.id,
+            chat,
+            "telegram: board posted in the group"
+        );
+        boards::post_board_with_lead(&ctx, view, chat, lang, line).await;
+        Posted::Done
+    }
+
+    async fn send_board_to(
+        &self,
+        rec: &TournamentRecord,
+        view: &GameView,
+        player: &UserRef,
+    ) -> Delivery {
+        let Some(ctx) = self.ctx() else {
+            return Delivery::Later;
+        };
+        // A Telegram user's private chat with the bot has the user's id.
+        let Ok(chat) = player.id.parse::<i64>() else {
+            return Delivery::Unreachable;
+        };
+        let msg = MsgRef::Chat { chat, message: 0 };
+        let Some((owner, lang)) = boards::private_owner(view, &msg) else {
+            return Delivery::Unreachable;
+        };
+        let mut content = boards::board_content_for(view, lang, Where::Private, Some(owner)).await;
+        if let Some(line) = with_mentions_opt(|m| show::pairing_line(rec, &view.id, lang, m)) {
+            content = boards::with_lead(content, &line);
+        }
+        let posting = ctx.outbox.posting(chat);
+        let (sent, _attaching) = match ctx.poster.send_holding(chat, &content, None, posting).await
+        {
+            Ok(sent) => sent,
+            Err(err) => return refused(&ctx, rec, view, chat, &err),
+        };
+        let message = MsgRef::Chat {
+            chat,
+            message: sent.id.0,
+        };
+        let target = Target::Game(view.id.clone());
+        present::attach(&ctx.manager, target, message.to_ref(), Some(player)).await;
+        tracing::info!(
+            tournament = rec.id,
+            game = view.id,
+            chat,
+            "telegram: board sent privately"
+        );
+        // The game may have moved on while the board was on its way.
+        boards::catch_up(&ctx, view).await;
+        Delivery::Sent
+    }
+
+    async fn post_ending(&self, rec: &TournamentRecord, lang: Lang) -> Posted {
+        let (Some(ctx), Some(chat)) = (self.ctx(), chat_of(rec)) else {
+            return Posted::Done;
+        };
+        let text = with_mentions(|m| show::ending_text(rec, lang, m));
+        let reply_to = announcement_in(rec, chat);
         let content = Content::Text {
             text,
             keyboard: None,
         };
         tracing::info!(tournament = rec.id, chat, status = ?rec.status, "telegram: tournament ended");
         ctx.send_later(chat, reply_to, content, None);
+        Posted::Done
+    }
+}
+
+/// A private board Telegram refused: the player never started the bot, blocked it or is
+/// gone (the board goes to the group), or something that may pass (tried again).
+fn refused(
+    ctx: &Ctx,
+    rec: &TournamentRecord,
+    view: &GameView,
+    chat: i64,
+    err: &RequestError,
+) -> Delivery {
+    let error = ctx.poster.describe(err);
+    let unreachable = matches!(
+        err,
+        RequestError::Api(
+            ApiError::BotBlocked
+                | ApiError::CantInitiateConversation
+                | ApiError::UserDeactivated
+                | ApiError::ChatNotFound
+                | ApiError::CantTalkWithBots
+        )
+    );
+    tracing::info!(
+        tournament = rec.id,
+        game = view.id,
+        chat,
+        error,
+        unreachable,
+        "telegram: board not sent privately"
+    );
+    match unreachable {
+        true => Delivery::Unreachable,
+        false => Delivery::Later,
+    }
+}
+
+impl TelegramOutlet {
+    /// Posts the standings picture through the group's outbox and attaches it (with
+    /// `table`); once attached, draws it again if the event moved on meanwhile. False if
+    /// it could not be queued.
+    fn queue_table(&self, ctx: &Arc<Ctx>, rec: &TournamentRecord, chat: i64, lang: Lang) -> bool {
+        let id = rec.id.clone();
+        if !lock(&self.tables_posting).insert(id.clone()) {
+            return true;
+        }
+        let ctx2 = ctx.clone();
+        let job = async move {
+            let ctx = ctx2;
+            post_table_now(&ctx, &id, chat, lang).await;
+            lock(&ctx.tournaments_outlet().tables_posting).remove(&id);
+        };
+        let key = Some(format!("table:{}", rec.id));
+        let queued = ctx.outbox.push(chat, key, Box::pin(job));
+        if !queued {
+            // The group's outbox is full: the next change tries again.
+            lock(&self.tables_posting).remove(&rec.id);
+        }
+        queued
     }
 }
 
@@ -194,22 +325,7 @@ pub fn announcement_content(rec: &TournamentRecord, lang: Lang, page: Option<Str
     let link = crate::platform::present::web_tournament::page_button(page, lang);
     Content::Text {
         text: html(&a.text),
-        keyboard: markup::tournament_keyboard(&a.buttons, link.as_ref()),
-    }
-}
-
-fn edit_announcements(ctx: &Arc<Ctx>, rec: &TournamentRecord, lang: Lang, shown: &mut Shown) {
-    let page = ctx.manager.tournament_page_url(&rec.id);
-    let content = announcement_content(rec, lang, page);
-    let Content::Text { text, .. } = &content else {
-        return;
-    };
-    if shown.announcement.as_ref() == Some(text) {
-        return;
-    }
-    shown.announcement = Some(text.clone());
-    for target in rec.messages.iter().filter_map(MsgRef::parse) {
-        ctx.poster.edit(target, content.clone(), next_version());
+        keyboard: super::markup::tournament_keyboard(&a.buttons, link.as_ref()),
     }
 }
 
@@ -222,73 +338,6 @@ fn announcement_in(rec: &TournamentRecord, chat: i64) -> Option<i32> {
             MsgRef::Chat { chat: c, message } if c == chat => Some(message),
             _ => None,
         })
-}
-
-/// Posts game `game` of the event: its pairing line over its board, attached to the game.
-async fn announce_pairing(ctx: &Arc<Ctx>, rec: &TournamentRecord, game: &str, chat: i64) {
-    let view = match ctx.manager.game(game).await {
-        Ok(view) => view,
-        Err(error) => {
-            tracing::warn!(tournament = rec.id, game, %error, "telegram: paired game not read");
-            return;
-        }
-    };
-    if view
-        .messages
-        .iter()
-        .any(|m| m.platform == Platform::Telegram)
-    {
-        // Shown already (posted before a restart, or by another process).
-        return;
-    }
-    let lang = present::board_lang(&view);
-    let Some(line) = with_mentions_opt(|m| show::pairing_line(rec, game, lang, m)) else {
-        tracing::warn!(
-            tournament = rec.id,
-            game,
-            "telegram: game not in its tournament"
-        );
-        return;
-    };
-    tracing::info!(
-        tournament = rec.id,
-        game,
-        chat,
-        "telegram: pairing announced"
-    );
-    boards::post_board_with_lead(ctx, &view, chat, lang, line).await;
-}
-
-/// Keeps the standings picture current: posted once the event has started, redrawn when
-/// the standings changed.
-async fn redraw_table(
-    ctx: &Arc<Ctx>,
-    rec: &TournamentRecord,
-    chat: i64,
-    lang: Lang,
-    shown: &mut Shown,
-) {
-    if rec.started_at.is_none() || rec.status == Status::Open {
-        return;
-    }
-    let view = show::standings_table(rec, lang);
-    if shown.table.as_ref() == Some(&view) {
-        return;
-    }
-    let tables: Vec<MsgRef> = rec.tables.iter().filter_map(MsgRef::parse).collect();
-    if tables.is_empty() {
-        if rec.status == Status::Running && post_table(ctx, rec, chat, lang) {
-            shown.table = Some(view);
-        }
-        return;
-    }
-    let Some(content) = table_content(rec, view.clone()).await else {
-        return;
-    };
-    shown.table = Some(view);
-    for target in tables {
-        ctx.poster.edit(target, content.clone(), next_version());
-    }
 }
 
 /// The standings picture of `rec` as a message: the PNG (drawn off the async workers),
@@ -307,29 +356,6 @@ pub async fn table_content(rec: &TournamentRecord, view: TableView) -> Option<Co
             None
         }
     }
-}
-
-/// Posts the standings picture through the chat's outbox and attaches it (with `table`);
-/// once attached, draws it again if the event moved on meanwhile (its news found no
-/// picture to edit). False if it could not be queued.
-fn post_table(ctx: &Arc<Ctx>, rec: &TournamentRecord, chat: i64, lang: Lang) -> bool {
-    let id = rec.id.clone();
-    if !lock(&ctx.tournaments.tables_posting).insert(id.clone()) {
-        return true;
-    }
-    let ctx2 = ctx.clone();
-    let job = async move {
-        let ctx = ctx2;
-        post_table_now(&ctx, &id, chat, lang).await;
-        lock(&ctx.tournaments.tables_posting).remove(&id);
-    };
-    let key = Some(format!("table:{}", rec.id));
-    let queued = ctx.outbox.push(chat, key, Box::pin(job));
-    if !queued {
-        // The chat's outbox is full: the next change tries again.
-        lock(&ctx.tournaments.tables_posting).remove(&rec.id);
-    }
-    queued
 }
 
 async fn post_table_now(ctx: &Arc<Ctx>, id: &str, chat: i64, lang: Lang) {
@@ -492,36 +518,6 @@ fn with_mentions_opt(build: impl FnOnce(show::Mention<'_>) -> Option<String>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ChatRef, Platform};
-
-    fn news(paired: &[&str], ended: bool) -> TournamentNews {
-        let rec = TournamentRecord::new(
-            "t1".into(),
-            ChatRef::new(Platform::Telegram, "-5"),
-            UserRef::new(Platform::Telegram, "1", "A"),
-            (
-                crate::manager::tournament::Format::Arena { minutes: 30 },
-                crate::model::TimeControl::fischer(3, 2),
-                crate::rules::Variant::STANDARD,
-                true,
-            ),
-            (0, 300),
-        );
-        TournamentNews {
-            record: rec,
-            paired: paired.iter().map(|g| g.to_string()).collect(),
-            ended,
-        }
-    }
-
-    #[test]
-    fn merged_news_keeps_every_pairing_and_the_end() {
-        let mut waiting = news(&["t1a1"], false);
-        merge(&mut waiting, news(&["t1a2", "t1a1"], true));
-        merge(&mut waiting, news(&["t1a3"], false));
-        assert_eq!(waiting.paired, ["t1a1", "t1a2", "t1a3"]);
-        assert!(waiting.ended, "an end is never merged away");
-    }
 
     #[test]
     fn mentions_survive_the_escaping_of_the_text() {

@@ -6,7 +6,7 @@
 use super::boards::html;
 use super::command::{NewEvent, TournamentCommand, TournamentFormat};
 use super::failure::{Failure, HandlerResult};
-use super::toast::answer;
+use super::toast::{answer, answer_with_link};
 use super::tournament_news::{self, event_lang, table_content};
 use super::{user_ref, Ctx};
 use crate::i18n::{words, Lang};
@@ -20,7 +20,7 @@ use crate::platform::present::tournament as show;
 use crate::t;
 use std::sync::Arc;
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, ChatMemberKind};
+use teloxide::types::{CallbackQuery, ChatMemberKind, ReactionType};
 
 /// One `/tournament` being answered.
 pub struct Asked<'a> {
@@ -61,15 +61,17 @@ pub async fn command(a: &Asked<'_>, cmd: TournamentCommand) -> HandlerResult {
     match cmd {
         TournamentCommand::Usage => a.say(t!(lang, "tg-help-tournament")),
         TournamentCommand::New(new) => create(a, new).await?,
+        // An entry is answered by the announcement's edit and a reaction on the command:
+        // forty "you have joined" replies would spend the group's budget before the boards.
         TournamentCommand::Join => {
             let rec = newest(a).await?;
-            let rec = a.ctx.manager.join_tournament(&rec.id, a.actor).await?;
-            a.say(show::entry_answer(&rec, true, lang));
+            a.ctx.manager.join_tournament(&rec.id, a.actor).await?;
+            acknowledge(a).await;
         }
         TournamentCommand::Leave => {
             let rec = newest_of(a, a.actor).await?;
-            let rec = a.ctx.manager.leave_tournament(&rec.id, a.actor).await?;
-            a.say(show::entry_answer(&rec, false, lang));
+            a.ctx.manager.leave_tournament(&rec.id, a.actor).await?;
+            acknowledge(a).await;
         }
         TournamentCommand::Cancel => {
             let rec = newest(a).await?;
@@ -110,6 +112,57 @@ pub async fn command(a: &Asked<'_>, cmd: TournamentCommand) -> HandlerResult {
         }
     }
     Ok(())
+}
+
+/// The `/start` payload of a Join's link to the private chat: `tj` and the event's id.
+pub const JOINED_PREFIX: &str = "tj";
+
+/// The event a `/start` payload of a Join's link names.
+pub fn joined_via(payload: &str) -> Option<&str> {
+    payload
+        .strip_prefix(JOINED_PREFIX)
+        .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// `/start tj<event>` in the private chat (a Join's link): tells an entrant that their
+/// boards will come here; anyone else gets the usual greeting (the link joins nobody).
+pub async fn boards_here(
+    ctx: &Arc<Ctx>,
+    msg: &Message,
+    actor: &UserRef,
+    id: &str,
+    lang: Lang,
+) -> HandlerResult {
+    let entrant = match ctx.manager.tournament(id).await {
+        Ok(rec) => rec
+            .entrant(&Player::Human(actor.clone()))
+            .is_some_and(|(_, e)| e.left_before.is_none())
+            .then(|| show::title(&rec, lang)),
+        Err(ActionError::NoSuchTournament) => None,
+        Err(error) => return Err(error.into()),
+    };
+    let text = match entrant {
+        Some(title) => t!(lang, "tg-tournament-boards-here", title = title),
+        None => t!(lang, "tg-start"),
+    };
+    ctx.reply(msg.chat.id.0, Some(msg.id.0), html(&text));
+    Ok(())
+}
+
+/// A 👍 on the command that was carried out: seen by everyone, and no message in the
+/// group's budget.
+async fn acknowledge(a: &Asked<'_>) {
+    let reaction = vec![ReactionType::Emoji {
+        emoji: "👍".to_string(),
+    }];
+    let req = a
+        .ctx
+        .bot
+        .set_message_reaction(a.msg.chat.id, a.msg.id)
+        .reaction(reaction);
+    if let Err(err) = req.await {
+        tracing::info!(error = a.ctx.poster.describe(&err), "telegram: no reaction");
+    }
 }
 
 /// `/tournament new ...`: the event is created and its announcement posted and attached.
@@ -260,7 +313,14 @@ pub async fn press(
                 joined,
                 "telegram: tournament entry"
             );
-            answer(ctx, q, show::entry_answer(&rec, joined, lang), false).await;
+            let text = show::entry_answer(&rec, joined, lang);
+            if joined && !ctx.people.has_private(q.from.id.0) {
+                // The boards will come to the private chat: open it (Start, the first time).
+                let url = format!("https://t.me/{}?start={JOINED_PREFIX}{id}", ctx.username);
+                answer_with_link(ctx, q, text, url).await;
+            } else {
+                answer(ctx, q, text, false).await;
+            }
             Ok(())
         }
         Err(err) => Err(Failure::Refused {
