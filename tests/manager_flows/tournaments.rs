@@ -436,8 +436,119 @@ async fn a_berserk_win_scores_three(backend: Backend) {
     );
 }
 
+/// A tournament game's first move waits for its board to reach both players (issue 49):
+/// its time starts when the board is in the game's chat (both see it) or in each player's
+/// private chat, never at its creation; a restart keeps the wait; a board that reaches
+/// nobody holds the game ten minutes at most. Until then the game is owed to the adapters.
+async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let new = NewTournament {
+        format: Format::Arena { minutes: 30 },
+        time: TimeControl::fischer(3, 2),
+        ..swiss(1)
+    };
+    let (t, _) = event_of(&m, new, "w", 2).await;
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    let id = t.arena[0].game.clone().unwrap();
+    let (white, black) = (player(&t, t.arena[0].white), player(&t, t.arena[0].black));
+    assert_eq!(m.game(&id).await.unwrap().awaiting, [true, true]);
+    // Five minutes with the boards on their way: nothing is due, across a restart too.
+    clock.advance(5 * 60);
+    drop(m);
+    let m = start(backend.open().await, &clock).await;
+    settle().await;
+    let view = m.game(&id).await.unwrap();
+    assert!(!view.is_over(), "{:?}", view.status);
+    // White's private board: White has it, Black does not; still nothing runs.
+    let private = MessageRef {
+        platform: Platform::Telegram,
+        id: format!("{}:7", white.id),
+    };
+    m.attach_message(Target::Game(id.clone()), private, Some(&white))
+        .await
+        .unwrap();
+    assert_eq!(m.game(&id).await.unwrap().awaiting, [false, true]);
+    let news = m.unannounced_tournament_games(Platform::Telegram).await;
+    assert_eq!(news.len(), 1, "still owed to Black: {news:?}");
+    clock.advance(4 * 60);
+    settle().await;
+    assert!(!m.game(&id).await.unwrap().is_over());
+    // Black's board arrives: from now on White has the first move's 30 seconds.
+    let theirs = MessageRef {
+        platform: Platform::Telegram,
+        id: format!("{}:8", black.id),
+    };
+    m.attach_message(Target::Game(id.clone()), theirs, Some(&black))
+        .await
+        .unwrap();
+    assert_eq!(m.game(&id).await.unwrap().awaiting, [false, false]);
+    assert!(m
+        .unannounced_tournament_games(Platform::Telegram)
+        .await
+        .is_empty());
+    clock.advance(29);
+    settle().await;
+    assert!(!m.game(&id).await.unwrap().is_over(), "29 s after the board");
+    clock.advance(2);
+    let mut status = m.game(&id).await.unwrap().status;
+    for _ in 0..100 {
+        if status != toguz::manager::GameStatus::Ongoing {
+            break;
+        }
+        settle().await;
+        status = m.game(&id).await.unwrap().status;
+    }
+    assert!(
+        matches!(
+            status,
+            toguz::manager::GameStatus::Finished {
+                reason: toguz::manager::FinishReason::FirstMoveMissed(toguz::rules::Side::White),
+                ..
+            }
+        ),
+        "{status:?}"
+    );
+
+    // A board that reaches nobody: the first move's time starts ten minutes after the
+    // game's creation all the same, so the event cannot hang on it.
+    let (t2, _) = event_of(&m, NewTournament {
+        format: Format::Arena { minutes: 30 },
+        time: TimeControl::fischer(3, 2),
+        starts_at: clock.now() + 60,
+        ..swiss(1)
+    }, "n", 2).await;
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let t2 = m.tournament(&t2.id).await.unwrap();
+    let lost = t2.arena[0].game.clone().unwrap();
+    clock.advance(10 * 60 + 29);
+    settle().await;
+    assert!(!m.game(&lost).await.unwrap().is_over());
+    clock.advance(2);
+    let mut over = false;
+    for _ in 0..100 {
+        over = m.game(&lost).await.unwrap().is_over();
+        if over {
+            break;
+        }
+        settle().await;
+    }
+    assert!(over, "ten minutes and the first move's time after creation");
+}
+
+/// Lets the manager's timers that a clock move woke do their work.
+async fn settle() {
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+}
+
 toguz::on_both_backends! {
     single: [
+        a_first_move_waits_for_the_board_to_reach_both_players,
         swiss_event_runs_to_the_end_across_a_restart,
         an_arena_pairs_again_as_games_end_and_stops_at_its_end,
         every_change_players_see_is_news,

@@ -349,8 +349,12 @@ impl Manager {
                 .filter_map(|b| b.game.clone());
             let mut paired = Vec::new();
             for game in playing {
+                // Shown nowhere yet, or owed to a player (a board that reached one of them).
+                let owed = |view: &crate::manager::GameView| {
+                    view.messages.is_empty() || view.awaiting.iter().any(|a| *a)
+                };
                 match self.game(&game).await {
-                    Ok(view) if view.messages.is_empty() && !view.is_over() => paired.push(game),
+                    Ok(view) if owed(&view) && !view.is_over() => paired.push(game),
                     Ok(_) => {}
                     Err(error) => tracing::warn!(game, %error, "tournament game not read"),
                 }

@@ -458,8 +458,18 @@ pub async fn notify_turn(ctx: &Arc<Ctx>, view: &GameView, actor: Option<&UserRef
     if actor == Some(user) {
         return;
     }
-    // Told where they see the board: in their private chat when it is there.
-    let chat = private_board_of(view, user).unwrap_or(chat);
+    // Told where they see the board: in their private chat when it is there. A
+    // tournament's games have no notice per move in their group (forty players' notices
+    // would spend the budget its boards need; the pairing mentioned them), nor in private
+    // when timed (its players have the board open; a notice and its deletion per move
+    // would double what a big event sends against Telegram's 30 messages a second).
+    let tournament = view.seat.is_some();
+    let chat = match private_board_of(view, user) {
+        Some(_) if tournament && view.clock.is_some() => return,
+        Some(private) => private,
+        None if tournament => return,
+        None => chat,
+    };
     // The person to move is the board's viewer: the board speaks their language.
     let lang = present::board_lang(view);
     let text = t!(
@@ -599,6 +609,15 @@ fn private_board_of(view: &GameView, user: &UserRef) -> Option<i64> {
 /// Where the end of a game nobody pressed for is told: the game's chat, unless its boards
 /// are all in the players' private chats (then each of those).
 fn end_chats(view: &GameView, chat: i64) -> Vec<i64> {
+    if view.seat.is_some() {
+        // A tournament's results show in its standings; its group is not told each one.
+        return view
+            .players
+            .iter()
+            .filter_map(Player::user)
+            .filter_map(|user| private_board_of(view, user))
+            .collect();
+    }
     let live = live_messages(view);
     let private: Vec<i64> = view
         .players

@@ -269,16 +269,19 @@ fn refused(
     err: &RequestError,
 ) -> Delivery {
     let error = ctx.poster.describe(err);
-    let unreachable = matches!(
-        err,
+    let unreachable = match err {
         RequestError::Api(
             ApiError::BotBlocked
-                | ApiError::CantInitiateConversation
-                | ApiError::UserDeactivated
-                | ApiError::ChatNotFound
-                | ApiError::CantTalkWithBots
-        )
-    );
+            | ApiError::CantInitiateConversation
+            | ApiError::UserDeactivated
+            | ApiError::ChatNotFound
+            | ApiError::CantTalkWithBots,
+        ) => true,
+        // Telegram now words "can't initiate conversation" as a 403 "Forbidden: ...", which
+        // teloxide knows only as "Unauthorized: ...".
+        RequestError::Api(ApiError::Unknown(text)) => text.starts_with("Forbidden"),
+        _ => false,
+    };
     tracing::info!(
         tournament = rec.id,
         game = view.id,

@@ -59,6 +59,7 @@ impl FakeTelegram {
                 chaos: (0, 0x9e37_79b9_7f4a_7c15),
                 users: HashMap::new(),
                 members: HashMap::new(),
+                reactions: HashMap::new(),
             }),
             changed: Condvar::new(),
             new_update: tokio::sync::Notify::new(),
@@ -480,6 +481,21 @@ impl FakeTelegram {
 
     pub fn inline_message(&self, id: &str) -> Option<StoredMessage> {
         self.lock().inline_messages.get(id).cloned()
+    }
+
+    /// Whether the bot may write to chat `id` (a private chat exists once its user wrote to
+    /// the bot).
+    pub fn chat_known(&self, id: i64) -> bool {
+        self.lock().chats.contains_key(&id)
+    }
+
+    /// The bot's reactions on a message (setMessageReaction).
+    pub fn reactions(&self, chat: i64, message_id: i64) -> Vec<String> {
+        let st = self.lock();
+        st.reactions
+            .get(&(chat, message_id))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Messages the bot sent to `chat`, oldest first.

@@ -39,6 +39,29 @@ impl InProcessBot {
     /// with its store under `data`, which the test owns: dropping this bot and starting
     /// another on the same `data` is a restart.
     pub fn start_with(fake: &FakeTelegram, config: ManagerConfig, data: &Path) -> InProcessBot {
+        InProcessBot::start_with_telegram(fake, config, data, |telegram| {
+            telegram.private_posts_per_minute = 100_000;
+            telegram.group_posts_per_minute = 100_000;
+            telegram.burst = 1000;
+        })
+    }
+
+    /// Starts the bot with Telegram's real default flood limits (20 posts a minute in a
+    /// group): for flows whose point is how they fit in those limits.
+    pub fn start_at_real_limits(fake: &FakeTelegram) -> InProcessBot {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut bot = InProcessBot::start_with_telegram(fake, test_config(), dir.path(), |_| {});
+        bot._dir = Some(dir);
+        bot
+    }
+
+    /// `start_with`, the adapter's settings changed by `tweak` from `toguz run`'s defaults.
+    pub fn start_with_telegram(
+        fake: &FakeTelegram,
+        config: ManagerConfig,
+        data: &Path,
+        tweak: impl FnOnce(&mut TelegramConfig),
+    ) -> InProcessBot {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -53,16 +76,14 @@ impl InProcessBot {
                 .await
                 .expect("manager")
         });
-        let config = TelegramConfig {
+        let mut config = TelegramConfig {
             enabled: true,
             token: Secret::new(TOKEN),
             api_url: fake.url.clone(),
             poll_timeout_secs: 1,
-            private_posts_per_minute: 100_000,
-            group_posts_per_minute: 100_000,
-            burst: 1000,
             ..TelegramConfig::default()
         };
+        tweak(&mut config);
         let serving = manager.clone();
         runtime.spawn(async move {
             if let Err(error) = crate::platform::telegram::serve(config, serving).await {

@@ -65,6 +65,7 @@ pub(super) fn dispatch(
         }
         "getChatMember" => chat_member(st, p),
         "answerCallbackQuery" => answer_callback(st, p),
+        "setMessageReaction" => set_reaction(st, p),
         "answerInlineQuery" => answer_inline(st, p),
         "setMyCommands" => set_commands(st, p),
         "getMyCommands" => Ok(st
@@ -529,6 +530,9 @@ fn answer_callback(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
     if text.chars().count() > 200 {
         return Err(bad("MESSAGE_TOO_LONG"));
     }
+    if let Some(url) = opt_str(p, "url") {
+        check_start_link(&url)?;
+    }
     match st.callback_queries.get_mut(&id) {
         Some(answered) if !*answered => {
             *answered = true;
@@ -642,5 +646,132 @@ fn set_commands(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
         }
     }
     st.commands.insert(command_key(p), Value::Array(commands));
+    Ok(json!(true))
+}
+
+/// An answerCallbackQuery `url`: without a game, Telegram takes only a link that opens the
+/// bot itself with a start parameter (`https://t.me/<bot>?start=<1-64 of A-Z a-z 0-9 _ ->`).
+fn check_start_link(url: &str) -> Result<(), ApiError> {
+    let rest = url
+        .strip_prefix("https://t.me/")
+        .or_else(|| url.strip_prefix("http://t.me/"))
+        .or_else(|| url.strip_prefix("t.me/"));
+    let ok = rest
+        .and_then(|r| r.split_once("?start="))
+        .is_some_and(|(bot, start)| {
+            bot.eq_ignore_ascii_case(BOT_USERNAME)
+                && (1..=64).contains(&start.len())
+                && start
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        });
+    match ok {
+        true => Ok(()),
+        false => Err(bad("URL_INVALID")),
+    }
+}
+
+/// The emoji a bot may react with (Bot API `ReactionTypeEmoji`).
+const REACTIONS: &[&str] = &[
+    "👍",
+    "👎",
+    "❤",
+    "🔥",
+    "🥰",
+    "👏",
+    "😁",
+    "🤔",
+    "🤯",
+    "😱",
+    "🤬",
+    "😢",
+    "🎉",
+    "🤩",
+    "🤮",
+    "💩",
+    "🙏",
+    "👌",
+    "🕊",
+    "🤡",
+    "🥱",
+    "🥴",
+    "😍",
+    "🐳",
+    "❤‍🔥",
+    "🌚",
+    "🌭",
+    "💯",
+    "🤣",
+    "⚡",
+    "🍌",
+    "🏆",
+    "💔",
+    "🤨",
+    "😐",
+    "🍓",
+    "🍾",
+    "💋",
+    "🖕",
+    "😈",
+    "😴",
+    "😭",
+    "🤓",
+    "👻",
+    "👨‍💻",
+    "👀",
+    "🎃",
+    "🙈",
+    "😇",
+    "😨",
+    "🤝",
+    "✍",
+    "🤗",
+    "🫡",
+    "🎅",
+    "🎄",
+    "☃",
+    "💅",
+    "🤪",
+    "🗿",
+    "🆒",
+    "💘",
+    "🙉",
+    "🦄",
+    "😘",
+    "💊",
+    "🙊",
+    "😎",
+    "👾",
+    "🤷‍♂",
+    "🤷",
+    "🤷‍♀",
+    "😡",
+];
+
+/// setMessageReaction: the message must exist; a bot sets at most one reaction, an emoji
+/// from the allowed list (an empty list removes it).
+fn set_reaction(st: &mut FakeState, p: &Params) -> Result<Value, ApiError> {
+    let chat = known_chat(st, p)?;
+    let message = opt_i64(p, "message_id")?.ok_or_else(|| bad("message_id is empty"))?;
+    if !st.messages.contains_key(&(chat, message)) {
+        return Err(bad("message to react not found"));
+    }
+    let list = p
+        .get("reaction")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if list.len() > 1 {
+        return Err(bad("REACTIONS_TOO_MANY"));
+    }
+    let mut emoji = Vec::new();
+    for r in &list {
+        let ok = r.get("type").and_then(Value::as_str) == Some("emoji");
+        match r.get("emoji").and_then(Value::as_str) {
+            Some(e) if ok && REACTIONS.contains(&e) => emoji.push(e.to_string()),
+            _ => return Err(bad("REACTION_INVALID")),
+        }
+    }
+    st.reactions.insert((chat, message), emoji);
     Ok(json!(true))
 }

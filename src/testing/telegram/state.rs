@@ -64,6 +64,8 @@ pub(super) struct FakeState {
     /// Membership by (chat, user): `creator`, `administrator`, `member`, `restricted`,
     /// `left` or `kicked`. A user who wrote in a group is a member unless set otherwise.
     pub(super) members: HashMap<(i64, i64), String>,
+    /// The bot's reactions (emoji) by (chat, message), as setMessageReaction left them.
+    pub(super) reactions: HashMap<(i64, i64), Vec<String>>,
 }
 
 pub(super) struct Shared {
