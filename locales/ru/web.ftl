@@ -57,7 +57,7 @@ web-player-graph-about = Рейтинг после каждой рейтинго
 web-player-point = { $date } · { $category } · { $rating }
 web-player-recent = Последние партии
 web-player-no-recent = Завершённых партий пока нет.
-web-player-against = против { $opponent }
+web-player-against = соперник: { $opponent }
 # Страницы турниров (src/platform/present/web_tournament.rs): таблица и партии турнира.
 web-tournament-standings = Турнирная таблица
 web-tournament-players = { $count ->
@@ -71,4 +71,4 @@ web-tournament-playing = идёт
 web-tournament-no-games = Пары ещё не составлены.
 web-tournament-button = 🏆 Страница турнира
 web-index-tournaments = Турниры
-web-index-no-tournaments = Сейчас нет ни турниров с открытой записью, ни идущих, ни недавно завершённых.
+web-index-no-tournaments = Сейчас здесь нет ни турниров с открытой записью, ни идущих, ни недавно завершённых.
