@@ -67,4 +67,4 @@ web-tournament-playing = жүріп жатыр
 web-tournament-no-games = Жұптар әлі құрылған жоқ.
 web-tournament-button = 🏆 Турнир беті
 web-index-tournaments = Турнирлер
-web-index-no-tournaments = Қазір тіркеуі ашық, жүріп жатқан немесе жақында аяқталған турнир жоқ.
+web-index-no-tournaments = Қазір мұнда тіркеуі ашық, жүріп жатқан немесе жақында аяқталған турнир жоқ.
