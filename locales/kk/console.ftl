@@ -19,7 +19,7 @@ console-help =
       new      бұл ойын біткен соң жаңасын бастау
       history  аяқталған ойындарыңыз (history АТЫ — басқа ойыншының ойындары)
       stats    рейтингіңіз бен нәтижелеріңіз (stats АТЫ — басқа ойыншынікі)
-      puzzle   нағыз ойыннан алынған есеп (puzzle daily — күн есебі; puzzle stats; puzzle top)
+      puzzle   шынайы ойыннан алынған есеп (puzzle daily — күн есебі; puzzle stats; puzzle top)
       help     осы тізім
       quit     шығу; ойын сақталып, сізді күтіп тұрады
 console-unknown = «{ $command }» командасын білмеймін. Командалар тізімі — help.

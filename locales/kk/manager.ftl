@@ -23,7 +23,7 @@ manager-reason-equal-kazans = Екі қазанда да { $balls } бар.
 manager-reason-atsyrau = Атсырау: жүруге тиіс ойыншының отауларында құмалақ қалмады.
 manager-reason-resigned = { $name } берілді.
 manager-reason-agreed = Келісім бойынша тең ойын.
-manager-reason-timeout = { $name } уақытында жүріс жасамады.
+manager-reason-timeout = { $name }: жүріс уақыты бітті.
 manager-variant-standard = әдеттегі ойын
 manager-variant-balls = әр отауда { $count } құмалақтан
 manager-variant-no-tuzdek = тұздықсыз
@@ -86,7 +86,7 @@ manager-error-hints-only-against-bot = Кеңес тек ботпен ойнағ
 manager-error-no-hints-left = Бұл ойындағы кеңестің бәрін пайдаланып қойдыңыз (бір ойынға { $count } кеңес).
 manager-error-hints-busy = Бот қазір кеңес дайындап жатыр. Сәлден соң қайталап көріңіз.
 manager-error-storage = Бізде ақау шықты, ештеңе өзгермеді. Қайталап көріңіз.
-manager-error-store-away = Ойынның дерекқоры қазір жауап бермей тұр, сондықтан ештеңе өзгерген жоқ. Сәлден соң қайталап көріңіз.
+manager-error-store-away = Дерекқор қазір жауап бермей тұр, сондықтан ештеңе өзгерген жоқ. Сәлден соң қайталап көріңіз.
 manager-error-outcome-unknown = Дерекқор әрекеттің сақталғанын уақытында растамады. Тексеріп жатырмыз: дерекқор жауап бере салысымен, тақта сақталған күйді көрсетеді.
 manager-bot-busy = Бот қазір басқа ойындармен айналысып жатыр{ $ahead ->
     [0] {""}
@@ -103,7 +103,7 @@ manager-clock-runs-out-live = { $side ->
     [white] Ақтардың
    *[black] Қаралардың
 } уақыты бітеді: { $when }.
-manager-first-move-by = { $name }: алғашқы жүрісті сағат { $time } (UTC) болғанша жасаңыз, әйтпесе ойын тоқтатылады.
+manager-first-move-by = { $name }: алғашқы жүрісті UTC бойынша сағат { $time } болғанша жасаңыз, әйтпесе ойын тоқтатылады.
 manager-first-move-by-live = { $name }: алғашқы жүрісті жасаңыз, әйтпесе ойын тоқтатылады ({ $when }).
 manager-reason-flag = { $name }: сағаттағы уақыты бітті.
 manager-reason-first-move = { $name }: алғашқы жүріс уақытында жасалмады.
@@ -123,7 +123,7 @@ tournament-error-not-in = Сіз бұл турнирдің қатысушысы 
 tournament-error-started = Турнир басталып кетті, жаңа қатысушылар қабылданбайды.
 tournament-error-closed = Бұл турнир аяқталған немесе болдырылмаған.
 tournament-error-full = Турнирде бос орын қалмады.
-tournament-error-not-allowed = Мұны тек турнирді құрған адам немесе әкімші жасай алады.
+tournament-error-not-allowed = Мұны тек турнирдің ұйымдастырушысы немесе әкімші жасай алады.
 tournament-error-round-paired = Бұл турдың жұптары құрылып қойған.
 tournament-error-unknown-game = Бұл ойын турнирге жатпайды.
 tournament-error-too-few = Екіден аз ойыншы тіркелді, сондықтан турнир болдырылмады.

@@ -1,4 +1,4 @@
-# Есептер: нағыз ойыннан алынған, бір жүріс басқаларынан анық артық позиция.
+# Есептер: шынайы ойыннан алынған, бір жүріс басқаларынан анық артық позиция.
 puzzle-title = 🧩 { $name } үшін есеп
 puzzle-daily-title = 🧩 Күн есебі, { $date }
 puzzle-your-move = Кезек сізде ({ $side }): ең жақсы жүрісті табыңыз.
@@ -31,7 +31,7 @@ puzzle-stats-daily-open = Күн есебі: әлі шешіп көрмедің�
 puzzle-stats-recent = Соңғы есептер: { $marks }
 puzzle-stats-seen = Көрілген есеп: { $seen } (барлығы { $total })
 puzzle-board-platform = 🧩 Есеп шешудегі үздіктер
-puzzle-board-chat = 🧩 Осы чаттағы есеп шешудегі үздіктер
+puzzle-board-chat = 🧩 Осы чаттың есеп шешудегі үздіктері
 puzzle-board-empty = Мұнда әлі ешкім есеп шешпеген.
 puzzle-board-row = { $place }. { $name } { $rating } ({ $tried } ішінен { $solved })
 puzzle-board-you = Сіз: { $row }
@@ -43,11 +43,11 @@ puzzle-daily-names = Шешкендер: { $names }
 puzzle-error-not-yours = Бұл басқа біреудің есебі. Өз есебіңізді /puzzle командасымен алыңыз.
 puzzle-error-over = Бұл есеп аяқталды. Келесі есепті /puzzle командасымен алыңыз.
 puzzle-error-stale = Бұл тақта ескірді: ең жаңасында жүріңіз.
-puzzle-error-daily-solved = Сіз бүгінгі есепті шешіп қойдыңыз. Жаңасы 00:00 UTC-де шығады.
-puzzle-error-daily-failed = Сіз бүгінгі есепті шешіп көрдіңіз. Жаңасы 00:00 UTC-де шығады.
+puzzle-error-daily-solved = Сіз бүгінгі есепті шешіп қойдыңыз. Жаңасы UTC бойынша сағат 00:00-де шығады.
+puzzle-error-daily-failed = Сіз бүгінгі есепті шешіп көрдіңіз. Жаңасы UTC бойынша сағат 00:00-де шығады.
 puzzle-error-empty = Әзірге есеп жоқ.
 puzzle-you = Сіз
 puzzle-button-solve = Шешу
-puzzle-post-set = Күн есебі мұнда күн сайын { $hour } UTC-де шығады.
+puzzle-post-set = Күн есебі мұнда күн сайын UTC бойынша сағат { $hour }-де шығады.
 puzzle-post-off = Күн есебі енді мұнда шықпайды.
 puzzle-post-admins = Күн есебінің уақытын тек чат әкімшілері таңдай алады.

@@ -1,5 +1,5 @@
 # Задачи: позиция из настоящей партии, где один ход явно лучше всех.
-puzzle-title = 🧩 Задача для { $name }
+puzzle-title = 🧩 Задача для игрока { $name }
 puzzle-daily-title = 🧩 Задача дня, { $date }
 puzzle-your-move = Ваш ход ({ $side }): найдите лучший.
 puzzle-reply = { $side } отвечают ходом из лунки { $pit }.

@@ -340,6 +340,45 @@ fn plurals_follow_each_language() {
     }
 }
 
+/// A user name does not decline, so Russian puts it after a noun that carries the case
+/// («для игрока Асет», not «для Асет»); Kazakh names a UTC time «UTC бойынша сағат 07:00-де»
+/// (issue 49, a native-level read).
+#[test]
+fn names_and_utc_times_read_as_a_native_speaker_writes_them() {
+    assert_eq!(
+        t!(Lang::Ru, "puzzle-title", name = "Асет"),
+        "🧩 Задача для игрока Асет"
+    );
+    assert_eq!(
+        t!(
+            Lang::Ru,
+            "manager-challenge-to",
+            challenger = "Асель",
+            opponent = "Асет",
+            variant = "обычная партия"
+        ),
+        "Асель вызывает игрока Асет на партию: обычная партия."
+    );
+    assert_eq!(
+        t!(
+            Lang::Ru,
+            "manager-challenge-rematch",
+            challenger = "Асель",
+            opponent = "Асет"
+        ),
+        "Асель предлагает игроку Асет реванш."
+    );
+    assert_eq!(
+        t!(Lang::Ru, "web-player-against", opponent = "Асет"),
+        "соперник: Асет"
+    );
+    assert_eq!(
+        t!(Lang::Kk, "puzzle-post-set", hour = "07:00"),
+        "Күн есебі мұнда күн сайын UTC бойынша сағат 07:00-де шығады."
+    );
+    assert!(t!(Lang::Kk, "puzzle-error-daily-solved").contains("UTC бойынша сағат 00:00-де"));
+}
+
 #[test]
 fn locales_map_to_languages() {
     assert_eq!(Lang::from_code("ru-RU"), Some(Lang::Ru));

@@ -146,7 +146,7 @@ async fn a_players_page_shows_the_ratings_graph_and_games_under_a_key_no_one_can
     let (status, ru) = get(site.addr, &format!("{first_path}?lang=ru")).await;
     assert_eq!(status, 200);
     assert!(
-        ru.contains("История рейтинга") && ru.contains("Играет в Telegram"),
+        ru.contains("История рейтинга") && ru.contains("Играет через Telegram"),
         "{ru}"
     );
     let (_, kk) = get(site.addr, &format!("{first_path}?lang=kk")).await;
