@@ -69,6 +69,17 @@ pub fn quota(per_minute: u32, burst: u32) -> Quota {
     Quota::per_minute(rate).allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
+/// A quota that never lets more than `per_minute` through in any minute, bursts included:
+/// a full bucket of `burst` followed by a token every `60 / rate` s lets `burst + rate - 1`
+/// pass in the minute after a quiet spell, so the rate is `per_minute - burst + 1` (the
+/// plain `quota(20, 4)` let 23 posts into a group's first minute, and Telegram answered the
+/// 21st with a 429 and a wait of most of a minute).
+pub fn quota_within(per_minute: u32, burst: u32) -> Quota {
+    let per_minute = per_minute.max(1);
+    let burst = burst.clamp(1, per_minute);
+    quota(per_minute - burst + 1, burst)
+}
+
 impl Limiter {
     pub fn new(private_per_minute: u32, group_per_minute: u32, burst: u32) -> Limiter {
         Limiter::with_global(private_per_minute, group_per_minute, burst, GLOBAL_PER_SEC)
@@ -82,8 +93,8 @@ impl Limiter {
     ) -> Limiter {
         let global = NonZeroU32::new(global).unwrap_or(NonZeroU32::MIN);
         Limiter {
-            private: RateLimiter::keyed(quota(private_per_minute, burst)),
-            group: RateLimiter::keyed(quota(group_per_minute, burst)),
+            private: RateLimiter::keyed(quota_within(private_per_minute, burst)),
+            group: RateLimiter::keyed(quota_within(group_per_minute, burst)),
             global: RateLimiter::direct(Quota::per_second(global)),
         }
     }
@@ -513,6 +524,27 @@ pub fn scrub(text: &str, token: &str) -> String {
 mod tests {
     use super::*;
     use std::time::Instant;
+
+    #[test]
+    fn no_minute_holds_more_posts_than_the_limit_bursts_included() {
+        for (per_minute, burst) in [(20, 4), (20, 1), (60, 4), (3, 10), (1, 1)] {
+            let q = quota_within(per_minute, burst);
+            let burst = q.burst_size().get();
+            // One token every `replenish` after the full bucket: those that fall within
+            // the minute after a quiet spell, plus the bucket.
+            let replenish = q.replenish_interval().as_nanos();
+            let later = (60_000_000_000u128 - 1) / replenish;
+            assert!(
+                u128::from(burst) + later <= u128::from(per_minute),
+                "{per_minute}/min with a burst of {burst}: {} in a minute",
+                u128::from(burst) + later
+            );
+        }
+        // Telegram's group: 4 at once, then 17 a minute.
+        let q = quota_within(20, 4);
+        assert_eq!(q.burst_size().get(), 4);
+        assert_eq!(q.replenish_interval(), Duration::from_secs(60) / 17);
+    }
 
     #[tokio::test]
     async fn buckets_of_quiet_chats_are_pruned() {
