@@ -5,11 +5,13 @@
 //!
 //! - Every module imports only modules on lower floors of the plan's table (on the top floor,
 //!   start-up code, also its neighbours), never one its row forbids, and no cycle at all.
-//! - No loop of files: a file imports another when one of its `crate::`/`super::`/`self::`
+//! - No loop of files (test support under `src/testing` included): a file imports another when one of its `crate::`/`super::`/`self::`
 //!   paths names that file's module (a `mod.rs` naming its own children by their bare names,
 //!   `pub use child::Thing`, is how a folder is declared and does not count).
 //! - Every source path (`src/...`, `tests/...`, `benches/...`, `examples/...`) named in
 //!   README.md and docs/*.md exists.
+//! - No soak (`tests/telegram/soak*.rs`, `tests/discord/soak*.rs`) lifts the platforms'
+//!   flood limits (issue 49: a soak shows the bot within what Telegram and Discord allow).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -418,6 +420,12 @@ struct File {
 /// Every non-test .rs file under src/ (`testing`, the test-support feature, left out), with
 /// the macros the crate exports (`t` -> the module path of the file defining it).
 fn crate_files() -> (Vec<File>, BTreeMap<String, Vec<String>>) {
+    source_files(false)
+}
+
+/// `crate_files`, with the test support under `src/testing` too when `with_testing` (it is
+/// on no floor of the plan, but its files must not loop either).
+fn source_files(with_testing: bool) -> (Vec<File>, BTreeMap<String, Vec<String>>) {
     let src = root().join("src");
     let mut paths = Vec::new();
     let mut stack = vec![src.clone()];
@@ -437,8 +445,8 @@ fn crate_files() -> (Vec<File>, BTreeMap<String, Vec<String>>) {
     for path in paths {
         let rel = path.strip_prefix(&src).expect("under src/");
         let module = module_of(rel);
-        let is_test =
-            module.first().is_some_and(|m| m == "testing") || module.iter().any(|m| m == "tests");
+        let is_test = (!with_testing && module.first().is_some_and(|m| m == "testing"))
+            || module.iter().any(|m| m == "tests");
         if is_test {
             continue;
         }
@@ -700,7 +708,8 @@ fn modules_import_only_downward() {
 
 #[test]
 fn no_loop_of_files() {
-    let (files, macros) = crate_files();
+    // Test support included: a loop there is as hard to change as anywhere.
+    let (files, macros) = source_files(true);
     let by_module: BTreeMap<&[String], &File> = files
         .iter()
         .filter(|f| !f.shown.ends_with("main.rs"))
@@ -749,6 +758,45 @@ fn no_loop_of_files() {
     assert!(
         problems.is_empty(),
         "move what the files share down into a file of its own:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn soaks_never_lift_the_flood_limits() {
+    // The ways a test lifts them: `Lifted` (src/testing/lifted.rs) and the bot's own config.
+    let lifts = [
+        "Lifted",
+        "lift_limits",
+        "start_lifted",
+        "posts_per_minute",
+        "burst",
+    ];
+    let mut problems = Vec::new();
+    let mut soaks = 0;
+    for dir in ["tests/telegram", "tests/discord"] {
+        for entry in fs::read_dir(root().join(dir)).expect("the tests are readable") {
+            let path = entry.expect("a directory entry").path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            if !name.is_some_and(|n| n.starts_with("soak") && n.ends_with(".rs")) {
+                continue;
+            }
+            soaks += 1;
+            // Code and strings (a config line is a string), not comments.
+            let text: String = fs::read_to_string(&path)
+                .expect("a soak is readable")
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            for lift in lifts.iter().filter(|l| text.contains(*l)) {
+                problems.push(format!("{}: `{lift}`", path.display()));
+            }
+        }
+    }
+    assert_eq!(soaks, 2, "the Telegram and the Discord soak");
+    assert!(
+        problems.is_empty(),
+        "a soak runs at the platforms' real limits, never lifted:\n{}",
         problems.join("\n")
     );
 }

@@ -8,18 +8,25 @@
 //! - [`pg`]: a real PostgreSQL, a throwaway cluster started from Debian's binaries.
 //! - [`proxy`]: a TCP proxy in front of it that stalls, cuts or holds replies after COMMIT.
 //! - [`manager`]: the helpers of the manager-level tests (users, requests, both backends).
+//! - [`lifted`]: the one way a test lifts the platforms' flood limits, with a reason.
 //!
 //! The fakes are strict on purpose: where the real service refuses a request (a bad token,
 //! an edit that changes nothing, a button's data over 64 bytes, an interaction answered
 //! twice or too late, a command Discord would not register, a PNG that does not decode), the
 //! fake refuses it too, with the service's own error, so a bug that would fail in production
-//! fails a test. Each fake's module doc lists what it checks.
+//! fails a test. Each fake's module doc lists what it checks. Both keep the platforms' flood
+//! limits (Telegram: 20 messages a minute per group, about one a second per private chat,
+//! about 30 a second in all; Discord: 5 messages per 5 s per channel, 50 requests a second),
+//! and so do the test bots: a test lifts them only with a reason ([`Lifted`]).
 
 pub mod discord;
+pub mod lifted;
 pub mod manager;
 pub mod pg;
 pub mod proxy;
 pub mod telegram;
+
+pub use lifted::Lifted;
 
 use std::path::PathBuf;
 

@@ -410,3 +410,56 @@ async fn link_buttons_rows_and_their_limits_are_checked() {
     let message = fake.original_message(id).unwrap();
     assert_eq!(message["components"][1]["components"][0]["url"], url);
 }
+
+/// Discord's rate limit on message creates, through the HTTP API: five per 5 s per
+/// channel with the bucket's headers on each answer, the sixth 429 with `retry_after` and
+/// `global: false` and nothing created; another channel is not held.
+#[tokio::test]
+async fn a_channel_over_five_messages_in_five_seconds_gets_discords_429() {
+    let fake = FakeDiscord::start().await;
+    fake.guild_channel(77, 7_001);
+    fake.guild_channel(77, 7_002);
+    let post = |channel: u64, n: u32| {
+        client()
+            .post(format!(
+                "{}/api/v10/channels/{channel}/messages",
+                fake.url()
+            ))
+            .header("authorization", format!("Bot {TOKEN}"))
+            .json(&json!({ "content": n.to_string() }))
+            .send()
+    };
+    for n in 0..5u32 {
+        let resp = post(7_001, n).await.unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        let h = resp.headers();
+        assert_eq!(h["x-ratelimit-limit"], "5");
+        assert_eq!(h["x-ratelimit-remaining"], (4 - n).to_string().as_str());
+        for name in [
+            "x-ratelimit-reset",
+            "x-ratelimit-reset-after",
+            "x-ratelimit-bucket",
+        ] {
+            assert!(h.contains_key(name), "{name}");
+        }
+    }
+    let resp = post(7_001, 5).await.unwrap();
+    assert_eq!(resp.status().as_u16(), 429);
+    assert_eq!(resp.headers()["x-ratelimit-remaining"], "0");
+    assert_eq!(resp.headers()["x-ratelimit-scope"], "user");
+    assert!(resp.headers().contains_key("retry-after"));
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["global"], false);
+    let wait = body["retry_after"].as_f64().unwrap();
+    assert!(wait > 0.0 && wait <= 5.0, "{body}");
+    assert_eq!(
+        fake.channel_messages(7_001).len(),
+        5,
+        "the sixth was not created"
+    );
+    assert_eq!(post(7_002, 0).await.unwrap().status().as_u16(), 200);
+    let refusals = fake.rate_limit_refusals();
+    assert_eq!(refusals.len(), 1);
+    assert!(!refusals[0].global());
+    assert_eq!(fake.limits_lifted(), None);
+}

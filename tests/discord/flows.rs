@@ -10,6 +10,7 @@ use toguz::testing::discord::bot::{BotProcess, Options};
 use toguz::testing::discord::{
     buttons, id_of, is_valid_png, Call, Failure, FakeDiscord, Place, User,
 };
+use toguz::testing::Lifted;
 
 const GUILD: u64 = 900_000_000_000_000_000;
 
@@ -419,6 +420,7 @@ fn last_move_pit(message: &Value) -> Option<u8> {
 async fn play_the_bot_in_a_dm_to_the_end() {
     let h = Harness::start(Options::default()).await;
     let fake = &h.fake;
+    fake.lift_limits(Lifted::because("a whole game against the bot, each reply an edit of one message: about the game, not the channel's 5 edits per 5 s"));
     let alice = User::new(1001, "Alice");
     let dm = fake.dm_channel(800);
     // Three balls a pit: a whole game, only shorter.

@@ -88,7 +88,7 @@ impl Drop for RealTime {
 #[test]
 fn forty_players_in_an_arena_at_real_limits_all_get_their_first_moves() {
     let fake = FakeTelegram::start(TOKEN);
-    let bot = InProcessBot::start_at_real_limits(&fake);
+    let bot = InProcessBot::start(&fake);
     let players: Vec<TgUser> = (0..40)
         .map(|i| TgUser::new(40_000 + i, &format!("P{i}"), &format!("p{i}_arena"), "en"))
         .collect();

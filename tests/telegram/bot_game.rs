@@ -7,6 +7,7 @@ use toguz::testing::telegram::bot::{
     WAIT,
 };
 use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
+use toguz::testing::Lifted;
 
 /// Plays the game on the latest board of `chat` to its end with the first legal pit,
 /// checking every keyboard against a position tracked from the presses and the captions.
@@ -70,7 +71,8 @@ pub(crate) fn play_to_end(
 fn a_game_against_the_bot_is_played_to_the_end_by_buttons() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
-    let _bot = BotProcess::start(&fake, dir.path(), "", "");
+    let lifted = Lifted::because("a whole game pressed back to back: about the game on buttons, not the chat's pace of one post a second");
+    let _bot = BotProcess::start_lifted(&fake, dir.path(), "", "", lifted);
     let alice = TgUser::new(501, "Alice", "alice", "en");
     let chat = TgChat::private(&alice);
 

@@ -9,7 +9,8 @@ use teloxide::types::{
     InputMedia, InputMediaPhoto,
 };
 use teloxide::{ApiError, RequestError};
-use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
+use toguz::testing::telegram::{FakeTelegram, Limit, TgChat, TgUser};
+use toguz::testing::Lifted;
 
 const TOKEN: &str = "123456:TEST-token";
 
@@ -410,4 +411,92 @@ async fn url_and_web_app_buttons_are_checked_as_telegram_does() {
             "{bad}: {err}"
         );
     }
+}
+
+/// Telegram's flood limit for a group, through the HTTP API: 20 posts a minute (an edit is
+/// one), the 21st answered 429 with Telegram's own body and nothing posted; a deletion is
+/// not counted, and another chat is not held by it.
+#[tokio::test]
+async fn a_group_over_twenty_posts_a_minute_gets_telegrams_429_and_nothing_is_posted() {
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let alice = TgUser::new(21, "Alice", "alice", "en");
+    let group = TgChat::group(-2100, "Club");
+    let private = TgChat::private(&alice);
+    fake.send_text(&group, &alice, "hello");
+    fake.send_text(&private, &alice, "/start");
+    // 18 messages and an edit, then a 20th message deleted: the group's minute is spent.
+    let first = bot.send_message(ChatId(group.id), "0").await.unwrap();
+    for i in 1..18 {
+        bot.send_message(ChatId(group.id), i.to_string())
+            .await
+            .unwrap();
+    }
+    bot.edit_message_text(ChatId(group.id), first.id, "edited")
+        .await
+        .unwrap();
+    let last = bot.send_message(ChatId(group.id), "gone").await.unwrap();
+    bot.delete_message(ChatId(group.id), last.id).await.unwrap();
+    let shown = fake.bot_messages(group.id).len();
+    let err = bot.send_message(ChatId(group.id), "21").await.unwrap_err();
+    assert!(matches!(err, RequestError::RetryAfter(_)), "{err:?}");
+    assert_eq!(fake.bot_messages(group.id).len(), shown, "nothing posted");
+    let refused = fake.calls().pop().unwrap();
+    assert_eq!(refused.status, 429);
+    let n = refused.response["parameters"]["retry_after"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        (59..=60).contains(&n),
+        "the first post leaves in a minute: {n}"
+    );
+    assert_eq!(
+        refused.response,
+        serde_json::json!({"ok": false, "error_code": 429,
+            "description": format!("Too Many Requests: retry after {n}"),
+            "parameters": {"retry_after": n}})
+    );
+    // An edit is refused too; the private chat is not held.
+    let err = bot
+        .edit_message_text(ChatId(group.id), first.id, "again")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RequestError::RetryAfter(_)), "{err:?}");
+    bot.send_message(ChatId(private.id), "still here")
+        .await
+        .unwrap();
+    let refusals = fake.flood_refusals();
+    assert_eq!(refusals.len(), 2);
+    assert!(refusals
+        .iter()
+        .all(|r| r.limit == Limit::Group && r.chat == Some(group.id)));
+    assert_eq!(fake.limits_lifted(), None);
+}
+
+/// A private chat takes a burst of 5 and then about one a second; lifted (with a reason),
+/// nothing is held.
+#[tokio::test]
+async fn a_private_chat_is_held_to_about_one_a_second_unless_lifted_with_a_reason() {
+    let fake = FakeTelegram::start(TOKEN);
+    let bot = bot(&fake, TOKEN);
+    let alice = TgUser::new(22, "Alice", "alice", "en");
+    let private = TgChat::private(&alice);
+    fake.send_text(&private, &alice, "/start");
+    for i in 0..5 {
+        bot.send_message(ChatId(private.id), i.to_string())
+            .await
+            .unwrap();
+    }
+    let err = bot.send_message(ChatId(private.id), "6").await.unwrap_err();
+    assert!(matches!(err, RequestError::RetryAfter(_)), "{err:?}");
+    assert_eq!(fake.flood_refusals()[0].limit, Limit::Private);
+    fake.lift_limits(Lifted::because(
+        "this test checks that a lift lets all through",
+    ));
+    for i in 0..20 {
+        bot.send_message(ChatId(private.id), i.to_string())
+            .await
+            .unwrap();
+    }
+    assert_eq!(fake.flood_refusals().len(), 1);
 }

@@ -10,6 +10,7 @@ use toguz::testing::telegram::bot::{
     assert_all_photos_png, wait_board, Board, BotProcess, TOKEN, WAIT,
 };
 use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
+use toguz::testing::Lifted;
 
 const GROUP: i64 = -100_777;
 
@@ -21,6 +22,8 @@ struct Flow {
     dir: tempfile::TempDir,
     /// The config lines the bot was started with (under `[telegram]`, at the top).
     config: (String, String),
+    /// Why the flood limits are lifted, in the few tests that lift them.
+    lifted: Option<Lifted>,
     group: TgChat,
     alice: TgUser,
     bob: TgUser,
@@ -33,14 +36,35 @@ impl Flow {
         Flow::with_fake(FakeTelegram::start(TOKEN), telegram_extra, extra)
     }
 
+    /// `start` with the flood limits lifted, for the reason `lifted` gives.
+    fn start_lifted(telegram_extra: &str, extra: &str, lifted: Lifted) -> Flow {
+        let fake = FakeTelegram::start(TOKEN);
+        Flow::launch(fake, telegram_extra, extra, Some(lifted))
+    }
+
     fn with_fake(fake: FakeTelegram, telegram_extra: &str, extra: &str) -> Flow {
+        Flow::launch(fake, telegram_extra, extra, None)
+    }
+
+    fn launch(
+        fake: FakeTelegram,
+        telegram_extra: &str,
+        extra: &str,
+        lifted: Option<Lifted>,
+    ) -> Flow {
         let dir = tempfile::tempdir().expect("temp dir");
-        let bot = BotProcess::start(&fake, dir.path(), telegram_extra, extra);
+        let bot = match &lifted {
+            Some(l) => {
+                BotProcess::start_lifted(&fake, dir.path(), telegram_extra, extra, l.clone())
+            }
+            None => BotProcess::start(&fake, dir.path(), telegram_extra, extra),
+        };
         Flow {
             bot,
             fake,
             dir,
             config: (telegram_extra.to_string(), extra.to_string()),
+            lifted,
             group: TgChat::group(GROUP, "Toguz club"),
             alice: TgUser::new(601, "Alice", "alice_k", "en"),
             bob: TgUser::new(602, "Bob", "bob_the_player", "en"),
@@ -52,7 +76,11 @@ impl Flow {
     fn restart(&mut self) {
         self.bot.kill();
         let (telegram_extra, extra) = &self.config;
-        self.bot = BotProcess::start(&self.fake, self.dir.path(), telegram_extra, extra);
+        let path = self.dir.path();
+        self.bot = match &self.lifted {
+            Some(l) => BotProcess::start_lifted(&self.fake, path, telegram_extra, extra, l.clone()),
+            None => BotProcess::start(&self.fake, path, telegram_extra, extra),
+        };
     }
 
     /// `user` writes `text` in the group; the message id.
@@ -227,7 +255,8 @@ fn assert_nothing_changed(fake: &FakeTelegram, mark: usize) {
 
 #[test]
 fn a_challenge_by_reply_is_accepted_played_and_resigned() {
-    let f = Flow::start("", "");
+    let lifted = Lifted::because("eight moves and their turn notices in one group within seconds: about the flow, not the group's 20 posts a minute");
+    let f = Flow::start_lifted("", "", lifted);
     let (msg, id) = f.challenge_by_reply(&f.alice, &f.bob);
     assert!(
         f.text_of(msg).contains("Alice challenges Bob"),

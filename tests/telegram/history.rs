@@ -7,11 +7,16 @@
 use toguz::rules::{parse_record, replay};
 use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
+use toguz::testing::Lifted;
 
 const GROUP: i64 = -100_616;
-/// Enough room for the dozens of commands and posts below.
-const ROOMY: &str = "commands_per_minute = 300\nprivate_posts_per_minute = 300\n\
-                     group_posts_per_minute = 300\nburst = 50\n";
+/// Room for the dozens of commands below (a user's per-minute allowance).
+const ROOMY: &str = "commands_per_minute = 300\n";
+
+/// Why the flood limits are lifted here.
+fn lifted() -> Lifted {
+    Lifted::because("a rated game, stats, leaderboards and history pages in one group: dozens of posts a minute; about records, not flood limits")
+}
 
 /// The next successful call of `method` after `mark`.
 fn next_call(fake: &FakeTelegram, mark: usize, method: &str) -> Call {
@@ -91,7 +96,7 @@ fn a_blitz_game_is_rated_in_its_own_category() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
     let shown = "[limits]\nprovisional_on_leaderboards = true";
-    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, shown);
+    let _bot = BotProcess::start_lifted(&fake, dir.path(), ROOMY, shown, lifted());
     let group = TgChat::group(GROUP, "Toguz club");
     let alice = TgUser::new(621, "Alice", "alice_b", "en");
     let bob = TgUser::new(622, "Bob", "bob_b", "en");
@@ -123,7 +128,7 @@ fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
     let dir = tempfile::tempdir().unwrap();
     // One game each: provisional ratings, listed only when the operator says so.
     let shown = "[limits]\nprovisional_on_leaderboards = true";
-    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, shown);
+    let _bot = BotProcess::start_lifted(&fake, dir.path(), ROOMY, shown, lifted());
     let group = TgChat::group(GROUP, "Toguz club");
     let alice = TgUser::new(611, "Alice", "alice_h", "en");
     let bob = TgUser::new(612, "Bob", "bob_h", "en");
@@ -317,7 +322,7 @@ fn a_rated_game_shows_in_ratings_leaderboards_stats_records_and_history() {
 fn an_unrated_challenge_changes_no_rating() {
     let fake = FakeTelegram::start(TOKEN);
     let dir = tempfile::tempdir().unwrap();
-    let _bot = BotProcess::start(&fake, dir.path(), ROOMY, "");
+    let _bot = BotProcess::start_lifted(&fake, dir.path(), ROOMY, "", lifted());
     let group = TgChat::group(GROUP, "Toguz club");
     let asan = TgUser::new(621, "Asan", "asan_h", "ru");
     let bota = TgUser::new(622, "Bota", "bota_h", "kk");

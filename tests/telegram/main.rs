@@ -20,6 +20,7 @@ mod load;
 mod puzzles;
 mod review;
 mod scale;
+mod soak;
 mod tournament;
 mod trust;
 mod variants;

@@ -1,7 +1,7 @@
 //! Request bodies as Discord takes them: JSON, or multipart with `payload_json` and files
 //! `files[n]`, each with a file name.
 
-use super::rest::{error, form_error, Reply};
+use super::reply::{error, form_error, Reply};
 use super::Upload;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};

@@ -3,7 +3,7 @@
 //! custom_ids of 1..100 characters, unique; link buttons with an address and no custom_id,
 //! other buttons with no address).
 
-use super::rest::{form_error, Reply};
+use super::reply::{form_error, Reply};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 

@@ -1,7 +1,7 @@
 //! Command registration as Discord checks it: names, descriptions, options and choices,
 //! their lengths and order, and localizations only in Discord's locales (no `kk`).
 
-use super::rest::{form_error, Reply};
+use super::reply::{form_error, Reply};
 use super::state::FakeState;
 use super::APP_ID;
 use serde_json::{json, Value};

@@ -3,9 +3,11 @@
 //! must.
 
 use super::gateway::gateway;
+use super::limits::Refusal;
 use super::rest::rest;
 use super::state::{member_json, Chaos, FakeState, Interaction, Scripted, Shared};
 use super::{buttons, first_legal_pit, id_of, is_id, to_move, Call, Failure, Place, User, APP_ID};
+use crate::testing::Lifted;
 use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Map, Value};
@@ -74,6 +76,24 @@ impl FakeDiscord {
             failure,
             remaining: times,
         });
+    }
+
+    /// Stops enforcing Discord's rate limits (limits.rs) for the rest of the test, for the
+    /// reason `lifted` gives. Scripted and random failures still apply.
+    pub fn lift_limits(&self, lifted: Lifted) {
+        self.shared.lock().rate_limits.lift(lifted);
+    }
+
+    /// Why the rate limits are lifted, if they are.
+    pub fn limits_lifted(&self) -> Option<String> {
+        let state = self.shared.lock();
+        state.rate_limits.lifted().map(|l| l.reason().to_string())
+    }
+
+    /// The requests answered 429 because they were over one of Discord's rate limits,
+    /// oldest first (scripted and random 429s are not among them).
+    pub fn rate_limit_refusals(&self) -> Vec<Refusal> {
+        self.shared.lock().rate_limits.refusals().to_vec()
     }
 
     /// Every later call to an interaction, webhook or channel route fails with probability

@@ -4,7 +4,7 @@
 
 use super::body::Body;
 use super::checks::{check_components, check_embeds};
-use super::rest::{error, form_error, Reply};
+use super::reply::{error, form_error, Reply};
 use super::state::{bot_user, FakeState};
 use super::{id_of, is_id, Upload, APP_ID, TIMESTAMP};
 use axum::http::StatusCode;

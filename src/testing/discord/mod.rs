@@ -8,13 +8,20 @@
 //! Gateway: Hello, Identify (token, no privileged intents, shard) -> READY with every field
 //! serenity needs, heartbeats and ACKs, then scripted `INTERACTION_CREATE` events.
 //!
+//! It keeps Discord's rate limits (`limits`: 5 message creates, and apart 5 edits, per 5 s
+//! per channel; 50 requests a second in all), with the `x-ratelimit-*` headers on every
+//! answer of a limited route and Discord's 429 (`retry_after`, `global`) over one; refusals
+//! are kept for the test (`rate_limit_refusals`). A test lifts them only with a reason
+//! (`lift_limits(Lifted::because(..))`).
+//!
 //! Every REST call is recorded for assertions; failures (429 with `retry_after`, 5xx) can be
 //! scripted for the next matching calls.
 //!
 //! The pieces: `fake` (the handle a test holds: interactions it sends, failures it scripts,
-//! what it reads back), `gateway` (the websocket sessions), `rest` (routing, auth, scripted
-//! and random failures, recording), `body` (JSON and multipart bodies as Discord takes
-//! them), `commands` (command registration), `messages` (interaction callbacks, webhooks,
+//! what it reads back), `gateway` (the websocket sessions), `rest` (routing, auth, rate
+//! limits, scripted and random failures, recording), `limits` (Discord's rate limits and
+//! their arithmetic), `reply` (Discord's error bodies), `body` (JSON and multipart bodies as
+//! Discord takes them), `commands` (command registration), `messages` (interaction callbacks, webhooks,
 //! messages and their attachments), `checks` (Discord's limits on embeds and components),
 //! `state` (what the fake remembers), `bot` (the real bot against it).
 
@@ -24,11 +31,14 @@ mod checks;
 mod commands;
 mod fake;
 mod gateway;
+pub mod limits;
 mod messages;
+mod reply;
 mod rest;
 mod state;
 
 pub use fake::FakeDiscord;
+pub use limits::Refusal;
 
 use serde_json::{json, Value};
 use std::time::Instant;

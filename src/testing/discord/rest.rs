@@ -1,10 +1,12 @@
 //! REST under `/api/v10`: routing, the bot token (or an interaction's token in the path),
-//! scripted and random failures with Discord's rate-limit headers, and a record of every
-//! call.
+//! Discord's rate limits (limits.rs) with their headers, scripted and random failures, and
+//! a record of every call.
 
 use super::body::{read_body, Body};
 use super::commands::register_commands;
+use super::limits::{Refusal, Verdict};
 use super::messages::{create_message, edit_message, interaction_callback, webhook};
+use super::reply::{error, form_error, Reply};
 use super::state::{bot_user, FakeState, Shared};
 use super::{is_id, Call, Failure, APP_ID, TOKEN};
 use axum::extract::{Request, State};
@@ -13,27 +15,6 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
-
-pub(super) type Reply = (StatusCode, Value);
-
-pub(super) fn error(status: u16, code: u64, message: &str) -> Reply {
-    (
-        StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
-        json!({ "message": message, "code": code }),
-    )
-}
-
-/// 400 Invalid Form Body, with the path of the offending field.
-pub(super) fn form_error(path: &str, code: &str, message: &str) -> Reply {
-    let mut errors = json!({ "_errors": [{ "code": code, "message": message }] });
-    for part in path.rsplit('.') {
-        errors = json!({ part: errors });
-    }
-    (
-        StatusCode::BAD_REQUEST,
-        json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors }),
-    )
-}
 
 pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let method = req.method().clone();
@@ -48,7 +29,7 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     };
     let body = match read_body(&headers, req).await {
         Ok(b) => b,
-        Err(reply) => return reply_response(reply, None),
+        Err(reply) => return reply_response(reply, HeaderMap::new()),
     };
     let mut call = Call {
         method: method.to_string(),
@@ -61,14 +42,24 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     // The call is recorded under the lock its effect was made under: a test that sees the
     // effect (a message edited) also sees the call, whatever mark it took since.
     let mut state = shared.lock();
-    let (reply, retry_after) = match scripted_failure(&mut state, &method, &path)
-        .or_else(|| random_failure(&mut state, &path))
-    {
+    let scripted =
+        scripted_failure(&mut state, &method, &path).or_else(|| random_failure(&mut state, &path));
+    let (reply, reply_headers) = match scripted {
         Some(failure) => failure,
-        None => (
-            handle(&shared, &mut state, &method, &path, &headers, body),
-            None,
-        ),
+        None => match state
+            .rate_limits
+            .take(method.as_str(), &path, Instant::now())
+        {
+            Verdict::Refused(refusal) => too_many(&refusal),
+            Verdict::Go(bucket) => {
+                let reply = handle(&shared, &mut state, &method, &path, &headers, body);
+                let mut h = HeaderMap::new();
+                if let Some(bucket) = bucket {
+                    bucket.write(&mut h);
+                }
+                (reply, h)
+            }
+        },
     };
     call.status = reply.0.as_u16();
     if state.light && !call.files.is_empty() {
@@ -87,7 +78,7 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     state.calls.push(call);
     drop(state);
     shared.bump();
-    reply_response(reply, retry_after)
+    reply_response(reply, reply_headers)
 }
 
 struct Json(Value);
@@ -98,34 +89,29 @@ impl IntoResponse for Json {
     }
 }
 
-fn reply_response(reply: Reply, retry_after: Option<f64>) -> Response {
+fn reply_response(reply: Reply, headers: HeaderMap) -> Response {
     let (status, body) = reply;
-    if status == StatusCode::NO_CONTENT {
-        return status.into_response();
-    }
-    let mut response = (status, Json(body)).into_response();
-    if let Some(secs) = retry_after {
-        let h = response.headers_mut();
-        let set = |h: &mut HeaderMap, k: &'static str, v: String| {
-            if let Ok(v) = v.parse() {
-                h.insert(k, v);
-            }
-        };
-        set(h, "retry-after", format!("{}", secs.ceil() as u64));
-        set(h, "x-ratelimit-limit", "5".into());
-        set(h, "x-ratelimit-remaining", "0".into());
-        set(h, "x-ratelimit-reset-after", format!("{secs:.3}"));
-        set(h, "x-ratelimit-bucket", "fakebucket".into());
-        set(h, "x-ratelimit-scope", "user".into());
-    }
+    let mut response = if status == StatusCode::NO_CONTENT {
+        status.into_response()
+    } else {
+        (status, Json(body)).into_response()
+    };
+    response.headers_mut().extend(headers);
     response
+}
+
+/// A 429 as Discord answers it: its body and headers.
+fn too_many(refusal: &Refusal) -> (Reply, HeaderMap) {
+    let mut headers = HeaderMap::new();
+    refusal.write_headers(&mut headers);
+    ((StatusCode::TOO_MANY_REQUESTS, refusal.body()), headers)
 }
 
 fn scripted_failure(
     state: &mut FakeState,
     method: &Method,
     path: &str,
-) -> Option<(Reply, Option<f64>)> {
+) -> Option<(Reply, HeaderMap)> {
     let i = state.failures.iter().position(|f| {
         f.remaining > 0
             && f.method.eq_ignore_ascii_case(method.as_str())
@@ -136,37 +122,26 @@ fn scripted_failure(
     Some(failure_reply(&f.failure))
 }
 
-fn failure_reply(failure: &Failure) -> (Reply, Option<f64>) {
-    match *failure {
+fn failure_reply(failure: &Failure) -> (Reply, HeaderMap) {
+    let reply = match *failure {
         Failure::RateLimit {
             retry_after,
             global,
-        } => (
-            (
-                StatusCode::TOO_MANY_REQUESTS,
-                json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": global }),
-            ),
-            Some(retry_after),
-        ),
+        } => return too_many(&Refusal::scripted(retry_after, global)),
         Failure::Server(status) => (
-            (
-                StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY),
-                json!({ "message": format!("{status}: Server Error"), "code": 0 }),
-            ),
-            None,
+            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY),
+            json!({ "message": format!("{status}: Server Error"), "code": 0 }),
         ),
-        Failure::UnknownInteraction => (error(404, 10062, "Unknown interaction"), None),
+        Failure::UnknownInteraction => error(404, 10062, "Unknown interaction"),
         Failure::MissingAccess => (
-            (
-                StatusCode::FORBIDDEN,
-                json!({ "message": "Missing Access", "code": 50001 }),
-            ),
-            None,
+            StatusCode::FORBIDDEN,
+            json!({ "message": "Missing Access", "code": 50001 }),
         ),
-    }
+    };
+    (reply, HeaderMap::new())
 }
 
-fn random_failure(state: &mut FakeState, path: &str) -> Option<(Reply, Option<f64>)> {
+fn random_failure(state: &mut FakeState, path: &str) -> Option<(Reply, HeaderMap)> {
     use rand::Rng;
     let routed = ["/interactions/", "/webhooks/", "/channels/"]
         .iter()

@@ -1,6 +1,7 @@
 //! What the fake Discord remembers: calls, interactions, messages, channels, commands,
 //! gateway sessions, scripted and random failures.
 
+use super::limits::RateLimits;
 use super::{Call, Failure, User, APP_ID, TIMESTAMP};
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap};
@@ -48,6 +49,8 @@ pub(super) struct FakeState {
     /// The successful callback of each interaction.
     pub(super) callbacks: HashMap<u64, Call>,
     pub(super) chaos: Option<Chaos>,
+    /// Discord's rate limits (limits.rs).
+    pub(super) rate_limits: RateLimits,
     /// Record calls without their files and bodies (long soak runs).
     pub(super) light: bool,
     pub(super) failures: Vec<Scripted>,

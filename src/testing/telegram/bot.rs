@@ -3,6 +3,7 @@
 
 use super::{keyboard_buttons, Call, FakeTelegram, StoredMessage};
 use crate::rules::Position;
+use crate::testing::Lifted;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -19,13 +20,13 @@ pub struct BotProcess {
 
 impl BotProcess {
     /// Starts the bot with its data in `data` and extra config lines under `[telegram]`
-    /// (`telegram_extra`) and at top level (`extra`, e.g. `[limits]`).
+    /// (`telegram_extra`) and at top level (`extra`, e.g. `[limits]`). The bot keeps the
+    /// shipped flood limits, and the fake Telegram's own (20 posts a minute per group...).
     pub fn start(fake: &FakeTelegram, data: &Path, telegram_extra: &str, extra: &str) -> Self {
         Self::start_with_env(fake, data, telegram_extra, extra, &[])
     }
 
-    /// `start` with extra environment variables. The flood limits are lifted unless
-    /// `telegram_extra` sets them (`default_limits()` keeps Telegram's).
+    /// `start` with extra environment variables.
     pub fn start_with_env(
         fake: &FakeTelegram,
         data: &Path,
@@ -33,24 +34,43 @@ impl BotProcess {
         extra: &str,
         env: &[(&str, &str)],
     ) -> Self {
+        Self::launch(fake, data, telegram_extra, extra, env, None)
+    }
+
+    /// `start` with the flood limits lifted, the bot's (unless `telegram_extra` sets them)
+    /// and the fake's, for the reason `lifted` gives: a test that is not about them and
+    /// would take minutes under them.
+    pub fn start_lifted(
+        fake: &FakeTelegram,
+        data: &Path,
+        telegram_extra: &str,
+        extra: &str,
+        lifted: Lifted,
+    ) -> Self {
+        Self::launch(fake, data, telegram_extra, extra, &[], Some(lifted))
+    }
+
+    fn launch(
+        fake: &FakeTelegram,
+        data: &Path,
+        telegram_extra: &str,
+        extra: &str,
+        env: &[(&str, &str)],
+        lifted: Option<Lifted>,
+    ) -> Self {
         std::fs::create_dir_all(data).expect("data dir");
         let config = data.join("toguz.toml");
         let store = data.join("db");
-        let lifted: String = [
-            "private_posts_per_minute = 100000",
-            "group_posts_per_minute = 100000",
-            "burst = 1000",
-        ]
-        .iter()
-        .filter(|line| {
-            let key = line.split(' ').next().unwrap_or("");
-            !telegram_extra.contains(&format!("{key} ="))
-        })
-        .map(|line| format!("{line}\n"))
-        .collect();
+        let lines = match lifted {
+            Some(lifted) => {
+                fake.lift_limits(lifted);
+                lifted_lines(telegram_extra)
+            }
+            None => String::new(),
+        };
         let text = format!(
             "[storage]\npath = {store:?}\n\n{extra}\n\n[telegram]\nenabled = true\n\
-             token = {TOKEN:?}\napi_url = {url:?}\n{lifted}{telegram_extra}\n",
+             token = {TOKEN:?}\napi_url = {url:?}\n{lines}{telegram_extra}\n",
             url = fake.url,
         );
         std::fs::write(&config, text).expect("config");
@@ -74,7 +94,8 @@ impl BotProcess {
         BotProcess { child, log }
     }
 
-    /// The config lines that keep Telegram's default flood limits (`start` lifts them).
+    /// The config lines of the shipped flood limits (what `start` keeps anyway: for a test
+    /// that says so in its config).
     pub fn default_limits() -> &'static str {
         "private_posts_per_minute = 60\ngroup_posts_per_minute = 20\nburst = 4\n"
     }
@@ -127,6 +148,22 @@ impl Drop for BotProcess {
             eprintln!("---- bot log ----\n{}", self.log_text());
         }
     }
+}
+
+/// The bot's flood limits lifted: the lines `telegram_extra` does not set itself.
+fn lifted_lines(telegram_extra: &str) -> String {
+    [
+        "private_posts_per_minute = 100000",
+        "group_posts_per_minute = 100000",
+        "burst = 1000",
+    ]
+    .iter()
+    .filter(|line| {
+        let key = line.split(' ').next().unwrap_or("");
+        !telegram_extra.contains(&format!("{key} ="))
+    })
+    .map(|line| format!("{line}\n"))
+    .collect()
 }
 
 /// A board as the fake shows it: the message, its game and ply, its pit buttons.

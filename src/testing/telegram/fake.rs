@@ -2,12 +2,14 @@
 //! inline queries; scripted failures and flood control) and what it reads back (calls,
 //! messages, commands, webhook deliveries), waiting for the bot where it must.
 
+use super::flood::{FloodControl, Refusal, COUNTED};
 use super::http::{canonical, handle, webhook_delivery};
 use super::state::{
     bot_messages, entities, message_json, next_message_id, now, FakeState, InlineQueryState,
     ScriptedFailure, Shared,
 };
 use super::{Call, StoredMessage, TgChat, TgUser};
+use crate::testing::Lifted;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -56,6 +58,7 @@ impl FakeTelegram {
                 next_id: 1,
                 deliveries: vec![],
                 flooded: HashMap::new(),
+                flood_control: FloodControl::new(Instant::now()),
                 chaos: (0, 0x9e37_79b9_7f4a_7c15),
                 users: HashMap::new(),
                 members: HashMap::new(),
@@ -384,6 +387,24 @@ impl FakeTelegram {
         });
     }
 
+    /// Stops enforcing Telegram's flood limits (flood.rs) for the rest of the test, for the
+    /// reason `lifted` gives. Scripted failures (`flood`, `chaos`, `fail_next`) still apply.
+    pub fn lift_limits(&self, lifted: Lifted) {
+        self.lock().flood_control.lift(lifted);
+    }
+
+    /// Why the flood limits are lifted, if they are.
+    pub fn limits_lifted(&self) -> Option<String> {
+        let st = self.lock();
+        st.flood_control.lifted().map(|l| l.reason().to_string())
+    }
+
+    /// The calls answered 429 because they were over one of Telegram's flood limits, oldest
+    /// first (scripted 429s are not among them: see `count_status`).
+    pub fn flood_refusals(&self) -> Vec<Refusal> {
+        self.lock().flood_control.refusals().to_vec()
+    }
+
     /// Every post into `chat` (sends, edits, deletes) is answered 429 with `retry_after`,
     /// as Telegram does to a chat over its flood limit, for the rest of the test.
     pub fn flood(&self, chat: i64, retry_after: u64) {
@@ -394,6 +415,19 @@ impl FakeTelegram {
     /// 502, as Telegram's answers look under load. Deterministic for a given `seed`.
     pub fn chaos(&self, per_mille: u32, seed: u64) {
         self.lock().chaos = (per_mille, seed | 1);
+    }
+
+    /// How many posts (sends and edits, flood.rs `COUNTED`) into `chat` went through at or
+    /// after `since`: what Telegram counts against the chat's budget.
+    pub fn posts_since(&self, chat: i64, since: Instant) -> usize {
+        let st = self.lock();
+        st.calls
+            .iter()
+            .rev()
+            .take_while(|c| c.at >= since)
+            .filter(|c| c.ok() && COUNTED.contains(&c.method.as_str()))
+            .filter(|c| c.i64("chat_id") == Some(chat))
+            .count()
     }
 
     /// How many calls the fake answered with `status`.

@@ -2,6 +2,7 @@
 //! scripted failures, flood control and chaos (429, 5xx), recording every call, long-polled
 //! getUpdates, and webhook delivery.
 
+use super::flood::{Target, COUNTED};
 use super::methods::dispatch;
 use super::params::{err_body, opt_i64, read_params, value_i64, ApiError, Files, Params};
 use super::state::{FakeState, Shared};
@@ -111,10 +112,23 @@ pub(super) async fn handle(
     } else {
         // The call is recorded under the lock its effect was made under: a test that sees
         // the effect (a message edited) also sees the call, whatever mark it took since.
+        // Flood control is checked and counted under it too, so two posts racing for a
+        // chat's last slot cannot both pass.
         let mut st = shared.lock();
-        let (status, body) = match dispatch(&mut st, method, &params, &files) {
-            Ok(v) => (200, json!({"ok": true, "result": v})),
-            Err(e) => (e.status, err_body(&e)),
+        let now = Instant::now();
+        let target = flood_target(&st, method, &params);
+        let over = target.and_then(|t| st.flood_control.check(method, t, now).err());
+        let (status, body) = match over {
+            Some((_, retry_after)) => too_many(retry_after),
+            None => match dispatch(&mut st, method, &params, &files) {
+                Ok(v) => {
+                    if let Some(t) = target {
+                        st.flood_control.record(t, now);
+                    }
+                    (200, json!({"ok": true, "result": v}))
+                }
+                Err(e) => (e.status, err_body(&e)),
+            },
         };
         push_call(&mut st, method, params, files, status, body.clone());
         drop(st);
@@ -125,7 +139,27 @@ pub(super) async fn handle(
     reply(status, body)
 }
 
-/// A 429 for a flooded chat, or a random failure under `chaos`.
+/// Where a call of `method` posts, for flood control: `None` for a method that posts nothing
+/// (flood.rs says what counts) or a chat the fake cannot name.
+fn flood_target(st: &FakeState, method: &str, p: &Params) -> Option<Target> {
+    if !COUNTED.contains(&method) {
+        return None;
+    }
+    if p.contains_key("inline_message_id") {
+        return Some(Target::Inline);
+    }
+    let chat = p.get("chat_id").and_then(value_i64)?;
+    let kind = st.chats.get(&chat).and_then(|c| c["type"].as_str());
+    Some(match kind {
+        Some("private") => Target::Private(chat),
+        Some(_) => Target::Group(chat),
+        // A chat the bot may not write to: refused anyway (403 or 400).
+        None if chat > 0 => Target::Private(chat),
+        None => Target::Group(chat),
+    })
+}
+
+/// A 429 for a chat a test flooded, or a random failure under `chaos`.
 fn flood_or_chaos(st: &mut FakeState, method: &str, p: &Params) -> Option<(u16, Value)> {
     if !POSTING.contains(&method) {
         return None;

@@ -2,7 +2,8 @@
 //! fake), on a manager with a manual clock: for flows that wait on the manager's time (a
 //! tournament's start and end), which a test moves on with `clock.advance` instead of
 //! waiting for it. Everything else is as `toguz run` does it: `platform::telegram::serve`
-//! with the same settings `BotProcess` writes.
+//! with the same settings `BotProcess` writes, the shipped flood limits included (and the
+//! fake's: a test lifts both only with a reason, `start_lifted`).
 
 use super::bot::TOKEN;
 use super::FakeTelegram;
@@ -12,6 +13,7 @@ use crate::manager::{Clock, Manager};
 use crate::platform::telegram::TelegramConfig;
 use crate::secret::Secret;
 use crate::testing::manager::{test_config, T0};
+use crate::testing::Lifted;
 use std::future::Future;
 use std::path::Path;
 
@@ -35,32 +37,38 @@ impl InProcessBot {
         bot
     }
 
-    /// Starts the manager on `config` (e.g. `test_config()` with a small puzzle collection)
-    /// with its store under `data`, which the test owns: dropping this bot and starting
-    /// another on the same `data` is a restart.
-    pub fn start_with(fake: &FakeTelegram, config: ManagerConfig, data: &Path) -> InProcessBot {
-        InProcessBot::start_with_telegram(fake, config, data, |telegram| {
-            telegram.private_posts_per_minute = 100_000;
-            telegram.group_posts_per_minute = 100_000;
-            telegram.burst = 1000;
-        })
-    }
-
-    /// Starts the bot with Telegram's real default flood limits (20 posts a minute in a
-    /// group): for flows whose point is how they fit in those limits.
-    pub fn start_at_real_limits(fake: &FakeTelegram) -> InProcessBot {
+    /// `start` with the flood limits lifted, the adapter's and the fake's, for the reason
+    /// `lifted` gives.
+    pub fn start_lifted(fake: &FakeTelegram, lifted: Lifted) -> InProcessBot {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut bot = InProcessBot::start_with_telegram(fake, test_config(), dir.path(), |_| {});
+        let mut bot = InProcessBot::launch(fake, test_config(), dir.path(), Some(lifted));
         bot._dir = Some(dir);
         bot
     }
 
-    /// `start_with`, the adapter's settings changed by `tweak` from `toguz run`'s defaults.
-    pub fn start_with_telegram(
+    /// Starts the manager on `config` (e.g. `test_config()` with a small puzzle collection)
+    /// with its store under `data`, which the test owns: dropping this bot and starting
+    /// another on the same `data` is a restart.
+    pub fn start_with(fake: &FakeTelegram, config: ManagerConfig, data: &Path) -> InProcessBot {
+        InProcessBot::launch(fake, config, data, None)
+    }
+
+    /// `start_with` with the flood limits lifted, the adapter's and the fake's, for the
+    /// reason `lifted` gives.
+    pub fn start_with_lifted(
         fake: &FakeTelegram,
         config: ManagerConfig,
         data: &Path,
-        tweak: impl FnOnce(&mut TelegramConfig),
+        lifted: Lifted,
+    ) -> InProcessBot {
+        InProcessBot::launch(fake, config, data, Some(lifted))
+    }
+
+    fn launch(
+        fake: &FakeTelegram,
+        config: ManagerConfig,
+        data: &Path,
+        lifted: Option<Lifted>,
     ) -> InProcessBot {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -83,7 +91,12 @@ impl InProcessBot {
             poll_timeout_secs: 1,
             ..TelegramConfig::default()
         };
-        tweak(&mut config);
+        if let Some(lifted) = lifted {
+            fake.lift_limits(lifted);
+            config.private_posts_per_minute = 100_000;
+            config.group_posts_per_minute = 100_000;
+            config.burst = 1000;
+        }
         let serving = manager.clone();
         runtime.spawn(async move {
             if let Err(error) = crate::platform::telegram::serve(config, serving).await {

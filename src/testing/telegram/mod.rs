@@ -8,19 +8,26 @@
 //! an edit that changes nothing is "message is not modified", a callback query can be
 //! answered once, a private chat exists only after the user wrote to the bot.
 //!
+//! It keeps Telegram's flood limits (`flood`: 20 messages a minute into a group, about one a
+//! second into a private chat, about 30 a second in all), answering a post over one with
+//! Telegram's 429 and `retry_after`, posting nothing, and keeping the refusal for the test
+//! (`flood_refusals`). A test lifts them only with a reason (`lift_limits(Lifted::because(..))`).
+//!
 //! Tests script updates (messages, commands, button presses, inline queries, chosen inline
 //! results), script failures (e.g. a 429 with `retry_after`), and read every recorded call.
 //! The server runs on its own thread and runtime, so tests may be plain `#[test]` functions.
 //!
 //! The pieces: `fake` (the server's handle: scripting updates and failures, reading calls
 //! and messages), `http` (routing, scripted failures and flood control, getUpdates and
-//! webhook delivery), `params` (a request's parameters in any of its encodings), `methods`
+//! webhook delivery), `flood` (Telegram's flood limits and their arithmetic), `params` (a
+//! request's parameters in any of its encodings), `methods`
 //! (each Bot API method on the fake's state), `checks` (Telegram's limits on text, markup and
 //! photos), `state` (what the fake remembers), `bot` (the real `toguz run` against it).
 
 pub mod bot;
 mod checks;
 mod fake;
+pub mod flood;
 mod http;
 pub mod inproc;
 mod methods;
@@ -29,6 +36,7 @@ mod state;
 
 pub use checks::check_png;
 pub use fake::{FakeTelegram, FakeView};
+pub use flood::{Limit, Refusal};
 
 use params::{value_i64, value_str};
 use serde_json::{json, Value};

@@ -1,6 +1,7 @@
 //! What the fake Telegram remembers (updates, messages, chats, queries, scripted failures),
 //! and the Message objects it shows the bot.
 
+use super::flood::FloodControl;
 use super::Call;
 use super::{StoredMessage, BOT_ID, BOT_USERNAME};
 use serde_json::{json, Value};
@@ -55,8 +56,10 @@ pub(super) struct FakeState {
     pub(super) next_id: u64,
     /// Webhook deliveries by update id: the HTTP status the bot answered.
     pub(super) deliveries: Vec<(i64, u16)>,
-    /// Chats whose every post is answered 429 with this retry_after (flood control).
+    /// Chats whose every post is answered 429 with this retry_after (a test's script).
     pub(super) flooded: HashMap<i64, u64>,
+    /// Telegram's own flood limits (flood.rs).
+    pub(super) flood_control: FloodControl,
     /// Per mille of posts that fail at random (429, 500, 502), and the generator's state.
     pub(super) chaos: (u32, u64),
     /// Users Telegram knows (they wrote or pressed somewhere), as User objects.
