@@ -492,7 +492,10 @@ async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend
         .is_empty());
     clock.advance(29);
     settle().await;
-    assert!(!m.game(&id).await.unwrap().is_over(), "29 s after the board");
+    assert!(
+        !m.game(&id).await.unwrap().is_over(),
+        "29 s after the board"
+    );
     clock.advance(2);
     let mut status = m.game(&id).await.unwrap().status;
     for _ in 0..100 {
@@ -515,12 +518,18 @@ async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend
 
     // A board that reaches nobody: the first move's time starts ten minutes after the
     // game's creation all the same, so the event cannot hang on it.
-    let (t2, _) = event_of(&m, NewTournament {
-        format: Format::Arena { minutes: 30 },
-        time: TimeControl::fischer(3, 2),
-        starts_at: clock.now() + 60,
-        ..swiss(1)
-    }, "n", 2).await;
+    let (t2, _) = event_of(
+        &m,
+        NewTournament {
+            format: Format::Arena { minutes: 30 },
+            time: TimeControl::fischer(3, 2),
+            starts_at: clock.now() + 60,
+            ..swiss(1)
+        },
+        "n",
+        2,
+    )
+    .await;
     clock.advance(61);
     m.tick_tournaments().await;
     m.tick_tournaments().await;

@@ -237,14 +237,21 @@ fn forty_players_in_an_arena_at_real_limits_all_get_their_first_moves() {
                 .iter()
                 .filter(|c| {
                     let chat = c.i64("chat_id");
-                    let theirs = view.players.iter().filter_map(Player::user).any(|u| {
-                        chat.is_some_and(|id| id.to_string() == u.id)
-                    });
+                    let theirs = view
+                        .players
+                        .iter()
+                        .filter_map(Player::user)
+                        .any(|u| chat.is_some_and(|id| id.to_string() == u.id));
                     theirs || chat == Some(GROUP)
                 })
                 .map(|c| {
                     let text = c.str("text").or_else(|| c.caption()).unwrap_or_default();
-                    format!("{} {} {:?} {text:.80}", c.method, c.status, c.i64("chat_id"))
+                    format!(
+                        "{} {} {:?} {text:.80}",
+                        c.method,
+                        c.status,
+                        c.i64("chat_id")
+                    )
                 })
                 .collect();
             panic!(
@@ -283,7 +290,8 @@ fn forty_players_in_an_arena_at_real_limits_all_get_their_first_moves() {
         c.ok()
             && c.method == "sendMessage"
             && c.i64("chat_id") == Some(GROUP)
-            && c.str("text").is_some_and(|t| t.contains("private message from the bot"))
+            && c.str("text")
+                .is_some_and(|t| t.contains("private message from the bot"))
     };
     club.fake
         .wait_call(started_at, Duration::from_secs(60), is_pairings)
@@ -295,7 +303,11 @@ fn forty_players_in_an_arena_at_real_limits_all_get_their_first_moves() {
         .collect();
     assert_eq!(pairings.len(), 1, "one pairings message: {pairings:#?}");
     let listed = pairings[0].matches("Arena game: ").count();
-    assert!(listed >= 16, "the games played privately are listed: {}", pairings[0]);
+    assert!(
+        listed >= 16,
+        "the games played privately are listed: {}",
+        pairings[0]
+    );
     let slowest = first_seen.values().max().copied().unwrap_or_default();
     println!(
         "40 players: {} boards privately, {group_boards} in the group; the last game's \
