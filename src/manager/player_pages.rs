@@ -5,8 +5,9 @@
 //! (`platform:user id`) but 80 bits of HMAC-SHA256 of it under a key kept in the store
 //! (`secret:web:players`, not the game pages' key): the same on every process and after any
 //! restart, and nobody can make one from an id. An HMAC cannot be read back, so the key ->
-//! player mapping is written to `Tree::PlayerPages` in the write that ends a player's first
-//! game (`history::count_end`); for players whose first game ended before that, once by
+//! player mapping is written to `Tree::PlayerPages` in the write that makes a player's
+//! first game when the pages are served (`creation`), and in the one that ends it
+//! (`history::count_end`); for players whose first game ended before that, once by
 //! a task a full manager starts (`backfill_player_pages`, from `Tree::Ratings`). Showing a
 //! page, or a link to one, writes nothing (issue 49, finding 19). The web adapter asks by
 //! key and never reaches the store itself.

@@ -150,8 +150,19 @@ async fn players_from_before_get_their_pages_from_the_backfill(backend: Backend)
         ply: None,
     };
     game(act(&m, &players[0], resign).await);
-    // Written with their first game; then taken away, as for players from before.
+    // Written with their first game; then taken away, as for players from before (once
+    // the backfill the start began has marked the store).
     assert_eq!(store.count(Tree::PlayerPages).await.unwrap(), 2);
+    for _ in 0..200 {
+        if store
+            .contains(Tree::Meta, "web:player-pages-backfilled")
+            .await
+            .unwrap()
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let mut forget = Batch::new();
     for (key, _) in store
         .load_all::<PlayerLink>(Tree::PlayerPages)
