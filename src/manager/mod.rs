@@ -226,7 +226,9 @@ impl Manager {
         manager.spawn_daily_poster();
         manager.spawn_heartbeat();
         manager.spawn_takeover();
-        manager.spawn_player_pages_backfill();
+        // Not started yet: `backfill_player_pages` wrote nothing in its test (issue 49,
+        // finding 19, left open), and its once-per-store mark would keep a fixed one from
+        // running.
         Ok(manager)
     }
 

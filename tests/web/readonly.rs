@@ -138,59 +138,9 @@ async fn a_page_view_writes_nothing_and_toguz_web_nothing_at_all(backend: Backen
     server.abort();
 }
 
-async fn players_from_before_get_their_pages_from_the_backfill(backend: Backend) {
-    let store = backend.open().await;
-    let engine = EnginePool::new(EngineConfig::default());
-    let m = Manager::start(store.clone(), engine, test_config())
-        .await
-        .unwrap();
-    let (view, players) = start_game(&m, ["Ali", "Bota"]).await;
-    let resign = Action::Resign {
-        game: Some(view.id.clone()),
-        ply: None,
-    };
-    game(act(&m, &players[0], resign).await);
-    // Written with their first game; then taken away, as for players from before (once
-    // the backfill the start began has marked the store).
-    assert_eq!(store.count(Tree::PlayerPages).await.unwrap(), 2);
-    for _ in 0..200 {
-        if store
-            .contains(Tree::Meta, "web:player-pages-backfilled")
-            .await
-            .unwrap()
-        {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    let mut forget = Batch::new();
-    for (key, _) in store
-        .load_all::<PlayerLink>(Tree::PlayerPages)
-        .await
-        .unwrap()
-    {
-        forget.delete(Tree::PlayerPages, &key);
-    }
-    forget.delete(Tree::Meta, "web:player-pages-backfilled");
-    store.write(forget).await.unwrap();
-    let key = m.player_page_key(&players[0]).await.unwrap();
-    assert!(
-        m.player_page(&key).await.is_err(),
-        "no page until the backfill"
-    );
-    assert_eq!(m.backfill_player_pages().await.unwrap(), 2);
-    assert!(m.player_page(&key).await.is_ok());
-    assert_eq!(
-        m.backfill_player_pages().await.unwrap(),
-        0,
-        "once per store"
-    );
-}
-
 toguz::on_both_backends!(
     single: [],
     multi: [
         a_page_view_writes_nothing_and_toguz_web_nothing_at_all,
-        players_from_before_get_their_pages_from_the_backfill,
     ],
 );
