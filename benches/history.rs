@@ -115,6 +115,7 @@ async fn fill(store: &Store, games: usize, players: usize) {
                 side,
                 change: ratings[side.index()],
                 category: Some(CAT),
+                chat: Some(record.chat.clone()),
             };
             let key = history_key(&player(p).key(), ended_at, &id);
             batch.put(Tree::History, &key, &entry).unwrap();

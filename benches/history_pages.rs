@@ -56,6 +56,7 @@ fn entry(g: usize) -> (String, HistoryEntry) {
         side: Side::White,
         change: None,
         category: None,
+        chat: None,
     };
     (history_key(&player().key(), ended_ms, &id), entry)
 }

@@ -148,5 +148,7 @@ discord-cmd-web = web
 discord-cmd-web-desc = Whether this server's games are listed on the website's front page
 discord-opt-web-public = public
 discord-opt-web-public-desc = List this server's games on the website (server managers)
+discord-opt-web-profile = profile
+discord-opt-web-profile-desc = Whether your page on the website lists all your games, or only those of listed chats
 discord-choice-web-on = on
 discord-choice-web-off = off

@@ -44,6 +44,10 @@ web-public-off = This chat's games are no longer listed on the website's front p
 web-public-state-on = This chat's games are listed on the website's front page. Admins can change that with { $command }.
 web-public-state-off = This chat's games are not listed on the website's front page. Admins can list them with { $command }.
 web-public-admins = Only the chat's admins can choose whether its games are listed on the website.
+web-profile-on = Your page on the website now lists all your games, those of private chats included, and search engines may show it.
+web-profile-off = Your page on the website now lists only your games in chats whose games are on the front page, and search engines are asked not to show it.
+web-profile-state-on = Your page on the website lists all your games, those of private chats included. To list only those of chats on the front page: { $command }
+web-profile-state-off = Your page on the website lists only your games in chats whose games are on the front page. To list all of them: { $command }
 # Player pages
 web-player-title = { $name } · Toguzqumalak
 web-player-platform = Plays on { $platform }

@@ -145,5 +145,7 @@ discord-cmd-web = сайт
 discord-cmd-web-desc = Осы сервердің ойындары сайттың басты бетінде көріне ме
 discord-opt-web-public = ашық
 discord-opt-web-public-desc = Сервер ойындарын сайтта көрсету (серверді басқаратындар)
+discord-opt-web-profile = профиль
+discord-opt-web-profile-desc = Сайттағы бетіңізде барлық ойындарыңызды ма, әлде тек ашық чаттардағыларын ба көрсету
 discord-choice-web-on = қосу
 discord-choice-web-off = өшіру

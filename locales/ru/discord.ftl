@@ -147,5 +147,7 @@ discord-cmd-web = сайт
 discord-cmd-web-desc = Видны ли партии этого сервера на главной странице сайта
 discord-opt-web-public = публично
 discord-opt-web-public-desc = Показывать партии сервера на сайте (управляющие сервером)
+discord-opt-web-profile = профиль
+discord-opt-web-profile-desc = Показывать на вашей странице на сайте все ваши партии или только из открытых чатов
 discord-choice-web-on = вкл
 discord-choice-web-off = выкл

@@ -1,5 +1,5 @@
 //! `toguz web`: a store's game pages on their own (an archive, a console player's games),
-//! without the bots.
+//! without the bots, read-only (`Manager::start_read_only`): nothing it does writes.
 
 use super::export::StoreArgs;
 use super::run::{init_logging, report_store_failure};
@@ -50,7 +50,9 @@ pub fn run(args: WebArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(async move {
         let store = args.store.open().await?;
         let engine = EnginePool::new(config.engine.clone());
-        let manager = Manager::start(store, engine, config.manager_config()).await?;
+        // Read-only (docs/web.md): no sweep, timer, bot or write, so pages served from a
+        // store another process plays on (or one kept as an archive) disturb nothing.
+        let manager = Manager::start_read_only(store, engine, config.manager_config()).await?;
         let listener = tokio::net::TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("cannot listen on {}", settings.listen))?;

@@ -131,6 +131,14 @@ impl Manager {
             attempt += 1;
             let mut batch = Batch::new();
             batch.put_checked(Tree::Games, &rec.id, rec, Expect::Absent)?;
+            if self.inner.config.web_url.is_some() {
+                // The players' pages exist from their first game on, so the game's page
+                // links to pages that answer, and no page view writes (`player_pages`).
+                for user in rec.players.iter().filter_map(Player::user) {
+                    self.note_player_page(user, rec.created_at, &mut batch)
+                        .await;
+                }
+            }
             self.seat_game(rec, &mut batch).await?;
             if let Some(pair) = pair {
                 pair.count_one(&mut batch)?;

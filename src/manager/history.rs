@@ -49,6 +49,10 @@ pub struct HistoryEntry {
     /// kept have none: the player page reads it from the archived game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<Category>,
+    /// The game's chat (entries written before it was kept have none: the player page reads
+    /// it from the archived game), so a player page lists only the games of listed chats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat: Option<ChatRef>,
 }
 
 /// One page of a player's history, newest first.
@@ -224,6 +228,7 @@ impl Manager {
                 side: c.side,
                 change: ended.ratings[c.side.index()],
                 category: Some(category),
+                chat: Some(after.chat.clone()),
             };
             let key = history_key(&c.user.key(), now_ms, &after.id);
             batch.put(Tree::History, &key, &entry)?;

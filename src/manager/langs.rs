@@ -28,8 +28,12 @@ const REFRESHES: usize = 32;
 
 /// Per-user settings kept in the store.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-struct UserSettings {
+pub(super) struct UserSettings {
     lang: Option<Lang>,
+    /// Their web page lists all their games, not only those of listed chats
+    /// (`player_pages`, `/web profile on`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub public_page: bool,
 }
 
 /// A language as a process knows it: the choice (`None`: none), when it was read or last
@@ -233,8 +237,21 @@ impl Manager {
         self.inner.recent.langs.rereads.load(Ordering::Relaxed)
     }
 
-    /// Remembers a user's language (durable before it returns).
-    pub async fn set_user_lang(&self, user: &UserRef, lang: Lang) -> Result<(), ActionError> {
+    /// `key`'s settings as stored (none: the defaults).
+    pub(super) async fn user_settings(&self, key: &str) -> Result<UserSettings, ActionError> {
+        let store = &self.inner.store;
+        Ok(store
+            .get::<UserSettings>(Tree::Settings, key)
+            .await?
+            .unwrap_or_default())
+    }
+
+    /// Changes `user`'s settings with `change` (durable before it returns).
+    pub(super) async fn update_user_settings(
+        &self,
+        user: &UserRef,
+        change: impl FnOnce(&mut UserSettings),
+    ) -> Result<(), ActionError> {
         let key = user.key();
         let mut settings = self
             .inner
@@ -244,12 +261,20 @@ impl Manager {
             .ok()
             .flatten()
             .unwrap_or_default();
-        settings.lang = Some(lang);
+        change(&mut settings);
         self.inner
             .store
             .put(Tree::Settings, &key, &settings)
             .await?;
         self.inner.store.commit().await?;
+        Ok(())
+    }
+
+    /// Remembers a user's language (durable before it returns).
+    pub async fn set_user_lang(&self, user: &UserRef, lang: Lang) -> Result<(), ActionError> {
+        let key = user.key();
+        self.update_user_settings(user, |settings| settings.lang = Some(lang))
+            .await?;
         let langs = &self.inner.recent.langs;
         let _writing = lock(&langs.writing);
         langs.keep(key, Some(lang), self.now_ms());

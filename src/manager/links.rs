@@ -30,6 +30,9 @@ pub struct GamePage {
     pub review: Option<Arc<crate::review::Review>>,
     /// White's and Black's player page keys (`/p/<key>`), for people.
     pub player_keys: [Option<String>; 2],
+    /// The game's chat is listed (the console, or `/web public on`): its page may be
+    /// indexed by search engines; any other says `noindex`.
+    pub listed: bool,
 }
 
 impl Manager {
@@ -55,11 +58,12 @@ impl Manager {
         self.inner.config.web_url.as_deref()
     }
 
-    /// Reads (or makes) the pages' signing key when the pages are served, so `page_url`
-    /// can answer at once.
+    /// Reads (or makes) the pages' and the player pages' signing keys when the pages are
+    /// served, so `page_url` can answer at once and no page view has to make one.
     pub(super) async fn load_page_secret(&self) -> Result<(), ActionError> {
         if self.inner.config.web_url.is_some() {
             self.page_secret().await?;
+            self.player_secret().await?;
         }
         Ok(())
     }
@@ -93,14 +97,18 @@ impl Manager {
         let mut player_keys = [None, None];
         for (i, player) in view.players.iter().enumerate() {
             let Some(user) = player.user() else { continue };
-            // A page without the link is better than no page.
+            // A page without the link is better than no page. Nothing is written here: a
+            // player's page is recorded with their first game (`player_pages`).
             match self.player_page_key(user).await {
                 Ok(key) => player_keys[i] = Some(key),
                 Err(error) => tracing::warn!(%error, "a player page key could not be made"),
             }
         }
+        self.refresh_public_chats().await;
+        let listed = lock(&self.inner.index).lists(&view.chat.key());
         Ok(GamePage {
             player_keys,
+            listed,
             key: key.to_string(),
             view,
             pits,
@@ -143,7 +151,7 @@ impl Manager {
         if let Some(secret) = self.inner.page_secret.get() {
             return Ok(*secret);
         }
-        let secret = self.durable_secret_named("secret:web:pages").await?;
+        let secret = self.secret_named("secret:web:pages").await?;
         Ok(*self.inner.page_secret.get_or_init(|| secret))
     }
 }

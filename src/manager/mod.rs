@@ -181,6 +181,8 @@ struct Inner {
     public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
+    /// Started with `start_read_only` (`toguz web`): nothing is ever written.
+    read_only: bool,
 }
 
 /// The game manager. Cheap to clone; every clone is the same manager.
@@ -210,6 +212,57 @@ impl Manager {
         engine: EnginePool,
         config: ManagerConfig,
         clock: Clock,
+    ) -> Result<Manager, ActionError> {
+        let manager = Manager::assemble(store, engine, config, clock, false).await?;
+        // The shared clock first: every time read from here on is the database's.
+        if manager.sync_clock(timers::SYNC_SAMPLES).await {
+            manager.spawn_clock_sync();
+        }
+        manager.recover().await?;
+        manager.load_page_secret().await?;
+        manager.load_public_chats().await?;
+        manager.spawn_sweeper();
+        manager.spawn_tournament_ticker();
+        manager.spawn_daily_poster();
+        manager.spawn_heartbeat();
+        manager.spawn_takeover();
+        // Not started yet: `backfill_player_pages` wrote nothing in its test (issue 49,
+        // finding 19, left open), and its once-per-store mark would keep a fixed one from
+        // running.
+        Ok(manager)
+    }
+
+    /// Starts a manager that only reads (`toguz web`, issue 49 finding 19): the ongoing
+    /// games and open challenges are loaded as they are, and nothing else happens. No
+    /// sweep, no flag timer, no bot move, no heartbeat, no tournament tick; its secrets are
+    /// read, never made (`page_secret`), and a page view writes nothing. Another process
+    /// playing on the same PostgreSQL database goes on undisturbed.
+    pub async fn start_read_only(
+        store: Store,
+        engine: EnginePool,
+        config: ManagerConfig,
+    ) -> Result<Manager, ActionError> {
+        let manager = Manager::assemble(store, engine, config, Clock::system(), true).await?;
+        manager.sync_clock(timers::SYNC_SAMPLES).await;
+        manager.load_live().await?;
+        manager.load_page_secret().await?;
+        manager.load_public_chats().await?;
+        tracing::info!("manager started read-only");
+        Ok(manager)
+    }
+
+    /// Whether this manager only reads (`start_read_only`).
+    pub fn is_read_only(&self) -> bool {
+        self.inner.read_only
+    }
+
+    /// The manager's parts, nothing started.
+    async fn assemble(
+        store: Store,
+        engine: EnginePool,
+        config: ManagerConfig,
+        clock: Clock,
+        read_only: bool,
     ) -> Result<Manager, ActionError> {
         let (events, _) = broadcast::channel(1024);
         let slots = engine.config().max_concurrent;
@@ -244,51 +297,17 @@ impl Manager {
                 public_read_at: Default::default(),
                 puzzles,
                 config,
+                read_only,
             }),
         };
-        // The shared clock first: every time read from here on is the database's.
-        if manager.sync_clock(timers::SYNC_SAMPLES).await {
-            manager.spawn_clock_sync();
-        }
-        manager.recover().await?;
-        manager.load_page_secret().await?;
-        manager.load_public_chats().await?;
-        manager.spawn_sweeper();
-        manager.spawn_tournament_ticker();
-        manager.spawn_daily_poster();
-        manager.spawn_heartbeat();
-        manager.spawn_takeover();
         Ok(manager)
     }
 
     /// Loads ongoing games and open challenges, applies what fell due while we were down,
     /// and resumes bot moves.
     async fn recover(&self) -> Result<(), ActionError> {
-        let store = &self.inner.store;
+        self.load_live().await?;
         let mut resumed = 0;
-        for (key, found) in store.load_all_versioned::<GameRecord>(Tree::Games).await? {
-            if matches!(found.value.status, GameStatus::Finished { .. }) {
-                continue;
-            }
-            match Game::from_record(found.value) {
-                Ok(game) => {
-                    lock(&self.inner.index).add_game(&game);
-                    let held = Stored::new(game, found.revision);
-                    lock(&self.inner.games).insert(key, Arc::new(AsyncMutex::new(held)));
-                }
-                Err(error) => tracing::error!(key, error, "game record does not replay; skipped"),
-            }
-        }
-        for (key, found) in store
-            .load_all_versioned::<ChallengeRecord>(Tree::Challenges)
-            .await?
-        {
-            if found.value.is_open() {
-                lock(&self.inner.index).add_challenge(&found.value);
-                let held = Stored::new(found.value, found.revision);
-                lock(&self.inner.challenges).insert(key, Arc::new(AsyncMutex::new(held)));
-            }
-        }
         let before: HashSet<GameId> = lock(&self.inner.index)
             .ongoing_games()
             .into_iter()
@@ -330,6 +349,36 @@ impl Manager {
             "manager started"
         );
         *lock(&self.inner.ended_at_start) = ended;
+        Ok(())
+    }
+
+    /// Loads the ongoing games and open challenges into memory and the index, as stored (a
+    /// record that does not replay is logged and skipped).
+    async fn load_live(&self) -> Result<(), ActionError> {
+        let store = &self.inner.store;
+        for (key, found) in store.load_all_versioned::<GameRecord>(Tree::Games).await? {
+            if matches!(found.value.status, GameStatus::Finished { .. }) {
+                continue;
+            }
+            match Game::from_record(found.value) {
+                Ok(game) => {
+                    lock(&self.inner.index).add_game(&game);
+                    let held = Stored::new(game, found.revision);
+                    lock(&self.inner.games).insert(key, Arc::new(AsyncMutex::new(held)));
+                }
+                Err(error) => tracing::error!(key, error, "game record does not replay; skipped"),
+            }
+        }
+        for (key, found) in store
+            .load_all_versioned::<ChallengeRecord>(Tree::Challenges)
+            .await?
+        {
+            if found.value.is_open() {
+                lock(&self.inner.index).add_challenge(&found.value);
+                let held = Stored::new(found.value, found.revision);
+                lock(&self.inner.challenges).insert(key, Arc::new(AsyncMutex::new(held)));
+            }
+        }
         Ok(())
     }
 
@@ -455,6 +504,9 @@ impl Manager {
             action,
         } = req;
         tracing::debug!(actor = actor.key(), chat = chat.key(), ?action, "action");
+        if self.inner.read_only {
+            return Err(ActionError::Storage("this process only reads".into()));
+        }
         let result = match action {
             Action::Challenge {
                 opponent,

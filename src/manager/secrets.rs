@@ -33,4 +33,30 @@ impl Manager {
             .await?
             .ok_or_else(|| ActionError::Storage(format!("secret {key} not readable")))
     }
+
+    /// The secret stored under `key`, for a manager that only reads (`start_read_only`):
+    /// never written. When the store has none yet, nobody was given a link made with it, so
+    /// one made up for this process alone does: its links last until it stops.
+    pub(super) async fn stored_secret_named(&self, key: &str) -> Result<[u8; 32], ActionError> {
+        match self.inner.store.get::<[u8; 32]>(Tree::Meta, key).await? {
+            Some(secret) => Ok(secret),
+            None => {
+                tracing::warn!(
+                    key,
+                    "no such secret stored yet: this read-only process makes up its own"
+                );
+                Ok(rand::random())
+            }
+        }
+    }
+
+    /// The secret `key`: read (`stored_secret_named`) by a manager that only reads, else made
+    /// the first time (`durable_secret_named`).
+    pub(super) async fn secret_named(&self, key: &str) -> Result<[u8; 32], ActionError> {
+        if self.inner.read_only {
+            self.stored_secret_named(key).await
+        } else {
+            self.durable_secret_named(key).await
+        }
+    }
 }

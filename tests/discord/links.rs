@@ -120,9 +120,14 @@ const MANAGE_GUILD: u64 = 1 << 5;
 
 /// `/web` with `public` (or without) by `user` in the server channel: the private answer.
 async fn web(fake: &FakeDiscord, user: &User, public: Option<&str>) -> String {
+    web_with(fake, user, public.map(|v| ("public", v))).await
+}
+
+/// `/web` with one option (`name`, value) or none.
+async fn web_with(fake: &FakeDiscord, user: &User, option: Option<(&str, &str)>) -> String {
     let place = fake.guild_channel(GUILD, CHANNEL);
-    let options = match public {
-        Some(v) => json!([{ "name": "public", "type": 3, "value": v }]),
+    let options = match option {
+        Some((name, v)) => json!([{ "name": name, "type": 3, "value": v }]),
         None => json!([]),
     };
     let id = fake.slash(user, place, "web", options, &[]);
@@ -212,4 +217,18 @@ async fn a_member_who_manages_the_server_lists_its_games_on_the_front_page() {
         "{off_now}"
     );
     assert!(!front_page(&addr).await.contains(&path));
+
+    // Issue 49, finding 9: anyone chooses for their own page (Erlan manages nothing).
+    let mine = web_with(&fake, &erlan, Some(("profile", "on"))).await;
+    assert!(
+        mine.starts_with("Your page on the website now lists all your games"),
+        "{mine}"
+    );
+    let state = web(&fake, &erlan, None).await;
+    assert!(state.ends_with("/web profile:off"), "{state}");
+    let hidden = web_with(&fake, &erlan, Some(("profile", "off"))).await;
+    assert!(
+        hidden.starts_with("Your page on the website now lists only"),
+        "{hidden}"
+    );
 }

@@ -1,5 +1,6 @@
 //! `/web public on|off` in a group (issue 35): a group's admin lists its games on the
-//! website's front page, and stops; a member who is not an admin is refused.
+//! website's front page, and stops; a member who is not an admin is refused. `/web profile
+//! on|off` (issue 49, finding 9): anyone's choice for their own page.
 
 use toguz::model::{ChatRef, Platform};
 use toguz::testing::manager::test_config;
@@ -15,7 +16,11 @@ const UNLISTED: &str = "This chat's games are no longer listed on the website's 
 const ADMINS: &str =
     "Only the chat's admins can choose whether its games are listed on the website.";
 const STATE_OFF: &str = "This chat's games are not listed on the website's front page. \
-                         Admins can list them with /web public on.";
+                         Admins can list them with /web public on.\n\n\
+                         Your page on the website lists only your games in chats whose games \
+                         are on the front page. To list all of them: /web profile on";
+const PROFILE_ON: &str = "Your page on the website now lists all your games, those of private \
+                          chats included, and search engines may show it.";
 
 /// `who` writes `text` in `group`: the text of the bot's reply.
 fn ask(fake: &FakeTelegram, group: &TgChat, who: &TgUser, text: &str) -> String {
@@ -64,4 +69,19 @@ fn an_admin_lists_the_groups_games_and_a_member_is_refused() {
     assert!(!public());
     let how = ask(&fake, &group, &alice, "/web public maybe");
     assert!(how.contains("/web public on"), "{how}");
+
+    // Issue 49, finding 9: anyone chooses for their own page; it is kept in the store.
+    let bob_ref = toguz::model::UserRef::new(Platform::Telegram, bob.id.to_string(), "Bob");
+    let shows_all = || {
+        let (manager, bob) = (bot.manager.clone(), bob_ref.clone());
+        bot.block_on(async move { manager.player_page_public(&bob).await })
+            .expect("the store answers")
+    };
+    assert!(!shows_all());
+    assert_eq!(ask(&fake, &group, &bob, "/web profile on"), PROFILE_ON);
+    assert!(shows_all());
+    let state = ask(&fake, &group, &bob, "/web");
+    assert!(state.ends_with("/web profile off"), "{state}");
+    ask(&fake, &group, &bob, "/web profile off");
+    assert!(!shows_all());
 }

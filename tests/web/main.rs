@@ -4,9 +4,11 @@
 
 mod browser;
 mod index;
+mod limits;
 mod pages;
 mod players;
 mod processes;
+mod readonly;
 mod tournaments;
 
 use std::net::SocketAddr;

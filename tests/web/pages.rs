@@ -133,6 +133,74 @@ async fn a_finished_game_has_its_page_record_and_image_and_forged_addresses_get_
     }
 }
 
+/// Issue 49, findings 4 and 11: sixty board images asked at once with made-up query strings
+/// are drawn through the drawing pool (none on a runtime thread outside it), once, and each
+/// says that it differs by language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_images_are_drawn_through_the_pool_once_and_vary_by_language() {
+    let site = Site::start().await;
+    let m = &site.manager;
+    let (view, players) = start_game(m, NAMES).await;
+    let mut pits = Vec::new();
+    let view = play(m, view, &players, 6, &mut pits).await;
+    let path = site.page_of(&view.id).await;
+    let before = toguz::render::pool::drawn_on_async_workers();
+    let http = reqwest::Client::new();
+    let mut asks = Vec::new();
+    for x in 0..60 {
+        let url = site.url(&format!("{path}.png?x={x}"));
+        let http = http.clone();
+        asks.push(tokio::spawn(async move {
+            let response = http.get(url).send().await.unwrap();
+            assert_eq!(response.status(), 200);
+            let vary = header(&response, "vary").to_ascii_lowercase();
+            assert!(vary.contains("accept-language"), "{vary}");
+            response.bytes().await.unwrap()
+        }));
+    }
+    let mut images = Vec::new();
+    for ask in asks {
+        images.push(ask.await.unwrap());
+    }
+    assert!(images[0].starts_with(b"\x89PNG\r\n\x1a\n"));
+    assert!(images.iter().all(|i| *i == images[0]), "one picture");
+    assert_eq!(
+        toguz::render::pool::drawn_on_async_workers(),
+        before,
+        "drawn outside the drawing pool"
+    );
+    let ru = http
+        .get(site.url(&format!("{path}.png")))
+        .header("accept-language", "ru")
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_ne!(ru, images[0], "the Russian board's words differ");
+}
+
+/// Issue 49, finding 10: the 404 page's language links stay on this site whatever the path.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_404_for_a_path_naming_another_host_links_only_to_this_site() {
+    let site = Site::start().await;
+    let (mut tcp, request) = (
+        tokio::net::TcpStream::connect(site.addr).await.unwrap(),
+        "GET //evil.example/x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    );
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tcp.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    assert!(!answer.contains("href=\"//"), "{answer}");
+    assert!(
+        answer.contains("href=\"/evil.example/x?lang=kk\""),
+        "{answer}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_with_everything_it_loads_weighs_under_200_kb_and_assets_are_cached_gzip() {
     let site = Site::start().await;

@@ -11,7 +11,7 @@ use toguz::engine::{EngineConfig, EnginePool};
 use toguz::manager::{Action, ActionError, Manager};
 use toguz::model::UserRef;
 use toguz::platform::web::{self, WebConfig};
-use toguz::testing::manager::{act, game, test_config, Backend};
+use toguz::testing::manager::{act, chat, game, test_config, Backend};
 
 /// The players' platform ids (`start_game`'s): no page may show them.
 const IDS: [&str; 2] = ["81234567", "92345678"];
@@ -25,8 +25,16 @@ struct Played {
     second: UserRef,
 }
 
-/// `n` rated games between two people (a few moves, then White resigns).
+/// `n` rated games between two people (a few moves, then White resigns), in a chat listed
+/// on the front page (a player's page lists those).
 async fn play_games(m: &Manager, n: usize) -> Played {
+    let admin = UserRef::new(toguz::model::Platform::Telegram, "1", "Admin");
+    m.set_chat_public(&chat(), &admin, true).await.unwrap();
+    play_games_unlisted(m, n).await
+}
+
+/// `play_games` in a chat whatever its listing.
+async fn play_games_unlisted(m: &Manager, n: usize) -> Played {
     let mut played = Played {
         games: Vec::new(),
         ratings: Vec::new(),
@@ -270,6 +278,12 @@ async fn a_players_page_works_on_postgresql_and_keeps_its_key() {
     let page = other.player_page(&key).await.unwrap();
     assert_eq!(page.points.len(), 2);
     assert_eq!(other.player_page_key(&played.first).await.unwrap(), key);
+    // A player's choice to show all their games, made through one process, holds in the
+    // other (issue 49, finding 9).
+    assert!(!other.player_page_public(&played.first).await.unwrap());
+    m.set_player_page_public(&played.first, true).await.unwrap();
+    assert!(other.player_page_public(&played.first).await.unwrap());
+    assert!(other.player_page(&key).await.unwrap().public);
 }
 
 /// The key of a player's page is written in the write that ends their first game, so
@@ -300,4 +314,68 @@ async fn a_players_page_key_is_written_with_the_end_of_their_first_game() {
     // A second game writes no key again.
     play_games(m, 1).await;
     assert_eq!(store.count(pages).await.unwrap(), 2);
+}
+
+/// Issue 49, finding 9: a player's page lists only the games of listed chats (and the
+/// console's) and says `noindex`, unless the player chose to show all of theirs
+/// (`/web profile on`); a game page of a chat that is not listed says `noindex` too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_lists_only_listed_chats_games_unless_they_choose_otherwise() {
+    let site = Site::start().await;
+    let m = &site.manager;
+    let played = play_games_unlisted(m, 2).await;
+    let path = format!("/p/{}", m.player_page_key(&played.first).await.unwrap());
+    let robots = "<meta name=\"robots\" content=\"noindex";
+    let http = reqwest::Client::new();
+    let ask = |path: String| {
+        let http = http.clone();
+        let url = site.url(&path);
+        async move {
+            let response = http.get(url).send().await.unwrap();
+            let tag = response
+                .headers()
+                .get("x-robots-tag")
+                .map(|v| v.to_str().unwrap().to_string());
+            (tag, response.text().await.unwrap())
+        }
+    };
+
+    // A private chat's games: not on the page, which stays out of search engines.
+    let (tag, html) = ask(path.clone()).await;
+    assert!(!html.contains("href=\"/g/"), "{html}");
+    assert!(html.contains("No finished games yet."), "{html}");
+    assert!(html.contains(robots), "{html}");
+    assert_eq!(tag.as_deref(), Some("noindex, nofollow"));
+    let game = site.page_of(&played.games[0]).await;
+    let (tag, html) = ask(game.clone()).await;
+    assert!(html.contains(robots) && tag.is_some(), "{html}");
+
+    // The player shows all their games: listed, and indexable.
+    m.set_player_page_public(&played.first, true).await.unwrap();
+    let (tag, html) = ask(path.clone()).await;
+    assert_eq!(values(&html, "data-rating").len(), 2, "{html}");
+    assert!(!html.contains(robots) && tag.is_none(), "{html}");
+    // The other player did not choose so.
+    let other = format!("/p/{}", m.player_page_key(&played.second).await.unwrap());
+    let (_, html) = ask(other.clone()).await;
+    assert!(!html.contains("href=\"/g/"), "{html}");
+
+    // Once the chat is listed, everyone's page lists its games, and the game's page may be
+    // indexed; the page of a player who did not choose to be found still may not.
+    m.set_chat_public(&chat(), &played.second, true)
+        .await
+        .unwrap();
+    let (tag, html) = ask(other).await;
+    assert_eq!(values(&html, "data-rating").len(), 2, "{html}");
+    assert!(html.contains(robots) && tag.is_some(), "{html}");
+    let (tag, html) = ask(game).await;
+    assert!(!html.contains(robots) && tag.is_none(), "{html}");
+
+    // The choice is kept in the store: the same after a restart.
+    m.set_player_page_public(&played.second, false)
+        .await
+        .unwrap();
+    let first = played.first.clone();
+    let (manager, _dir) = site.restart_manager().await;
+    assert!(manager.player_page_public(&first).await.unwrap());
 }

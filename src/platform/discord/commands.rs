@@ -75,9 +75,11 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `/puzzle <subcommand>`.
     Puzzle(PuzzleCommand),
-    /// `/web [public: on|off]`: without `public`, whether the server is listed.
+    /// `/web [public: on|off] [profile: on|off]`: without either, whether the server is
+    /// listed and whether the caller's page lists all their games.
     Web {
         public: Option<Result<bool, BadOption>>,
+        profile: Option<Result<bool, BadOption>>,
     },
 }
 
@@ -669,7 +671,8 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         "tournament" => Command::Tournament(tournament(options)),
         "puzzle" => Command::Puzzle(puzzle_command::parse_puzzle(options)),
         "web" => Command::Web {
-            public: web_command::parse_web(options),
+            public: web_command::parse_web(options, "public"),
+            profile: web_command::parse_web(options, "profile"),
         },
         "leaderboard" => Command::Leaderboard {
             global: match string(options, "scope") {

@@ -385,9 +385,9 @@ impl Bot {
                 let who = (&user, &chat, member);
                 return self.puzzle_command(origin, who, sub, lang).await;
             }
-            Command::Web { public } => {
+            Command::Web { public, profile } => {
                 let who = (&user, &chat, cmd.guild_id.and(cmd.member.as_deref()));
-                return self.web_command(origin, who, public, lang).await;
+                return self.web_command(origin, who, (public, profile), lang).await;
             }
             Command::Help { language } => {
                 let lang = match language {

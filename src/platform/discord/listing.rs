@@ -1,6 +1,8 @@
 //! `/web [public: on|off]` (issue 35): whether the server's games are listed on the
 //! website's front page. The manager keeps the choice; in a server only those who may
 //! manage it make it (as for `/puzzle post`), in a direct message the caller.
+//! `/web profile:on|off`: whether the caller's own page lists all their games (issue 49,
+//! finding 9), anyone's choice for themselves.
 
 use super::commands::BadOption;
 use super::failure::{said, Failure, Handled};
@@ -14,6 +16,12 @@ use std::sync::Arc;
 /// How an admin lists a server (the `{ $command }` of the answers).
 const COMMAND_ON: &str = "/web public:on";
 const COMMAND_OFF: &str = "/web public:off";
+/// How a player shows all their games on their page, or stops.
+const PROFILE_ON: &str = "/web profile:on";
+const PROFILE_OFF: &str = "/web profile:off";
+
+/// A `/web` option's value, when given.
+type WebChoice = Option<Result<bool, BadOption>>;
 
 impl Bot {
     /// `/web [public:]`, answered.
@@ -21,14 +29,25 @@ impl Bot {
         self: &Arc<Self>,
         origin: &Origin<'_>,
         (user, chat, member): (&UserRef, &ChatRef, Option<&Member>),
-        public: Option<Result<bool, BadOption>>,
+        (public, profile): (WebChoice, WebChoice),
         lang: Lang,
     ) -> Handled {
         let site = self.manager.site_url();
+        if let Some(profile) = profile {
+            let profile = profile.map_err(|BadOption| Failure::BadOption)?;
+            if public.is_some() {
+                // One choice at a time: each has its own answer.
+                return Err(Failure::BadOption);
+            }
+            self.manager.set_player_page_public(user, profile).await?;
+            return said(origin, words::profile_set(profile, lang)).await;
+        }
         let Some(public) = public else {
             let listed = self.manager.is_chat_public(chat).await?;
-            let text = words::listing_state(listed, (COMMAND_ON, COMMAND_OFF), site, lang);
-            return said(origin, text).await;
+            let listing = words::listing_state(listed, (COMMAND_ON, COMMAND_OFF), site, lang);
+            let mine = self.manager.player_page_public(user).await?;
+            let profile = words::profile_state(mine, (PROFILE_ON, PROFILE_OFF), lang);
+            return said(origin, format!("{listing}\n\n{profile}")).await;
         };
         let public = public.map_err(|BadOption| Failure::BadOption)?;
         if member.is_some() && !super::tournament::is_admin(member) {

@@ -312,6 +312,7 @@ mod tests {
                 },
             }),
             category: None,
+            chat: None,
         };
         let en = history_line(&entry, Lang::En);
         assert_eq!(en, "2026-12-01 ab12cd: Alice – Bot (easy), won, 1512 (+12)");

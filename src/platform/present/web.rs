@@ -240,6 +240,22 @@ pub fn listing_set(public: bool, site: Option<&str>, lang: Lang) -> String {
     }
 }
 
+/// Whether the caller's page lists all their games (`public`), and how to change it.
+pub fn profile_state(public: bool, (on, off): (&str, &str), lang: Lang) -> String {
+    match public {
+        true => t!(lang, "web-profile-state-on", command = off),
+        false => t!(lang, "web-profile-state-off", command = on),
+    }
+}
+
+/// The answer to a player who chose to show all their games on their page, or stopped.
+pub fn profile_set(public: bool, lang: Lang) -> String {
+    match public {
+        true => t!(lang, "web-profile-on"),
+        false => t!(lang, "web-profile-off"),
+    }
+}
+
 /// The answer to someone who is not an admin of the chat.
 pub fn listing_admins_only(lang: Lang) -> String {
     t!(lang, "web-public-admins")

@@ -246,8 +246,10 @@ mod tests {
                         after: rating(1524.6),
                     }),
                     category: Some(Category::Blitz),
+                    chat: None,
                 },
             }],
+            public: false,
         }
     }
 

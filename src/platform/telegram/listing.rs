@@ -1,6 +1,7 @@
 //! `/web`: whether the group's games are listed on the website's front page (issue 35).
 //! The manager keeps the choice; only the group's admins make it (getChatMember, as for
-//! `/puzzle post`).
+//! `/puzzle post`). `/web profile on|off`: whether the caller's own page lists all their
+//! games (issue 49, finding 9), anyone's choice for themselves.
 
 use super::boards::html;
 use super::command::WebCommand;
@@ -15,6 +16,9 @@ use teloxide::types::Message;
 /// How an admin lists a group (the `{ $command }` of the answers).
 const COMMAND_ON: &str = "/web public on";
 const COMMAND_OFF: &str = "/web public off";
+/// How a player shows all their games on their page, or stops.
+const PROFILE_ON: &str = "/web profile on";
+const PROFILE_OFF: &str = "/web profile off";
 
 /// `/web [public on|off]`.
 pub async fn command(
@@ -30,7 +34,14 @@ pub async fn command(
     let text = match cmd {
         WebCommand::Show => {
             let public = ctx.manager.is_chat_public(&chat).await?;
-            words::listing_state(public, (COMMAND_ON, COMMAND_OFF), site, lang)
+            let listing = words::listing_state(public, (COMMAND_ON, COMMAND_OFF), site, lang);
+            let mine = ctx.manager.player_page_public(actor).await?;
+            let profile = words::profile_state(mine, (PROFILE_ON, PROFILE_OFF), lang);
+            format!("{listing}\n\n{profile}")
+        }
+        WebCommand::Profile(public) => {
+            ctx.manager.set_player_page_public(actor, public).await?;
+            words::profile_set(public, lang)
         }
         WebCommand::Public(public) => {
             if !msg.chat.is_private() && !super::tournaments::is_chat_admin(ctx, msg).await? {

@@ -8,13 +8,21 @@
 //! - Updates wait in a bounded queue. teloxide's endpoint feeds an unbounded channel; a burst
 //!   faster than the handlers would grow it without limit. Here an update that finds the
 //!   queue full is refused with 503 and Telegram keeps it and delivers it again later.
+//! - Anyone can reach the port, so it is served like the web pages (`web::server`): a
+//!   request's head must arrive within 10 s, a connection doing nothing for a minute is
+//!   closed, at most `MAX_CONNECTIONS` at once and `MAX_PER_ADDRESS` from one address
+//!   (Telegram opens 40 by default, from a few addresses). The secret header is checked
+//!   before the body is read: a stranger's request costs its head and no more.
 
 use super::config::CheckedWebhook;
 use super::poster::scrub;
+use crate::platform::web::{limits, server};
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use std::convert::Infallible;
+use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::stop::{mk_stop_token, StopFlag, StopToken};
 use teloxide::types::Update;
@@ -24,6 +32,19 @@ use tokio_stream::wrappers::ReceiverStream;
 
 /// Telegram's header carrying the secret set with `setWebhook`.
 const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
+
+/// How long a delivery's head may take to arrive, and a connection may go without a byte
+/// either way.
+const TIMEOUTS: server::Timeouts = server::Timeouts {
+    header_read: Duration::from_secs(10),
+    idle: Duration::from_secs(60),
+};
+/// Connections at once: Telegram's `max_connections` is 40 by default, 100 at most.
+const MAX_CONNECTIONS: usize = 256;
+/// Connections from one address (an IPv6 /64) at once.
+const MAX_PER_ADDRESS: usize = 128;
+/// The largest update read (Telegram's are a few kilobytes).
+const MAX_BODY: usize = 1 << 20;
 
 /// What the endpoint hands to the dispatcher.
 type Item = Result<Update, Infallible>;
@@ -62,14 +83,31 @@ pub async fn start(
             )
         })?;
     let (listener, router, stopping) = endpoint(hook);
-    tokio::spawn(async move {
-        let served = axum::serve(tcp, router).with_graceful_shutdown(stopping);
-        if let Err(error) = served.await {
-            tracing::error!(%error, "telegram: webhook server failed");
-        }
-    });
+    tokio::spawn(serve(tcp, router, stopping, TIMEOUTS));
     tracing::info!(listen = %hook.listen, queue = hook.queue, "telegram: webhook listening");
     Ok(listener)
+}
+
+/// Serves the endpoint on `tcp` within the limits until `stopping`.
+async fn serve(
+    tcp: tokio::net::TcpListener,
+    router: axum::Router,
+    stopping: StopFlag,
+    timeouts: server::Timeouts,
+) {
+    let settings = limits::Settings {
+        max_connections: MAX_CONNECTIONS,
+        max_per_address: MAX_PER_ADDRESS,
+        idle: timeouts.idle,
+        trusted: Vec::new(),
+    };
+    server::serve(
+        limits::Limited::new(tcp, settings),
+        router,
+        timeouts,
+        stopping,
+    )
+    .await;
 }
 
 /// The endpoint's router and the listener reading its queue.
@@ -114,7 +152,9 @@ fn stop_of(intake: &mut Intake) -> StopToken {
 }
 
 /// One delivery from Telegram.
-async fn receive(State(endpoint): State<Endpoint>, headers: HeaderMap, body: String) -> StatusCode {
+/// The secret is checked on the head alone; only then is the body read (`Body`, not an
+/// extractor that reads it first).
+async fn receive(State(endpoint): State<Endpoint>, headers: HeaderMap, body: Body) -> StatusCode {
     let given = headers.get(SECRET_HEADER).map(|v| v.as_bytes());
     if !given.is_some_and(|given| same_secret(given, endpoint.secret.as_bytes())) {
         return StatusCode::UNAUTHORIZED;
@@ -123,7 +163,14 @@ async fn receive(State(endpoint): State<Endpoint>, headers: HeaderMap, body: Str
         // Telegram delivers it again, to a process that is not stopping.
         return StatusCode::SERVICE_UNAVAILABLE;
     }
-    let update = match serde_json::from_str::<Update>(&body) {
+    let body = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(body) => body,
+        Err(error) => {
+            tracing::warn!(%error, "telegram: an update's body could not be read");
+            return StatusCode::BAD_REQUEST;
+        }
+    };
+    let update = match serde_json::from_slice::<Update>(&body) {
         Ok(update) => update,
         Err(error) => {
             // Refusing it would make Telegram send it again and again; it can never parse.
@@ -183,14 +230,64 @@ mod tests {
         .to_string()
     }
 
-    /// Serves the endpoint on a loopback port; its URL.
+    /// Serves the endpoint on a loopback port as `start` does; its URL.
     async fn serve(router: axum::Router) -> String {
+        serve_within(router, TIMEOUTS).await
+    }
+
+    async fn serve_within(router: axum::Router, timeouts: server::Timeouts) -> String {
         let tcp = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let addr = tcp.local_addr().expect("address");
-        tokio::spawn(async move { axum::serve(tcp, router).await });
+        let (_stop, stopping) = mk_stop_token();
+        tokio::spawn(super::serve(tcp, router, stopping, timeouts));
         format!("http://{addr}/tg/hook")
+    }
+
+    /// Issue 49, finding 3: a stranger's delivery is refused on its head, its body never
+    /// waited for; a head sent slowly or not at all is cut off by the header-read timeout.
+    #[tokio::test]
+    async fn the_secret_is_checked_before_the_body_and_a_slow_head_is_cut_off() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (_listener, router, _) = endpoint(&hook(8));
+        let quick = server::Timeouts {
+            header_read: Duration::from_millis(300),
+            idle: Duration::from_secs(60),
+        };
+        let url = serve_within(router, quick).await;
+        let addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches("/tg/hook")
+            .to_string();
+        let mut tcp = tokio::net::TcpStream::connect(&addr)
+            .await
+            .expect("connect");
+        let head = "POST /tg/hook HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\
+                    x-telegram-bot-api-secret-token: wrong\r\n\r\n";
+        tcp.write_all(head.as_bytes()).await.expect("write");
+        let mut answer = [0u8; 12];
+        let read = tokio::time::timeout(Duration::from_secs(3), tcp.read_exact(&mut answer));
+        read.await
+            .expect("answered without waiting for the body")
+            .expect("read");
+        assert_eq!(&answer, b"HTTP/1.1 401");
+
+        let mut slow = tokio::net::TcpStream::connect(&addr)
+            .await
+            .expect("connect");
+        slow.write_all(b"POST /tg/hook HTTP/1.1\r\nHo")
+            .await
+            .expect("write");
+        let mut rest = Vec::new();
+        let closed = tokio::time::timeout(Duration::from_secs(3), slow.read_to_end(&mut rest));
+        closed.await.expect("closed by the server").ok();
+        // One that sends nothing at all is closed as well.
+        let mut silent = tokio::net::TcpStream::connect(&addr)
+            .await
+            .expect("connect");
+        let closed = tokio::time::timeout(Duration::from_secs(3), silent.read_to_end(&mut rest));
+        closed.await.expect("closed by the server").ok();
     }
 
     async fn post(url: &str, secret: Option<&str>, body: String) -> u16 {

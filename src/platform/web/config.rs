@@ -1,6 +1,7 @@
 //! `[web]`: the game pages' server (docs/web.md).
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 /// `[web]` settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -20,6 +21,53 @@ pub struct WebConfig {
     /// Live pages (server-sent events) open at once, at most; more get the page without
     /// live moves.
     pub max_live: usize,
+    /// Seconds a client has to send a request's whole head, counted from the connection's
+    /// start or the end of its previous answer (so it is also how long an idle kept-alive
+    /// connection stays open).
+    pub header_read_timeout_secs: u64,
+    /// Seconds a connection may go without a byte read or written (a client that stops
+    /// reading an answer, a stalled live page) before it is closed.
+    pub idle_timeout_secs: u64,
+    /// Reverse proxies whose forwarding headers (`Forwarded`, `X-Forwarded-For`) are
+    /// believed: addresses or blocks (`"127.0.0.1"`, `"10.0.0.0/8"`, `"::1"`). Their own
+    /// connections are counted only in `max_connections`; the client each request is
+    /// forwarded for counts against `max_per_address`. Anyone else's forwarding headers
+    /// are ignored.
+    pub trusted_proxies: Vec<TrustedProxy>,
+}
+
+/// An address or a block of addresses, as `trusted_proxies` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrustedProxy(pub ipnet::IpNet);
+
+impl TrustedProxy {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.0.contains(&super::limits::canonical(ip))
+    }
+}
+
+impl std::str::FromStr for TrustedProxy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if let Ok(net) = text.parse::<ipnet::IpNet>() {
+            return Ok(TrustedProxy(net.trunc()));
+        }
+        match text.parse::<IpAddr>() {
+            Ok(ip) => Ok(TrustedProxy(ipnet::IpNet::from(ip))),
+            Err(_) => Err(format!(
+                "web.trusted_proxies: {text:?} is not an address or a block such as 10.0.0.0/8"
+            )),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TrustedProxy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl Default for WebConfig {
@@ -31,6 +79,9 @@ impl Default for WebConfig {
             max_connections: 2048,
             max_per_address: 64,
             max_live: 1024,
+            header_read_timeout_secs: 10,
+            idle_timeout_secs: 60,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -56,6 +107,11 @@ impl WebConfig {
             ("max_connections", self.max_connections),
             ("max_per_address", self.max_per_address),
             ("max_live", self.max_live),
+            (
+                "header_read_timeout_secs",
+                self.header_read_timeout_secs as usize,
+            ),
+            ("idle_timeout_secs", self.idle_timeout_secs as usize),
         ] {
             if value == 0 {
                 return Err(WebConfigError::Zero(key));
@@ -76,6 +132,19 @@ impl WebConfig {
             Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
             None => false,
         }
+    }
+
+    /// The server's timeouts.
+    pub fn timeouts(&self) -> super::server::Timeouts {
+        super::server::Timeouts {
+            header_read: Duration::from_secs(self.header_read_timeout_secs),
+            idle: Duration::from_secs(self.idle_timeout_secs),
+        }
+    }
+
+    /// Whether `ip` is one of `trusted_proxies`.
+    pub fn is_trusted_proxy(&self, ip: IpAddr) -> bool {
+        self.trusted_proxies.iter().any(|p| p.contains(ip))
     }
 
     /// The public address without a trailing slash.
@@ -111,5 +180,30 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("max_live"));
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_blocks_checked_when_read() {
+        let config: WebConfig =
+            toml::from_str("trusted_proxies = [\"127.0.0.1\", \"10.1.2.3/8\", \"2001:db8::/48\"]")
+                .expect("valid");
+        assert!(config.is_trusted_proxy("127.0.0.1".parse().unwrap()));
+        assert!(config.is_trusted_proxy("10.200.0.1".parse().unwrap()));
+        assert!(config.is_trusted_proxy("::ffff:10.0.0.9".parse().unwrap()));
+        assert!(config.is_trusted_proxy("2001:db8:0:ffff::1".parse().unwrap()));
+        assert!(!config.is_trusted_proxy("127.0.0.2".parse().unwrap()));
+        assert!(!config.is_trusted_proxy("2001:db9::1".parse().unwrap()));
+        assert!(!WebConfig::default().is_trusted_proxy("127.0.0.1".parse().unwrap()));
+        let wrong = toml::from_str::<WebConfig>("trusted_proxies = [\"nginx\"]").unwrap_err();
+        assert!(wrong.to_string().contains("web.trusted_proxies"), "{wrong}");
+        let zero = WebConfig {
+            header_read_timeout_secs: 0,
+            ..WebConfig::default()
+        };
+        assert!(zero
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("header_read_timeout_secs"));
     }
 }

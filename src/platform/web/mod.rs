@@ -5,17 +5,21 @@
 //! private chat is reachable only through its own link.
 
 pub mod assets;
+mod clients;
 pub mod config;
-mod limits;
+mod images;
+pub mod limits;
 mod live;
 pub mod page;
 mod player;
 mod poll;
+pub mod server;
 mod sse;
 pub mod tournament;
 mod tournament_live;
 
 use crate::i18n::Lang;
+use crate::manager::links::GamePage;
 use crate::manager::{ActionError, Manager};
 use crate::model::Platform;
 use crate::platform::present::{self, web::page_lang, web::Missing};
@@ -39,6 +43,8 @@ struct App {
     tournaments: Arc<tournament_live::LiveTournaments>,
     /// The public address, without a trailing slash.
     base: Arc<str>,
+    /// Board images drawn lately (`images`).
+    images: Arc<images::Images>,
 }
 
 /// Serves the pages on `config.listen` until the task is dropped.
@@ -57,14 +63,31 @@ pub async fn serve_on(
 ) -> anyhow::Result<()> {
     config.validate()?;
     tracing::info!(listen = %listener.local_addr()?, public_url = config.base(), "web: serving game pages");
-    let limited = limits::Limited::new(listener, config.max_connections, config.max_per_address);
+    let limited = limits::Limited::new(
+        listener,
+        limits::Settings {
+            max_connections: config.max_connections,
+            max_per_address: config.max_per_address,
+            idle: config.timeouts().idle,
+            trusted: config.trusted_proxies.clone(),
+        },
+    );
+    let clients = clients::Clients {
+        trusted: config.trusted_proxies.clone().into(),
+        per_client: limits::PerAddress::new(config.max_per_address),
+    };
     let app = router(App {
         live: Live::start(manager.clone(), config.max_live),
         tournaments: tournament_live::LiveTournaments::start(manager.clone()),
         manager,
         base: config.base().into(),
-    });
-    axum::serve(limited, app).await?;
+        images: Default::default(),
+    })
+    .layer(axum::middleware::from_fn_with_state(
+        clients,
+        clients::limit,
+    ));
+    server::serve(limited, app, config.timeouts(), std::future::pending()).await;
     Ok(())
 }
 
@@ -122,6 +145,19 @@ fn html(status: StatusCode, body: String) -> Response {
         (header::VARY, "Accept-Language"),
     ];
     (status, headers, body).into_response()
+}
+
+/// `response` with `X-Robots-Tag: noindex` unless its page is `listed` (issue 49, finding
+/// 9): a game of a private chat or a player who did not choose to be found stays out of
+/// search engines, as the page's own `robots` tag says.
+fn with_robots(mut response: Response, listed: bool) -> Response {
+    if !listed {
+        response.headers_mut().insert(
+            header::HeaderName::from_static("x-robots-tag"),
+            HeaderValue::from_static("noindex, nofollow"),
+        );
+    }
+    response
 }
 
 /// Games of the listed chats shown on the front page, of each list.
@@ -218,7 +254,8 @@ async fn player_page(
         Err(error) => return read_failed(error, lang, Missing::Player, &format!("/p/{key}")),
     };
     let words = present::web_player::player_words(&page, lang);
-    html(StatusCode::OK, player::player_page(&words, &page.key, lang))
+    let body = player::player_page(&words, &page.key, page.public, lang);
+    with_robots(html(StatusCode::OK, body), page.public)
 }
 
 /// What `/g/<name>` asks for.
@@ -257,7 +294,7 @@ async fn game(
         Want::Page => {
             let ply = query.get("ply").and_then(|p| p.parse::<usize>().ok());
             let body = page::game_page(&page, lang, ply, &app.base);
-            let mut response = html(StatusCode::OK, body);
+            let mut response = with_robots(html(StatusCode::OK, body), page.listed);
             if let Ok(value) = HeaderValue::from_str(cache) {
                 response.headers_mut().insert(header::CACHE_CONTROL, value);
             }
@@ -273,25 +310,39 @@ async fn game(
                 (header::CONTENT_DISPOSITION, disposition),
                 (header::CACHE_CONTROL, cache.to_string()),
             ];
-            (headers, page.record).into_response()
+            let listed = page.listed;
+            with_robots((headers, page.record).into_response(), listed)
         }
-        Want::Image => {
-            let board = present::board_view(&page.view, None, lang);
-            // Drawing takes a few milliseconds of CPU: off the async threads.
-            let png = tokio::task::spawn_blocking(move || crate::render::png(&board)).await;
-            match png {
-                Ok(Ok(png)) => {
-                    let headers = [
-                        (header::CONTENT_TYPE, "image/png".to_string()),
-                        (header::CACHE_CONTROL, cache.to_string()),
-                    ];
-                    (headers, png).into_response()
-                }
-                _ => {
-                    tracing::error!(game = page.view.id, "web: the board could not be drawn");
-                    StatusCode::INTERNAL_SERVER_ERROR.into_response()
-                }
-            }
+        Want::Image => with_robots(board_image(&app, &page, lang, cache).await, page.listed),
+    }
+}
+
+/// `/g/<key>.png`: the board in `lang`, drawn through the drawing pool and kept a while
+/// (`images`); a query string other than `lang` changes nothing. The picture's words are in
+/// the reader's language, so caches keep one per language (`Vary`).
+async fn board_image(app: &App, page: &GamePage, lang: Lang, cache: &str) -> Response {
+    let key = images::ImageKey {
+        page: page.key.clone(),
+        version: page.view.version,
+        lang,
+        second: match &page.view.clock {
+            Some(clock) if !page.view.is_over() => clock.shown_at_ms / 1000,
+            _ => 0,
+        },
+    };
+    let board = || crate::render::pool::board_png(present::board_view(&page.view, None, lang));
+    match app.images.get_or_draw(key, board).await {
+        Ok(png) => {
+            let headers = [
+                (header::CONTENT_TYPE, "image/png".to_string()),
+                (header::CACHE_CONTROL, cache.to_string()),
+                (header::VARY, "Accept-Language".to_string()),
+            ];
+            (headers, png.as_ref().clone()).into_response()
+        }
+        Err(error) => {
+            tracing::error!(game = page.view.id, %error, "web: the board could not be drawn");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
 }

@@ -83,8 +83,47 @@ pub fn script_json<T: Serialize>(value: &T) -> String {
         .replace('<', "\\u003c")
 }
 
-/// The document around `body`: head, OpenGraph tags (`og`), language links.
+/// `path` as a link within this site: its segments split on `/` and `\\` (browsers read
+/// both as separators), empty, `.` and `..` segments dropped, each byte outside the
+/// characters a path segment may hold percent-encoded, joined under one leading `/`. A raw
+/// path such as `//evil.example/x` would be a link to another host; this makes it
+/// `/evil.example/x`.
+pub fn site_path(path: &str) -> String {
+    let mut out = String::new();
+    for segment in path.split(['/', '\\']) {
+        if matches!(segment, "" | "." | "..") {
+            continue;
+        }
+        out.push('/');
+        for byte in segment.bytes() {
+            let keep = byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@%".contains(&byte);
+            if keep {
+                out.push(byte as char);
+            } else {
+                let _ = write!(out, "%{byte:02X}");
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// The tag that keeps search engines from indexing a page, unless it is `listed` (a game
+/// of a listed chat or the console; the page of a player who chose to show their games).
+pub fn robots(listed: bool) -> &'static str {
+    if listed {
+        ""
+    } else {
+        "<meta name=\"robots\" content=\"noindex, nofollow\">"
+    }
+}
+
+/// The document around `body`: head, OpenGraph tags (`og`), language links (to `path`
+/// made a path of this site, `site_path`, whatever the request's path was).
 pub(super) fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str) -> String {
+    let path = site_path(path);
     let mut langs = String::new();
     for l in Lang::ALL {
         let current = if l == lang {
@@ -95,7 +134,7 @@ pub(super) fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str
         let _ = write!(
             langs,
             "<a href=\"{}?lang={}\" hreflang=\"{}\" lang=\"{}\"{current}>{}</a>",
-            escape(path),
+            escape(&path),
             l.code(),
             l.code(),
             l.code(),
@@ -138,7 +177,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         live: (!page.view.is_over()).then(|| format!("{path}/live")),
     };
     let og = format!(
-        "<meta property=\"og:type\" content=\"website\">\
+        "{robots}<meta property=\"og:type\" content=\"website\">\
 <meta property=\"og:title\" content=\"{title}\">\
 <meta property=\"og:description\" content=\"{description}\">\
 <meta property=\"og:url\" content=\"{base}{path}\">\
@@ -151,6 +190,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         title = escape(&w.title),
         description = escape(&w.description),
         base = escape(base),
+        robots = robots(page.listed),
     );
     let mut body = String::new();
     let clock = page.view.clock.is_some();
@@ -351,6 +391,24 @@ mod tests {
         assert!(ru.contains("Сайт сейчас не может прочитать данные"), "{ru}");
         let kk = unavailable(Lang::Kk, "/");
         assert!(kk.contains("Сайт қазір деректерді оқи алмай тұр"), "{kk}");
+    }
+
+    #[test]
+    fn language_links_stay_on_this_site_whatever_the_path() {
+        for (raw, link) in [
+            ("//evil.example/x", "/evil.example/x"),
+            ("/\\evil.example/x", "/evil.example/x"),
+            ("/./../evil.example", "/evil.example"),
+            ("/g/a b\"<x>", "/g/a%20b%22%3Cx%3E"),
+            ("", "/"),
+            ("/p/0123abcd", "/p/0123abcd"),
+        ] {
+            assert_eq!(site_path(raw), link, "{raw}");
+        }
+        let page = not_found(Lang::En, words::Missing::Page, "//evil.example/x");
+        assert!(!page.contains("href=\"//"), "{page}");
+        assert!(!page.contains("href=\"/\\"), "{page}");
+        assert!(page.contains("href=\"/evil.example/x?lang=ru\""), "{page}");
     }
 
     #[test]

@@ -15,8 +15,9 @@ const HEIGHT: f64 = 220.0;
 const LEFT: f64 = 62.0;
 const PAD: f64 = 14.0;
 
-/// The page of a player.
-pub fn player_page(w: &PlayerWords, key: &str, lang: Lang) -> String {
+/// The page of a player; `public`: they chose to show all their games, and the page may
+/// be indexed.
+pub fn player_page(w: &PlayerWords, key: &str, public: bool, lang: Lang) -> String {
     let mut body = format!(
         "<p class=\"meta\">{platform}</p>",
         platform = escape(&w.platform)
@@ -90,7 +91,8 @@ pub fn player_page(w: &PlayerWords, key: &str, lang: Lang) -> String {
     );
     let title = format!("{} · {}", w.name, w.platform);
     let og = format!(
-        "<meta property=\"og:type\" content=\"profile\"><meta property=\"og:title\" content=\"{}\">",
+        "{}<meta property=\"og:type\" content=\"profile\"><meta property=\"og:title\" content=\"{}\">",
+        super::page::robots(public),
         escape(&title)
     );
     document(lang, &w.title, &og, &format!("/p/{key}"), &body)

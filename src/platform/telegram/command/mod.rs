@@ -80,7 +80,8 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `/puzzle [daily|stats|top [global]]`.
     Puzzle(PuzzleCommand),
-    /// `/web [public on|off]`: whether the chat's games are listed on the site.
+    /// `/web [public on|off | profile on|off]`: whether the chat's games are listed on the
+    /// site, and whether the caller's page lists all their games.
     Web(WebCommand),
 }
 
@@ -91,6 +92,9 @@ pub enum WebCommand {
     Show,
     /// `/web public on|off`: list the chat's games or stop (the chat's admins).
     Public(bool),
+    /// `/web profile on|off`: the caller's page lists all their games, or only those of
+    /// listed chats (anyone, for themselves).
+    Profile(bool),
 }
 
 /// What `/puzzle` asks for.

@@ -49,9 +49,10 @@ fn post_hour(word: &str) -> Option<Option<u8>> {
 
 /// Words of `/web`'s parts, in English, Russian and Kazakh.
 const PUBLIC_WORDS: [&str; 4] = ["public", "публично", "открыто", "ашық"];
+const PROFILE_WORDS: [&str; 3] = ["profile", "профиль", "бет"];
 const ON_WORDS: [&str; 4] = ["on", "yes", "вкл", "қосу"];
 
-/// `/web`'s arguments: nothing, or `public on|off`.
+/// `/web`'s arguments: nothing, `public on|off` or `profile on|off`.
 pub(super) fn web(args: &str) -> Result<WebCommand, CommandError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     match words.as_slice() {
@@ -61,6 +62,12 @@ pub(super) fn web(args: &str) -> Result<WebCommand, CommandError> {
         }
         [w, off] if is_one_of(w, &PUBLIC_WORDS) && is_one_of(off, &OFF_WORDS) => {
             Ok(WebCommand::Public(false))
+        }
+        [w, on] if is_one_of(w, &PROFILE_WORDS) && is_one_of(on, &ON_WORDS) => {
+            Ok(WebCommand::Profile(true))
+        }
+        [w, off] if is_one_of(w, &PROFILE_WORDS) && is_one_of(off, &OFF_WORDS) => {
+            Ok(WebCommand::Profile(false))
         }
         _ => Err(CommandError::Web(args.to_string())),
     }

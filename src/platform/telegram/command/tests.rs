@@ -566,6 +566,15 @@ fn web_public_on_and_off() {
     );
     assert_eq!(ok("/web ашық қосу"), Command::Web(WebCommand::Public(true)));
     assert!(matches!(err("/web public"), CommandError::Web(_)));
+    assert_eq!(
+        ok("/web profile on"),
+        Command::Web(WebCommand::Profile(true))
+    );
+    assert_eq!(
+        ok("/web профиль выкл"),
+        Command::Web(WebCommand::Profile(false))
+    );
+    assert!(matches!(err("/web profile"), CommandError::Web(_)));
     assert!(matches!(err("/web on"), CommandError::Web(_)));
 }
 
