@@ -461,13 +461,22 @@ fn retry_wait(err: &RequestError, failures: u32) -> Option<Duration> {
     }
     match err {
         RequestError::RetryAfter(s) => Some(s.duration().min(MAX_RETRY_AFTER)),
-        RequestError::Network(_) | RequestError::Io(_) | RequestError::InvalidJson { .. } => {
-            Some(Duration::from_millis(100 << failures.min(6)))
-        }
-        RequestError::Api(ApiError::Unknown(text)) if is_server_error(text) => {
-            Some(Duration::from_millis(100 << failures.min(6)))
-        }
+        _ if may_pass(err) => Some(Duration::from_millis(100 << failures.min(6))),
         _ => None,
+    }
+}
+
+/// Whether a failed request may succeed later: a 429, the network, or Telegram's 5xx
+/// answers, not a refusal that would only repeat. A worker gives what failed so another
+/// try after a pause, once the poster's own tries are spent.
+pub fn may_pass(err: &RequestError) -> bool {
+    match err {
+        RequestError::RetryAfter(_)
+        | RequestError::Network(_)
+        | RequestError::Io(_)
+        | RequestError::InvalidJson { .. } => true,
+        RequestError::Api(ApiError::Unknown(text)) => is_server_error(text),
+        _ => false,
     }
 }
 
