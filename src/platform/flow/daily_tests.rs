@@ -256,11 +256,7 @@ async fn a_post_that_failed_is_made_once_attached_and_redrawn_only_with_news() {
     until("the redraw made again", async || script.calls().len() == 5).await;
     assert_eq!(
         script.calls()[2..],
-        [
-            format!("redraw -100:2 1"),
-            format!("redraw -100:2 2"),
-            format!("redraw -100:2 2")
-        ]
+        ["redraw -100:2 1", "redraw -100:2 2", "redraw -100:2 2"].map(String::from)
     );
     assert_eq!(flow.chats(), 1, "the chat's worker lingers for news");
 }

@@ -573,4 +573,19 @@ mod tests {
             "error sending request for url (https://api.telegram.org/bot***/GetMe)"
         );
     }
+
+    #[test]
+    fn only_failures_that_may_pass_are_tried_again() {
+        let away = RequestError::Api(ApiError::Unknown("Bad Gateway".into()));
+        assert!(may_pass(&away));
+        assert_eq!(retry_wait(&away, 1), Some(Duration::from_millis(200)));
+        assert_eq!(
+            retry_wait(&away, ATTEMPTS),
+            None,
+            "the poster's tries spent"
+        );
+        let refused = RequestError::Api(ApiError::BotKicked);
+        assert!(!may_pass(&refused));
+        assert_eq!(retry_wait(&refused, 1), None);
+    }
 }
