@@ -1,110 +1,110 @@
-//! The daily puzzle posted in a channel (`/puzzle post hour:`, by a server's admins): the
-//! manager's tick claims it and sends `Event::DailyPuzzle`; here one worker per channel
-//! posts it (the board, the day's count, a Solve button that gives the presser their own
-//! attempt, seen by them alone) and redraws its count as people solve it. The event loop
-//! only hands over (`push`): no REST call is made there.
+//! The daily puzzle posted in a channel (`/puzzle post hour:`, by a server's admins), as
+//! `platform/flow/daily.rs` decides for every adapter: this file is the Discord outlet of
+//! that flow, which only sends and edits. The post is the board, the day's count and a
+//! Solve button that gives the presser their own attempt, seen by them alone
+//! (`puzzle.rs`); its count is redrawn in the post's own channel, though the post was
+//! moved since (from tomorrow on).
 
+use super::failure::transient;
 use super::messages::{Attachment, Outgoing, BOARD_FILE};
 use super::{message_ref, parse_message_ref, Bot};
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button};
 use crate::manager::puzzles::DailyNews;
+use crate::manager::MessageRef;
+use crate::model::Platform;
+use crate::platform::flow::daily::{DailyOutlet, Flow, Made};
+use crate::platform::flow::Posted;
 use crate::platform::present::puzzle as show;
 use crate::t;
 use serenity::all::{
     ButtonStyle, ChannelId, CreateActionRow, CreateButton, CreateEmbed, Http, MessageId,
 };
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 
-/// The news waiting per channel, and whether its worker runs.
+/// The Discord daily posts: the shared flow over this outlet, made with the REST client
+/// of the first news (the bot is made before its client).
 #[derive(Default)]
-pub(super) struct DailyPosts(Mutex<HashMap<u64, Slot>>);
-
-#[derive(Default)]
-struct Slot {
-    pending: Option<DailyNews>,
-    running: bool,
-}
+pub(super) struct DailyPosts(OnceLock<Flow<DiscordDaily>>);
 
 impl DailyPosts {
-    /// Hands a channel's news to its worker: a newer redraw replaces one not shown yet, and
-    /// a post still to make stays to make.
+    /// Hands a server's news to its worker; no REST call is made here.
     pub(super) fn push(bot: &Arc<Bot>, http: &Arc<Http>, news: DailyNews) {
+        let flow = bot.daily.0.get_or_init(|| {
+            let outlet = Arc::new(DiscordDaily { http: http.clone() });
+            Flow::new(outlet, bot.manager.clone(), "Discord daily post")
+        });
+        flow.push(news);
+    }
+}
+
+/// Sends and edits a channel's daily post for the flow.
+pub(super) struct DiscordDaily {
+    http: Arc<Http>,
+}
+
+impl DailyOutlet for DiscordDaily {
+    fn platform(&self) -> Platform {
+        Platform::Discord
+    }
+
+    async fn post(&self, news: &DailyNews) -> Made {
         let Ok(channel) = news.post.place.parse::<u64>() else {
             tracing::warn!(
                 place = news.post.place,
                 "Discord: a daily post with no channel"
             );
-            return;
+            return Made::Never;
         };
-        let start = {
-            let mut slots = super::lock(&bot.daily.0);
-            let slot = slots.entry(channel).or_default();
-            let fresh = news.fresh || slot.pending.as_ref().is_some_and(|p| p.fresh);
-            slot.pending = Some(DailyNews { fresh, ..news });
-            !std::mem::replace(&mut slot.running, true)
+        let Some(out) = post(news, news.lang).await else {
+            return Made::Never;
         };
-        if start {
-            let (bot, http) = (bot.clone(), http.clone());
-            tokio::spawn(async move { worker(bot, http, channel).await });
-        }
-    }
-
-    fn take(&self, channel: u64) -> Option<DailyNews> {
-        let mut slots = super::lock(&self.0);
-        let slot = slots.get_mut(&channel)?;
-        let next = slot.pending.take();
-        if next.is_none() {
-            slots.remove(&channel);
-        }
-        next
-    }
-}
-
-async fn worker(bot: Arc<Bot>, http: Arc<Http>, channel: u64) {
-    while let Some(news) = bot.daily.take(channel) {
-        show(&bot, &http, channel, news).await;
-    }
-}
-
-/// Posts the day's puzzle (and attaches the message), or redraws the post's count.
-async fn show(bot: &Bot, http: &Http, channel: u64, news: DailyNews) {
-    let lang = news.lang;
-    let Some(out) = post(&news, lang).await else {
-        return;
-    };
-    if !news.fresh {
-        // The post's own channel: the post may have been moved since (from tomorrow on).
-        let Some((posted_in, message)) = news.post.message.as_ref().and_then(parse_message_ref)
-        else {
-            return;
-        };
-        let edit =
-            ChannelId::new(posted_in).edit_message(http, MessageId::new(message), out.into_edit());
-        if let Err(error) = edit.await {
-            tracing::warn!(channel, %error, "Discord: daily post not redrawn");
-        }
-        return;
-    }
-    let channel_id = ChannelId::new(channel);
-    match channel_id.send_message(http, out.into_message()).await {
-        Ok(message) => {
-            let r = message_ref(channel, message.id.get());
-            let attached = bot
-                .manager
-                .attach_daily_post(&news.post.chat, news.daily.day, r)
-                .await;
-            if let Err(error) = attached {
-                tracing::warn!(channel, %error, "Discord: daily post not attached");
+        let channel_id = ChannelId::new(channel);
+        match channel_id
+            .send_message(&*self.http, out.into_message())
+            .await
+        {
+            Ok(message) => {
+                tracing::info!(
+                    channel,
+                    puzzle = news.daily.puzzle.id,
+                    "Discord: daily puzzle posted"
+                );
+                Made::Posted(message_ref(channel, message.id.get()))
             }
-            tracing::info!(
-                channel,
-                puzzle = news.daily.puzzle.id,
-                "Discord: daily puzzle posted"
-            );
+            Err(error) => {
+                tracing::warn!(channel, %error, "Discord: daily puzzle not posted");
+                match transient(&error) {
+                    true => Made::Later,
+                    false => Made::Never,
+                }
+            }
         }
-        Err(error) => tracing::warn!(channel, %error, "Discord: daily puzzle not posted"),
+    }
+
+    async fn redraw(&self, news: &DailyNews, message: &MessageRef) -> Posted {
+        // The post's own channel: the post may have been moved since (from tomorrow on).
+        let Some((posted_in, message)) = parse_message_ref(message) else {
+            return Posted::Done;
+        };
+        let Some(out) = post(news, news.lang).await else {
+            return Posted::Done;
+        };
+        let edit = ChannelId::new(posted_in).edit_message(
+            &*self.http,
+            MessageId::new(message),
+            out.into_edit(),
+        );
+        match edit.await {
+            Ok(_) => Posted::Done,
+            Err(error) => {
+                tracing::warn!(channel = posted_in, %error, "Discord: daily post not redrawn");
+                match transient(&error) {
+                    true => Posted::Later,
+                    false => Posted::Done,
+                }
+            }
+        }
     }
 }
 

@@ -5,7 +5,9 @@
 //! worker is busy, what was already shown, retries after a failure that may pass).
 //!
 //! - `tournament`: an event's announcement, pairings, boards, standings and podium.
+//! - `daily`: a chat's daily puzzle post, made, attached and its count redrawn.
 
+pub mod daily;
 pub mod tournament;
 
 /// The result of one send or edit of an outlet.

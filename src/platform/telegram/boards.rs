@@ -747,7 +747,7 @@ pub async fn follow_events(ctx: Arc<Ctx>, mut events: broadcast::Receiver<Event>
                 ctx.tournaments.push(news);
             }
             Ok(Event::DailyPuzzle(news)) if news.post.chat.platform == Platform::Telegram => {
-                ctx.daily.push(&ctx, news);
+                ctx.daily.push(news);
             }
             Ok(_) => {}
             Err(RecvError::Lagged(missed)) => {

@@ -1,116 +1,104 @@
-//! The daily puzzle posted in a chat (`/puzzle post HOUR`, by an admin): the manager's
-//! tick claims it and sends `Event::DailyPuzzle`; here one worker per chat posts it (the
-//! board, the day's count, a Solve button) and redraws its count as people solve it. In a
-//! group the Solve button opens the private chat with the bot (`/start zd<group>`), where
-//! the day's puzzle is played and counted for the group; in a private chat it is the
-//! Daily button itself. The event loop only hands over (`push`): no request waits there.
+//! The daily puzzle posted in a chat (`/puzzle post HOUR`, by an admin), as
+//! `platform/flow/daily.rs` decides for every adapter: this file is the Telegram outlet of
+//! that flow, which only sends and edits. The post is the board, the day's count and a
+//! Solve button; its count is redrawn through `poster.edit` (coalesced, flood limits and
+//! 429s waited out in the background, ordered by the day's count). In a group the Solve
+//! button opens the private chat with the bot (`/start zd<group>`), where the day's puzzle
+//! is played and counted for the group; in a private chat it is the Daily button itself.
 
-use super::poster::Content;
+use super::poster::{self, Content};
 use super::refs::MsgRef;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::manager::buttons::{encode, Button};
 use crate::manager::puzzles::DailyNews;
+use crate::manager::MessageRef;
 use crate::model::{ChatRef, Platform};
+use crate::platform::flow::daily::{DailyOutlet, Flow, Made};
+use crate::platform::flow::Posted;
 use crate::platform::present::puzzle as show;
 use crate::render;
 use crate::t;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Weak};
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// The `/start` payload of a group's Solve button: `zd` and the group's chat id.
 pub const START_PREFIX: &str = "zd";
 
-/// The news waiting per chat, and whether its worker runs.
-#[derive(Default)]
-pub struct DailyPosts(Mutex<HashMap<i64, Slot>>);
+/// The Telegram daily posts: the shared flow over this outlet.
+pub type DailyPosts = Flow<TelegramDaily>;
 
-#[derive(Default)]
-struct Slot {
-    pending: Option<DailyNews>,
-    running: bool,
+/// Sends and edits a chat's daily post for the flow.
+pub struct TelegramDaily {
+    ctx: Weak<Ctx>,
 }
 
-impl DailyPosts {
-    /// Hands a chat's news to its worker: a newer redraw replaces one not shown yet, and a
-    /// post still to make stays to make.
-    pub fn push(&self, ctx: &Arc<Ctx>, news: DailyNews) {
-        let Ok(chat) = news.post.place.parse::<i64>() else {
-            tracing::warn!(
-                place = news.post.place,
-                "telegram: a daily post with no chat id"
-            );
-            return;
+impl TelegramDaily {
+    pub fn new(ctx: Weak<Ctx>) -> Self {
+        TelegramDaily { ctx }
+    }
+}
+
+/// The chat of a post, unless its place is no Telegram chat.
+fn chat_of(news: &DailyNews) -> Option<i64> {
+    let chat = news.post.place.parse::<i64>().ok();
+    if chat.is_none() {
+        tracing::warn!(
+            place = news.post.place,
+            "telegram: a daily post with no chat id"
+        );
+    }
+    chat
+}
+
+impl DailyOutlet for TelegramDaily {
+    fn platform(&self) -> Platform {
+        Platform::Telegram
+    }
+
+    async fn post(&self, news: &DailyNews) -> Made {
+        let (Some(ctx), Some(chat)) = (self.ctx.upgrade(), chat_of(news)) else {
+            return Made::Never;
         };
-        let start = {
-            let mut slots = self.0.lock().unwrap_or_else(|e| e.into_inner());
-            let slot = slots.entry(chat).or_default();
-            let fresh = news.fresh || slot.pending.as_ref().is_some_and(|p| p.fresh);
-            slot.pending = Some(DailyNews { fresh, ..news });
-            !std::mem::replace(&mut slot.running, true)
+        let Some(content) = content(&ctx, chat, news, news.lang).await else {
+            return Made::Never;
         };
-        if start {
-            let ctx = ctx.clone();
-            tokio::spawn(async move { worker(ctx, chat).await });
+        match ctx.poster.send(chat, &content, None).await {
+            Ok(sent) => {
+                tracing::info!(
+                    chat,
+                    puzzle = news.daily.puzzle.id,
+                    "telegram: daily puzzle posted"
+                );
+                let r = MsgRef::Chat {
+                    chat,
+                    message: sent.id.0,
+                };
+                Made::Posted(r.to_ref())
+            }
+            Err(err) => {
+                let error = ctx.poster.describe(&err);
+                tracing::warn!(chat, error, "telegram: daily puzzle not posted");
+                match poster::may_pass(&err) {
+                    true => Made::Later,
+                    false => Made::Never,
+                }
+            }
         }
     }
 
-    /// The next news of `chat`, or `None` (and the worker stops) when there is none.
-    fn take(&self, chat: i64) -> Option<DailyNews> {
-        let mut slots = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let slot = slots.get_mut(&chat)?;
-        let next = slot.pending.take();
-        if next.is_none() {
-            slots.remove(&chat);
-        }
-        next
-    }
-}
-
-async fn worker(ctx: Arc<Ctx>, chat: i64) {
-    while let Some(news) = ctx.daily.take(chat) {
-        show(&ctx, chat, news).await;
-    }
-}
-
-/// Posts the day's puzzle (and attaches the message), or redraws the post's count.
-async fn show(ctx: &Arc<Ctx>, chat: i64, news: DailyNews) {
-    let lang = news.lang;
-    let content = match content(ctx, chat, &news, lang).await {
-        Some(content) => content,
-        None => return,
-    };
-    if !news.fresh {
-        if let Some(target) = news.post.message.as_ref().and_then(MsgRef::parse) {
+    async fn redraw(&self, news: &DailyNews, message: &MessageRef) -> Posted {
+        let (Some(ctx), Some(chat)) = (self.ctx.upgrade(), chat_of(news)) else {
+            return Posted::Done;
+        };
+        let Some(target) = MsgRef::parse(message) else {
+            return Posted::Done;
+        };
+        if let Some(content) = content(&ctx, chat, news, news.lang).await {
             let version = u64::from(news.daily.count.tried);
             ctx.poster.edit(target, content, version);
         }
-        return;
-    }
-    match ctx.poster.send(chat, &content, None).await {
-        Ok(sent) => {
-            let r = MsgRef::Chat {
-                chat,
-                message: sent.id.0,
-            };
-            let attached = ctx
-                .manager
-                .attach_daily_post(&news.post.chat, news.daily.day, r.to_ref())
-                .await;
-            if let Err(error) = attached {
-                tracing::warn!(chat, %error, "telegram: daily post not attached");
-            }
-            tracing::info!(
-                chat,
-                puzzle = news.daily.puzzle.id,
-                "telegram: daily puzzle posted"
-            );
-        }
-        Err(err) => {
-            let error = ctx.poster.describe(&err);
-            tracing::warn!(chat, error, "telegram: daily puzzle not posted");
-        }
+        Posted::Done
     }
 }
 

@@ -68,7 +68,7 @@ pub(crate) struct Ctx {
     pub turns: turns::Turns,
     /// A worker per tournament with news to show.
     pub tournaments: tournament_news::TournamentWorkers,
-    /// A worker per chat with a daily puzzle post to make or redraw.
+    /// A worker per chat with a daily puzzle post to make or redraw (the shared flow).
     pub daily: daily::DailyPosts,
     /// Commands per user.
     pub commands: guard::CommandLimit,
@@ -251,6 +251,7 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
     let button_key = button_key(&config, &manager).await?;
     let group_posts = config.group_posts_per_minute;
     let flow_manager = manager.clone();
+    let daily_manager = manager.clone();
     let ctx = Arc::new_cyclic(|me| Ctx {
         bot: bot.clone(),
         commands: guard::CommandLimit::new(
@@ -274,7 +275,11 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
             flow_manager,
             "Telegram tournament",
         ),
-        daily: daily::DailyPosts::default(),
+        daily: daily::DailyPosts::new(
+            Arc::new(daily::TelegramDaily::new(me.clone())),
+            daily_manager,
+            "Telegram daily post",
+        ),
         button_key,
     });
     // Subscribed before the first update is taken: an event from then on is followed.
@@ -321,6 +326,7 @@ async fn prune_idle(ctx: Arc<Ctx>) {
             outboxes = ctx.outbox.chats(),
             workers = ctx.turns.games(),
             tournaments = ctx.tournaments.events(),
+            daily_posts = ctx.daily.chats(),
             users = ctx.commands.users(),
             "telegram: idle state pruned"
         );

@@ -472,13 +472,22 @@ fn retry_wait(err: &RequestError, failures: u32) -> Option<Duration> {
     }
     match err {
         RequestError::RetryAfter(s) => Some(s.duration().min(MAX_RETRY_AFTER)),
-        RequestError::Network(_) | RequestError::Io(_) | RequestError::InvalidJson { .. } => {
-            Some(Duration::from_millis(100 << failures.min(6)))
-        }
-        RequestError::Api(ApiError::Unknown(text)) if is_server_error(text) => {
-            Some(Duration::from_millis(100 << failures.min(6)))
-        }
+        _ if may_pass(err) => Some(Duration::from_millis(100 << failures.min(6))),
         _ => None,
+    }
+}
+
+/// Whether a failed request may succeed later: a 429, the network, or Telegram's 5xx
+/// answers, not a refusal that would only repeat. A worker gives what failed so another
+/// try after a pause, once the poster's own tries are spent.
+pub fn may_pass(err: &RequestError) -> bool {
+    match err {
+        RequestError::RetryAfter(_)
+        | RequestError::Network(_)
+        | RequestError::Io(_)
+        | RequestError::InvalidJson { .. } => true,
+        RequestError::Api(ApiError::Unknown(text)) => is_server_error(text),
+        _ => false,
     }
 }
 
@@ -595,5 +604,20 @@ mod tests {
             scrub(text, "12:SECRET"),
             "error sending request for url (https://api.telegram.org/bot***/GetMe)"
         );
+    }
+
+    #[test]
+    fn only_failures_that_may_pass_are_tried_again() {
+        let away = RequestError::Api(ApiError::Unknown("Bad Gateway".into()));
+        assert!(may_pass(&away));
+        assert_eq!(retry_wait(&away, 1), Some(Duration::from_millis(200)));
+        assert_eq!(
+            retry_wait(&away, ATTEMPTS),
+            None,
+            "the poster's tries spent"
+        );
+        let refused = RequestError::Api(ApiError::BotKicked);
+        assert!(!may_pass(&refused));
+        assert_eq!(retry_wait(&refused, 1), None);
     }
 }
