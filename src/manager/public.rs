@@ -189,7 +189,7 @@ impl Manager {
 
     /// Reads the listed chats again when the last read is older than `REFRESH_SECS`; a
     /// failed read keeps what was read before.
-    async fn refresh_public_chats(&self) {
+    pub(super) async fn refresh_public_chats(&self) {
         use std::sync::atomic::Ordering;
         let last = self.inner.public_read_at.load(Ordering::Relaxed);
         if self.now() < last.saturating_add(REFRESH_SECS) {

@@ -30,6 +30,10 @@ pub enum FinishReason {
     /// This side did not make its first move within the first-move limit of a timed game:
     /// ended without result.
     FirstMoveMissed(Side),
+    /// This side gave up a tournament game before both sides had moved (resigned, or
+    /// aborted it): it loses the game by forfeit (the other side is the winner), and no
+    /// rating changes, as a game that never began.
+    Forfeited(Side),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -196,6 +200,13 @@ impl GameView {
     }
 
     /// What `viewer` may do now (`None`: a spectator, who may do nothing).
+    /// Whether `side` may still abort: before both sides moved, and in a tournament game
+    /// only until the opponent has moved (an abort there is a forfeit of one's own game, and
+    /// must not undo a game the opponent has begun).
+    pub fn may_abort(&self, side: Side) -> bool {
+        may_abort(self.ply, side, self.seat.is_some())
+    }
+
     pub fn actions_for(&self, viewer: Option<&UserRef>) -> Actions {
         let side = viewer.and_then(|v| self.side_of(v));
         let ongoing = !self.is_over();
@@ -218,13 +229,21 @@ impl GameView {
             offer_draw: ongoing && player && self.draw_offer.is_none(),
             accept_draw: ongoing && offered_by_other,
             decline_draw: ongoing && offered_by_other,
-            abort: ongoing && player && self.ply < 2,
+            abort: ongoing && side.is_some_and(|s| self.may_abort(s)),
             rematch: !ongoing && player,
             review: !ongoing && self.ply > 0,
             hint: my_turn && self.hints_left() > 0,
             berserk: ongoing && side.is_some_and(|s| self.may_berserk(s)),
         }
     }
+}
+
+/// Whether `side` may abort a game at half-move `ply` (`tournament`: a game of an event):
+/// before both sides moved, and in an event not once the opponent has moved (White moves at
+/// ply 0, Black at ply 1).
+pub(crate) fn may_abort(ply: u16, side: Side, tournament: bool) -> bool {
+    let opponent_moved = ply > side.other().index() as u16;
+    ply < 2 && !(tournament && opponent_moved)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
