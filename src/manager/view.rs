@@ -199,7 +199,6 @@ impl GameView {
         }
     }
 
-    /// What `viewer` may do now (`None`: a spectator, who may do nothing).
     /// Whether `side` may still abort: before both sides moved, and in a tournament game
     /// only until the opponent has moved (an abort there is a forfeit of one's own game, and
     /// must not undo a game the opponent has begun).
@@ -207,6 +206,7 @@ impl GameView {
         may_abort(self.ply, side, self.seat.is_some())
     }
 
+    /// What `viewer` may do now (`None`: a spectator, who may do nothing).
     pub fn actions_for(&self, viewer: Option<&UserRef>) -> Actions {
         let side = viewer.and_then(|v| self.side_of(v));
         let ongoing = !self.is_over();
@@ -364,6 +364,18 @@ mod tests {
 
     fn view(players: [Player; 2]) -> GameView {
         GameView::sample("g", ChatRef::new(Platform::Telegram, "c"), players)
+    }
+
+    /// Issue 49, finding 2: in a tournament game Abort ends once the opponent has moved.
+    #[test]
+    fn abort_in_a_tournament_game_ends_once_the_opponent_has_moved() {
+        // Outside an event either side may abort until both have moved.
+        assert!(may_abort(0, Side::White, false) && may_abort(1, Side::Black, false));
+        assert!(!may_abort(2, Side::White, false));
+        assert!(may_abort(0, Side::Black, true), "nobody has moved");
+        assert!(!may_abort(1, Side::Black, true), "White has moved");
+        assert!(may_abort(1, Side::White, true), "Black has not");
+        assert!(!may_abort(2, Side::White, true));
     }
 
     #[test]
