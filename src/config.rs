@@ -245,6 +245,14 @@ impl Config {
             ("limits.games_per_user", self.limits.games_per_user as u64),
             ("limits.games_per_chat", self.limits.games_per_chat as u64),
             (
+                "limits.tournaments_per_user",
+                self.limits.tournaments_per_user as u64,
+            ),
+            (
+                "limits.tournaments_per_chat",
+                self.limits.tournaments_per_chat as u64,
+            ),
+            (
                 "limits.challenge_expiry_secs",
                 self.limits.challenge_expiry_secs,
             ),
@@ -468,6 +476,11 @@ mod tests {
         assert!(err.to_string().contains("default_level"), "{err}");
         let err = Config::parse("[limits]\ngames_per_user = 0\n", "x.toml").unwrap_err();
         assert!(err.to_string().contains("limits.games_per_user"), "{err}");
+        for key in ["tournaments_per_user", "tournaments_per_chat"] {
+            let text = format!("[limits]\n{key} = 0\n");
+            let err = Config::parse(&text, "x.toml").unwrap_err();
+            assert!(err.to_string().contains(key), "{err}");
+        }
         let err = Config::parse("[limits]\nmove_timeout_hours = -1\n", "x.toml").unwrap_err();
         assert!(err.to_string().contains("move_timeout_hours"), "{err}");
     }

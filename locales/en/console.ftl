@@ -1,5 +1,6 @@
 # The terminal game (`toguz play`).
 console-welcome = Toguzqumalak against the bot. Type a pit number 1–9 to move, or help for the commands.
+console-puzzle-welcome = Puzzles from played games. Type a pit number 1–9 to make your move, or help for the commands.
 console-new-game = New game { $id }: you play { $side ->
     [white] White
    *[black] Black
@@ -22,6 +23,16 @@ console-help =
       puzzle   a puzzle from a real game (puzzle daily: today's; puzzle stats; puzzle top)
       help     this list
       quit     leave; the game is saved and waits for you
+console-puzzle-help =
+    Commands:
+      1 … 9          your move in the puzzle: sow from your pit with that number
+      board          show the puzzle again
+      puzzle         the next puzzle
+      puzzle daily   today's puzzle
+      puzzle stats   your puzzle rating and results
+      puzzle top     the best solvers
+      help           this list
+      quit           leave; a puzzle you have not finished waits for you
 console-unknown = I do not know the command “{ $command }”. Type help for the list.
 console-finish-first = This game is still going on. Finish it or resign before starting a new one.
 console-no-game = There is no game yet: type new to start one.
@@ -29,6 +40,7 @@ console-no-moves = No moves yet.
 console-game-over = The game is over. Type review for the bot's review of it, new for another game, or quit to leave.
 console-reviewing = The bot is going through the game…
 console-saved = Game saved. Goodbye!
+console-puzzle-saved = Your puzzles are saved. Goodbye!
 # The shared results name players in the third person; the local player reads these instead.
 console-you-win = You win.
 console-you-resigned = You resigned.

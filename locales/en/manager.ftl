@@ -73,6 +73,14 @@ manager-error-limit-user-challenges = You already have { $count } open challenge
 manager-error-limit-chat-challenges = This chat already has { $count } open challenges. Try again later.
 manager-error-limit-user-games = You already play { $count } games at once. Finish one first.
 manager-error-limit-chat-games = This chat already has { $count } games going on. Try again later.
+manager-error-limit-user-tournaments = { $count ->
+    [one] You already have a tournament that has not ended. Wait until it is over, or cancel it.
+   *[other] You already have { $count } tournaments that have not ended. Wait until one is over, or cancel one.
+}
+manager-error-limit-chat-tournaments = { $count ->
+    [one] This chat already has a tournament that has not ended. Try again once it is over.
+   *[other] This chat already has { $count } tournaments that have not ended. Try again once one is over.
+}
 manager-error-game-not-over = The game is still going on.
 manager-error-no-game-here = You have no game going on here.
 manager-error-ambiguous = You have several games here: say which one.
@@ -121,6 +129,7 @@ manager-time-error-too-short = { $text }: that is too little time. The shortest 
 manager-time-error-too-long = { $text }: that is too long. At most 180 minutes per player, such as 60+30; for a longer game write “correspondence”.
 manager-time-error-increment = { $text }: at most 60 seconds may be added per move, such as 3+2 or 10+5.
 manager-reason-no-result = The game ended before both sides had moved: it has no result, and no rating changes.
+manager-reason-forfeited = { $name } gave up before both sides had moved: a loss by forfeit in the tournament, and no rating changes.
 manager-error-terms-changed = The challenge was changed after you saw it. Now: { $terms }. Press Accept again if that suits you.
 manager-terms-rated = rated
 manager-terms-unrated = unrated

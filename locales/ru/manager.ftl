@@ -94,6 +94,16 @@ manager-error-limit-chat-games = В этом чате уже { $count ->
     [few] идут { $count } партии
    *[many] идёт { $count } партий
 }. Попробуйте позже.
+manager-error-limit-user-tournaments = У вас уже { $count ->
+    [one] { $count } незавершённый турнир
+    [few] { $count } незавершённых турнира
+   *[many] { $count } незавершённых турниров
+}. Дождитесь, пока один из них закончится, или отмените его.
+manager-error-limit-chat-tournaments = В этом чате уже { $count ->
+    [one] { $count } незавершённый турнир
+    [few] { $count } незавершённых турнира
+   *[many] { $count } незавершённых турниров
+}. Попробуйте снова, когда один из них закончится.
 manager-error-game-not-over = Партия ещё идёт.
 manager-error-no-game-here = У вас здесь нет текущей партии.
 manager-error-ambiguous = У вас здесь несколько партий: укажите, какую вы имеете в виду.
@@ -141,6 +151,7 @@ manager-time-error-too-short = { $text }: слишком мало времени
 manager-time-error-too-long = { $text }: слишком много времени. Не больше 180 минут на игрока, например 60+30; для более долгой партии напишите «заочная».
 manager-time-error-increment = { $text }: за ход можно добавлять не больше 60 секунд, например 3+2 или 10+5.
 manager-reason-no-result = Партия закончилась раньше, чем оба игрока сделали ход: результата нет, рейтинги не меняются.
+manager-reason-forfeited = { $name } отказывается от партии, пока оба игрока не сделали ход: в турнире это техническое поражение, рейтинги не меняются.
 manager-error-terms-changed = Условия вызова изменились, пока вы смотрели. Теперь: { $terms }. Если они вам подходят, нажмите «Принять» ещё раз.
 manager-terms-rated = на рейтинг
 manager-terms-unrated = без рейтинга

@@ -70,7 +70,7 @@ fn parse_clock(s: &str) -> Result<TimeControl, String> {
     TimeControl::parse(s).map_err(|e| e.to_string())
 }
 
-fn parse_lang(s: &str) -> Result<Lang, String> {
+pub(super) fn parse_lang(s: &str) -> Result<Lang, String> {
     s.parse()
         .map_err(|e: crate::i18n::UnknownLang| e.to_string())
 }

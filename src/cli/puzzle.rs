@@ -4,12 +4,13 @@
 //! (docs/puzzles.md) on `--jobs` threads, appending each finished game's puzzles to FILE and
 //! its key to `FILE.done`, so that a stopped run resumes where it stopped. A progress bar
 //! with a time estimate shows on a terminal; elsewhere, a line every `--every` games.
-//! `toguz puzzle export [--json] [FILE]`: every puzzle of a collection, one a line.
+//! `toguz puzzle export [--json] [FILE]`: every puzzle of a collection (the shipped one
+//! without FILE), one a line.
 
 use crate::engine::{Searcher, BALL};
 use crate::puzzle::{
     game_key, mine_game, parse_puzzles, pending_games, puzzle_line, read_done, read_games, summary,
-    used_positions, Game, GameMined, Settings, TABLE_MB,
+    used_positions, Game, GameMined, Settings, SHIPPED, TABLE_MB,
 };
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -21,15 +22,58 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-/// `toguz puzzle`: puzzles at the terminal (the same options as `toguz play`), or one of
-/// the subcommands that make and list the collection.
+/// `toguz puzzle`: puzzles at the terminal, or one of the subcommands that make and list
+/// the collection.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct PuzzleArgs {
     #[command(subcommand)]
     pub command: Option<PuzzleCommand>,
     #[command(flatten)]
-    pub play: super::play::PlayArgs,
+    pub play: SolveArgs,
+}
+
+/// The options of puzzles at the terminal: where the progress is kept, which collection,
+/// the language (no bot, colour, clock or variant: a puzzle has its own).
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Where your puzzle progress is kept: a sled directory (default toguz-data, or the
+    /// config's `[storage]` when --config is given).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// A config file whose `[storage]` table names the store (sled or PostgreSQL; unless
+    /// `--data-dir` is given).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// A puzzle collection made by `toguz puzzle generate` (default: the config's
+    /// `[puzzles]`, else the shipped collection).
+    #[arg(long)]
+    pub puzzles: Option<PathBuf>,
+    /// Language: en, ru or kk (default: the one chosen last time, else English).
+    #[arg(long, value_parser = super::play::parse_lang)]
+    pub lang: Option<crate::i18n::Lang>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub log_format: crate::config::LogFormat,
+}
+
+impl SolveArgs {
+    /// The console's options with puzzles' choices: the console starts with a puzzle, and
+    /// a game asked for there (`new`) is one against the bot at the usual defaults.
+    fn into_play(self) -> super::play::PlayArgs {
+        super::play::PlayArgs {
+            level: crate::model::Level::Medium,
+            colour: None,
+            variant: None,
+            white: None,
+            black: None,
+            clock: None,
+            data_dir: self.data_dir,
+            config: self.config,
+            puzzles: self.puzzles,
+            lang: self.lang,
+            log_format: self.log_format,
+        }
+    }
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -71,14 +115,14 @@ pub struct ExportArgs {
     /// instead of text.
     #[arg(long)]
     pub json: bool,
-    /// The collection file.
-    #[arg(default_value = "puzzles.jsonl")]
-    pub file: PathBuf,
+    /// The collection file (default: the collection shipped in the binary, the one
+    /// `toguz puzzle` plays).
+    pub file: Option<PathBuf>,
 }
 
 pub fn run(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        None => super::play::run_console(args.play, true),
+        None => super::play::run_console(args.play.into_play(), true),
         Some(PuzzleCommand::Generate(args)) => generate(args),
         Some(PuzzleCommand::Export(args)) => export(args),
     }
@@ -313,10 +357,16 @@ fn write_game(
 }
 
 fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let puzzles = parse_puzzles(&text)
-        .with_context(|| format!("{} is not a puzzle collection", args.file.display()))?;
+    let (text, name) = match &args.file {
+        Some(file) => (
+            std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?,
+            file.display().to_string(),
+        ),
+        None => (SHIPPED.to_string(), "the shipped collection".to_string()),
+    };
+    let puzzles =
+        parse_puzzles(&text).with_context(|| format!("{name} is not a puzzle collection"))?;
     let mut stdout = std::io::stdout().lock();
     for p in &puzzles {
         let line = if args.json {

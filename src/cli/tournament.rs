@@ -457,6 +457,7 @@ fn finish(players: &mut [Entrant], white: usize, black: usize, score: Score, pli
         p.sheet.score(Played {
             result,
             plies,
+            moves: arena::own_moves(plies, white_side),
             berserk: false,
         });
         p.last_opponent = Some(other as u32);

@@ -32,6 +32,11 @@ pub struct LimitsConfig {
     pub games_per_user: usize,
     /// Ongoing games in one chat at once.
     pub games_per_chat: usize,
+    /// Tournaments one user may have created that have not ended (taking entries or
+    /// running). A tournament's own games count against neither games limit.
+    pub tournaments_per_user: usize,
+    /// Tournaments in one chat that have not ended, at once.
+    pub tournaments_per_chat: usize,
     /// A challenge nobody answers expires after this many seconds.
     pub challenge_expiry_secs: u64,
     /// A game with no move for this many hours ends as a loss for the side to move.
@@ -58,6 +63,8 @@ impl Default for LimitsConfig {
             challenges_per_chat: 20,
             games_per_user: 10,
             games_per_chat: 100,
+            tournaments_per_user: 2,
+            tournaments_per_chat: 3,
             challenge_expiry_secs: 600,
             move_timeout_hours: 72,
             sweep_interval_secs: 30,

@@ -14,6 +14,10 @@ pub enum LimitKind {
     UserGames(usize),
     /// Ongoing games in one chat.
     ChatGames(usize),
+    /// Tournaments one user created that have not ended.
+    UserTournaments(usize),
+    /// Tournaments in one chat that have not ended.
+    ChatTournaments(usize),
 }
 
 #[derive(Debug, thiserror::Error)]

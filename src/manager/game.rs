@@ -269,13 +269,18 @@ impl Game {
     }
 
     /// Ends the game. Between two people, an end before each side has moved has no
-    /// result (`no_result_before_both_moved`).
+    /// result (`no_result_before_both_moved`); in a tournament game, a side that gives up
+    /// before then forfeits it (`Forfeited`): only they lose, the opponent wins the forfeit.
     pub fn finish(&mut self, winner: Option<Side>, reason: FinishReason) {
         let people = self.rec.players.iter().all(|p| !p.is_bot());
-        let (winner, reason) = if people && self.ply() < 2 {
-            no_result_before_both_moved(winner, reason)
-        } else {
-            (winner, reason)
+        let early = self.ply() < 2;
+        let tournament = self.rec.seat.is_some();
+        let (winner, reason) = match reason {
+            FinishReason::Resigned(side) | FinishReason::Forfeited(side) if early && tournament => {
+                (Some(side.other()), FinishReason::Forfeited(side))
+            }
+            _ if people && early => no_result_before_both_moved(winner, reason),
+            _ => (winner, reason),
         };
         self.rec.status = GameStatus::Finished { winner, reason };
         self.rec.draw_offer = None;

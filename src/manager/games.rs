@@ -161,11 +161,17 @@ impl Manager {
 
     pub(super) async fn abort(&self, actor: &UserRef, id: &str) -> Result<Reply, ActionError> {
         self.act_on_game(actor, id, |game, _| {
-            check_player(game, actor, None)?;
-            if game.ply() >= 2 {
+            let side = check_player(game, actor, None)?;
+            let tournament = game.rec.seat.is_some();
+            if !super::view::may_abort(game.ply(), side, tournament) {
                 return Err(ActionError::TooLateToAbort);
             }
-            game.finish(None, FinishReason::Aborted);
+            if tournament {
+                // Only the side that gives up loses a tournament game (issue 49, finding 2).
+                game.finish(Some(side.other()), FinishReason::Forfeited(side));
+            } else {
+                game.finish(None, FinishReason::Aborted);
+            }
             Ok(())
         })
         .await

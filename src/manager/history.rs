@@ -82,11 +82,12 @@ pub struct Leaderboard {
 }
 
 /// The points `side` scored in a finished game; `None` for one without result (aborted, a
-/// first move missed) or an ongoing one.
+/// first move missed, a tournament game forfeited before both sides moved) or an ongoing one.
 pub fn score_of(status: &GameStatus, side: Side) -> Option<Score> {
     match status {
         GameStatus::Finished {
-            reason: FinishReason::Aborted | FinishReason::FirstMoveMissed(_),
+            reason:
+                FinishReason::Aborted | FinishReason::FirstMoveMissed(_) | FinishReason::Forfeited(_),
             ..
         }
         | GameStatus::Ongoing => None,

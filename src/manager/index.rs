@@ -193,6 +193,11 @@ impl Index {
             .collect()
     }
 
+    /// The keys of the chats that chose to be listed (the console's are listed without).
+    pub fn listed_chats(&self) -> Vec<String> {
+        self.listed.public.iter().cloned().collect()
+    }
+
     /// Whether the games of the chat `chat_key` are listed.
     pub fn lists(&self, chat_key: &str) -> bool {
         self.listed.lists(chat_key)

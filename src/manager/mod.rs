@@ -221,6 +221,7 @@ impl Manager {
         manager.recover().await?;
         manager.load_page_secret().await?;
         manager.load_public_chats().await?;
+        manager.index_live_tournaments().await?;
         manager.spawn_sweeper();
         manager.spawn_tournament_ticker();
         manager.spawn_daily_poster();

@@ -19,6 +19,7 @@ pub fn termination(status: &GameStatus) -> &'static str {
             FinishReason::TimedOut(_) => "time forfeit",
             FinishReason::FirstMoveMissed(_) => "aborted",
             FinishReason::Aborted => "aborted",
+            FinishReason::Forfeited(_) => "forfeit",
         },
     }
 }

@@ -12,7 +12,14 @@
 //!
 //! A seat whose holder is no longer live (its record was lost, or written by a version
 //! that did not give seats back) is found when a limit seems reached, and freed then.
+//!
+//! A tournament's games take no seats (issue 49, finding 1): a round or an arena wave is
+//! created whole, and one entrant's games against the bot, or a chat's other games, must
+//! not refuse one of its boards (the boards before it would stand unannounced and the
+//! round would stall). The event's own limits bound them instead: `MAX_ENTRANTS`, and the
+//! tournaments a chat or a user may run at once (`tournament_limits.rs`).
 
+use super::tournament::TournamentRecord;
 use super::*;
 use crate::store::{Batch, Expect, KeyRange, StoreError};
 
@@ -61,6 +68,23 @@ fn challenge_scopes(rec: &ChallengeRecord, limits: &LimitsConfig) -> Vec<Scope> 
     ]
 }
 
+/// A tournament's seats: one of its creator's and one of its chat's (the caps of live
+/// events, `tournament/live.rs`).
+fn tournament_scopes(rec: &TournamentRecord, limits: &LimitsConfig) -> Vec<Scope> {
+    vec![
+        Scope {
+            prefix: format!("seat:tournament:user:{}|", rec.creator.key()),
+            limit: limits.tournaments_per_user,
+            kind: LimitKind::UserTournaments(limits.tournaments_per_user),
+        },
+        Scope {
+            prefix: format!("seat:tournament:chat:{}|", rec.chat.key()),
+            limit: limits.tournaments_per_chat,
+            kind: LimitKind::ChatTournaments(limits.tournaments_per_chat),
+        },
+    ]
+}
+
 /// How many times a write that takes seats is made anew after another write took the same
 /// seat first (people challenging in one channel at the same moment pick the same free seat).
 pub(super) const SEAT_ATTEMPTS: u32 = 16;
@@ -97,6 +121,10 @@ impl Manager {
         rec: &GameRecord,
         batch: &mut Batch,
     ) -> Result<(), ActionError> {
+        if rec.seat.is_some() {
+            // A tournament's board (see the top).
+            return Ok(());
+        }
         for scope in game_scopes(rec, &self.inner.config.limits) {
             self.take_seat(&scope, &rec.id, Tree::Games, batch).await?;
         }
@@ -116,7 +144,8 @@ impl Manager {
         Ok(())
     }
 
-    /// Gives back, in `batch`, the seats a game that ends holds.
+    /// Gives back, in `batch`, the seats a game that ends holds (a tournament game of an
+    /// older version may hold some too).
     pub(super) async fn unseat_game(
         &self,
         rec: &GameRecord,
@@ -146,6 +175,31 @@ impl Manager {
             },
             _ => Ok(()),
         }
+    }
+
+    /// `seat_game` for a new tournament.
+    pub(super) async fn seat_tournament(
+        &self,
+        rec: &TournamentRecord,
+        batch: &mut Batch,
+    ) -> Result<(), ActionError> {
+        for scope in tournament_scopes(rec, &self.inner.config.limits) {
+            self.take_seat(&scope, &rec.id, Tree::Tournaments, batch)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Gives back, in `batch`, the seats of a tournament that ends.
+    pub(super) async fn unseat_tournament(
+        &self,
+        rec: &TournamentRecord,
+        batch: &mut Batch,
+    ) -> Result<(), ActionError> {
+        for scope in tournament_scopes(rec, &self.inner.config.limits) {
+            self.give_back(&scope, &rec.id, batch).await?;
+        }
+        Ok(())
     }
 
     /// Gives back, in `batch`, the seats a challenge that closes holds.

@@ -18,6 +18,9 @@ use std::collections::BTreeMap;
 /// What the signature of a tournament's key covers before its id.
 const PREFIX: &str = "t:";
 
+/// The start of the console's chat keys: its games and events are always listed.
+const CONSOLE_CHATS: &str = "console:";
+
 /// What a tournament's page shows: the record (its standings, rounds and games come from
 /// it), the page key of each of its games, and when it was read.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,17 +107,13 @@ impl Manager {
         limit: usize,
     ) -> Result<(Vec<ListedTournament>, Vec<ListedTournament>), ActionError> {
         let secret = self.page_secret().await?;
-        let mut listed = Listing::default();
-        let live = self
-            .inner
-            .store
-            .load_all::<TournamentRecord>(Tree::Tournaments)
-            .await?;
-        let mut running = Vec::new();
-        for (_, record) in live {
-            if listed.lists(self, &record.chat).await? {
-                running.push(record);
-            }
+        // From the chat index (`tournament/live.rs`): the live events of the listed chats
+        // only, never every live event.
+        self.refresh_public_chats().await;
+        let chats = lock(&self.inner.index).listed_chats();
+        let mut running = self.indexed_live(CONSOLE_CHATS).await?;
+        for chat in chats.iter().filter(|c| !c.starts_with(CONSOLE_CHATS)) {
+            running.extend(self.indexed_live(chat).await?);
         }
         let order = |r: &TournamentRecord| (r.status != Status::Running, u64::MAX - r.created_at);
         running.sort_by(|a, b| order(a).cmp(&order(b)).then(a.id.cmp(&b.id)));
@@ -140,25 +139,6 @@ impl Manager {
                 .collect::<Vec<_>>()
         };
         Ok((with_keys(running), with_keys(recent)))
-    }
-}
-
-/// Whether chats are listed, each asked of the store once per front page.
-#[derive(Default)]
-struct Listing(HashMap<String, bool>);
-
-impl Listing {
-    async fn lists(&mut self, manager: &Manager, chat: &ChatRef) -> Result<bool, ActionError> {
-        if chat.platform == Platform::Console {
-            return Ok(true);
-        }
-        let key = chat.key();
-        if let Some(known) = self.0.get(&key) {
-            return Ok(*known);
-        }
-        let public = manager.is_chat_public(chat).await?;
-        self.0.insert(key, public);
-        Ok(public)
     }
 }
 

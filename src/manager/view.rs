@@ -30,6 +30,10 @@ pub enum FinishReason {
     /// This side did not make its first move within the first-move limit of a timed game:
     /// ended without result.
     FirstMoveMissed(Side),
+    /// This side gave up a tournament game before both sides had moved (resigned, or
+    /// aborted it): it loses the game by forfeit (the other side is the winner), and no
+    /// rating changes, as a game that never began.
+    Forfeited(Side),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,6 +203,13 @@ impl GameView {
         }
     }
 
+    /// Whether `side` may still abort: before both sides moved, and in a tournament game
+    /// only until the opponent has moved (an abort there is a forfeit of one's own game, and
+    /// must not undo a game the opponent has begun).
+    pub fn may_abort(&self, side: Side) -> bool {
+        may_abort(self.ply, side, self.seat.is_some())
+    }
+
     /// What `viewer` may do now (`None`: a spectator, who may do nothing).
     pub fn actions_for(&self, viewer: Option<&UserRef>) -> Actions {
         let side = viewer.and_then(|v| self.side_of(v));
@@ -222,13 +233,21 @@ impl GameView {
             offer_draw: ongoing && player && self.draw_offer.is_none(),
             accept_draw: ongoing && offered_by_other,
             decline_draw: ongoing && offered_by_other,
-            abort: ongoing && player && self.ply < 2,
+            abort: ongoing && side.is_some_and(|s| self.may_abort(s)),
             rematch: !ongoing && player,
             review: !ongoing && self.ply > 0,
             hint: my_turn && self.hints_left() > 0,
             berserk: ongoing && side.is_some_and(|s| self.may_berserk(s)),
         }
     }
+}
+
+/// Whether `side` may abort a game at half-move `ply` (`tournament`: a game of an event):
+/// before both sides moved, and in an event not once the opponent has moved (White moves at
+/// ply 0, Black at ply 1).
+pub(crate) fn may_abort(ply: u16, side: Side, tournament: bool) -> bool {
+    let opponent_moved = ply > side.other().index() as u16;
+    ply < 2 && !(tournament && opponent_moved)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -350,6 +369,18 @@ mod tests {
 
     fn view(players: [Player; 2]) -> GameView {
         GameView::sample("g", ChatRef::new(Platform::Telegram, "c"), players)
+    }
+
+    /// Issue 49, finding 2: in a tournament game Abort ends once the opponent has moved.
+    #[test]
+    fn abort_in_a_tournament_game_ends_once_the_opponent_has_moved() {
+        // Outside an event either side may abort until both have moved.
+        assert!(may_abort(0, Side::White, false) && may_abort(1, Side::Black, false));
+        assert!(!may_abort(2, Side::White, false));
+        assert!(may_abort(0, Side::Black, true), "nobody has moved");
+        assert!(!may_abort(1, Side::Black, true), "White has moved");
+        assert!(may_abort(1, Side::White, true), "Black has not");
+        assert!(!may_abort(2, Side::White, true));
     }
 
     #[test]

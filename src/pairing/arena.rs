@@ -6,12 +6,16 @@
 //! Scoring: a win 2, a draw 1, a loss 0; a draw before move 10 (fewer than 20 half-moves)
 //! scores 0. After two wins in a row a player is on fire: wins score 4 and draws 2 until a game
 //! is not won. Berserk (the player halved their own time before their first move) adds 1 to a
-//! win, doubled or not. Games still running at the end count; pairing stops at the end.
+//! win, doubled or not, when the berserker made at least `BERSERK_MOVES` moves in it (as on
+//! lichess: a forfeit won after a move or two earns no berserk point). Games still running at
+//! the end count; pairing stops at the end.
 
 /// Half-moves before which a draw scores nothing (move 10, moves numbered in pairs).
 pub const QUICK_DRAW_PLIES: u16 = 20;
 /// Wins in a row that set a player on fire.
 pub const FIRE_AFTER: u8 = 2;
+/// Moves a berserker must have made for a win to score the berserk point (lichess's rule).
+pub const BERSERK_MOVES: u16 = 7;
 
 /// A game's result from one player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +31,27 @@ pub struct Played {
     pub result: GameResult,
     /// Half-moves the game lasted.
     pub plies: u16,
+    /// Moves this player made in it (a berserk point needs `BERSERK_MOVES`).
+    pub moves: u16,
     /// Whether this player went berserk in it.
     pub berserk: bool,
+}
+
+impl Played {
+    /// Whether the game earns its player the berserk point, if they win it.
+    fn berserk_counts(&self) -> bool {
+        self.berserk && self.moves >= BERSERK_MOVES
+    }
+}
+
+/// The moves the player of White (`white`) or Black made in a game of `plies` half-moves
+/// (White moves first).
+pub fn own_moves(plies: u16, white: bool) -> u16 {
+    if white {
+        plies.div_ceil(2)
+    } else {
+        plies / 2
+    }
 }
 
 /// One player's arena score so far.
@@ -54,7 +77,7 @@ impl Sheet {
     pub fn score(&mut self, game: Played) -> u32 {
         let double = if self.on_fire() { 2 } else { 1 };
         let points = match game.result {
-            GameResult::Win => 2 * double + u32::from(game.berserk),
+            GameResult::Win => 2 * double + u32::from(game.berserk_counts()),
             GameResult::Draw if game.plies < QUICK_DRAW_PLIES => 0,
             GameResult::Draw => double,
             GameResult::Loss => 0,
@@ -66,7 +89,7 @@ impl Sheet {
         self.points += points;
         self.games += 1;
         self.wins += u32::from(game.result == GameResult::Win);
-        self.berserks += u32::from(game.berserk && game.result == GameResult::Win);
+        self.berserks += u32::from(game.berserk_counts() && game.result == GameResult::Win);
         self.marks.push(u8::try_from(points).unwrap_or(u8::MAX));
         points
     }
@@ -189,6 +212,7 @@ mod tests {
         Played {
             result,
             plies: 60,
+            moves: 30,
             berserk: false,
         }
     }
@@ -221,6 +245,7 @@ mod tests {
         let quick = Played {
             result: GameResult::Draw,
             plies: QUICK_DRAW_PLIES - 1,
+            moves: 10,
             berserk: false,
         };
         assert_eq!(s.score(quick), 0);
@@ -232,6 +257,7 @@ mod tests {
         let berserk_win = Played {
             result: GameResult::Win,
             plies: 40,
+            moves: 20,
             berserk: true,
         };
         assert_eq!(s.score(berserk_win), 3);
@@ -244,6 +270,43 @@ mod tests {
         };
         assert_eq!(s.score(berserk_loss), 0);
         assert_eq!(s.berserks, 3);
+    }
+
+    /// Issue 49, finding 18: a berserk win earns its point only after `BERSERK_MOVES` moves
+    /// of the berserker (a forfeit won after one move each earns none).
+    #[test]
+    fn a_berserk_point_needs_seven_moves_of_the_berserker() {
+        let mut s = Sheet::default();
+        let forfeit_won = Played {
+            result: GameResult::Win,
+            plies: 2,
+            moves: own_moves(2, true),
+            berserk: true,
+        };
+        assert_eq!(s.score(forfeit_won), 2, "a win, no berserk point");
+        assert_eq!(s.berserks, 0);
+        // Black's seventh move is the 14th half-move; White's the 13th.
+        let mut s = Sheet::default();
+        let black = |plies| Played {
+            moves: own_moves(plies, false),
+            plies,
+            ..forfeit_won
+        };
+        assert_eq!(s.score(black(13)), 2, "six moves of Black's");
+        let mut s = Sheet::default();
+        assert_eq!(s.score(black(14)), 3, "seven");
+        assert_eq!(s.berserks, 1);
+        let mut s = Sheet::default();
+        let white = Played {
+            moves: own_moves(13, true),
+            plies: 13,
+            ..forfeit_won
+        };
+        assert_eq!(
+            s.score(white),
+            3,
+            "White's seventh move is the 13th half-move"
+        );
     }
 
     fn waiting(player: u32, points: u32, rating: f64, last: Option<u32>) -> Waiting {

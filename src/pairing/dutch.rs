@@ -38,6 +38,11 @@ impl Pairing {
     }
 }
 
+/// The widest weights the matching is built for, in 64-bit limbs: 4,096 bits, about 160
+/// score groups of eight players (far more than a Swiss event of the bot has: at most 1,000
+/// players and 15 rounds, so 31 score groups).
+const MOST_LIMBS: u32 = 64;
+
 /// Pairs the next round of a tournament.
 pub fn pair(tournament: &Tournament) -> Result<Pairing, PairingError> {
     let roster = Roster::new(tournament)?;
@@ -75,6 +80,7 @@ pub fn pair_roster(roster: &Roster) -> Result<Pairing, PairingError> {
         largest = largest.max(size);
         start = first;
     }
+    let groups = group_shift.len();
     let mut layout = Layout {
         roster,
         group_bits: bits_for(largest),
@@ -86,6 +92,16 @@ pub fn pair_roster(roster: &Roster) -> Result<Pairing, PairingError> {
         count_unplayed_games: true,
     };
     let limbs = (layout.total_bits() + 8).div_ceil(64);
+    if limbs > MOST_LIMBS {
+        // Wrapping weights would make the matching's optimum meaningless: the search
+        // reported "no pairing satisfies the absolute criteria" instead (issue 49, 14).
+        return Err(PairingError::TooLarge {
+            players: sorted.len(),
+            groups,
+            bits: layout.total_bits() + 8,
+            most: MOST_LIMBS * 64,
+        });
+    }
     let mates = match limbs {
         1 => super::brackets::run::<1>(&mut layout, &sorted),
         2 => super::brackets::run::<2>(&mut layout, &sorted),
@@ -101,7 +117,7 @@ pub fn pair_roster(roster: &Roster) -> Result<Pairing, PairingError> {
         13..=16 => super::brackets::run::<16>(&mut layout, &sorted),
         17..=24 => super::brackets::run::<24>(&mut layout, &sorted),
         25..=32 => super::brackets::run::<32>(&mut layout, &sorted),
-        _ => super::brackets::run::<64>(&mut layout, &sorted),
+        _ => super::brackets::run::<{ MOST_LIMBS as usize }>(&mut layout, &sorted),
     }?;
     Ok(publish(roster, &sorted, &mates))
 }
@@ -209,4 +225,56 @@ fn neutral_color(player: &Entrant, opponent: &Entrant) -> Option<Color> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairing::trf::{RoundEntry, TrfPlayer};
+
+    /// Issue 49, finding 14: 1,592 players in 199 score groups need weights of more than
+    /// 64 limbs; the round is refused as too large, never "no pairing satisfies".
+    #[test]
+    fn a_round_too_wide_for_the_weights_is_a_clear_error() {
+        let (groups, per_group, rounds) = (199, 8, 99);
+        let players: Vec<TrfPlayer> = (0..groups * per_group)
+            .map(|i| {
+                // Scores 0, 0.5, ..., 99 by byes: full-point, then half-point, then none.
+                let halves = i / per_group;
+                let entry = |code| RoundEntry {
+                    opponent: None,
+                    color: None,
+                    code,
+                };
+                let mut entries = vec![entry('F'); halves / 2];
+                entries.extend((halves % 2 == 1).then(|| entry('H')));
+                entries.resize(rounds, entry('Z'));
+                TrfPlayer {
+                    number: i + 1,
+                    name: format!("P{i}"),
+                    rating: 2000,
+                    points: entries.iter().map(RoundEntry::points).sum(),
+                    rank: 0,
+                    rounds: entries,
+                }
+            })
+            .collect();
+        let tournament = Tournament {
+            name: None,
+            players,
+            total_rounds: Some(rounds + 1),
+            initial_color: Some(Color::White),
+        };
+        match pair(&tournament) {
+            Err(PairingError::TooLarge {
+                players, groups, ..
+            }) => assert_eq!((players, groups), (1_592, 199)),
+            other => panic!("expected the round refused as too large, got {other:?}"),
+        }
+        let message = pair(&tournament).unwrap_err().to_string();
+        assert!(
+            message.contains("too large") && message.contains("199 score groups"),
+            "{message}"
+        );
+    }
 }

@@ -23,6 +23,17 @@ pub enum PairingError {
     /// Fewer than two players are to be paired.
     #[error("fewer than two players are to be paired")]
     TooFewPlayers,
+    /// The round's quality criteria need wider weights than the matching holds.
+    #[error(
+        "the round is too large to pair: {players} players in {groups} score groups need \
+         {bits}-bit weights, more than the {most} bits the pairing holds"
+    )]
+    TooLarge {
+        players: usize,
+        groups: usize,
+        bits: u32,
+        most: u32,
+    },
 }
 
 /// One round of a player's history.

@@ -154,6 +154,21 @@ pub enum TrfError {
         /// 1-based round.
         round: usize,
     },
+    /// The two entries of one game give results that cannot both hold (both won, or both
+    /// won by forfeit).
+    #[error(
+        "round {round}: the results of players {player} ({code:?}) and {opponent} \
+         ({opponent_code:?}) against each other contradict each other"
+    )]
+    ContradictoryResults {
+        /// 1-based round.
+        round: usize,
+        /// Pairing numbers and result codes of the two players.
+        player: usize,
+        code: char,
+        opponent: usize,
+        opponent_code: char,
+    },
     /// A player's score is not the sum of the results.
     #[error("the score of player {0} does not match the results")]
     ScoreMismatch(usize),
@@ -424,6 +439,15 @@ fn validate(tournament: &Tournament) -> Result<(), TrfError> {
                     round: round + 1,
                 });
             }
+            if let Some(o) = other.filter(|o| !results_agree(entry, o)) {
+                return Err(TrfError::ContradictoryResults {
+                    round: round + 1,
+                    player: player.number,
+                    code: entry.code,
+                    opponent,
+                    opponent_code: o.code,
+                });
+            }
         }
         let sum: u32 = player
             .rounds
@@ -437,6 +461,21 @@ fn validate(tournament: &Tournament) -> Result<(), TrfError> {
         }
     }
     Ok(())
+}
+
+/// Whether the two entries of one game (or forfeit) can both hold: a game played over the
+/// board is won by one and lost by the other, or drawn by both; a forfeit is won by at most
+/// one of them (both may lose it: neither came).
+fn results_agree(a: &RoundEntry, b: &RoundEntry) -> bool {
+    if a.game_played() {
+        return matches!(
+            (a.outcome(), b.outcome()),
+            (Outcome::Win, Outcome::Loss)
+                | (Outcome::Loss, Outcome::Win)
+                | (Outcome::Draw, Outcome::Draw)
+        );
+    }
+    !(a.outcome() == Outcome::Win && b.outcome() == Outcome::Win)
 }
 
 fn format_points(points: u32) -> String {
@@ -604,6 +643,43 @@ XXC black1
                 round: 1
             })
         );
+        // Issue 49, finding 15: both players won their forfeit against each other, or
+        // both won the game played.
+        let both_won_by_forfeit = "\
+001    1      A                                 2000                             1.0    1     2 w +
+001    2      B                                 1900                             1.0    2     1 b +
+";
+        let refused = parse(both_won_by_forfeit);
+        assert_eq!(
+            refused,
+            Err(TrfError::ContradictoryResults {
+                round: 1,
+                player: 1,
+                code: '+',
+                opponent: 2,
+                opponent_code: '+',
+            })
+        );
+        let message = refused.unwrap_err().to_string();
+        assert!(
+            message.contains("round 1") && message.contains("players 1") && message.contains(" 2 "),
+            "{message}"
+        );
+        let both_won = "\
+001    1      A                                 2000                             1.0    1     2 w 1
+001    2      B                                 1900                             1.0    2     1 b 1
+";
+        assert!(matches!(
+            parse(both_won),
+            Err(TrfError::ContradictoryResults { round: 1, .. })
+        ));
+        // Both absent (a double forfeit) is no contradiction.
+        let neither_came = "\
+001    1      A                                 2000                             0.0    1     2 w -
+001    2      B                                 1900                             0.0    2     1 b -
+XXR 3
+";
+        assert!(parse(neither_came).is_ok());
         let wrong_score = "\
 001    1      A                                 2000                             0.5    1     2 w 1
 001    2      B                                 1900                             0.0    2     1 b 0

@@ -189,18 +189,24 @@ impl<W: Write> Console<W> {
                 event = self.events.recv(), if clock_runs => self.clock_event(event)?,
             }
         }
-        let bye = t!(self.lang(), "console-saved");
+        let bye = if self.settings.puzzles {
+            t!(self.lang(), "console-puzzle-saved")
+        } else {
+            t!(self.lang(), "console-saved")
+        };
         self.say(&bye)?;
         Ok(())
     }
 
     /// Resumes the unfinished game, or starts one.
     async fn start(&mut self) -> anyhow::Result<()> {
-        let help = t!(self.lang(), "console-welcome");
-        self.say(&help)?;
         if self.settings.puzzles {
+            // `toguz puzzle`: no game, no bot; its own words (issue 49).
+            self.say(&t!(self.lang(), "console-puzzle-welcome"))?;
             return self.puzzle_command(puzzle::PuzzleAsk::Next).await;
         }
+        let help = t!(self.lang(), "console-welcome");
+        self.say(&help)?;
         if let Ok(Reply::Games(games)) = self.act(Action::ListGames).await {
             let ours = |g: &GameView| match &self.settings.players {
                 Some([w, b]) => g.players == [Player::Human(w.clone()), Player::Human(b.clone())],
@@ -257,6 +263,9 @@ impl<W: Write> Console<W> {
         match command {
             Command::Empty => {}
             Command::Quit => return Ok(false),
+            Command::Help if self.settings.puzzles => {
+                self.say(&t!(lang, "console-puzzle-help"))?;
+            }
             Command::Help => self.say(&t!(lang, "console-help"))?,
             Command::Unknown(word) => {
                 self.say(&t!(lang, "console-unknown", command = word.as_str()))?

@@ -60,6 +60,17 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, FileError> {
             message,
         };
         let puzzle: Puzzle = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        // The solver moves first and last: an empty line, or one ending with the
+        // opponent's reply, could never be finished and would leave the player stuck.
+        if puzzle.solution.len() % 2 == 0 {
+            return Err(bad(format!(
+                "puzzle {}: the solution {:?} must be an odd number of moves (the solver's \
+                 first and last), not {}",
+                puzzle.id,
+                puzzle.solution,
+                puzzle.solution.len()
+            )));
+        }
         let mut pos = Position::from_fen(&puzzle.position).map_err(|e| bad(e.to_string()))?;
         for pit in puzzle.pits() {
             pos.play(pit)

@@ -206,6 +206,34 @@ fn the_collection_file_round_trips() {
     assert_eq!(parse_puzzles("\n").unwrap(), vec![]);
 }
 
+/// Issue 49, finding 16: a solution that is empty or ends with the opponent's reply can
+/// never be finished; the file is refused at load, naming the line and the puzzle.
+#[test]
+fn empty_and_even_length_solutions_are_refused_at_load() {
+    let (_, mined) = mined_sample();
+    let good = mined
+        .into_iter()
+        .flat_map(|m| m.puzzles)
+        .next()
+        .expect("a puzzle");
+    let mut pos = crate::rules::Position::from_fen(&good.position).expect("its position");
+    let first = good.pits()[0];
+    pos.play(first).expect("its first move");
+    let reply = pos.legal_moves().iter().next().expect("a reply");
+    for solution in [String::new(), format!("{first}{reply}")] {
+        let mut bad = good.clone();
+        bad.id = "pbad".into();
+        bad.solution = solution.clone();
+        let text = format!("{}\n{}\n", puzzle_line(&good), puzzle_line(&bad));
+        let err = parse_puzzles(&text).expect_err(&solution).to_string();
+        assert!(
+            err.starts_with("line 2:") && err.contains("puzzle pbad") && err.contains("odd"),
+            "{solution:?}: {err}"
+        );
+        assert!(crate::puzzle::Collection::from_text(&text).is_err());
+    }
+}
+
 #[test]
 fn resuming_skips_the_games_already_mined() {
     let text = include_str!("../../tests/data/championships-kz-2018.pgn");

@@ -179,3 +179,49 @@ fn a_missing_or_corrupt_collection_is_a_clear_error() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no-such.pgn"), "{}", stderr(&out));
 }
+
+/// Issue 49: `toguz puzzle export` without a file lists the collection `toguz puzzle`
+/// plays (the shipped one), not a `./puzzles.jsonl` nobody made.
+#[test]
+fn export_without_a_file_lists_the_shipped_collection() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toguz"))
+        .args(["puzzle", "export", "--json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shipped: Vec<&str> = toguz::puzzle::SHIPPED
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let listed = stdout(&out);
+    assert_eq!(listed.lines().count(), shipped.len());
+    let ids = |text: &str| -> HashSet<String> {
+        text.lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].to_string())
+            .collect()
+    };
+    assert_eq!(ids(&listed), ids(&shipped.join("\n")));
+}
+
+/// Issue 49: `toguz puzzle --help` offers what a puzzle uses, not a game's options.
+#[test]
+fn puzzle_help_lists_only_what_puzzles_use() {
+    let out = toguz(&["puzzle", "--help"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let help = stdout(&out);
+    for option in ["--puzzles", "--lang", "--data-dir", "--config"] {
+        assert!(help.contains(option), "{option} missing:\n{help}");
+    }
+    for option in [
+        "--white",
+        "--black",
+        "--clock",
+        "--variant",
+        "--colour",
+        "--level",
+    ] {
+        assert!(!help.contains(option), "{option} listed:\n{help}");
+    }
+}

@@ -72,3 +72,32 @@ fn a_collection_that_is_not_one_is_refused_at_start() {
     assert!(err.contains("bad.jsonl") && err.contains("line 1"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Issue 49: the puzzle console speaks of puzzles: its first screen says nothing of a game
+/// against the bot, and its help lists the puzzle's commands, not a game's (resign, draw,
+/// hint, review); in Russian too.
+#[test]
+fn the_puzzle_console_has_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_puzzle(dir.path(), TWO_MOVES, "help\n");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.contains("Puzzles"), "{out}");
+    assert!(!out.contains("against the bot"), "{out}");
+    assert!(out.contains("puzzle daily"), "{out}");
+    for game_command in ["resign", "draw", "hint", "review", "record"] {
+        assert!(
+            !out.lines()
+                .any(|l| l.trim_start().starts_with(game_command)),
+            "{game_command} in the puzzle's help:\n{out}"
+        );
+    }
+    assert!(out.contains("Your puzzles are saved"), "{out}");
+
+    let file = dir.path().join("collection.jsonl");
+    let args = ["--puzzles", file.to_str().unwrap(), "--lang", "ru"];
+    let (out, _, ok) = run_command("puzzle", &dir.path().join("db"), &args, "help\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("Задачи из сыгранных партий"), "{out}");
+    assert!(!out.contains("с ботом"), "{out}");
+    assert!(!out.contains("resign"), "{out}");
+}

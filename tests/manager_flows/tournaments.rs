@@ -7,18 +7,23 @@ use toguz::manager::tournament::{
     BoardResult, Format, NewTournament, Status, TournamentError, TournamentNews, TournamentRecord,
 };
 use toguz::manager::{
-    Action, ActionError, Clock, Event, Manager, ManagerConfig, MessageRef, Player, Target,
+    Action, ActionError, Clock, Event, FinishReason, GameStatus, LimitKind, Manager, ManagerConfig,
+    MessageRef, Player, Target,
 };
-use toguz::model::{Platform, TimeControl, UserRef};
-use toguz::rules::Variant;
+use toguz::model::{Level, Platform, TimeControl, UserRef};
+use toguz::rules::{Side, Variant};
 use toguz::store::{Store, Tree};
 use toguz::testing::manager::{act, chat, game, user, Backend, T0};
 use tokio::sync::broadcast::error::TryRecvError;
 use tokio::sync::broadcast::Receiver;
 
 async fn start(store: Store, clock: &Clock) -> Manager {
+    start_with(store, clock, ManagerConfig::default()).await
+}
+
+async fn start_with(store: Store, clock: &Clock, config: ManagerConfig) -> Manager {
     let engine = EnginePool::new(EngineConfig::default());
-    Manager::start_with_clock(store, engine, ManagerConfig::default(), clock.clone())
+    Manager::start_with_clock(store, engine, config, clock.clone())
         .await
         .unwrap()
 }
@@ -374,7 +379,8 @@ async fn a_berserk_win_scores_three(backend: Backend) {
         time: TimeControl::fischer(3, 2),
         ..swiss(1)
     };
-    let (t, _) = event_of(&m, new, "b", 2).await;
+    // Three: the third meets the first game's winner in the next wave.
+    let (t, _) = event_of(&m, new, "b", 3).await;
     clock.advance(61);
     m.tick_tournaments().await;
     m.tick_tournaments().await;
@@ -405,16 +411,52 @@ async fn a_berserk_win_scores_three(backend: Backend) {
         matches!(late, Err(ActionError::TooLateToBerserk)),
         "{late:?}"
     );
-    let resign = Action::Resign {
+    let resign = |id: &String| Action::Resign {
         game: Some(id.clone()),
         ply: None,
     };
-    act(&m, &black, resign).await.unwrap();
+    act(&m, &black, resign(&id)).await.unwrap();
     m.tick_tournaments().await;
     let t = m.tournament(&t.id).await.unwrap();
     assert_eq!(t.arena[0].berserk, [true, false]);
     let winner = &t.entrants[t.arena[0].white as usize - 1];
-    assert_eq!(winner.sheet.points, 3, "a win, and one for berserk");
+    // Issue 49, finding 18: one move of the berserker's is not the seven a berserk point
+    // needs.
+    assert_eq!(
+        winner.sheet.points, 2,
+        "a win, no berserk point after one move"
+    );
+    assert_eq!(winner.sheet.berserks, 0);
+    // The next wave: a berserk win after seven moves of the berserker's scores one more.
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    let board = t.arena.get(1).expect("paired again");
+    let id = board.game.clone().unwrap();
+    let (white, black) = (player(&t, board.white), player(&t, board.black));
+    act(&m, &white, Action::Berserk { game: id.clone() })
+        .await
+        .expect("berserk");
+    for _ in 0..7 {
+        for who in [&white, &black] {
+            let view = m.game(&id).await.unwrap();
+            let pit = view.position.legal_moves().iter().next().expect("a move");
+            let mv = Action::Move {
+                game: id.clone(),
+                ply: None,
+                pit,
+            };
+            act(&m, who, mv).await.unwrap();
+        }
+    }
+    act(&m, &black, resign(&id)).await.unwrap();
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    let sheet = &t.entrants[t.arena[1].white as usize - 1].sheet;
+    assert_eq!(
+        sheet.marks.last(),
+        Some(&3),
+        "a win, and one for berserk: {sheet:?}"
+    );
     // Not in a game outside an arena.
     let casual = game(
         act(
@@ -433,6 +475,249 @@ async fn a_berserk_win_scores_three(backend: Backend) {
     assert!(
         matches!(refused, Err(ActionError::NoBerserkHere)),
         "{refused:?}"
+    );
+}
+
+/// Issue 49, finding 1: a round is made whole whatever the seat limits say. One entrant
+/// holds their only seat with a game against the bot, and the chat has fewer seats than the
+/// round has boards: every board is still made, started and announced; outside the event
+/// the limits still hold.
+async fn a_round_is_made_whole_whatever_the_seat_limits(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let mut config = ManagerConfig::default();
+    config.limits.games_per_user = 1;
+    config.limits.games_per_chat = 2;
+    let m = start_with(backend.open().await, &clock, config).await;
+    let (t, people) = event_of(&m, swiss(3), "w", 6).await;
+    let against_the_bot = || Action::PlayBot {
+        level: Level::Random,
+        variant: Variant::STANDARD,
+        colour: Some(Side::White),
+        time: None,
+    };
+    game(act(&m, &people[1], against_the_bot()).await);
+    clock.advance(61);
+    let t = started_round(&m, &t.id, 1).await;
+    let boards = &t.rounds.first().expect("round 1 paired").boards;
+    assert_eq!(boards.len(), 3);
+    assert!(boards.iter().all(|b| b.started), "{boards:?}");
+    for b in boards {
+        let view = m.game(b.game.as_ref().unwrap()).await.expect("its game");
+        assert!(!view.is_over(), "{:?}", view.status);
+    }
+    let refused = act(&m, &people[1], against_the_bot()).await;
+    assert!(
+        matches!(refused, Err(ActionError::Limit(LimitKind::UserGames(1)))),
+        "{refused:?}"
+    );
+}
+
+/// Issue 49, finding 2: in a tournament game, a side that aborts or resigns before both
+/// sides moved forfeits it alone (the opponent wins by forfeit, no rating changes); Abort is
+/// not offered once the opponent has moved. Swiss boards score "+" and "-"; in an arena the
+/// opponent scores a win and only the one who gave up is paused.
+async fn giving_up_before_both_moved_loses_only_ones_own_game(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let (t, _) = event_of(&m, swiss(3), "g", 4).await;
+    clock.advance(61);
+    let t = started_round(&m, &t.id, 1).await;
+    let boards = &t.rounds[0].boards;
+    let ids: Vec<String> = boards.iter().map(|b| b.game.clone().unwrap()).collect();
+    // Board 1: White aborts before any move.
+    let white = player(&t, boards[0].white);
+    let view = m.game(&ids[0]).await.unwrap();
+    assert!(view.actions_for(Some(&white)).abort, "before any move");
+    act(
+        &m,
+        &white,
+        Action::Abort {
+            game: ids[0].clone(),
+        },
+    )
+    .await
+    .expect("aborted");
+    let view = m.game(&ids[0]).await.unwrap();
+    assert_eq!(
+        view.status,
+        GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: FinishReason::Forfeited(Side::White),
+        }
+    );
+    assert_eq!(*view.ratings, [None, None], "no rating changes");
+    // Board 2: White moves; Black may no longer abort, and resigns.
+    let (white, black) = (player(&t, boards[1].white), player(&t, boards[1].black));
+    let mv = Action::Move {
+        game: ids[1].clone(),
+        ply: None,
+        pit: 1,
+    };
+    act(&m, &white, mv).await.unwrap();
+    let view = m.game(&ids[1]).await.unwrap();
+    assert!(
+        !view.actions_for(Some(&black)).abort,
+        "the opponent has moved"
+    );
+    assert!(
+        view.actions_for(Some(&white)).abort,
+        "White may still give up their own game: Black has not moved"
+    );
+    let late = act(
+        &m,
+        &black,
+        Action::Abort {
+            game: ids[1].clone(),
+        },
+    )
+    .await;
+    assert!(matches!(late, Err(ActionError::TooLateToAbort)), "{late:?}");
+    let resign = Action::Resign {
+        game: Some(ids[1].clone()),
+        ply: None,
+    };
+    act(&m, &black, resign).await.unwrap();
+    m.tick_tournaments().await;
+    let t = m.tournament(&t.id).await.unwrap();
+    let results: Vec<_> = t.rounds[0].boards.iter().map(|b| b.result).collect();
+    assert_eq!(
+        results,
+        [
+            Some(BoardResult::WhiteForfeits),
+            Some(BoardResult::BlackForfeits)
+        ]
+    );
+    let trf = t.to_trf();
+    let code = |n: u32| trf.players[n as usize - 1].rounds[0].code;
+    let b = &t.rounds[0].boards;
+    assert_eq!(
+        [
+            code(b[0].white),
+            code(b[0].black),
+            code(b[1].white),
+            code(b[1].black)
+        ],
+        ['-', '+', '+', '-']
+    );
+
+    // An arena: the opponent of the one who resigned scores a win; only the resigner is
+    // paused.
+    let new = NewTournament {
+        format: Format::Arena { minutes: 30 },
+        time: TimeControl::fischer(3, 2),
+        ..swiss(1)
+    };
+    let (a, _) = event_of(&m, new, "h", 2).await;
+    clock.advance(61);
+    m.tick_tournaments().await;
+    m.tick_tournaments().await;
+    let a = m.tournament(&a.id).await.unwrap();
+    let board = a.arena[0].clone();
+    let id = board.game.clone().unwrap();
+    let resign = Action::Resign {
+        game: Some(id),
+        ply: None,
+    };
+    act(&m, &player(&a, board.white), resign).await.unwrap();
+    m.tick_tournaments().await;
+    let a = m.tournament(&a.id).await.unwrap();
+    assert_eq!(a.arena[0].result, Some(BoardResult::WhiteForfeits));
+    let (w, b) = (
+        &a.entrants[board.white as usize - 1],
+        &a.entrants[board.black as usize - 1],
+    );
+    assert_eq!((w.sheet.points, b.sheet.points), (0, 2));
+    assert_eq!(b.sheet.streak, 1, "the opponent's streak goes on");
+    assert!(w.paused && !b.paused);
+}
+
+/// Issue 49, finding 6: live events are capped per chat and per creator across processes
+/// (two managers on one store, creating at the same moment), a cancelled event gives its
+/// places back, and `/tournament` and the front page read a chat's events from the index
+/// by chat: an event the index does not hold is not read until a start-up indexes it.
+async fn live_events_are_capped_and_read_by_chat(backend: Backend) {
+    let clock = Clock::manual(T0);
+    let mut config = ManagerConfig::default();
+    config.limits.tournaments_per_user = 1;
+    config.limits.tournaments_per_chat = 2;
+    let first = start_with(backend.open().await, &clock, config.clone()).await;
+    let second = match &backend {
+        Backend::Postgres(_) => start_with(backend.open().await, &clock, config.clone()).await,
+        Backend::Sled(_) => start_with(first.store().clone(), &clock, config.clone()).await,
+    };
+    let (ann, bob, cat) = (user("cap-a"), user("cap-b"), user("cap-c"));
+    let (one, two) = tokio::join!(
+        first.create_tournament(chat(), &ann, swiss(3)),
+        second.create_tournament(chat(), &ann, swiss(3)),
+    );
+    let refused = |r: &Result<TournamentRecord, ActionError>, kind: LimitKind| matches!(r, Err(ActionError::Limit(k)) if *k == kind);
+    let user_cap = LimitKind::UserTournaments(1);
+    assert!(
+        one.is_ok() != two.is_ok() && (refused(&one, user_cap) || refused(&two, user_cap)),
+        "one of two at once: {one:?} {two:?}"
+    );
+    let anns = one.or(two).unwrap();
+    clock.advance(1);
+    let bobs = second
+        .create_tournament(chat(), &bob, swiss(3))
+        .await
+        .unwrap();
+    let full = first.create_tournament(chat(), &cat, swiss(3)).await;
+    assert!(refused(&full, LimitKind::ChatTournaments(2)), "{full:?}");
+    let elsewhere = toguz::model::ChatRef::new(Platform::Telegram, "-200");
+    let cats = first
+        .create_tournament(elsewhere.clone(), &cat, swiss(3))
+        .await
+        .unwrap();
+    let ids =
+        |list: Vec<TournamentRecord>| -> Vec<String> { list.into_iter().map(|t| t.id).collect() };
+    assert_eq!(
+        ids(second.chat_tournaments(&chat()).await.unwrap()),
+        [bobs.id.clone(), anns.id.clone()],
+        "this chat's two, the newest first"
+    );
+    assert_eq!(
+        ids(first.chat_tournaments(&elsewhere).await.unwrap()),
+        [cats.id.as_str()]
+    );
+    // A cancelled event gives its creator's and its chat's places back.
+    second
+        .cancel_tournament(&anns.id, &ann, false)
+        .await
+        .unwrap();
+    clock.advance(1);
+    let again = first
+        .create_tournament(chat(), &ann, swiss(3))
+        .await
+        .unwrap();
+    assert_eq!(
+        ids(first.chat_tournaments(&chat()).await.unwrap()),
+        [again.id.clone(), bobs.id.clone()]
+    );
+    // The front page lists a listed chat's live events from the same index.
+    first
+        .set_chat_public(&elsewhere, &user("admin"), true)
+        .await
+        .unwrap();
+    let (live, _) = first.public_tournaments(10).await.unwrap();
+    let live: Vec<String> = live.into_iter().map(|t| t.record.id).collect();
+    assert_eq!(live, [cats.id.as_str()]);
+    // An event written by a version without the index is not read by `/tournament`
+    // until a start-up indexes it.
+    let mut old = cats.clone();
+    old.id = "old1".into();
+    let mut batch = toguz::store::Batch::new();
+    batch.put(Tree::Tournaments, &old.id, &old).unwrap();
+    first.store().write(batch).await.unwrap();
+    assert_eq!(
+        ids(first.chat_tournaments(&elsewhere).await.unwrap()),
+        [cats.id.as_str()]
+    );
+    let third = start_with(first.store().clone(), &clock, config).await;
+    let indexed = ids(third.chat_tournaments(&elsewhere).await.unwrap());
+    assert!(
+        indexed.contains(&old.id) && indexed.contains(&cats.id),
+        "{indexed:?}"
     );
 }
 
@@ -563,6 +848,11 @@ toguz::on_both_backends! {
         every_change_players_see_is_news,
         a_berserk_win_scores_three,
         games_not_yet_posted_are_announced_after_a_restart,
+        a_round_is_made_whole_whatever_the_seat_limits,
+        giving_up_before_both_moved_loses_only_ones_own_game,
     ],
-    multi: [two_managers_pair_each_round_once],
+    multi: [
+        two_managers_pair_each_round_once,
+        live_events_are_capped_and_read_by_chat,
+    ],
 }

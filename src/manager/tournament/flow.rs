@@ -4,7 +4,8 @@
 //! A tournament is not held in memory: every change reads its record and writes it back
 //! conditional on its revision (another process may have changed it meanwhile: then the
 //! change is made again on the fresh record). Events taking entries or running live in
-//! `Tree::Tournaments`, which the tick reads whole; finished and cancelled ones move to
+//! `Tree::Tournaments` (indexed by chat, `live.rs`), which the tick reads whole; finished
+//! and cancelled ones move to
 //! `Tree::TournamentArchive` in the write that ends them. Several processes may tick at
 //! once: pairing a round is one conditional write, so exactly one of them pairs it, and the
 //! games' ids are in that write (`<tournament>r<round>b<board>`, `<tournament>a<n>`), so a
@@ -102,9 +103,8 @@ impl Manager {
             terms,
             (now, new.starts_at),
         );
-        let mut batch = Batch::new();
-        batch.put_checked(Tree::Tournaments, &id, &rec, Expect::Absent)?;
-        self.inner.store.write(batch).await?;
+        // Indexed by chat, and refused past the caps of live events (`live.rs`).
+        self.store_new_tournament(&rec).await?;
         tracing::info!(tournament = id, "tournament created");
         self.publish(Event::Tournament(TournamentNews {
             record: rec.clone(),
@@ -232,25 +232,6 @@ impl Manager {
         Ok(())
     }
 
-    /// The tournaments of `chat` that take entries or are running, the newest first.
-    pub async fn chat_tournaments(
-        &self,
-        chat: &ChatRef,
-    ) -> Result<Vec<TournamentRecord>, ActionError> {
-        let live = self
-            .inner
-            .store
-            .load_all::<TournamentRecord>(Tree::Tournaments)
-            .await?;
-        let mut ours: Vec<TournamentRecord> = live
-            .into_iter()
-            .map(|(_, rec)| rec)
-            .filter(|rec| rec.chat == *chat)
-            .collect();
-        ours.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
-        Ok(ours)
-    }
-
     /// A player's seeding rating: their rating in the event's category, or the default.
     async fn seed_rating(&self, id: &str, user: &UserRef) -> Result<f64, ActionError> {
         let rec = self.tournament(id).await?;
@@ -299,6 +280,7 @@ impl Manager {
             if ended {
                 batch.delete_checked(Tree::Tournaments, id, expect);
                 batch.put(Tree::TournamentArchive, id, &rec)?;
+                self.unindex_tournament(&rec, &mut batch).await?;
                 if rec.status == Status::Finished {
                     self.note_listed_end(ListedKind::Tournament, &rec.chat, id, &mut batch)?;
                 }
@@ -387,6 +369,11 @@ impl Manager {
     /// One pass over the live tournaments: starts those due, records the results of games
     /// that ended, pairs the next round or arena wave, creates their games, ends events.
     /// Returns how many tournaments it changed.
+    ///
+    /// It reads every live event, not the chat index: any of them may be due to start, have
+    /// a result to record or a round to pair, and another process may have changed any of
+    /// them since the last tick, so each must be looked at anyway. The caps of live events
+    /// per chat and per user (`live.rs`) bound what that read costs.
     pub async fn tick_tournaments(&self) -> usize {
         let live = match self
             .inner
@@ -484,7 +471,9 @@ impl Manager {
             Side::Black => BoardResult::BlackForfeits,
         };
         let result = match (reason, winner) {
-            (FinishReason::FirstMoveMissed(side), _) => forfeit(side),
+            (FinishReason::FirstMoveMissed(side) | FinishReason::Forfeited(side), _) => {
+                forfeit(side)
+            }
             (FinishReason::TimedOut(side) | FinishReason::Resigned(side), _) if plies <= 1 => {
                 forfeit(side)
             }
@@ -499,6 +488,12 @@ impl Manager {
 
     /// Creates the games of boards paired but not yet started (a process that paired them
     /// and died before creating them, or this tick's pairing), then marks them started.
+    ///
+    /// A round is made whole (issue 49, finding 1): its games take no seats of the chat's
+    /// or the players' game limits, and every board's players are checked before any game
+    /// is made. Should the store fail part of the way, the games made are still marked
+    /// started (so they are announced, not forfeited unseen) and the next tick makes the
+    /// rest.
     async fn create_missing_games(&self, rec: &TournamentRecord) -> Result<bool, ActionError> {
         let waiting: Vec<Board> = rec
             .rounds
@@ -511,10 +506,23 @@ impl Manager {
         if waiting.is_empty() {
             return Ok(false);
         }
-        for board in &waiting {
-            self.create_board_game(rec, board).await?;
+        if waiting.iter().any(|b| board_players(rec, b).is_none()) {
+            return Err(ActionError::NoSuchGame);
         }
-        let started: Vec<String> = waiting.iter().filter_map(|b| b.game.clone()).collect();
+        let mut started: Vec<String> = Vec::with_capacity(waiting.len());
+        let mut failed = None;
+        for board in &waiting {
+            match self.create_board_game(rec, board).await {
+                Ok(()) => started.extend(board.game.clone()),
+                Err(error) => {
+                    tracing::warn!(tournament = rec.id, game = ?board.game, %error, "board not made");
+                    failed = Some(error);
+                }
+            }
+        }
+        if started.is_empty() {
+            return Err(failed.unwrap_or(ActionError::NoSuchGame));
+        }
         self.update_tournament(&rec.id, |t, _| {
             let boards = t.rounds.iter_mut().flat_map(|r| r.boards.iter_mut());
             for b in boards.chain(t.arena.iter_mut()) {
@@ -540,11 +548,7 @@ impl Manager {
         if self.game_slot(id).await.is_ok() {
             return Ok(());
         }
-        let player = |n: u32| {
-            let entrant = rec.entrants.get((n as usize).saturating_sub(1));
-            entrant.map(|e| e.player.clone())
-        };
-        let (Some(white), Some(black)) = (player(board.white), player(board.black)) else {
+        let Some([white, black]) = board_players(rec, board) else {
             return Err(ActionError::NoSuchGame);
         };
         let terms = (rec.variant, rec.time);
@@ -649,4 +653,13 @@ impl Manager {
         }
         Ok(changed)
     }
+}
+
+/// The players of a board, White and Black; `None` when a pairing number names nobody.
+fn board_players(rec: &TournamentRecord, board: &Board) -> Option<[Player; 2]> {
+    let player = |n: u32| {
+        let entrant = rec.entrants.get((n as usize).saturating_sub(1));
+        entrant.map(|e| e.player.clone())
+    };
+    Some([player(board.white)?, player(board.black)?])
 }

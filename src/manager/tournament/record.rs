@@ -522,14 +522,15 @@ impl TournamentRecord {
         if let Some(e) = missed.and_then(|n| self.entrants.get_mut(index(n))) {
             e.paused = true;
         }
-        for (n, result, berserk) in [
-            (b.white, white, b.berserk[0]),
-            (b.black, black, b.berserk[1]),
+        for (n, result, berserk, white) in [
+            (b.white, white, b.berserk[0], true),
+            (b.black, black, b.berserk[1], false),
         ] {
             if let Some(e) = self.entrants.get_mut(index(n)) {
                 e.sheet.score(Played {
                     result,
                     plies: b.plies,
+                    moves: arena::own_moves(b.plies, white),
                     berserk,
                 });
             }

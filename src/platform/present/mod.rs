@@ -238,6 +238,9 @@ fn result_reason_named(view: &GameView, lang: Lang, player_name: NameOf) -> Opti
         FinishReason::FirstMoveMissed(side) => {
             Some(t!(lang, "manager-reason-first-move", name = name(side)))
         }
+        FinishReason::Forfeited(side) => {
+            Some(t!(lang, "manager-reason-forfeited", name = name(side)))
+        }
         // Between people an abort is also what a resignation, a draw or a time-out becomes
         // before both sides moved: say that it counts for nothing.
         FinishReason::Aborted if view.players.iter().all(|p| !p.is_bot()) => {
@@ -527,6 +530,12 @@ fn limit_text(kind: LimitKind, lang: Lang) -> String {
         LimitKind::ChatChallenges(n) => t!(lang, "manager-error-limit-chat-challenges", count = n),
         LimitKind::UserGames(n) => t!(lang, "manager-error-limit-user-games", count = n),
         LimitKind::ChatGames(n) => t!(lang, "manager-error-limit-chat-games", count = n),
+        LimitKind::UserTournaments(n) => {
+            t!(lang, "manager-error-limit-user-tournaments", count = n)
+        }
+        LimitKind::ChatTournaments(n) => {
+            t!(lang, "manager-error-limit-chat-tournaments", count = n)
+        }
     }
 }
 

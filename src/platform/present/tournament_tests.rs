@@ -144,6 +144,7 @@ fn arena_rows_carry_the_fire_streak_and_the_marks() {
     let win = crate::pairing::arena::Played {
         result: crate::pairing::arena::GameResult::Win,
         plies: 40,
+        moves: 20,
         berserk: false,
     };
     for _ in 0..2 {
