@@ -674,7 +674,7 @@ fn a_word_left_over_is_refused_by_name() {
         ("/play easy 2 days", "days", "play"),
         ("/play easy please", "please", "play"),
         ("/play жаңа бастаушы 3+2 ертең", "ертең", "play"),
-        ("/tournament new arena 2 days", "days", "tournament"),
+        ("/tournament new arena 60 2 days", "days", "tournament"),
         ("/tournament new swiss 5 10+5 weeks", "weeks", "tournament"),
         ("/tournament new arena 5+3 please", "please", "tournament"),
         ("/tournament bot easy now", "now", "tournament"),
