@@ -658,7 +658,10 @@ async fn a_command_without_its_subcommand_is_answered() {
             "tournament",
             json!([{ "name": "rename", "type": 1, "options": [] }]),
         ),
-        ("puzzle", json!([{ "name": "hint", "type": 1, "options": [] }])),
+        (
+            "puzzle",
+            json!([{ "name": "hint", "type": 1, "options": [] }]),
+        ),
     ] {
         let id = server
             .fake
