@@ -262,9 +262,16 @@ async fn bench(name: &str, store: Store) {
         |r| async move {
             let scope = Scope::Platform(Platform::Telegram);
             let caller = player(r % players);
-            let board = leaderboard(store, scope, CAT, Some(&caller), NOW, LEADERBOARD_TOP)
-                .await
-                .unwrap();
+            let board = leaderboard(
+                store,
+                scope,
+                CAT,
+                Some(&caller),
+                (NOW, LEADERBOARD_TOP),
+                false,
+            )
+            .await
+            .unwrap();
             board.top.len() + usize::from(board.caller.is_some())
         },
     )
@@ -272,9 +279,16 @@ async fn bench(name: &str, store: Store) {
     time("/leaderboard of a group, random caller", |r| async move {
         let scope = Scope::Chat(chat(r % CHATS));
         let caller = player(r % players);
-        let board = leaderboard(store, scope, CAT, Some(&caller), NOW, LEADERBOARD_TOP)
-            .await
-            .unwrap();
+        let board = leaderboard(
+            store,
+            scope,
+            CAT,
+            Some(&caller),
+            (NOW, LEADERBOARD_TOP),
+            false,
+        )
+        .await
+        .unwrap();
         board.top.len() + usize::from(board.caller.is_some())
     })
     .await;

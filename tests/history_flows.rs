@@ -111,6 +111,7 @@ on_both_backends! {
         an_end_before_both_sides_moved_has_no_result,
         a_first_move_missed_or_a_move_time_run_out_at_the_start_has_no_result,
         provisional_players_stay_off_the_leaderboards,
+        turning_provisional_players_on_lists_those_who_played_before,
     ],
     multi: [],
 }
@@ -814,6 +815,8 @@ async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
         );
         if rating.is_provisional() {
             assert!(board.top.is_empty(), "game {games}: {:?}", board.top);
+            // Not listed, but counted: every fresh account, and a.
+            assert_eq!(board.pending, games + 1, "game {games}");
             assert_eq!(
                 board.caller, None,
                 "game {games}: a place while provisional"
@@ -825,6 +828,9 @@ async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
                 toguz::i18n::Lang::En,
             );
             assert!(shown.contains("still provisional"), "{shown}");
+            assert!(!shown.contains("Nobody here"), "{shown}");
+            let players = format!(": {} players.", games + 1);
+            assert!(shown.contains(&players), "{shown}");
             let text = toguz::platform::present::history_text::stats_text(
                 None,
                 Some(&stats),
@@ -833,10 +839,61 @@ async fn provisional_players_stay_off_the_leaderboards(backend: Backend) {
             assert!(text.contains('?'), "{text}");
         } else {
             assert_eq!(board.top.len(), 1, "game {games}");
+            assert_eq!(board.pending, games, "the fresh accounts");
             assert_eq!(board.caller.map(|(place, _)| place), Some(1));
             assert!(!board.caller_provisional);
             break;
         }
         assert!(games < 40, "the deviation never came down: {rating:?}");
     }
+}
+
+/// Issue 49: ratings stored while provisional players got no rows (the option off, as by
+/// default) are listed once the option is on, without anyone playing again; with it off they
+/// are counted, and the board says so rather than "nobody played".
+async fn turning_provisional_players_on_lists_those_who_played_before(backend: Backend) {
+    let store = backend.open().await;
+    let (a, b) = (user("a"), user("b"));
+    for (who, rating) in [(&a, 1620.0), (&b, 1480.0)] {
+        let mut stats = PlayerStats::new(who.clone());
+        let entry = stats.category_mut(CORR);
+        entry.rating = Rating {
+            rating,
+            deviation: 200.0,
+            volatility: 0.06,
+        };
+        entry.results.wins = 1;
+        entry.last_rated = T0;
+        for scope in [Scope::Platform(Platform::Telegram), chat_scope()] {
+            entry.enter_scope(&scope.key());
+        }
+        store.put(Tree::Ratings, &who.key(), &stats).await.unwrap();
+    }
+    // Started with the option on (`test_config`): both are listed, best first.
+    let (m, _) = start(store).await;
+    let board = m.leaderboard(chat_scope(), CORR, Some(&b)).await.unwrap();
+    assert_eq!(names(&board), ["User a", "User b"]);
+    assert_eq!(board.caller.as_ref().map(|(p, _)| *p), Some(2));
+    assert_eq!(board.pending, 0);
+    // With it off: nobody listed, both counted, and the board says so.
+    let board = toguz::manager::history::leaderboard(
+        m.store(),
+        chat_scope(),
+        CORR,
+        Some(&b),
+        (T0, 10),
+        false,
+    )
+    .await
+    .unwrap();
+    assert!(board.top.is_empty(), "{:?}", names(&board));
+    assert_eq!(board.pending, 2);
+    assert!(board.caller_provisional);
+    let shown = toguz::platform::present::history_text::leaderboard_text(
+        std::slice::from_ref(&board),
+        toguz::platform::present::history_text::BoardsShown::One,
+        toguz::i18n::Lang::En,
+    );
+    assert!(shown.contains(": 2 players."), "{shown}");
+    assert!(!shown.contains("Nobody here"), "{shown}");
 }

@@ -64,6 +64,7 @@ discord-challenge-in-dm = Challenges are for servers. Here in a DM you can play 
 discord-unknown-user = I could not find that member. Pick them from the list that Discord shows.
 discord-game-over-mention = { $mentions }, the game is over.
 discord-bad-option = That option value is not one I know. Pick one from the list that Discord shows.
+discord-subcommand-missing = /{ $command } needs one of its subcommands: { $subcommands }. Your Discord may show an old list of my commands: restart it or pick again from the list.
 discord-challenge-other-bot = { $name } is a bot and cannot play. Challenge a person, or play me with /play.
 discord-internal-error = Something went wrong on my side. Please try again in a moment; /board shows your game as it stands.
 # Ratings and leaderboards (issue 16).

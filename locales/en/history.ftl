@@ -14,6 +14,10 @@ leaderboard-chat = Leaderboard of this chat
 leaderboard-server = Leaderboard of this server
 leaderboard-columns = Rating · wins/draws/losses
 leaderboard-empty = Nobody here has played a rated game in the last 90 days.
+leaderboard-pending = Not listed yet while their ratings are provisional (marked ?): { $count } { $count ->
+    [one] player
+   *[other] players
+}. A rating is listed after about { $games } rated games.
 leaderboard-you = Your place: { $place }
 leaderboard-you-absent = You are not on this leaderboard yet: play a rated game here.
 leaderboard-you-provisional = Your rating is still provisional (marked ?): you join the leaderboard after a few more rated games.

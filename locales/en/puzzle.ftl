@@ -49,6 +49,7 @@ puzzle-daily-white = White to move: find the best move.
 puzzle-daily-black = Black to move: find the best move.
 puzzle-daily-count = Solved here today: { $solved } of { $tried }
 puzzle-daily-names = Solved by: { $names }
+puzzle-daily-not-member = You are not in the group this link comes from, so your attempt at today's puzzle counts here, not in that group's count.
 puzzle-error-not-yours = This is someone else's puzzle. Ask for your own with /puzzle.
 puzzle-error-over = This puzzle is over. Ask for the next one with /puzzle.
 puzzle-error-stale = This board is out of date: play on the newest one.

@@ -52,6 +52,7 @@ puzzle-daily-white = Ход белых: найдите лучший ход.
 puzzle-daily-black = Ход чёрных: найдите лучший ход.
 puzzle-daily-count = Решили здесь сегодня: { $solved } из { $tried }
 puzzle-daily-names = Решили: { $names }
+puzzle-daily-not-member = Вас нет в группе, из которой эта ссылка, поэтому ваша попытка решить задачу дня засчитывается здесь, а не в счёте той группы.
 puzzle-error-not-yours = Это чужая задача. Свою можно получить командой /puzzle.
 puzzle-error-over = Эта задача уже завершена. Следующую можно получить командой /puzzle.
 puzzle-error-stale = Эта доска устарела: ходите на самой новой.

@@ -112,7 +112,9 @@ async fn run_async(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
             Some(chat) => Scope::Chat(ChatRef::new(platform, chat.clone())),
             None => Scope::Platform(platform),
         };
-        let board = leaderboard(&store, scope, category, None, now, args.top.max(1)).await?;
+        // Every player, provisional ratings too (marked `?`): the operator's view.
+        let at = (now, args.top.max(1));
+        let board = leaderboard(&store, scope, category, None, at, true).await?;
         sections.push(section(platform, &board.top));
     }
     if args.json {

@@ -178,6 +178,9 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
             crate::t!(lang, "category-correspondence"),
         ]),
         "commands" => text(&["/play, /challenge, /board".into()]),
+        "subcommands" => text(&["new, join, leave".into()]),
+        "games" => numbers(&[1, 12, 21]),
+        "word" => text(&["days".into(), "ертең".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),
         // Two terms of a rules variant typed with a command.

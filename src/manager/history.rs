@@ -14,7 +14,7 @@ pub use super::pages::{Cursor, PageAt};
 use super::*;
 use crate::model::{Category, ChatRef, GameId, UserRef};
 use crate::ratings::keys::{
-    board_key, board_prefix, board_scope, history_key, history_prefix, Scope,
+    board_key, board_prefix, board_scope, history_key, history_prefix, provisional_board, Scope,
 };
 use crate::ratings::{after_game, GameResult, LeaderRow, PlayerStats, RatingChange, Score};
 use crate::store::{Batch, Expect, KeyRange, StoreError};
@@ -79,6 +79,10 @@ pub struct Leaderboard {
     pub caller: Option<(usize, LeaderRow)>,
     /// The caller is not on it because their rating in this category is still provisional.
     pub caller_provisional: bool,
+    /// Players of the scope whose rating in this category is still provisional and who are
+    /// therefore not listed (0 when the operator lists them): a new club's board is not
+    /// "empty" while its players play their first games.
+    pub pending: usize,
 }
 
 /// The points `side` scored in a finished game; `None` for one without result (aborted, a
@@ -241,18 +245,68 @@ impl Manager {
             if let Some(stats) = c.after.as_mut() {
                 if rated {
                     let before = c.before.as_ref();
-                    let provisional = self.inner.config.limits.provisional_on_leaderboards;
-                    let rows = Rows {
-                        category,
-                        chat: &after.chat,
-                        provisional,
-                    };
-                    rewrite_rows(before, stats, &rows, batch)?;
+                    rewrite_rows(before, stats, (category, &after.chat), batch)?;
                 }
                 batch.put_checked(Tree::Ratings, &c.user.key(), &*stats, c.expect)?;
             }
         }
         Ok(guards)
+    }
+
+    /// Puts every active provisional rating on its board's provisional side, once per store
+    /// (issue 49): before, such a rating got a row only while the operator listed provisional
+    /// players, and on the board itself, so turning the listing on showed only those who
+    /// played afterwards, and off left the others listed. A player whose record changed
+    /// since it was read (a game ended meanwhile, in another process) is skipped: that end
+    /// wrote their rows. Not done (and tried again at the next start) if the store fails.
+    pub(super) async fn move_provisional_rows(&self) {
+        const DONE: &str = "layout:provisional-rows";
+        let store = &self.inner.store;
+        match store.get::<bool>(Tree::Claims, DONE).await {
+            Ok(None) => {}
+            Ok(Some(_)) => return,
+            Err(error) => {
+                tracing::warn!(%error, "provisional leaderboard rows not checked");
+                return;
+            }
+        }
+        let all = match store.load_all_versioned::<PlayerStats>(Tree::Ratings).await {
+            Ok(all) => all,
+            Err(error) => {
+                tracing::warn!(%error, "provisional leaderboard rows not moved");
+                return;
+            }
+        };
+        let now = self.now();
+        let mut moved = 0;
+        for (key, read) in all {
+            let Some(batch) = provisional_rows_of(&read.value, now) else {
+                continue;
+            };
+            let _guards = self.lock_stripes(std::iter::once(&read.value.user)).await;
+            let mut batch = batch;
+            let expect = Expect::Revision(read.revision);
+            let written = match batch.put_checked(Tree::Ratings, &key, &read.value, expect) {
+                Ok(_) => store.write(batch).await,
+                Err(error) => Err(error),
+            };
+            match written {
+                Ok(_) => moved += 1,
+                Err(StoreError::Conflict { .. }) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "provisional leaderboard rows not moved");
+                    return;
+                }
+            }
+        }
+        let marked = match store.put_new(Tree::Claims, DONE, &true, None).await {
+            Ok(_) => store.commit().await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = marked {
+            tracing::warn!(%error, "provisional leaderboard rows: done, not marked");
+        }
+        tracing::info!(players = moved, "provisional leaderboard rows in place");
     }
 
     /// Locks the stripes of these users, in stripe order (so two games never wait on each
@@ -279,27 +333,19 @@ impl Manager {
     }
 }
 
-/// Which leaderboard rows a rated game rewrites: its category's, in the scopes of its chat;
-/// `provisional`: also for a player whose rating is still provisional.
-struct Rows<'a> {
-    category: Category,
-    chat: &'a ChatRef,
-    provisional: bool,
-}
-
 /// Moves a player's leaderboard rows of `category` from their old rating to the new one, in
-/// every scope they are entered in for it plus this game's. Rows
-/// expire when the player has played no rated game of the category for `INACTIVE_SECS`.
-/// A provisional rating (deviation over `PROVISIONAL_DEVIATION`) gets no row unless the
-/// operator says so (`limits.provisional_on_leaderboards`): a fresh account that won two
-/// games does not top the board, as on lichess; `/stats` shows the rating with its `?`.
-fn rewrite_rows(
+/// every scope they are entered in for it plus this game's chat's. Rows expire when the
+/// player has played no rated game of the category for `INACTIVE_SECS`. A provisional
+/// rating (deviation over `PROVISIONAL_DEVIATION`) is kept on the board's provisional side
+/// (`keys::provisional_board`), which a board lists only if the operator says so
+/// (`limits.provisional_on_leaderboards`): a fresh account that won two games does not top
+/// the board, as on lichess, yet the club sees how many are on their way.
+pub(super) fn rewrite_rows(
     before: Option<&PlayerStats>,
     stats: &mut PlayerStats,
-    rows: &Rows<'_>,
+    (category, chat): (Category, &ChatRef),
     batch: &mut Batch,
 ) -> Result<(), StoreError> {
-    let (category, chat) = (rows.category, rows.chat);
     let user = stats.user.key();
     let entry = stats.category_mut(category);
     for scope in scopes_of(chat) {
@@ -310,18 +356,22 @@ fn rewrite_rows(
     let old = before.and_then(|o| Some((o.category(category)?, o.row(category)?)));
     if let Some((old, _)) = old {
         for scope in &old.scopes {
-            let key = board_key(&board_scope(scope, category), old.rating.rating, &user);
-            batch.delete(Tree::Leaderboard, &key);
+            // On whichever side it was: deleting a key that is not there changes nothing.
+            let board = board_scope(scope, category);
+            for side in [provisional_board(&board), board] {
+                batch.delete(
+                    Tree::Leaderboard,
+                    &board_key(&side, old.rating.rating, &user),
+                );
+            }
         }
     }
     let (Some(new), Some(row)) = (stats.category(category), stats.row(category)) else {
         return Ok(());
     };
-    if new.rating.is_provisional() && !rows.provisional {
-        return Ok(());
-    }
     for scope in &new.scopes {
-        let key = board_key(&board_scope(scope, category), new.rating.rating, &user);
+        let board = board_of(scope, category, new.rating.is_provisional());
+        let key = board_key(&board, new.rating.rating, &user);
         batch.put(Tree::Leaderboard, &key, &row)?;
         batch.expire_at(
             Tree::Leaderboard,
@@ -330,6 +380,42 @@ fn rewrite_rows(
         );
     }
     Ok(())
+}
+
+/// The rows a player's active provisional ratings need on their boards' provisional sides
+/// (and none on the boards themselves); `None` if they have no such rating.
+fn provisional_rows_of(stats: &PlayerStats, now: u64) -> Option<Batch> {
+    let user = stats.user.key();
+    let mut batch = Batch::new();
+    for entry in &stats.categories {
+        let active = entry.last_rated.saturating_add(INACTIVE_SECS) > now;
+        let Some(row) = stats.row(entry.category).filter(|_| active) else {
+            continue;
+        };
+        if !entry.rating.is_provisional() {
+            continue;
+        }
+        for scope in &entry.scopes {
+            let board = board_scope(scope, entry.category);
+            let rating = entry.rating.rating;
+            batch.delete(Tree::Leaderboard, &board_key(&board, rating, &user));
+            let key = board_key(&provisional_board(&board), rating, &user);
+            batch.put(Tree::Leaderboard, &key, &row).ok()?;
+            let expires = entry.last_rated.saturating_add(INACTIVE_SECS);
+            batch.expire_at(Tree::Leaderboard, &key, expires);
+        }
+    }
+    (!batch.is_empty()).then_some(batch)
+}
+
+/// The board of `scope` and `category` a rating is kept on: its provisional side while
+/// `provisional`.
+fn board_of(scope_key: &str, category: Category, provisional: bool) -> String {
+    let board = board_scope(scope_key, category);
+    match provisional {
+        true => provisional_board(&board),
+        false => board,
+    }
 }
 
 /// One page of `user_key`'s history, newest first, from `at`: one ordered read of at most a
@@ -388,18 +474,62 @@ fn page_of(
     }
 }
 
-/// A scope's leaderboard at `now`: the top `LEADERBOARD_TOP` active players and the
-/// caller's place. Reads the `Leaderboard` index in order, never the players' records.
+/// A scope's leaderboard at `now`: the top `top` active players and the caller's place.
+/// Reads the `Leaderboard` index in order, never the players' records. Players whose rating
+/// is still provisional are listed with the others when `provisional` (the operator's
+/// `limits.provisional_on_leaderboards`), else only counted (`Leaderboard::pending`).
 pub async fn leaderboard(
     store: &Store,
     scope: Scope,
     category: Category,
     caller: Option<&UserRef>,
-    now: u64,
-    top: usize,
+    (now, top): (u64, usize),
+    provisional: bool,
 ) -> Result<Leaderboard, StoreError> {
     let scope_key = scope.key();
-    let prefix = board_prefix(&board_scope(&scope_key, category));
+    let board = board_scope(&scope_key, category);
+    let waiting = provisional_board(&board);
+    let mut rows = top_rows(store, &board, now, top).await?;
+    let pending = match provisional {
+        true => {
+            rows.extend(top_rows(store, &waiting, now, top).await?);
+            // Both sides' keys after their board are `inverted rating|user`: best first.
+            rows.sort_by(|a, b| a.0.cmp(&b.0));
+            0
+        }
+        false => count_rows(store, &waiting).await?,
+    };
+    rows.truncate(top);
+    let top_rows: Vec<(usize, LeaderRow)> = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, r))| (i + 1, r))
+        .collect();
+    let (caller, caller_provisional) = match caller {
+        Some(user) => {
+            let asked = (scope_key.as_str(), category, provisional);
+            caller_place(store, asked, user, now, &top_rows).await?
+        }
+        None => (None, false),
+    };
+    Ok(Leaderboard {
+        scope,
+        category,
+        top: top_rows,
+        caller,
+        caller_provisional,
+        pending,
+    })
+}
+
+/// The first `top` active rows of `board`, each with its key after the board's prefix.
+async fn top_rows(
+    store: &Store,
+    board: &str,
+    now: u64,
+    top: usize,
+) -> Result<Vec<(String, LeaderRow)>, StoreError> {
+    let prefix = board_prefix(board);
     let active = |row: &LeaderRow| row.last_rated.saturating_add(INACTIVE_SECS) > now;
     let mut rows = Vec::new();
     let mut after: Option<String> = None;
@@ -420,29 +550,29 @@ pub async fn leaderboard(
         }
     }
     rows.truncate(top);
-    let top_rows: Vec<(usize, LeaderRow)> = rows
+    let at = prefix.len();
+    Ok(rows
         .into_iter()
-        .enumerate()
-        .map(|(i, (_, r))| (i + 1, r))
-        .collect();
-    let (caller, caller_provisional) = match caller {
-        Some(user) => caller_place(store, (&scope_key, category), user, now, &top_rows).await?,
-        None => (None, false),
-    };
-    Ok(Leaderboard {
-        scope,
-        category,
-        top: top_rows,
-        caller,
-        caller_provisional,
-    })
+        .map(|(key, row)| (key.get(at..).unwrap_or_default().to_string(), row))
+        .collect())
+}
+
+/// How many rows `board` holds, from its band counts (rows of players who have just become
+/// inactive count until the sweeper deletes them).
+async fn count_rows(store: &Store, board: &str) -> Result<usize, StoreError> {
+    // Past every row: the lowest rating, and a user key after every user's.
+    let end = board_key(board, 0.0, "~");
+    store
+        .count_before(Tree::Leaderboard, &board_prefix(board), &end)
+        .await
 }
 
 /// The caller's place on a scope's board of a category: their row, and how many active rows
-/// come before it; and whether they are off it because their rating is provisional.
+/// come before it; and whether they are off it because their rating is provisional (and
+/// `provisional` ones are not listed).
 async fn caller_place(
     store: &Store,
-    (scope_key, category): (&str, Category),
+    (scope_key, category, provisional): (&str, Category, bool),
     user: &UserRef,
     now: u64,
     top: &[(usize, LeaderRow)],
@@ -456,22 +586,41 @@ async fn caller_place(
     let (Some(entry), Some(row)) = (stats.category(category), stats.row(category)) else {
         return Ok((None, false));
     };
-    let provisional = entry.rating.is_provisional();
+    let is_provisional = entry.rating.is_provisional();
     let active = row.last_rated.saturating_add(INACTIVE_SECS) > now;
     if !entry.scopes.iter().any(|s| s == scope_key) || !active {
         return Ok((None, false));
     }
-    let board = board_scope(scope_key, category);
-    let key = board_key(&board, entry.rating.rating, &user.key());
-    let prefix = board_prefix(&board);
-    // The counts of the rating bands above and the rows of the player's own band: the rows
-    // ahead are not read (`store/bands.rs`). A row of a player who has just become inactive
-    // counts until the sweeper deletes it (every `sweep_interval_secs`).
-    // No row, no place: a provisional rating is kept off the boards (`rewrite_rows`).
-    if !store.contains(Tree::Leaderboard, &key).await? {
-        return Ok((None, provisional));
+    if is_provisional && !provisional {
+        return Ok((None, true));
     }
-    let place = store.count_before(Tree::Leaderboard, &prefix, &key).await? + 1;
+    let own = board_of(scope_key, category, is_provisional);
+    if !store
+        .contains(
+            Tree::Leaderboard,
+            &board_key(&own, entry.rating.rating, &user.key()),
+        )
+        .await?
+    {
+        // Not written yet (a rating from before rows were kept for every player).
+        return Ok((None, is_provisional));
+    }
+    // The counts of the rating bands above and the rows of the player's own band: the rows
+    // ahead are not read (`store/bands.rs`); with provisional players listed, those of both
+    // sides. A row of a player who has just become inactive counts until the sweeper
+    // deletes it (every `sweep_interval_secs`).
+    let board = board_scope(scope_key, category);
+    let mut sides = vec![board.clone()];
+    if provisional {
+        sides.push(provisional_board(&board));
+    }
+    let mut place = 1;
+    for side in sides {
+        let key = board_key(&side, entry.rating.rating, &user.key());
+        place += store
+            .count_before(Tree::Leaderboard, &board_prefix(&side), &key)
+            .await?;
+    }
     Ok((Some((place, row)), false))
 }
 
@@ -515,8 +664,9 @@ impl Manager {
         caller: Option<&UserRef>,
     ) -> Result<Leaderboard, ActionError> {
         let store = &self.inner.store;
-        let now = self.now();
-        Ok(leaderboard(store, scope, category, caller, now, LEADERBOARD_TOP).await?)
+        let at = (self.now(), LEADERBOARD_TOP);
+        let provisional = self.inner.config.limits.provisional_on_leaderboards;
+        Ok(leaderboard(store, scope, category, caller, at, provisional).await?)
     }
 
     /// Every category's leaderboard in `scope`, the top `OVERVIEW_TOP` of each (what
@@ -526,10 +676,11 @@ impl Manager {
         scope: Scope,
         caller: Option<&UserRef>,
     ) -> Result<Vec<Leaderboard>, ActionError> {
-        let (store, now) = (&self.inner.store, self.now());
+        let (store, at) = (&self.inner.store, (self.now(), OVERVIEW_TOP));
+        let provisional = self.inner.config.limits.provisional_on_leaderboards;
         let mut boards = Vec::with_capacity(Category::ALL.len());
         for category in Category::ALL {
-            let board = leaderboard(store, scope.clone(), category, caller, now, OVERVIEW_TOP);
+            let board = leaderboard(store, scope.clone(), category, caller, at, provisional);
             boards.push(board.await?);
         }
         Ok(boards)

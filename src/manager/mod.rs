@@ -219,6 +219,7 @@ impl Manager {
             manager.spawn_clock_sync();
         }
         manager.recover().await?;
+        manager.move_provisional_rows().await;
         manager.load_page_secret().await?;
         manager.load_public_chats().await?;
         manager.index_live_tournaments().await?;

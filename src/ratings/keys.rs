@@ -64,6 +64,15 @@ pub fn board_scope(scope_key: &str, category: Category) -> String {
     }
 }
 
+/// Where the rows of a board's players whose rating is still provisional are kept, apart
+/// from the board itself: `telegram:-100%blitz%provisional`. A board shows them or not as
+/// the operator chooses (`limits.provisional_on_leaderboards`), counts them either way,
+/// and a change of that choice applies to everyone at once. No category is named
+/// `provisional`, so this is no other board.
+pub fn provisional_board(board: &str) -> String {
+    format!("{board}%provisional")
+}
+
 /// The keys of one board (a [`board_scope`]) start with this.
 pub fn board_prefix(board: &str) -> String {
     format!("{board}|")

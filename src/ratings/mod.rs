@@ -147,6 +147,28 @@ pub fn after_period(player: Rating, games: &[(Rating, Score)]) -> Rating {
     Rating::from_glicko(new, player)
 }
 
+/// About how many rated games take a new player's rating off provisional: games against an
+/// equal opponent just off provisional themselves, won and lost in turn. What a club is told
+/// while its players are not listed yet; real opponents make it a game or two either way.
+pub fn games_to_establish() -> u32 {
+    let opponent = Rating {
+        deviation: PROVISIONAL_DEVIATION,
+        ..Rating::default()
+    };
+    let mut player = Rating::default();
+    let mut games = 0;
+    while player.is_provisional() && games < 100 {
+        let score = if games % 2 == 0 {
+            Score::Win
+        } else {
+            Score::Loss
+        };
+        player = after_period(player, &[(opponent, score)]);
+        games += 1;
+    }
+    games
+}
+
 /// Both players' ratings after one rated game in which `a` scored `score` against `b`: the
 /// game is one rating period for each of them.
 pub fn after_game(a: Rating, b: Rating, score: Score) -> (Rating, Rating) {

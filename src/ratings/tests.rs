@@ -113,3 +113,9 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_new_player_is_established_after_a_handful_of_games() {
+    let games = super::games_to_establish();
+    assert!((5..=30).contains(&games), "{games}");
+}

@@ -627,3 +627,66 @@ async fn a_post_moved_to_another_channel_keeps_todays_post_counted() {
     assert_eq!(lines(&next)[0], "🧩 Daily puzzle, 2027-01-16");
     assert_eq!(lines(&next)[2], "Solved here today: 0 of 0");
 }
+
+/// Issue 49, finding 7: a solver's name is shown as typed in the post's embed, never as
+/// markdown: a masked link in a name is no link, `**x**` no bold text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solvers_name_in_the_daily_post_is_no_link() {
+    let server = Server::start(&[ONE_MOVE]).await;
+    let alice = &server.alice;
+    server.fake.set_permissions(alice, MANAGE_GUILD);
+    let hour = json!([{ "name": "hour", "type": 4, "value": 9 }]);
+    assert_eq!(server.private(alice, "post", hour).await, POST_SET);
+    let mark = server.fake.call_count();
+    assert_eq!(server.tick_after(HOUR).await, 1);
+    let post = server.daily_post(mark, CHANNEL).await;
+
+    let mallory = User::new(1204, "[free](https://evil.io) **x**");
+    let his = server.solve_from(&mallory, &post).await;
+    server.play(&mallory, &his, &pit_id(&his, 9)).await;
+    let redrawn = server.until_count(&post, "Solved here today: 1 of 1").await;
+    assert_eq!(
+        lines(&redrawn)[3..],
+        [r"Solved by: \[free\]\(https\://evil.io\) \*\*x\*\*"]
+    );
+}
+
+/// Issue 49, finding 17: Next and Daily presses count against the per-user command limit
+/// (each reads and writes the presser's puzzle record and draws a board): past it, the
+/// presser is told privately to slow down and nothing is posted; someone else is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn next_and_daily_presses_are_limited_as_commands_are() {
+    let server = Server::start(&[ONE_MOVE]).await;
+    let (alice, bob) = (&server.alice, &server.bob);
+    let his = server.posted(bob, "play").await;
+    let missed = server.play(bob, &his, &pit_id(&his, 1)).await;
+    assert_eq!(shown(&missed), next_buttons());
+    let slow = "Too many requests at once. Please wait a minute, then ask again.";
+    let mut limited = None;
+    for i in 0..30 {
+        let id = server
+            .fake
+            .press(bob, id_of(&missed), if i % 2 == 0 { "1zn" } else { "1zd" });
+        let call = server.fake.wait_callback(id).await;
+        if call.is_ephemeral() && content(&call) == slow {
+            limited = Some(i);
+            break;
+        }
+    }
+    // The command limit is 20 a minute; `/puzzle play` was one of them.
+    let limited = limited.expect("presses past the limit are refused");
+    assert!(limited <= 19, "refused only after {limited} presses");
+    let public = || {
+        let all = server.fake.channel_messages(CHANNEL);
+        all.iter()
+            .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+            .count()
+    };
+    let posted = public();
+    let id = server.fake.press(bob, id_of(&missed), "1zn");
+    let call = server.fake.wait_callback(id).await;
+    assert_eq!(content(&call), slow);
+    assert_eq!(public(), posted, "nothing posted");
+    // Alice is not held back by Bob.
+    server.posted(alice, "play").await;
+}

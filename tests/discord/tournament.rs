@@ -643,3 +643,53 @@ async fn joins_during_a_rate_limit_cost_one_edit() {
     // The limited edit, its retry (the first join), and one edit for the other three.
     assert_eq!(edits, vec![429, 200, 200], "{edits:?}");
 }
+
+/// Issue 49, finding 20: a command of subcommands that arrives without one (a client with
+/// an outdated list of commands) is answered, privately, in the user's language, like any
+/// other interaction; so is one with a subcommand we do not have.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_without_its_subcommand_is_answered() {
+    let server = Server::start().await;
+    let alice = User::new(940, "Alice");
+    for (name, options) in [
+        ("tournament", json!([])),
+        ("puzzle", json!([])),
+        (
+            "tournament",
+            json!([{ "name": "rename", "type": 1, "options": [] }]),
+        ),
+        (
+            "puzzle",
+            json!([{ "name": "hint", "type": 1, "options": [] }]),
+        ),
+    ] {
+        let id = server
+            .fake
+            .slash_outdated(&alice, server.place(), name, options.clone());
+        let call = tokio::time::timeout(WAIT, server.fake.wait_callback(id))
+            .await
+            .unwrap_or_else(|_| panic!("/{name} {options} was never answered"));
+        assert!(call.is_ephemeral(), "/{name} {options}");
+        let text = call
+            .message_data()
+            .and_then(|d| d["content"].as_str())
+            .unwrap_or("");
+        assert!(
+            text.contains(&format!("/{name}")),
+            "/{name} {options}: {text}"
+        );
+    }
+    server.fake.set_locale(&alice, "ru");
+    let id = server
+        .fake
+        .slash_outdated(&alice, server.place(), "tournament", json!([]));
+    let call = server.fake.wait_callback(id).await;
+    let text = call
+        .message_data()
+        .and_then(|d| d["content"].as_str())
+        .unwrap_or("");
+    assert!(
+        text.contains("/tournament") && !text.contains("subcommand"),
+        "{text}"
+    );
+}

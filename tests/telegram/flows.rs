@@ -400,6 +400,35 @@ fn a_challenge_by_username_can_be_declined_and_then_not_accepted() {
     assert!(said.str("text").unwrap().contains("@nobody_here"));
 }
 
+/// Issue 49: `/challenge @bob 2 days` made a two-minute blitz game (`2` read as the time,
+/// `days` dropped). A word the command does not take is refused by name, and nothing is
+/// made; the same command without it makes the challenge.
+#[test]
+fn a_word_a_challenge_does_not_take_is_refused_by_name() {
+    let f = Flow::start("", "");
+    f.say(&f.bob, "hello everyone");
+    for (command, word) in [
+        ("/challenge @bob_the_player 2 days", "days"),
+        ("/challenge @bob_the_player 3+2 tomorrow", "tomorrow"),
+    ] {
+        let mark = f.fake.mark();
+        f.say(&f.alice, command);
+        let text = next_text(&f.fake, mark, GROUP);
+        assert!(
+            text.contains(&format!("“{word}” in /challenge")),
+            "{command}: {text}"
+        );
+        let made = f.fake.calls()[mark..]
+            .iter()
+            .any(|c| c.buttons().iter().any(|(_, d)| d.starts_with("1ca:")));
+        assert!(!made, "{command}: a challenge was made");
+    }
+    let mark = f.fake.mark();
+    f.say(&f.alice, "/challenge @bob_the_player 2");
+    let (msg, _) = f.challenge_message(mark);
+    assert!(f.text_of(msg).contains("Alice challenges Bob"));
+}
+
 #[test]
 fn a_username_seen_before_a_restart_can_still_be_challenged() {
     let mut f = Flow::start("", "");

@@ -15,6 +15,7 @@ mod fake;
 mod flows;
 mod hint;
 mod history;
+mod inline;
 mod links;
 mod load;
 mod puzzles;

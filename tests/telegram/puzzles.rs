@@ -566,6 +566,57 @@ fn an_attempt_outlives_a_restart_of_the_bot() {
     assert_eq!(lines(&solved)[1], "✅ Solved!");
 }
 
+/// Issue 49, finding 17: Next and Daily presses count against the per-user command limit
+/// (each reads and writes the presser's puzzle record and draws a board): past it, the
+/// presser is told in an alert to slow down and nothing is posted; someone else is served.
+#[test]
+fn next_and_daily_presses_are_limited_as_commands_are() {
+    let room = Room::start(&[ONE_MOVE]);
+    let (alice, bob) = (&room.alice, &room.bob);
+    let start = Position::from_fen(ONE_MOVE_FEN).unwrap();
+    let (board, _) = room.ask_puzzle(alice, "/puzzle");
+    let wrong = start
+        .legal_moves()
+        .iter()
+        .find(|&p| p != 9)
+        .expect("a wrong pit");
+    let (_, missed) = room.play(board.message_id, alice, &data_of(&board, wrong));
+    assert_eq!(missed.buttons(), next_buttons());
+    let slow = "Too many puzzles asked for at once. Please wait a minute, then press again.";
+    let mut limited = None;
+    for i in 0..30 {
+        let data = if i % 2 == 0 { "1zn" } else { "1zd" };
+        let answer = room.press(missed.message_id, alice, data);
+        if answer.text == slow {
+            assert!(answer.alert);
+            limited = Some(i);
+            break;
+        }
+    }
+    // The command limit is 20 a minute; `/puzzle` was one of them.
+    let limited = limited.expect("presses past the limit are refused");
+    assert!(limited <= 19, "refused only after {limited} presses");
+    // Every press let through posted its puzzle (the first `/puzzle` besides); then no more.
+    let photos = |v: &toguz::testing::telegram::FakeView| {
+        v.bot_messages(GROUP)
+            .iter()
+            .filter(|m| m.photo.is_some())
+            .count()
+    };
+    let all_posted = room.fake.wait_until(WAIT, |v| photos(v) == limited + 1);
+    assert!(all_posted, "{:#?}", room.summary(0));
+    let refused_at = room.fake.mark();
+    let answer = room.press(missed.message_id, alice, "1zn");
+    assert_eq!(answer.text, slow);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let posted = room.fake.calls()[refused_at..]
+        .iter()
+        .any(|c| c.method.starts_with("send"));
+    assert!(!posted, "{:#?}", room.summary(refused_at));
+    // Bob is not held back by Alice.
+    room.ask_puzzle(bob, "/puzzle");
+}
+
 // ----- the daily post (`/puzzle post HOUR` in a group) -----
 
 /// T0 is 08:00 UTC on 2027-01-15; the posts' hour in these tests is 09:00.
@@ -770,6 +821,9 @@ fn the_group_post_counts_who_solved_the_daily_puzzle_through_its_link() {
     let (alice, bob) = (&room.alice, &room.bob);
     let carol = TgUser::new(903, "Carol", "carol_p", "en");
     room.fake.set_member_status(&room.group, &carol, "creator");
+    // Alice and Bob are in the group (the bot asks Telegram when they follow the link).
+    room.fake.set_member_status(&room.group, alice, "member");
+    room.fake.set_member_status(&room.group, bob, "member");
     assert_eq!(room.ask_text(&carol, "/puzzle post 09:00"), POST_SET);
     let mark = room.fake.mark();
     assert_eq!(room.tick_after(HOUR), 1);
@@ -846,6 +900,52 @@ fn the_group_post_counts_who_solved_the_daily_puzzle_through_its_link() {
         answer.str("text").as_deref(),
         Some("You have already solved today's puzzle. The next one comes at 00:00 UTC.")
     );
+}
+
+/// Issue 49, finding 8: anyone can type the post's link (`/start zd<group>`); a stranger to
+/// the group plays the day's puzzle all the same, but it counts in their private chat and
+/// they are told so; the group's count is its members'.
+#[test]
+fn a_stranger_following_the_link_is_not_counted_in_the_group() {
+    let room = Room::start(&[ONE_MOVE]);
+    let (alice, mallory) = (&room.alice, &room.bob);
+    room.fake
+        .set_member_status(&room.group, alice, "administrator");
+    room.fake.set_member_status(&room.group, mallory, "left");
+    assert_eq!(room.ask_text(alice, "/puzzle post 9"), POST_SET);
+    let mark = room.fake.mark();
+    assert_eq!(room.tick_after(HOUR), 1);
+    let (post, _) = room.wait_daily_post(mark);
+    let link = solve_link(&post);
+
+    // Mallory left the group: she solves the day's puzzle, told it counts where she is.
+    let mark = room.fake.mark();
+    let hers = room.follow_link(mallory, &link);
+    let (_, note) = room
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.ok() && c.method == "sendMessage" && c.i64("chat_id") == Some(mallory.id)
+        })
+        .expect("a note");
+    let note = note.str("text").unwrap_or_default();
+    assert!(note.starts_with("You are not in the group"), "{note}");
+    let asked = room.fake.calls()[mark..]
+        .iter()
+        .any(|c| c.ok() && c.method == "getChatMember" && c.i64("user_id") == Some(mallory.id));
+    assert!(asked, "{:#?}", room.summary(mark));
+    room.play_private(mallory, &hers, &data_of(&hers, 9));
+    // Alice, a member, solves it too: the group's count is hers alone.
+    let its = room.follow_link(alice, &link);
+    room.play_private(alice, &its, &data_of(&its, 9));
+    let redrawn = room.wait_count(post.message_id, "Solved here today: 1 of 1");
+    assert_eq!(lines(&redrawn)[3..], ["Solved by: Alice"]);
+    let group = room.group_ref();
+    let manager = room.bot().manager.clone();
+    let daily = room
+        .bot()
+        .block_on(async move { manager.daily_puzzle(&group).await })
+        .expect("today's puzzle");
+    assert_eq!((daily.count.solved, daily.count.tried), (1, 1));
 }
 
 #[test]

@@ -524,6 +524,38 @@ fn forged_or_stale_tournament_buttons_are_refused() {
         .is_some_and(|t| t.contains("Nobody has joined yet.")));
 }
 
+/// Issue 49, finding 5: a Join pressed with forged data on a message of another chat (here
+/// the bot's answer in Bob's private chat, a message with no buttons) enters no one in the
+/// group's event; Leave the same. Pressed on the announcement itself, it works.
+#[test]
+fn a_join_pressed_outside_the_events_chat_is_refused() {
+    let club = Club::start();
+    let event = club.create(&club.alice, "arena");
+    let private = TgChat::private(&club.bob);
+    let mark = club.fake.mark();
+    club.fake.send_text(&private, &club.bob, "/help");
+    let (_, help) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(club.bob.id)
+        })
+        .expect("help in private");
+    let message = help.response["result"]["message_id"].as_i64().expect("id");
+    for data in [format!("1tj:{}", event.id), format!("1tl:{}", event.id)] {
+        let q = club.fake.press(&private, message, &club.bob, &data);
+        let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+        let text = answer.str("text").unwrap_or_default();
+        assert!(text.contains("not valid"), "{data}: {text}");
+        assert_eq!(answer.str("show_alert").as_deref(), Some("true"));
+    }
+    let rec = club.event(&event.id);
+    assert!(rec.entrants.is_empty(), "{:?}", rec.entrants);
+    // The announcement's own button still enters him.
+    let (answer, _) = club.press(event.message, &club.bob, &format!("1tj:{}", event.id));
+    assert!(answer.starts_with("You have joined."), "{answer}");
+    assert_eq!(club.event(&event.id).entrants.len(), 1);
+}
+
 /// The message under which a game's buttons are pressed: its first Telegram message, once
 /// the adapter has posted it. A wave's hundred boards go out one after another into the one
 /// group (each a PNG drawn first), so the last may take a while: what is timed is the

@@ -450,7 +450,12 @@ impl Manager {
             .get::<DailyCount>(Tree::PuzzleDaily, &tables::daily_key(day, chat))
             .await?
             .unwrap_or_default();
-        Ok(DailyView { day, puzzle, count })
+        Ok(DailyView {
+            day,
+            puzzle,
+            count,
+            platform: chat.platform,
+        })
     }
 }
 

@@ -2,7 +2,7 @@
 //! attempt stands, and, once it is over, the themes and the ratings' change.
 
 use super::record::{DailyCount, PuzzlePlayer};
-use crate::model::UserRef;
+use crate::model::{Platform, UserRef};
 use crate::puzzle::{Puzzle, Theme};
 use crate::ratings::keys::Scope;
 use crate::ratings::{LeaderRow, Rating};
@@ -109,4 +109,7 @@ pub struct DailyView {
     pub day: i64,
     pub puzzle: Puzzle,
     pub count: DailyCount,
+    /// The platform of the chat it is posted in: the solvers' names are shown as its texts
+    /// show names (escaped markdown on Discord).
+    pub platform: Platform,
 }

@@ -56,6 +56,19 @@ impl Failure {
     }
 }
 
+/// The refusal of `/command` arriving without one of its subcommands, or with one we do not
+/// have (a client with an outdated list of our commands): which subcommands there are, by
+/// the names the user's client shows (`keys`: their catalog keys).
+pub(super) fn no_subcommand(command: &str, keys: &[&str], lang: Lang) -> Failure {
+    let names: Vec<String> = keys.iter().map(|k| crate::i18n::tr(lang, k)).collect();
+    Failure::Unable(t!(
+        lang,
+        "discord-subcommand-missing",
+        command = command,
+        subcommands = names.join(", ")
+    ))
+}
+
 /// Answers `failure` privately, in `lang`.
 pub(super) async fn answer(origin: &Origin<'_>, failure: Failure, lang: Lang) {
     match &failure {

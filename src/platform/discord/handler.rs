@@ -575,6 +575,13 @@ impl Bot {
                 // forged.
                 Err(Failure::BadButton)
             }
+            // Next and Daily each read and write the presser's puzzle record and draw a
+            // board: limited as commands are (issue 49, finding 17).
+            Button::PuzzleNext | Button::PuzzleDaily
+                if !self.within_limit(&user, "puzzle button").await =>
+            {
+                Err(Failure::Limited)
+            }
             Button::PuzzleMove { .. } | Button::PuzzleNext | Button::PuzzleDaily => {
                 self.puzzle_press(origin, (&user, &chat), button, lang)
                     .await

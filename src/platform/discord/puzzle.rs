@@ -71,7 +71,17 @@ impl Bot {
                     .await?;
                 said(origin, show::daily_post_set_text(hour, lang)).await
             }
-            PuzzleCommand::Unknown => Err(Failure::BadOption),
+            PuzzleCommand::Unknown => Err(super::failure::no_subcommand(
+                "puzzle",
+                &[
+                    "discord-sub-puzzle-play",
+                    "discord-sub-puzzle-daily",
+                    "discord-sub-puzzle-stats",
+                    "discord-sub-puzzle-top",
+                    "discord-sub-puzzle-post",
+                ],
+                lang,
+            )),
         }
     }
 

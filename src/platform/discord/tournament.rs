@@ -148,7 +148,19 @@ impl Bot {
                 let (rec, round) = self.manager.ask_half_bye(&rec.id, user, round).await?;
                 said(origin, show::bye_answer(&rec, round, lang)).await
             }
-            TournamentCommand::Unknown => Err(Failure::BadOption),
+            TournamentCommand::Unknown => Err(super::failure::no_subcommand(
+                "tournament",
+                &[
+                    "discord-sub-new",
+                    "discord-sub-join",
+                    "discord-sub-leave",
+                    "discord-sub-standings",
+                    "discord-sub-bye",
+                    "discord-sub-bot",
+                    "discord-sub-cancel",
+                ],
+                lang,
+            )),
         }
     }
 

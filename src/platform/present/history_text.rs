@@ -182,13 +182,20 @@ pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) 
         }
         Scope::Chat(_) => t!(lang, "leaderboard-chat"),
     };
-    let played: Vec<&Leaderboard> = boards.iter().filter(|b| !b.top.is_empty()).collect();
+    // A category is shown if someone is listed on it or on their way (provisional).
+    let played: Vec<&Leaderboard> = boards
+        .iter()
+        .filter(|b| !b.top.is_empty() || b.pending > 0)
+        .collect();
     let mut lines = vec![title];
     match shown {
         BoardsShown::One => {
             lines.push(format!("{}:", category_name(first.category, lang)));
             if first.top.is_empty() {
-                lines.push(t!(lang, "leaderboard-empty"));
+                lines.push(match first.pending {
+                    0 => t!(lang, "leaderboard-empty"),
+                    _ => pending_line(first, lang),
+                });
                 if first.caller_provisional {
                     lines.push(t!(lang, "leaderboard-you-provisional"));
                 }
@@ -196,6 +203,9 @@ pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) 
             }
             lines.push(t!(lang, "leaderboard-columns"));
             board_lines(first, &mut lines);
+            if first.pending > 0 {
+                lines.push(pending_line(first, lang));
+            }
             lines.push(match &first.caller {
                 Some((place, _)) => t!(lang, "leaderboard-you", place = *place),
                 None if first.caller_provisional => t!(lang, "leaderboard-you-provisional"),
@@ -215,6 +225,9 @@ pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) 
             for board in &played {
                 lines.push(format!("{}:", category_name(board.category, lang)));
                 board_lines(board, &mut lines);
+                if board.pending > 0 {
+                    lines.push(pending_line(board, lang));
+                }
                 if let Some((place, _)) = &board.caller {
                     lines.push(t!(lang, "leaderboard-you", place = *place));
                 }
@@ -230,6 +243,17 @@ pub fn leaderboard_text(boards: &[Leaderboard], shown: BoardsShown, lang: Lang) 
         }
     }
     lines.join("\n")
+}
+
+/// How many of the board's players are not listed while their rating is provisional, and
+/// after about how many rated games a rating is listed.
+fn pending_line(board: &Leaderboard, lang: Lang) -> String {
+    t!(
+        lang,
+        "leaderboard-pending",
+        count = board.pending,
+        games = crate::ratings::games_to_establish()
+    )
 }
 
 fn board_lines(board: &Leaderboard, lines: &mut Vec<String>) {
@@ -344,6 +368,7 @@ mod tests {
         let caller = top.first().cloned();
         Leaderboard {
             caller_provisional: false,
+            pending: 0,
             scope: Scope::Chat(ChatRef::new(Platform::Telegram, "-100")),
             category,
             top,

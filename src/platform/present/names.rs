@@ -11,8 +11,14 @@ use crate::t;
 /// here), and on Discord, whose texts are markdown, with its markdown escaped, so that a
 /// name never formats, links or mentions. Telegram's adapter escapes its HTML as a whole.
 pub fn user_name(user: &UserRef) -> String {
-    let name = names::clean_name(&user.name);
-    match user.platform {
+    name_on(user.platform, &user.name)
+}
+
+/// A name kept without its user (a daily post's solvers), as a text of `platform` shows it:
+/// as [`user_name`] does.
+pub fn name_on(platform: Platform, raw: &str) -> String {
+    let name = names::clean_name(raw);
+    match platform {
         Platform::Discord => names::escape_markdown(&name),
         Platform::Telegram | Platform::Console => name,
     }

@@ -2,7 +2,7 @@
 //! move; then solved or not, the themes, the rating's change), the board drawn from the
 //! solver's side, the buttons, `/puzzle stats`, the puzzle leaderboard and the daily post.
 
-use super::names::user_name;
+use super::names::{name_on, user_name};
 use super::{pit_label, LabeledButton};
 use crate::i18n::Lang;
 use crate::manager::buttons::Button;
@@ -299,7 +299,10 @@ pub fn daily_post_text(daily: &DailyView, lang: Lang) -> String {
         tried = c.tried
     ));
     if !c.names.is_empty() {
-        lines.push(t!(lang, "puzzle-daily-names", names = c.names.join(", ")));
+        // Names are their owners' words: on Discord `[x](https://evil)` must not become a
+        // link in the post (issue 49, finding 7).
+        let names: Vec<String> = c.names.iter().map(|n| name_on(daily.platform, n)).collect();
+        lines.push(t!(lang, "puzzle-daily-names", names = names.join(", ")));
     }
     lines.join("\n")
 }

@@ -290,6 +290,19 @@ impl Cmd<'_> {
         if self.msg.chat.is_private() {
             return Err(Failure::Unable(t!(lang, "tg-challenge-in-group")));
         }
+        let words: Vec<&str> = named.as_deref().unwrap_or("").split_whitespace().collect();
+        let used = self.name_words(&words);
+        if let Some(extra) = words.get(used) {
+            // A word besides the opponent's name: refused, never dropped (`/challenge @bob
+            // 2 days` read `2` as the time). A first word that names no one alone is told
+            // as such below.
+            if used > 0 || self.msg.reply_to_message().is_some() {
+                let word = extra.to_string();
+                let command = "challenge";
+                return Err(CommandError::Word { word, command }.into());
+            }
+        }
+        let named = words.first().map(|w| w.to_string());
         let opponent = self.opponent(named).await.map_err(|no| match no {
             NoOpponent::Unknown(name) => {
                 Failure::Unable(t!(lang, "tg-unknown-user", username = name))
@@ -304,6 +317,20 @@ impl Cmd<'_> {
             time,
         };
         self.act(action, false).await
+    }
+
+    /// How many of `/challenge`'s leftover `words` name the opponent: a mention of someone
+    /// without a username (its words), an `@username`, or none.
+    fn name_words(&self, words: &[&str]) -> usize {
+        for entity in self.msg.parse_entities().unwrap_or_default() {
+            if let MessageEntityKind::TextMention { .. } = entity.kind() {
+                let name: Vec<&str> = entity.text().split_whitespace().collect();
+                if words.starts_with(&name) {
+                    return name.len();
+                }
+            }
+        }
+        usize::from(words.first().is_some_and(|w| w.starts_with('@')))
     }
 
     /// Whom `/challenge` names: the author of the message it replies to, a mentioned user,

@@ -278,6 +278,11 @@ fn unhex(hex: &str) -> Option<Vec<u8>> {
 /// bot's help).
 pub async fn on_inline_query(ctx: Arc<Ctx>, q: InlineQuery) -> HandlerResult {
     ctx.see(&q.from).await;
+    // Whoever accepts the offer presses on a message the bot never sees, and their press
+    // names only themselves: the offerer's name is kept now, when Telegram sends it.
+    if let Err(error) = ctx.manager.remember_user(&user_ref(&q.from)).await {
+        tracing::warn!(%error, "telegram: an inline offerer's name not kept");
+    }
     let lang = ctx.lang_of(&user_ref(&q.from)).await;
     let offered = ctx.manager.clock().now();
     let answer = match command::inline_terms(&q.query) {
@@ -389,11 +394,13 @@ pub async fn on_chosen_inline(ctx: Arc<Ctx>, r: ChosenInlineResult) -> HandlerRe
     Ok(())
 }
 
-/// Marks `offer` used: true the first time only (false too when the store cannot say).
+/// Marks `offer` used: true the first time only (false too when the store cannot say). The
+/// mark is kept at least as long as the offer is good (`expires`), however long challenges
+/// are open in this deployment.
 async fn claim(ctx: &Ctx, offer: &Offer) -> bool {
     match ctx
         .manager
-        .claim_once(Platform::Telegram, &offer.claim_key())
+        .claim_once_until(Platform::Telegram, &offer.claim_key(), expires(ctx, offer))
         .await
     {
         Ok(first) => first,
@@ -402,6 +409,32 @@ async fn claim(ctx: &Ctx, offer: &Offer) -> bool {
             false
         }
     }
+}
+
+/// The challenger of an offer pressed by someone else: named as this process last saw
+/// them, else as Telegram named them when they made the offer (kept by the manager, so a
+/// restart or another process knows it too), never by their bare id unless both are gone.
+async fn offerer(ctx: &Ctx, id: u64) -> UserRef {
+    let key = id.to_string();
+    if let Some(name) = ctx.people.name(id) {
+        return UserRef::new(Platform::Telegram, key, name);
+    }
+    match ctx.manager.known_user(Platform::Telegram, &key).await {
+        Some(known) => known,
+        None => {
+            tracing::warn!(
+                challenger = id,
+                "telegram: an inline offerer's name is unknown"
+            );
+            UserRef::new(Platform::Telegram, key.clone(), key)
+        }
+    }
+}
+
+/// When `offer` stops being good: when the challenge it offers would have expired.
+fn expires(ctx: &Ctx, offer: &Offer) -> u64 {
+    let open_for = ctx.manager.config().limits.challenge_expiry_secs;
+    offer.offered.saturating_add(open_for)
 }
 
 async fn open_inline_challenge(
@@ -468,16 +501,12 @@ pub async fn inline_placeholder_press(
         return Err(Failure::Unable(t!(lang, "tg-inline-own")));
     }
     // Good once, on an inline message, while the challenge it offers would be open.
-    let expires = offer
-        .offered
-        .saturating_add(ctx.manager.config().limits.challenge_expiry_secs);
     let inline = matches!(place, MsgRef::Inline(_));
-    if !inline || ctx.manager.clock().now() >= expires || !claim(ctx, &offer).await {
+    if !inline || ctx.manager.clock().now() >= expires(ctx, &offer) || !claim(ctx, &offer).await {
         tracing::info!(challenger = id, inline, "Telegram: inline offer refused");
         return Err(Failure::Unable(t!(lang, "tg-inline-used")));
     }
-    let name = ctx.people.name(id).unwrap_or_else(|| id.to_string());
-    let challenger = UserRef::new(Platform::Telegram, id.to_string(), name);
+    let challenger = offerer(ctx, id).await;
     let opened = open_inline_challenge(ctx, challenger, place.clone(), offer.terms).await;
     let Some(challenge) = opened else {
         return Err(Failure::alert(ActionError::ChallengeClosed));

@@ -5,6 +5,7 @@
 use super::boards::html;
 use super::command::PuzzleCommand;
 use super::failure::{Failure, HandlerResult};
+use super::guard::Verdict;
 use super::poster::Content;
 use super::refs::MsgRef;
 use super::toast::answer;
@@ -18,6 +19,7 @@ use crate::ratings::keys::Scope;
 use crate::render::{self, Charset};
 use crate::t;
 use std::sync::Arc;
+use teloxide::requests::Requester;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message};
 
 /// Pit buttons in a row (as under a game's board).
@@ -82,7 +84,9 @@ pub async fn command(
 }
 
 /// `/start zd<group>` from a group's daily post: today's puzzle in this private chat,
-/// counted for the group.
+/// counted for the group if the player is in it. Anyone can type the link, so a stranger's
+/// attempt counts in this private chat instead, and they are told why (issue 49, finding
+/// 8): a group's count is its members'.
 pub async fn start_daily(
     ctx: &Arc<Ctx>,
     msg: &Message,
@@ -90,10 +94,52 @@ pub async fn start_daily(
     group: ChatRef,
     lang: Lang,
 ) -> HandlerResult {
-    let view = ctx.manager.puzzle(actor, &group, PuzzleKind::Daily).await?;
+    let chat = msg.chat.id.0;
+    let member = is_member(ctx, &group, actor).await;
+    let counted = match member {
+        true => group,
+        false => ChatRef::new(Platform::Telegram, chat.to_string()),
+    };
+    let view = ctx
+        .manager
+        .puzzle(actor, &counted, PuzzleKind::Daily)
+        .await?;
+    if !member {
+        ctx.reply(
+            chat,
+            Some(msg.id.0),
+            html(&t!(lang, "puzzle-daily-not-member")),
+        );
+    }
     let content = puzzle_content(&view, lang).await;
-    ctx.send_later(msg.chat.id.0, None, content, None);
+    ctx.send_later(chat, None, content, None);
     Ok(())
+}
+
+/// Whether `user` is in `group` as Telegram says now (getChatMember): its owner, an admin,
+/// a member, or restricted but still in it. A group Telegram will not tell about (the bot
+/// was removed, or Telegram fails) counts nobody in.
+async fn is_member(ctx: &Ctx, group: &ChatRef, user: &UserRef) -> bool {
+    let (Ok(chat), Ok(id)) = (group.id.parse::<i64>(), user.id.parse::<u64>()) else {
+        return false;
+    };
+    let asked = ctx
+        .bot
+        .get_chat_member(teloxide::types::ChatId(chat), teloxide::types::UserId(id))
+        .await;
+    match asked {
+        Ok(member) => member.kind.is_present(),
+        Err(err) => {
+            let error = ctx.poster.describe(&err);
+            tracing::info!(
+                chat,
+                user = id,
+                error,
+                "telegram: daily link of a group not asked"
+            );
+            false
+        }
+    }
 }
 
 /// A press under a puzzle: a pit (the presser's own attempt only), or Next / Daily.
@@ -130,6 +176,9 @@ pub async fn press(
             ctx.poster.edit(place.clone(), content, version(&view));
         }
         Button::PuzzleNext | Button::PuzzleDaily => {
+            if !press_allowed(ctx, &actor, q.from.id.0 as i64).await {
+                return Err(Failure::Unable(t!(lang, "tg-slow-down-press")));
+            }
             let kind = match button {
                 Button::PuzzleDaily => PuzzleKind::Daily,
                 _ => PuzzleKind::Next,
@@ -146,6 +195,22 @@ pub async fn press(
         _ => return Err(Failure::bad_button("not a puzzle button")),
     }
     Ok(())
+}
+
+/// Whether `user` may have another puzzle posted now: Next and Daily each read and write
+/// their puzzle record and draw a board, so they count as commands do, against this
+/// process's limit and every process's together (issue 49, finding 17). Unlike a command
+/// over the limit, a press is always answered: its button spins until it is.
+async fn press_allowed(ctx: &Ctx, user: &UserRef, id: i64) -> bool {
+    if ctx.commands.check(&id) != Verdict::Go {
+        return false;
+    }
+    let limits = &ctx.manager.config().limits;
+    let per_minute = ctx
+        .config
+        .commands_per_minute
+        .unwrap_or(limits.commands_per_minute);
+    ctx.manager.command_allowed(user, per_minute).await
 }
 
 /// A refused press, shown as an alert when it is about the presser.

@@ -301,6 +301,7 @@ pub async fn press(
         Button::LeaveTournament { tournament } => (tournament, false),
         _ => return Err(Failure::bad_button("not a tournament button")),
     };
+    check_pressed_in_its_chat(ctx, q, id).await?;
     let done = match joined {
         true => ctx.manager.join_tournament(id, &actor).await,
         false => ctx.manager.leave_tournament(id, &actor).await,
@@ -328,6 +329,28 @@ pub async fn press(
             err,
         }),
     }
+}
+
+/// Refuses a Join or Leave press anywhere but in the event's own chat (issue 49, finding
+/// 5): a message without buttons (any of the bot's messages in a private chat) lets any
+/// data through `belongs_here`, so forged data there would enter the presser in a group's
+/// event they may not even be in. As Discord's `tournament_entry` does.
+async fn check_pressed_in_its_chat(ctx: &Ctx, q: &CallbackQuery, id: &str) -> Result<(), Failure> {
+    let Some(pressed_in) = q.message.as_ref().map(|m| m.chat().id.0) else {
+        return Err(Failure::bad_button("a tournament button inline"));
+    };
+    let rec = ctx.manager.tournament(id).await?;
+    let here = ChatRef::new(Platform::Telegram, pressed_in.to_string());
+    if rec.chat != here {
+        tracing::info!(
+            tournament = rec.id,
+            chat = pressed_in,
+            user = q.from.id.0,
+            "telegram: a tournament button of another chat"
+        );
+        return Err(Failure::bad_button("a tournament button of another chat"));
+    }
+    Ok(())
 }
 
 /// Whether a refusal is about the presser (an alert they must close) rather than the event

@@ -389,6 +389,17 @@ impl FakeDiscord {
         self.interaction(user, place, 2, data, None)
     }
 
+    /// `/name` as a client with an outdated list of our commands may send it: the options
+    /// are not checked against the registered ones (a command of subcommands may arrive
+    /// with none). Returns the interaction id.
+    pub fn slash_outdated(&self, user: &User, place: Place, name: &str, options: Value) -> u64 {
+        let data = json!({
+            "id": "1100000000000000100", "name": name, "type": 1,
+            "options": options, "resolved": {},
+        });
+        self.interaction(user, place, 2, data, None)
+    }
+
     /// A real client sends only a registered command with registered options of their
     /// types, strings within their `max_length`: anything else panics (a test bug). Choices
     /// are not checked: forged and outdated clients send other values, and the bot must

@@ -28,10 +28,11 @@ pub enum Command {
         time: Option<TimeControl>,
         variant: Variant,
     },
-    /// `/challenge [@username] [time] [variant] [unrated]`; `named` is the first word
-    /// besides the time control, the variant and the unrated word. Whom it names is settled
-    /// by the handler, which also sees replies and mention entities. Rated unless an
-    /// unrated word is given.
+    /// `/challenge [@username] [time] [variant] [unrated]`; `named` is the words besides
+    /// the time control, the variant and the unrated word. Whom they name is settled by the
+    /// handler, which also sees replies and mention entities (a mention of someone without
+    /// a username may be several words), and refuses any word they leave over. Rated unless
+    /// an unrated word is given.
     Challenge {
         named: Option<String>,
         time: Option<TimeControl>,
@@ -221,6 +222,10 @@ pub enum CommandError {
     /// `/web` with words it does not take.
     #[error("unknown web words {0:?}")]
     Web(String),
+    /// A word `/{command}` does not take, left over once the rest was read (`/challenge
+    /// @bob 2 days`: `days`). Refused, never read as something else.
+    #[error("/{command} does not take {word:?}")]
+    Word { word: String, command: &'static str },
     /// Words of a rules variant that name none, or two at once.
     #[error(transparent)]
     Variant(#[from] VariantWordsError),
@@ -258,6 +263,9 @@ impl CommandError {
             ),
             CommandError::Puzzle(given) => t!(lang, "tg-puzzle-how", given = clip(given)),
             CommandError::Web(given) => t!(lang, "tg-web-how", given = clip(given)),
+            CommandError::Word { word, command } => {
+                t!(lang, "tg-extra-word", word = clip(word), command = *command)
+            }
             CommandError::Variant(error) => variant_error(error, lang),
         }
     }
@@ -328,7 +336,7 @@ const SPECS: [Spec; 18] = [
             let (args, variant) = variant::take(args)?;
             let (args, time) = split_time(&args)?;
             Ok(Command::Play {
-                level: level(&args)?,
+                level: level(&args, "play")?,
                 time,
                 variant,
             })
@@ -342,7 +350,7 @@ const SPECS: [Spec; 18] = [
             let (args, variant) = variant::take(args)?;
             let (args, time) = split_time(&args)?;
             let (args, unrated) = take_word(&args, &UNRATED_WORDS);
-            let named = first_word(&args);
+            let named = Some(args).filter(|a| !a.is_empty());
             Ok(Command::Challenge {
                 named,
                 time,
@@ -563,18 +571,25 @@ fn first_word(args: &str) -> Option<String> {
     args.split_whitespace().next().map(str::to_string)
 }
 
-/// The level named at the start of `args`, in any language: a level's name may be two words
-/// (`/play жаңа бастаушы`), and words after it are ignored (`/play easy please`).
-pub(super) fn level(args: &str) -> Result<Option<Level>, CommandError> {
+/// The level named by `args` of `/{command}`, in any language: a level's name may be two
+/// words (`/play жаңа бастаушы`). A word after it is refused (`/play easy 2 days`: the time
+/// was read as `2`, and `days` must not be dropped as if it meant nothing).
+pub(super) fn level(args: &str, command: &'static str) -> Result<Option<Level>, CommandError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     if words.is_empty() {
         return Ok(None);
     }
-    (1..=words.len().min(2))
+    let (taken, level) = (1..=words.len().min(2))
         .rev()
-        .find_map(|n| words[..n].join(" ").parse::<Level>().ok())
-        .map(Some)
-        .ok_or_else(|| CommandError::Level(args.trim().to_string()))
+        .find_map(|n| Some((n, words[..n].join(" ").parse::<Level>().ok()?)))
+        .ok_or_else(|| CommandError::Level(args.trim().to_string()))?;
+    match words.get(taken) {
+        Some(word) => Err(CommandError::Word {
+            word: word.to_string(),
+            command,
+        }),
+        None => Ok(Some(level)),
+    }
 }
 
 pub(super) fn is_one_of(word: &str, words: &[&str]) -> bool {

@@ -165,7 +165,6 @@ fn levels_parse_in_every_language_and_in_two_words() {
         ("/play лёгкий", Level::Easy),
         ("/play ЛЁГКИЙ", Level::Easy),
         ("/play жаңа бастаушы", Level::Beginner),
-        ("/play easy please", Level::Easy),
         ("/play max", Level::Max),
     ] {
         assert_eq!(
@@ -510,7 +509,6 @@ fn tournament_words_it_does_not_take_are_answered_with_examples() {
         "/tournament new arena correspondence",
         "/tournament new swiss 40",
         "/tournament new arena in soon",
-        "/tournament new arena 5+3 please",
         "/tournament join now",
         "/tournament bot",
         "/tournament standings a:b",
@@ -675,4 +673,45 @@ fn bad_variant_words_are_answered_in_every_language() {
     assert!(help(Lang::En).contains("no tuzdek"));
     assert!(help(Lang::Ru).contains("без туздыков"));
     assert!(help(Lang::Kk).contains("тұздықсыз"));
+}
+
+/// Issue 49: a word the parser does not take is refused, naming it, never dropped: `2
+/// days` read as a two-minute game was the symptom (day controls do not exist yet).
+#[test]
+fn a_word_left_over_is_refused_by_name() {
+    for (text, word, command) in [
+        ("/play easy 2 days", "days", "play"),
+        ("/play easy please", "please", "play"),
+        ("/play жаңа бастаушы 3+2 ертең", "ертең", "play"),
+        ("/tournament new arena 60 2 days", "days", "tournament"),
+        ("/tournament new swiss 5 10+5 weeks", "weeks", "tournament"),
+        ("/tournament new arena 5+3 please", "please", "tournament"),
+        ("/tournament bot easy now", "now", "tournament"),
+    ] {
+        match err(text) {
+            CommandError::Word {
+                word: w,
+                command: c,
+            } => {
+                assert_eq!((w.as_str(), c), (word, command), "{text}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+        for lang in Lang::ALL {
+            let answer = err(text).text(lang);
+            assert!(answer.contains(word) && !answer.contains("tg-"), "{answer}");
+            assert!(answer.contains(&format!("/{command}")), "{answer}");
+        }
+    }
+    // `/challenge` leaves its words to the handler, which knows who a mention names; they
+    // all reach it.
+    assert_eq!(
+        ok("/challenge @bob 2 days"),
+        Command::Challenge {
+            named: Some("@bob days".into()),
+            time: Some(TimeControl::fischer(2, 0)),
+            rated: true,
+            variant: Variant::STANDARD,
+        }
+    );
 }

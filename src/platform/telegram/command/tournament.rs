@@ -46,7 +46,14 @@ pub(super) fn tournament(args: &str) -> Result<TournamentCommand, CommandError> 
     if is_one_of(sub, &NEW_WORDS) {
         let (terms, variant) = variant::take(&rest.join(" "))?;
         let terms: Vec<&str> = terms.split_whitespace().collect();
-        return new_event(&terms, variant).ok_or_else(how);
+        return match new_event(&terms, variant) {
+            Ok(event) => Ok(event),
+            Err(Some(word)) => Err(CommandError::Word {
+                word,
+                command: "tournament",
+            }),
+            Err(None) => Err(how()),
+        };
     }
     let only = |cmd: TournamentCommand| match rest.is_empty() {
         true => Ok(cmd),
@@ -82,7 +89,7 @@ pub(super) fn tournament(args: &str) -> Result<TournamentCommand, CommandError> 
         };
     }
     if is_one_of(sub, &BOT_WORDS) {
-        return match level(&rest.join(" "))? {
+        return match level(&rest.join(" "), "tournament")? {
             Some(level) => Ok(TournamentCommand::Bot { level }),
             None => Err(how()),
         };
@@ -129,8 +136,20 @@ fn take_phrase(words: &mut Vec<&str>, phrases: &[[&str; 2]]) -> bool {
 }
 
 /// `new arena|swiss [count] [time] [in N minutes] [unrated]` (the variant's words taken
-/// out already); `None` if a word is not understood or a number is out of bounds.
-fn new_event(words: &[&str], variant: Variant) -> Option<TournamentCommand> {
+/// out already). `Err(Some(word))` for a word left over once the terms were read (`2 days`:
+/// the time was read as `2`, and `days` is refused, not dropped); `Err(None)` if the terms
+/// are not understood or a number is out of bounds.
+fn new_event(words: &[&str], variant: Variant) -> Result<TournamentCommand, Option<String>> {
+    terms_of(words, variant)
+        .ok_or(None)
+        .and_then(|(event, leftover)| match leftover {
+            Some(word) => Err(Some(word)),
+            None => Ok(event),
+        })
+}
+
+/// What `new_event` reads: the event, and the first word left over.
+fn terms_of(words: &[&str], variant: Variant) -> Option<(TournamentCommand, Option<String>)> {
     let (format, rest) = words.split_first()?;
     let arena = is_one_of(format, &ARENA_WORDS);
     if !arena && !is_one_of(format, &SWISS_WORDS) {
@@ -155,9 +174,7 @@ fn new_event(words: &[&str], variant: Variant) -> Option<TournamentCommand> {
         _ => None,
     };
     let (leftover, time) = split_time(&rest.join(" ")).ok()?;
-    if !leftover.is_empty() {
-        return None;
-    }
+    let leftover = leftover.split_whitespace().next().map(str::to_string);
     let time = time.unwrap_or(TimeControl::fischer(3, 2));
     let format = if arena {
         let minutes = count.unwrap_or(ARENA_MINUTES);
@@ -173,11 +190,12 @@ fn new_event(words: &[&str], variant: Variant) -> Option<TournamentCommand> {
         }
         TournamentFormat::Swiss { rounds }
     };
-    Some(TournamentCommand::New(NewEvent {
+    let event = TournamentCommand::New(NewEvent {
         format,
         time,
         variant,
         starts_in,
         rated: !unrated,
-    }))
+    });
+    Some((event, leftover))
 }
