@@ -354,6 +354,7 @@ mod tests {
             },
             daily: DailyView {
                 day,
+                platform: Platform::Telegram,
                 puzzle: Puzzle {
                     id: format!("p{day}"),
                     position: String::new(),
