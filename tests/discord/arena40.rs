@@ -142,8 +142,16 @@ async fn a_forty_player_arena_plays_from_dms_and_every_game_gets_its_first_moves
 
     // The boards: in each open player's DM, one, theirs; the closed player's game in the
     // channel, its only board there; one pairings message.
+    let calls = fake.calls();
     for user in players.iter().filter(|u| u.id != closed.id) {
         let dm = fake.dm_channel_of(user).expect("a DM channel");
+        let posted = calls
+            .iter()
+            .find(|c| c.method == "POST" && c.path == format!("/channels/{dm}/messages"))
+            .and_then(|c| c.json.as_ref())
+            .expect("the board's post");
+        let line = posted["content"].as_str().unwrap_or_default();
+        assert!(line.starts_with("Arena game:"), "the pairing line: {line}");
         let boards: Vec<Value> = fake
             .channel_messages(dm)
             .into_iter()
