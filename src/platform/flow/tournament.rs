@@ -318,8 +318,10 @@ impl<O: Outlet> Flow<O> {
             }
         };
         let lang = self.manager.speaker(&rec.creator, None).await;
-        let mut left = Pending::default();
-        left.paired = self.deliver(&rec, &pending.paired, lang).await;
+        let mut left = Pending {
+            paired: self.deliver(&rec, &pending.paired, lang).await,
+            ..Pending::default()
+        };
         let mut failed = !left.paired.is_empty();
         failed |= self.announcements(&rec, lang, shown).await;
         failed |= self.table(&rec, lang, shown).await;
