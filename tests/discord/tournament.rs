@@ -17,22 +17,22 @@ use toguz::testing::discord::bot::{start_with_manager, Options};
 use toguz::testing::discord::{buttons, first_legal_pit, id_of, is_valid_png, Call, FakeDiscord};
 use toguz::testing::discord::{Place, User};
 
-const GUILD: u64 = 930_000_000_000_000_000;
-const CHANNEL: u64 = 760;
+pub(super) const GUILD: u64 = 930_000_000_000_000_000;
+pub(super) const CHANNEL: u64 = 760;
 /// Discord's MANAGE_GUILD permission bit.
 const MANAGE_GUILD: u64 = 1 << 5;
-const WAIT: Duration = Duration::from_secs(15);
+pub(super) const WAIT: Duration = Duration::from_secs(15);
 
 /// The adapter in this process against the fake, on a manager with a manual clock.
-struct Server {
-    fake: FakeDiscord,
-    manager: Manager,
+pub(super) struct Server {
+    pub(super) fake: FakeDiscord,
+    pub(super) manager: Manager,
     _bot: tokio::task::JoinHandle<anyhow::Result<()>>,
     _dir: tempfile::TempDir,
 }
 
 impl Server {
-    async fn start() -> Server {
+    pub(super) async fn start() -> Server {
         let fake = FakeDiscord::start().await;
         let dir = tempfile::tempdir().expect("temp dir");
         let store = toguz::store::Store::open(&dir.path().join("data")).expect("a store");
@@ -59,12 +59,12 @@ impl Server {
         }
     }
 
-    fn place(&self) -> Place {
+    pub(super) fn place(&self) -> Place {
         self.fake.guild_channel(GUILD, CHANNEL)
     }
 
     /// `/tournament <sub> <options>` by `user`: the answer.
-    async fn tournament(&self, user: &User, sub: &str, options: Value) -> Call {
+    pub(super) async fn tournament(&self, user: &User, sub: &str, options: Value) -> Call {
         let options = json!([{ "name": sub, "type": 1, "options": options }]);
         let id = self
             .fake
@@ -73,7 +73,7 @@ impl Server {
     }
 
     /// `/tournament new`: the announcement message and the event's id.
-    async fn new_event(&self, user: &User, options: Value) -> (Value, String) {
+    pub(super) async fn new_event(&self, user: &User, options: Value) -> (Value, String) {
         let options = json!([{ "name": "new", "type": 1, "options": options }]);
         let id = self
             .fake
@@ -92,13 +92,13 @@ impl Server {
     }
 
     /// `user` presses `custom_id` on `message`: the answer.
-    async fn press(&self, user: &User, message: u64, custom_id: &str) -> Call {
+    pub(super) async fn press(&self, user: &User, message: u64, custom_id: &str) -> Call {
         let id = self.fake.press(user, message, custom_id);
         self.fake.wait_callback(id).await
     }
 
     /// Waits until message `id` satisfies `check`.
-    async fn until(&self, what: &str, id: u64, check: impl Fn(&Value) -> bool) -> Value {
+    pub(super) async fn until(&self, what: &str, id: u64, check: impl Fn(&Value) -> bool) -> Value {
         self.fake
             .wait_for(what, WAIT, |f| f.message(id).filter(|m| check(m)))
             .await
@@ -106,7 +106,12 @@ impl Server {
 
     /// Moves the clock on by `secs` and runs the tournament tick until `what` appears in
     /// the channel (the tick also runs by itself every 2 s; this does not wait for it).
-    async fn advance_until(&self, secs: u64, what: &str, found: impl Fn(&Value) -> bool) -> Value {
+    pub(super) async fn advance_until(
+        &self,
+        secs: u64,
+        what: &str,
+        found: impl Fn(&Value) -> bool,
+    ) -> Value {
         self.manager.clock().advance(secs);
         for _ in 0..10 {
             self.manager.tick_tournaments().await;
@@ -127,29 +132,29 @@ impl Server {
     }
 
     /// Runs the tick until `what` appears in the channel, the clock left as it is.
-    async fn tick_until(&self, what: &str, found: impl Fn(&Value) -> bool) -> Value {
+    pub(super) async fn tick_until(&self, what: &str, found: impl Fn(&Value) -> bool) -> Value {
         self.advance_until(0, what, found).await
     }
 }
 
-fn text(call: &Call) -> String {
+pub(super) fn text(call: &Call) -> String {
     call.message_data()
         .and_then(|d| d["content"].as_str())
         .unwrap_or_default()
         .to_string()
 }
 
-fn content(message: &Value) -> &str {
+pub(super) fn content(message: &Value) -> &str {
     message["content"].as_str().unwrap_or_default()
 }
 
-fn description(message: &Value) -> &str {
+pub(super) fn description(message: &Value) -> &str {
     message["embeds"][0]["description"]
         .as_str()
         .unwrap_or_default()
 }
 
-fn custom_id(message: &Value, prefix: &str) -> Option<String> {
+pub(super) fn custom_id(message: &Value, prefix: &str) -> Option<String> {
     buttons(message).into_iter().find_map(|b| {
         let id = b["custom_id"].as_str()?;
         id.starts_with(prefix).then(|| id.to_string())
@@ -178,7 +183,7 @@ fn picture_id(message: &Value) -> String {
 }
 
 /// Who is to move on a board whose content ends with "<@id>, your move ...".
-fn mover<'a>(board: &Value, players: &[&'a User]) -> Option<&'a User> {
+pub(super) fn mover<'a>(board: &Value, players: &[&'a User]) -> Option<&'a User> {
     let last = content(board).lines().last().unwrap_or_default();
     players
         .iter()

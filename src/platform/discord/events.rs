@@ -11,8 +11,8 @@
 //! entry behind, when nothing new came in.
 
 use super::failure::transient;
-use super::messages::{self, Stamp};
-use super::{parse_message_ref, Bot, Drawn};
+use super::messages::{self, Outgoing, Stamp};
+use super::{dm_owner, parse_message_ref, Bot, Drawn};
 use crate::i18n::Lang;
 use crate::manager::{ChallengeStatus, ChallengeView, Event, GameView, MessageRef};
 use crate::model::{Platform, UserRef};
@@ -28,10 +28,9 @@ use tokio::sync::watch;
 pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
     let mut events = bot.manager.subscribe();
     tokio::spawn(ended_at_start(bot.clone(), http.clone()));
-    tokio::spawn(super::tournament_worker::catch_up(
-        bot.clone(),
-        http.clone(),
-    ));
+    bot.tournaments.outlet().set_http(http.clone());
+    let flow = bot.tournaments.clone();
+    tokio::spawn(async move { flow.catch_up().await });
     loop {
         match events.recv().await {
             Ok(event) => dispatch(&bot, &http, event),
@@ -93,7 +92,7 @@ fn dispatch(bot: &Arc<Bot>, http: &Arc<Http>, event: Event) {
                 bot.challenges.spawn(id, work);
             }
         }
-        Event::Tournament(news) => super::tournament_worker::news(bot, http, news),
+        Event::Tournament(news) => bot.tournaments.push(news),
         Event::DailyPuzzle(news) => {
             if news.post.chat.platform == Platform::Discord {
                 super::daily::DailyPosts::push(bot, http, news);
@@ -231,7 +230,7 @@ async fn redraw_until_shown(
 /// The game as it is now, and its messages that show something older. Read under the
 /// game's lock, waited for as long as it takes, so an answer to a press in progress (even a
 /// late one, after a deferral) is out first and its message known to be up to date.
-async fn stale_messages(bot: &Bot, id: &str) -> Option<(GameView, Vec<(u64, u64)>)> {
+async fn stale_messages(bot: &Bot, id: &str) -> Option<(GameView, Vec<Stale>)> {
     let _guard = bot.hold_patiently(format!("g:{id}")).await;
     let view = match bot.manager.game(id).await {
         Ok(view) => view,
@@ -245,15 +244,50 @@ async fn stale_messages(bot: &Bot, id: &str) -> Option<(GameView, Vec<(u64, u64)
     let stale = view
         .messages
         .iter()
-        .filter_map(parse_message_ref)
-        .filter(|&(_, message)| bot.drawn(message) != Some(stamp))
+        .filter_map(|r| {
+            let (channel, message) = parse_message_ref(r)?;
+            let owner = dm_owner(r).and_then(|owner| player_with_id(&view, owner));
+            Some(Stale {
+                channel,
+                message,
+                owner,
+            })
+        })
+        .filter(|s| bot.drawn(s.message) != Some(stamp))
         .collect();
     Some((view, stale))
 }
 
+/// A message of a game to draw again: in `owner`'s DM (their board, drawn from their
+/// side) or the game's own board (`None`).
+struct Stale {
+    channel: u64,
+    message: u64,
+    owner: Option<UserRef>,
+}
+
+/// The player of `view` with the Discord id `id`.
+fn player_with_id(view: &GameView, id: u64) -> Option<UserRef> {
+    let id = id.to_string();
+    view.players
+        .iter()
+        .filter_map(|p| p.user())
+        .find(|u| u.platform == Platform::Discord && u.id == id)
+        .cloned()
+}
+
+/// The language of `owner`'s board: theirs, as the manager put it in the view.
+pub(super) fn owner_lang(view: &GameView, owner: &UserRef) -> Lang {
+    match view.side_of(owner) {
+        Some(side) => view.langs[side.index()],
+        None => present::board_lang(view),
+    }
+}
+
 /// Redraws every message of a game that does not show its latest state. The board is drawn
-/// once for all of them; the edits are sent without holding the game's lock, so a press on
-/// the game is answered while an edit waits out a rate limit.
+/// once for all of the game's own messages, once for each player's DM board; the edits are
+/// sent without holding the game's lock, so a press on the game is answered while an edit
+/// waits out a rate limit.
 pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, Option<GameView>) {
     let Some((view, stale)) = stale_messages(bot, id).await else {
         return (Redraw::UpToDate, None);
@@ -261,17 +295,33 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
     if stale.is_empty() {
         return (Redraw::UpToDate, Some(view));
     }
-    let lang = present::board_lang(&view);
-    let out = messages::game(&view, lang, bot.settings.mention).await;
     let stamp = Drawn::Game(Stamp::of(&view));
+    let mut drawn: Vec<(Option<UserRef>, Outgoing)> = Vec::new();
     let mut redraw = Redraw::UpToDate;
-    let mut tell_in = None;
-    for (channel, message) in stale {
+    let mut ended = Vec::new();
+    for Stale {
+        channel,
+        message,
+        owner,
+    } in stale
+    {
+        let out = match drawn.iter().find(|(o, _)| *o == owner) {
+            Some((_, out)) => out.clone(),
+            None => {
+                let lang = owner
+                    .as_ref()
+                    .map_or_else(|| present::board_lang(&view), |o| owner_lang(&view, o));
+                let style = bot.settings.mention;
+                let out = messages::game_for(&view, lang, style, owner.as_ref()).await;
+                drawn.push((owner.clone(), out.clone()));
+                out
+            }
+        };
         // This edit ends the game on this message: players are told once, by a message.
         let ends_here = matches!(bot.drawn(message), Some(Drawn::Game(s)) if !s.over);
         let ticket = bot.begin_draw(message);
         match ChannelId::new(channel)
-            .edit_message(http, MessageId::new(message), out.clone().into_edit())
+            .edit_message(http, MessageId::new(message), out.into_edit())
             .await
         {
             Ok(_) => {
@@ -281,7 +331,11 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
                     false => Redraw::Overlapped,
                 });
                 if ends_here {
-                    tell_in = tell_in.or(Some((channel, message)));
+                    ended.push(Stale {
+                        channel,
+                        message,
+                        owner,
+                    });
                 }
             }
             Err(error) => {
@@ -293,14 +347,25 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
             }
         }
     }
-    if let Some(place) = tell_in.filter(|_| present::ended_on_time(&view)) {
-        tell_the_end(http, &view, lang, place).await;
+    if present::ended_on_time(&view) {
+        // Told where the players see the game: its own board's channel, else each DM.
+        let tell: Vec<&Stale> = match ended.iter().find(|s| s.owner.is_none()) {
+            Some(own) => vec![own],
+            None => ended.iter().collect(),
+        };
+        for place in tell {
+            let lang = place
+                .owner
+                .as_ref()
+                .map_or_else(|| present::board_lang(&view), |o| owner_lang(&view, o));
+            tell_the_end(http, &view, lang, (place.channel, place.message)).await;
+        }
     }
     (redraw, Some(view))
 }
 
 /// A game that ended on time with nobody pressing: an edit pings nobody, so its players
-/// are told by a message in the board's channel, answering the board.
+/// are told by a message in the board's channel (or DM), answering the board.
 async fn tell_the_end(http: &Http, view: &GameView, lang: Lang, (channel, board): (u64, u64)) {
     let Some(result) = present::result_text(view, lang) else {
         return;

@@ -9,7 +9,6 @@
 
 use super::answer::{Deferral, Origin};
 use super::commands::{self, BadOption, Command, TournamentCommand};
-use super::config::MentionStyle;
 use super::failure::{self, said, Failure, Handled};
 use super::guard::Guarded as _;
 use super::messages::{self, Stamp};
@@ -129,7 +128,7 @@ enum Attach {
 }
 
 /// Limits count per guild; in a DM the DM channel is the chat.
-fn chat(guild: Option<GuildId>, channel: ChannelId) -> ChatRef {
+pub(super) fn chat(guild: Option<GuildId>, channel: ChannelId) -> ChatRef {
     match guild {
         Some(g) => ChatRef::new(Platform::Discord, g.to_string()),
         None => ChatRef::new(Platform::Discord, format!("dm{channel}")),
@@ -612,7 +611,8 @@ impl Bot {
                 match self.act(&user, &chat, action).await? {
                     Reply::Game(view) => {
                         // The challenge message becomes the game message.
-                        self.update_game(http, origin, &view, &user, message).await;
+                        let pressed = (message, press.guild_id.is_none());
+                        self.update_game(http, origin, &view, &user, pressed).await;
                     }
                     Reply::Challenge(view) => {
                         let ticket = self.begin_draw(message);
@@ -636,7 +636,8 @@ impl Bot {
                 };
                 match self.act(&user, &chat, action).await {
                     Ok(Reply::Game(view)) => {
-                        self.update_game(http, origin, &view, &user, message).await;
+                        let pressed = (message, press.guild_id.is_none());
+                        self.update_game(http, origin, &view, &user, pressed).await;
                         Ok(())
                     }
                     Ok(_) => Err(Failure::BadButton),
@@ -710,60 +711,6 @@ impl Bot {
         };
         origin.post(messages::mistake_board(caption, png)).await;
         Ok(())
-    }
-
-    /// Answers a press by redrawing the pressed message with the game; pings the next player
-    /// with a short message when so configured.
-    async fn update_game(
-        self: &Arc<Self>,
-        http: &Arc<Http>,
-        origin: &Origin<'_>,
-        view: &GameView,
-        actor: &UserRef,
-        message: u64,
-    ) {
-        // The next player is pinged in the board's language too: it is theirs.
-        let lang = present::board_lang(view);
-        let out = messages::game(view, lang, self.settings.mention).await;
-        let ticket = self.begin_draw(message);
-        let answered = origin.update(out).await;
-        let landed = answered.then_some(Drawn::Game(Stamp::of(view)));
-        if !self.end_draw(message, ticket, landed) && answered {
-            // An edit by the game's worker overlapped this answer: either may have landed
-            // last, so the worker looks again.
-            super::events::nudge_game(self, http, &view.id);
-        }
-        let this = message_ref(origin.channel().get(), message);
-        if !view.messages.contains(&this) {
-            // Attached even when the answer failed: an accepted challenge's message is the
-            // game's only board, and the worker can draw it only once it knows it.
-            self.attach(
-                Target::Game(view.id.clone()),
-                origin.channel().get(),
-                message,
-                None,
-            )
-            .await;
-        }
-        if !answered {
-            // Discord took no answer (too late, or failures): the game's worker edits the
-            // message into the board instead.
-            super::events::nudge_game(self, http, &view.id);
-            return;
-        }
-        if self.settings.mention == MentionStyle::Message {
-            if let Some(next) = messages::human_to_move(view).filter(|u| *u != actor) {
-                let text = t!(
-                    lang,
-                    "discord-your-move",
-                    mention = format!("<@{}>", next.id),
-                    id = view.id.as_str()
-                );
-                let mut out = messages::text(text);
-                out.ping.extend(messages::user_id(next));
-                origin.followup(out).await;
-            }
-        }
     }
 }
 

@@ -95,6 +95,15 @@ fn mention(user: &UserRef) -> String {
     format!("<@{}>", user.id)
 }
 
+/// The DM channel and message of `user`'s board of the game in their DM, if it has one
+/// (a tournament's board sent to them privately).
+pub fn dm_board_of(view: &GameView, user: &UserRef) -> Option<(u64, u64)> {
+    view.messages
+        .iter()
+        .filter(|m| super::dm_owner(m).is_some_and(|o| o.to_string() == user.id))
+        .find_map(super::parse_message_ref)
+}
+
 /// The human whose turn it is, if any.
 pub fn human_to_move(view: &GameView) -> Option<&UserRef> {
     view.to_move_player().and_then(Player::user)
@@ -103,9 +112,20 @@ pub fn human_to_move(view: &GameView) -> Option<&UserRef> {
 /// The game message: board image, caption, pit buttons for the player to move, actions. The
 /// board is drawn off the async workers (`render::board_png`), so other chats go on meanwhile.
 pub async fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
+    game_for(view, lang, style, None).await
+}
+
+/// The game message of a board in `owner`'s DM (a tournament's board sent to them
+/// privately), or of the game's own board (`None`): see [`game_drawn`].
+pub async fn game_for(
+    view: &GameView,
+    lang: Lang,
+    style: MentionStyle,
+    owner: Option<&UserRef>,
+) -> Outgoing {
     #[cfg(test)]
     tests::RENDERS.with(|n| n.set(n.get() + 1));
-    let board = present::board_view(view, present::viewer(view), lang);
+    let board = present::board_view(view, owner.or(present::viewer(view)), lang);
     let png = match crate::render::board_png(board).await {
         Ok(png) => Some(png),
         Err(error) => {
@@ -113,17 +133,27 @@ pub async fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing 
             None
         }
     };
-    game_with(view, lang, style, png)
+    game_drawn(view, lang, style, png, owner)
 }
 
-/// The game message around an image drawn already (`None`: the text only).
-pub fn game_with(
+/// The game message around an image drawn already (`None`: the text only). A board in `owner`'s DM has the pits
+/// only on their turn, only their actions, and mentions only them; the game's own board
+/// does not mention a player to move who has a board in their DM (they are told there).
+fn game_drawn(
     view: &GameView,
     lang: Lang,
     style: MentionStyle,
     png: Option<Vec<u8>>,
+    owner: Option<&UserRef>,
 ) -> Outgoing {
     let to_move = human_to_move(view);
+    let (to_move, mentioned) = match owner {
+        Some(owner) => {
+            let theirs = to_move.filter(|u| *u == owner);
+            (theirs, theirs)
+        }
+        None => (to_move, to_move.filter(|u| dm_board_of(view, u).is_none())),
+    };
     let humans: Vec<&UserRef> = view.players.iter().filter_map(Player::user).collect();
     let mut embed = CreateEmbed::new()
         .description(present::caption_with(view, lang, present::ClockStyle::Live))
@@ -141,7 +171,7 @@ pub fn game_with(
     if png.is_some() {
         embed = embed.image(format!("attachment://{BOARD_FILE}"));
     }
-    let (content, ping) = match (to_move, style) {
+    let (content, ping) = match (mentioned, style) {
         (Some(user), MentionStyle::Mention) => (
             t!(
                 lang,
@@ -163,7 +193,8 @@ pub fn game_with(
         _ => (String::new(), Vec::new()),
     };
     let mut components = Vec::new();
-    if !view.is_over() {
+    // A DM board has pits only on its owner's turn: the other player's are not theirs.
+    if !view.is_over() && (owner.is_none() || to_move.is_some()) {
         let pits = present::pit_buttons(view, to_move);
         let (first, second) = pits.split_at(pits.len().min(5));
         for row in [first, second] {
@@ -174,7 +205,7 @@ pub fn game_with(
             }
         }
     }
-    let mut actions = present::action_buttons(view, None, lang);
+    let mut actions = present::action_buttons(view, owner, lang);
     if view.is_over() {
         actions.push(history_text::record_button(&view.id, lang));
     }
@@ -414,7 +445,7 @@ pub(super) mod tests {
     /// The game message with its board drawn here (the tests are not on a runtime).
     fn game(view: &GameView, lang: Lang, style: MentionStyle) -> Outgoing {
         let board = present::board_view(view, present::viewer(view), lang);
-        game_with(view, lang, style, crate::render::png(&board).ok())
+        game_drawn(view, lang, style, crate::render::png(&board).ok(), None)
     }
 
     thread_local! {

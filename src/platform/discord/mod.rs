@@ -11,6 +11,7 @@
 //! [`rest::RestGate`] which honours 429s and retries failures (serenity's limiter ignores proxies).
 
 mod answer;
+mod board_answer;
 mod commands;
 pub mod config;
 mod daily;
@@ -25,8 +26,8 @@ mod messages;
 mod puzzle;
 pub mod rest;
 mod tournament;
+mod tournament_outlet;
 mod tournament_view;
-mod tournament_worker;
 
 use crate::manager::limits::CommandLimit;
 use crate::manager::{ChallengeView, Manager, MessageRef};
@@ -68,7 +69,13 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
     }
     let shards = settings.shards;
     let manager_limit = manager.config().limits.commands_per_minute;
-    let bot = Arc::new(Bot {
+    let flow_manager = manager.clone();
+    let bot = Arc::new_cyclic(|this| Bot {
+        tournaments: tournament_outlet::TournamentFlow::new(
+            Arc::new(tournament_outlet::DiscordOutlet::new(this.clone())),
+            flow_manager,
+            "Discord tournament",
+        ),
         manager,
         settings,
         bot_id: me.id,
@@ -79,7 +86,6 @@ pub async fn serve_with(settings: DiscordSettings, manager: Manager) -> anyhow::
         games: Workers::new("Discord game"),
         challenges: Workers::new("Discord challenge"),
         commands_registered: AtomicBool::new(false),
-        tournaments: tournament_worker::Tournaments::default(),
         daily: daily::DailyPosts::default(),
     });
     // Interactions need no intents at all; GUILDS is not privileged.
@@ -169,8 +175,8 @@ pub(crate) struct Bot {
     /// The worker of each closed challenge whose messages are to be edited.
     challenges: Workers<ChallengeView>,
     commands_registered: AtomicBool,
-    /// The workers of tournaments with news to show, and what their messages show.
-    tournaments: tournament_worker::Tournaments,
+    /// The tournaments with news to show: the shared flow over this adapter's outlet.
+    tournaments: tournament_outlet::TournamentFlow,
     /// The daily puzzle posts to make or redraw, per channel.
     daily: daily::DailyPosts,
 }
@@ -359,7 +365,13 @@ impl Bot {
             .resolve(Some(TOKEN.into()))
             .expect("test settings");
         let manager_limit = manager.config().limits.commands_per_minute;
+        let flow_manager = manager.clone();
         Bot {
+            tournaments: tournament_outlet::TournamentFlow::new(
+                Arc::new(tournament_outlet::DiscordOutlet::new(std::sync::Weak::new())),
+                flow_manager,
+                "Discord tournament",
+            ),
             manager,
             settings,
             bot_id: UserId::new(1),
@@ -370,7 +382,6 @@ impl Bot {
             games: Workers::new("Discord game"),
             challenges: Workers::new("Discord challenge"),
             commands_registered: AtomicBool::new(false),
-            tournaments: tournament_worker::Tournaments::default(),
             daily: daily::DailyPosts::default(),
         }
     }
@@ -384,13 +395,32 @@ pub(crate) fn message_ref(channel: u64, message: u64) -> MessageRef {
     }
 }
 
-/// The channel and message of a stored ref, if it is one of ours.
+/// How a board sent to a player in their DM is named: `user@channel:message`. The owner is
+/// in the name because a DM channel's id does not say whose it is, and the board is drawn
+/// from its owner's side on every redraw, after a restart too. Its place (up to the last
+/// `:`) is still one per DM channel.
+pub(crate) fn dm_message_ref(owner: u64, channel: u64, message: u64) -> MessageRef {
+    MessageRef {
+        platform: Platform::Discord,
+        id: format!("{owner}@{channel}:{message}"),
+    }
+}
+
+/// The channel and message of a stored ref, if it is one of ours (a DM board's too).
 pub(crate) fn parse_message_ref(r: &MessageRef) -> Option<(u64, u64)> {
     if r.platform != Platform::Discord {
         return None;
     }
-    let (c, m) = r.id.split_once(':')?;
+    let (place, m) = r.id.split_once(':')?;
+    let c = place.split_once('@').map_or(place, |(_, channel)| channel);
     Some((c.parse().ok()?, m.parse().ok()?))
+}
+
+/// The user whose DM a board is in (`dm_message_ref`), if it is such a board.
+pub(crate) fn dm_owner(r: &MessageRef) -> Option<u64> {
+    parse_message_ref(r)?;
+    let (owner, _) = r.id.split_once('@')?;
+    owner.parse().ok()
 }
 
 #[cfg(test)]
@@ -412,6 +442,21 @@ mod tests {
             id: "inline:xyz".into(),
         };
         assert_eq!(parse_message_ref(&broken), None);
+        assert_eq!(dm_owner(&r), None);
+    }
+
+    #[test]
+    fn a_dm_boards_ref_names_its_owner_and_parses_as_any_other() {
+        let r = dm_message_ref(77, 12, 34);
+        assert_eq!(r.id, "77@12:34");
+        assert_eq!(parse_message_ref(&r), Some((12, 34)));
+        assert_eq!(dm_owner(&r), Some(77));
+        assert_eq!(r.place(), "77@12", "one place per DM channel");
+        let forged = MessageRef {
+            platform: Platform::Discord,
+            id: "x@12:34".into(),
+        };
+        assert_eq!(dm_owner(&forged), None);
     }
 
     const OLD: Drawn = Drawn::Challenge;

@@ -1,20 +1,23 @@
 //! Tournaments in a Discord server (issue 33): `/tournament` and its subcommands and the
 //! Join and Leave buttons of an announcement (here); what the messages show
-//! (`tournament_view.rs`) and the worker that follows an event (`tournament_worker.rs`).
+//! (`tournament_view.rs`) and the outlet of the shared tournament flow
+//! (`tournament_outlet.rs`, `platform/flow/tournament.rs`) that follows an event.
 //!
 //! ```text
 //! /tournament new -> Manager::create_tournament -> the announcement (Join / Leave), attached
-//! Event::Tournament -> the event's worker (`tournament_worker.rs`, one per tournament):
-//!   new games: one message each in the announcement's channel, the pairing line over the
-//!              game's own board (attached to the game: moves redraw it like any board)
+//! Event::Tournament -> the event's worker (the flow, one per tournament):
+//!   new games: up to 11 players, one message each in the announcement's channel, the
+//!              pairing line over the game's own board; more, each player's board in their
+//!              DM and one pairings message per round or wave in the channel (a player
+//!              whose DMs are closed has the board in the channel)
 //!   always:    every announcement edited, the standings picture posted once the event runs
 //!              and redrawn when the standings change
 //!   the end:   the podium (or the cancellation) posted once
 //! ```
 //!
-//! The worker reads the record when it draws, so events that pile up behind a rate limit
-//! cost one edit; the games to announce and the end are kept until done (merged, not
-//! replaced). The event loop only hands over: no REST call is made there.
+//! Join and Leave (buttons and commands) are answered privately (ephemeral): the
+//! announcement shows who plays, and the channel gets no message per player. The event
+//! loop only hands over: no REST call is made there.
 
 use super::commands::TournamentCommand;
 use super::failure::{said, Failure, Handled};
@@ -24,13 +27,14 @@ use crate::i18n::Lang;
 use crate::manager::tournament::{NewTournament, TournamentRecord};
 use crate::manager::{ActionError, Player};
 use crate::model::{ChatRef, UserRef};
-use crate::platform::present::{self, tournament as show};
+use crate::platform::present::{self, tournament as show, ClockStyle};
 use crate::t;
 use serenity::all::{ChannelId, CreateEmbed, Http, Member, MessageId, Permissions};
 use std::sync::Arc;
 
+use super::tournament_outlet::post_ending;
 use super::tournament_view::*;
-use super::tournament_worker::*;
+use crate::manager::tournament::TournamentNews;
 
 /// Whether `member` may run any event of the server: Manage Server (or Administrator) as
 /// the interaction's member permissions say.
@@ -224,8 +228,6 @@ impl Bot {
         let Some(message) = origin.post(announcement(rec, lang, page)).await else {
             return;
         };
-        self.tournaments
-            .set_shown(message, Some(announcement_digest(rec, lang)));
         let channel = origin.channel().get();
         let r = message_ref(channel, message);
         match self
@@ -233,8 +235,21 @@ impl Bot {
             .attach_tournament_message(&rec.id, r, false)
             .await
         {
-            // Someone may have joined by command while the announcement was on its way.
-            Ok(()) => follow(self, http, &rec.id, Pending::default()),
+            // Someone may have joined by command while the announcement was on its way:
+            // the flow draws it again then (only then: it would be an edit for nothing).
+            Ok(()) => match self.manager.tournament(&rec.id).await {
+                Ok(now)
+                    if show::announcement(&now, lang, ClockStyle::Live)
+                        != show::announcement(rec, lang, ClockStyle::Live) =>
+                {
+                    self.tournaments.push(TournamentNews {
+                        record: now,
+                        paired: Vec::new(),
+                        ended: false,
+                    });
+                }
+                _ => {}
+            },
             Err(error) => {
                 tracing::warn!(tournament = rec.id, message, %error, "Discord: announcement not attached");
                 self.ended_unannounced(http, &rec.id, (channel, message), lang)
@@ -264,7 +279,6 @@ impl Bot {
         {
             tracing::warn!(tournament = id, message, %error, "Discord: cannot update an announcement");
         }
-        self.tournaments.set_shown(message, None);
         post_ending(http, &rec, lang, (channel, message)).await;
     }
 

@@ -1,7 +1,7 @@
 //! What a tournament's Discord messages show (issue 33): the announcement (embed, countdown,
-//! Join and Leave), the standings picture, the digests that spare needless edits, mentions
-//! and Discord's length limits. Pure drawing: the commands (`tournament.rs`) and the worker
-//! that follows an event (`tournament_worker.rs`) both use it.
+//! Join and Leave), the standings picture, mentions and Discord's length limits. Pure
+//! drawing: the commands (`tournament.rs`) and the outlet of the shared tournament flow
+//! (`tournament_outlet.rs`) both use it.
 
 use super::messages::{self, Attachment, Outgoing};
 use super::parse_message_ref;
@@ -14,22 +14,12 @@ use crate::t;
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateEmbed, CreateEmbedFooter, UserId,
 };
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 
 /// The standings picture's file name.
 pub const STANDINGS_FILE: &str = "standings.png";
-/// Past this many entries the map of what tournament messages show is cleared (a safety
-/// net: entries leave when their event ends).
-pub(super) const MAX_SHOWN: usize = 100_000;
 /// Discord's longest message content and embed description.
 pub(super) const MAX_CONTENT: usize = 2000;
 pub(super) const MAX_DESCRIPTION: usize = 4096;
-pub(super) fn digest(value: &impl Hash) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    value.hash(&mut hasher);
-    hasher.finish()
-}
 
 pub(super) fn mention(user: &UserRef) -> String {
     format!("<@{}>", user.id)
@@ -97,13 +87,6 @@ pub(super) fn announcement(rec: &TournamentRecord, lang: Lang, page: Option<Stri
     }
 }
 
-/// A digest of what the announcement shows.
-pub(super) fn announcement_digest(rec: &TournamentRecord, lang: Lang) -> u64 {
-    let shown = show::announcement(rec, lang, ClockStyle::Live);
-    let buttons: Vec<String> = shown.buttons.iter().map(|(b, l)| encode(b) + l).collect();
-    digest(&(shown.text, buttons, rec.id.as_str()))
-}
-
 /// The standings picture, drawn off the async workers (`None` when drawing failed: logged).
 pub(super) async fn standings_png(rec: &TournamentRecord, lang: Lang) -> Option<Vec<u8>> {
     match crate::render::pool::table_png(show::standings_table(rec, lang)).await {
@@ -116,9 +99,9 @@ pub(super) async fn standings_png(rec: &TournamentRecord, lang: Lang) -> Option<
 }
 
 /// The standings picture's message: the title over the picture.
-pub(super) fn standings_picture(rec: &TournamentRecord, lang: Lang, png: Vec<u8>) -> Outgoing {
+pub(super) fn standings_picture(title: &str, png: Vec<u8>) -> Outgoing {
     let embed = CreateEmbed::new()
-        .description(show::title(rec, lang))
+        .description(title)
         .image(format!("attachment://{STANDINGS_FILE}"))
         .colour(0xC9A227);
     Outgoing {
@@ -126,11 +109,6 @@ pub(super) fn standings_picture(rec: &TournamentRecord, lang: Lang, png: Vec<u8>
         files: vec![Attachment::new(STANDINGS_FILE, png)],
         ..Outgoing::default()
     }
-}
-
-/// A digest of what the standings picture shows (its table, not its bytes).
-pub(super) fn table_digest(rec: &TournamentRecord, lang: Lang) -> u64 {
-    digest(&format!("{:?}", show::standings_table(rec, lang)))
 }
 
 pub(super) fn is_over(rec: &TournamentRecord) -> bool {

@@ -17,7 +17,7 @@
 use super::Posted;
 use crate::i18n::Lang;
 use crate::manager::tournament::{Status, TournamentNews, TournamentRecord};
-use crate::manager::{GameView, Manager, Player};
+use crate::manager::{GameView, Manager, MessageRef, Player};
 use crate::model::{GameId, Platform, UserRef};
 use crate::platform::present::tournament as show;
 use crate::platform::present::ClockStyle;
@@ -93,6 +93,12 @@ pub trait Outlet: Send + Sync + 'static {
     fn chat_budget(&self) -> ChatBudget;
     /// How the announcement writes times (a live countdown, or the time of day).
     fn clock_style(&self) -> ClockStyle;
+    /// Whether `msg`, a board of one of `rec`'s games, is in the event's chat (where it
+    /// reaches both players). By default a message whose place is the event's chat; a
+    /// platform whose chats hold several places (a Discord server's channels) says so.
+    fn in_event_chat(&self, rec: &TournamentRecord, msg: &MessageRef) -> bool {
+        msg.platform == rec.chat.platform && msg.place() == rec.chat.id
+    }
     /// Draws every announcement of `rec` again.
     fn redraw_announcements(
         &self,
@@ -373,7 +379,7 @@ impl<O: Outlet> Flow<O> {
         let in_chat = view
             .messages
             .iter()
-            .any(|m| m.platform == rec.chat.platform && m.place() == rec.chat.id);
+            .any(|m| self.outlet.in_event_chat(rec, m));
         if in_chat || view.is_over() {
             return Outcome::Nothing;
         }

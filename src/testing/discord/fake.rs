@@ -67,6 +67,17 @@ impl FakeDiscord {
         Place::Dm { channel }
     }
 
+    /// `user` takes no DMs from the bot (closed DMs, the bot blocked): Discord refuses the
+    /// bot's messages to them with 403, code 50007.
+    pub fn close_dms(&self, user: &User) {
+        self.shared.lock().dms.closed.insert(user.id);
+    }
+
+    /// The DM channel the bot opened with `user`, if it did.
+    pub fn dm_channel_of(&self, user: &User) -> Option<u64> {
+        self.shared.lock().dms.by_user.get(&user.id).copied()
+    }
+
     /// The next `times` calls whose method is `method` and whose path contains `path_contains`
     /// fail with `failure`.
     pub fn fail_next(&self, method: &str, path_contains: &str, failure: Failure, times: u32) {
@@ -479,7 +490,17 @@ impl FakeDiscord {
             .as_str()
             .and_then(|s| s.parse().ok())
             .unwrap_or(0);
-        let guild = self.shared.lock().channels.get(&channel).copied().flatten();
+        let (guild, recipient) = {
+            let state = self.shared.lock();
+            let guild = state.channels.get(&channel).copied().flatten();
+            (guild, state.dms.recipient(channel))
+        };
+        // Only its recipient sees a DM between the bot and a user.
+        assert!(
+            recipient.is_none_or(|r| r == user.id),
+            "user {} cannot see the DM of user {recipient:?}",
+            user.id
+        );
         let place = match guild {
             Some(guild) => Place::Guild { guild, channel },
             None => Place::Dm { channel },

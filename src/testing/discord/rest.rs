@@ -248,8 +248,17 @@ fn handle(
                     "This field is required",
                 );
             };
-            let id = state.snowflake();
-            state.channels.insert(id, None);
+            // Discord answers the same DM channel for a user every time.
+            let user = recipient.parse::<u64>().unwrap_or(0);
+            let id = match state.dms.by_user.get(&user) {
+                Some(id) => *id,
+                None => {
+                    let id = state.snowflake();
+                    state.channels.insert(id, None);
+                    state.dms.by_user.insert(user, id);
+                    id
+                }
+            };
             (
                 StatusCode::OK,
                 json!({ "id": id.to_string(), "type": 1, "last_message_id": null,
@@ -260,6 +269,10 @@ fn handle(
             let Some(channel) = known_channel(state, channel) else {
                 return error(404, 10003, "Unknown Channel");
             };
+            let recipient = state.dms.recipient(channel);
+            if recipient.is_some_and(|user| state.dms.closed.contains(&user)) {
+                return error(403, 50007, "Cannot send messages to this user");
+            }
             create_message(state, channel, body, 0, None)
         }
         ("PATCH", ["channels", channel, "messages", message]) => {

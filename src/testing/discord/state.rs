@@ -67,6 +67,10 @@ pub(super) struct FakeState {
     pub(super) files: HashMap<u64, Vec<u8>>,
     /// channel id -> guild id (None: a DM channel).
     pub(super) channels: HashMap<u64, Option<u64>>,
+    /// The DM channels the bot opened (POST /users/@me/channels): user id -> channel id,
+    /// and users who do not take DMs from the bot (closed DMs, the bot blocked): a message
+    /// to them is refused as Discord does (403, 50007).
+    pub(super) dms: DmChannels,
     pub(super) global_commands: Vec<Value>,
     pub(super) guild_commands: HashMap<u64, Vec<Value>>,
     pub(super) sessions: Vec<Session>,
@@ -79,6 +83,21 @@ pub(super) struct FakeState {
     pub(super) permissions: HashMap<u64, u64>,
     /// Client locales by user id (default `en-US`).
     pub(super) locales: HashMap<u64, String>,
+}
+
+#[derive(Default)]
+pub(super) struct DmChannels {
+    pub(super) by_user: HashMap<u64, u64>,
+    pub(super) closed: std::collections::HashSet<u64>,
+}
+
+impl DmChannels {
+    /// The user a DM channel the bot opened is with.
+    pub(super) fn recipient(&self, channel: u64) -> Option<u64> {
+        self.by_user
+            .iter()
+            .find_map(|(user, c)| (*c == channel).then_some(*user))
+    }
 }
 
 impl FakeState {
