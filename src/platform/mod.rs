@@ -5,6 +5,7 @@
 pub mod console;
 pub mod discord;
 pub mod flow;
+pub mod http;
 pub mod present;
 pub mod telegram;
 pub mod web;

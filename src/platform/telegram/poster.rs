@@ -70,14 +70,15 @@ pub fn quota(per_minute: u32, burst: u32) -> Quota {
 }
 
 /// A quota that never lets more than `per_minute` through in any minute, bursts included:
-/// a full bucket of `burst` followed by a token every `60 / rate` s lets `burst + rate - 1`
-/// pass in the minute after a quiet spell, so the rate is `per_minute - burst + 1` (the
-/// plain `quota(20, 4)` let 23 posts into a group's first minute, and Telegram answered the
-/// 21st with a 429 and a wait of most of a minute).
+/// a full bucket of `burst` followed by a token every `60 / rate` s lets up to
+/// `burst + rate - 1` pass in the minute after a quiet spell (one more when the interval
+/// rounds down to whole nanoseconds), so the rate is `per_minute - burst` (the plain
+/// `quota(20, 4)` let 23 posts into a group's first minute, and Telegram answered the 21st
+/// with a 429 and a wait of most of a minute).
 pub fn quota_within(per_minute: u32, burst: u32) -> Quota {
     let per_minute = per_minute.max(1);
     let burst = burst.clamp(1, per_minute);
-    quota(per_minute - burst + 1, burst)
+    quota((per_minute - burst).max(1), burst)
 }
 
 impl Limiter {
@@ -549,10 +550,10 @@ mod tests {
                 u128::from(burst) + later
             );
         }
-        // Telegram's group: 4 at once, then 17 a minute.
+        // Telegram's group: 4 at once, then 16 a minute.
         let q = quota_within(20, 4);
         assert_eq!(q.burst_size().get(), 4);
-        assert_eq!(q.replenish_interval(), Duration::from_secs(60) / 17);
+        assert_eq!(q.replenish_interval(), Duration::from_secs(60) / 16);
     }
 
     #[tokio::test]

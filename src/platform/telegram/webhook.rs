@@ -8,7 +8,7 @@
 //! - Updates wait in a bounded queue. teloxide's endpoint feeds an unbounded channel; a burst
 //!   faster than the handlers would grow it without limit. Here an update that finds the
 //!   queue full is refused with 503 and Telegram keeps it and delivers it again later.
-//! - Anyone can reach the port, so it is served like the web pages (`web::server`): a
+//! - Anyone can reach the port, so it is served like the web pages (`platform::http::server`): a
 //!   request's head must arrive within 10 s, a connection doing nothing for a minute is
 //!   closed, at most `MAX_CONNECTIONS` at once and `MAX_PER_ADDRESS` from one address
 //!   (Telegram opens 40 by default, from a few addresses). The secret header is checked
@@ -16,7 +16,7 @@
 
 use super::config::CheckedWebhook;
 use super::poster::scrub;
-use crate::platform::web::{limits, server};
+use crate::platform::http::{limits, server};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};

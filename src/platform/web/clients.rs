@@ -10,7 +10,7 @@
 //! page for as long as it is open), at most `max_per_address` per address block, else 429.
 
 use super::config::TrustedProxy;
-use super::limits::PerAddress;
+use crate::platform::http::limits::PerAddress;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -128,7 +128,7 @@ pub async fn limit(
 /// A body that holds a client's place until it is dropped.
 struct Held {
     body: axum::body::Body,
-    _place: super::limits::AddressGuard,
+    _place: crate::platform::http::limits::AddressGuard,
 }
 
 impl http_body::Body for Held {

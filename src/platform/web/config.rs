@@ -1,5 +1,6 @@
 //! `[web]`: the game pages' server (docs/web.md).
 
+pub use crate::platform::http::limits::TrustedProxy;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
@@ -34,40 +35,6 @@ pub struct WebConfig {
     /// forwarded for counts against `max_per_address`. Anyone else's forwarding headers
     /// are ignored.
     pub trusted_proxies: Vec<TrustedProxy>,
-}
-
-/// An address or a block of addresses, as `trusted_proxies` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TrustedProxy(pub ipnet::IpNet);
-
-impl TrustedProxy {
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        self.0.contains(&super::limits::canonical(ip))
-    }
-}
-
-impl std::str::FromStr for TrustedProxy {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        let text = text.trim();
-        if let Ok(net) = text.parse::<ipnet::IpNet>() {
-            return Ok(TrustedProxy(net.trunc()));
-        }
-        match text.parse::<IpAddr>() {
-            Ok(ip) => Ok(TrustedProxy(ipnet::IpNet::from(ip))),
-            Err(_) => Err(format!(
-                "web.trusted_proxies: {text:?} is not an address or a block such as 10.0.0.0/8"
-            )),
-        }
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for TrustedProxy {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
 }
 
 impl Default for WebConfig {
@@ -135,8 +102,8 @@ impl WebConfig {
     }
 
     /// The server's timeouts.
-    pub fn timeouts(&self) -> super::server::Timeouts {
-        super::server::Timeouts {
+    pub fn timeouts(&self) -> crate::platform::http::server::Timeouts {
+        crate::platform::http::server::Timeouts {
             header_read: Duration::from_secs(self.header_read_timeout_secs),
             idle: Duration::from_secs(self.idle_timeout_secs),
         }

@@ -7,7 +7,6 @@
 //! forwards are counted per request (`Clients`). A connection gives its places back when it
 //! closes, and is closed when no byte went either way for the idle timeout.
 
-use super::config::TrustedProxy;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
@@ -20,6 +19,40 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
+
+/// An address or a block of addresses, as `trusted_proxies` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrustedProxy(pub ipnet::IpNet);
+
+impl TrustedProxy {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.0.contains(&canonical(ip))
+    }
+}
+
+impl std::str::FromStr for TrustedProxy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if let Ok(net) = text.parse::<ipnet::IpNet>() {
+            return Ok(TrustedProxy(net.trunc()));
+        }
+        match text.parse::<IpAddr>() {
+            Ok(ip) => Ok(TrustedProxy(ipnet::IpNet::from(ip))),
+            Err(_) => Err(format!(
+                "web.trusted_proxies: {text:?} is not an address or a block such as 10.0.0.0/8"
+            )),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TrustedProxy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 /// `ip` with an IPv4 address written as IPv6 (`::ffff:a.b.c.d`) made IPv4 again.
 pub fn canonical(ip: IpAddr) -> IpAddr {
