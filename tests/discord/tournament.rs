@@ -401,8 +401,9 @@ async fn an_arena_runs_in_a_server_from_announcement_to_podium() {
         text(&again)
     );
 
-    // The game is played on that message like any board, then the player to move resigns.
-    for _ in 0..4 {
+    // The game is played on that message like any board, then the player to move resigns:
+    // seven moves each, the fewest that earn the berserker's extra point (as on lichess).
+    for _ in 0..14 {
         play_one(&server, board, &players).await;
     }
     let last = fake.message(board).expect("the board");
@@ -410,7 +411,7 @@ async fn an_arena_runs_in_a_server_from_announcement_to_podium() {
     let winner = if loser.id == alice.id { &bob } else { &alice };
     assert_eq!(
         winner.id, black.id,
-        "White was to move after four moves and resigned"
+        "White was to move after fourteen moves and resigned"
     );
     let resign = custom_id(&last, "1r:").expect("a Resign button");
     let call = server.press(&loser, board, &resign).await;

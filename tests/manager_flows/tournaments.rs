@@ -44,6 +44,20 @@ async fn started_round(m: &Manager, id: &str, round: usize) -> TournamentRecord 
     m.tournament(id).await.unwrap()
 }
 
+/// The arena once its first wave is paired and its games are made (as `started_round`:
+/// the manager's own ticker may be doing that very work when the test's tick runs).
+async fn started_wave(m: &Manager, id: &str) -> TournamentRecord {
+    for _ in 0..250 {
+        let t = m.tournament(id).await.unwrap();
+        if !t.arena.is_empty() && t.arena.iter().all(|b| b.started) {
+            return t;
+        }
+        m.tick_tournaments().await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    m.tournament(id).await.unwrap()
+}
+
 fn swiss(rounds: u8) -> NewTournament {
     NewTournament {
         format: Format::Swiss { rounds },
@@ -382,9 +396,7 @@ async fn a_berserk_win_scores_three(backend: Backend) {
     // Three: the third meets the first game's winner in the next wave.
     let (t, _) = event_of(&m, new, "b", 3).await;
     clock.advance(61);
-    m.tick_tournaments().await;
-    m.tick_tournaments().await;
-    let t = m.tournament(&t.id).await.unwrap();
+    let t = started_wave(&m, &t.id).await;
     let board = &t.arena[0];
     let id = board.game.clone().unwrap();
     let (white, black) = (player(&t, board.white), player(&t, board.black));
@@ -735,9 +747,7 @@ async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend
     };
     let (t, _) = event_of(&m, new, "w", 2).await;
     clock.advance(61);
-    m.tick_tournaments().await;
-    m.tick_tournaments().await;
-    let t = m.tournament(&t.id).await.unwrap();
+    let t = started_wave(&m, &t.id).await;
     let id = t.arena[0].game.clone().unwrap();
     let (white, black) = (player(&t, t.arena[0].white), player(&t, t.arena[0].black));
     assert_eq!(m.game(&id).await.unwrap().awaiting, [true, true]);
@@ -816,9 +826,7 @@ async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend
     )
     .await;
     clock.advance(61);
-    m.tick_tournaments().await;
-    m.tick_tournaments().await;
-    let t2 = m.tournament(&t2.id).await.unwrap();
+    let t2 = started_wave(&m, &t2.id).await;
     let lost = t2.arena[0].game.clone().unwrap();
     clock.advance(10 * 60 + 29);
     settle().await;

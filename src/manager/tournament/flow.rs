@@ -593,6 +593,12 @@ impl Manager {
                 let Format::Swiss { rounds } = t.format else {
                     return Ok(false);
                 };
+                // Looked at again on the record as written now: another tick (of this
+                // process or another) may have paired the next round since `rec` was read,
+                // and its games are not over (the event is not finished by their pairing).
+                if !t.boards_done() {
+                    return Err(TournamentError::RoundRunning);
+                }
                 if t.rounds.len() >= usize::from(rounds) {
                     t.status = Status::Finished;
                     return Ok(true);
