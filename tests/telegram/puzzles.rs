@@ -19,6 +19,7 @@ use toguz::testing::telegram::inproc::InProcessBot;
 use toguz::testing::telegram::{
     check_png, Call, FakeTelegram, StoredMessage, TgChat, TgUser, BOT_USERNAME,
 };
+use toguz::testing::Lifted;
 
 const GROUP: i64 = -100_734;
 
@@ -57,13 +58,23 @@ struct Answer {
 
 impl Room {
     fn start(puzzles: &[&str]) -> Room {
+        Room::start_with(puzzles, None)
+    }
+
+    /// `start` with the flood limits lifted, for the reason `lifted` gives.
+    fn start_with(puzzles: &[&str], lifted: Option<Lifted>) -> Room {
         let fake = FakeTelegram::start(TOKEN);
         let dir = tempfile::tempdir().expect("temp dir");
         let config = ManagerConfig {
             puzzles: Some(Arc::from(puzzles.join("\n"))),
             ..test_config()
         };
-        let bot = InProcessBot::start_with(&fake, config.clone(), dir.path());
+        let bot = match lifted {
+            Some(lifted) => {
+                InProcessBot::start_with_lifted(&fake, config.clone(), dir.path(), lifted)
+            }
+            None => InProcessBot::start_with(&fake, config.clone(), dir.path()),
+        };
         Room {
             bot: Some(bot),
             fake,
@@ -571,7 +582,13 @@ fn an_attempt_outlives_a_restart_of_the_bot() {
 /// presser is told in an alert to slow down and nothing is posted; someone else is served.
 #[test]
 fn next_and_daily_presses_are_limited_as_commands_are() {
-    let room = Room::start(&[ONE_MOVE]);
+    let room = Room::start_with(
+        &[ONE_MOVE],
+        Some(Lifted::because(
+            "about the per-user command limit: twenty puzzles posted in the group would \
+             otherwise wait a minute for the group's flood allowance",
+        )),
+    );
     let (alice, bob) = (&room.alice, &room.bob);
     let start = Position::from_fen(ONE_MOVE_FEN).unwrap();
     let (board, _) = room.ask_puzzle(alice, "/puzzle");

@@ -468,11 +468,12 @@ fn a_swiss_event_with_the_bot_at_a_level() {
     );
     assert!(club.fake.wait_answer(&q, WAIT).is_some());
     // The redrawn board no longer carries the pairing line, but still says which round
-    // and board it is.
+    // and board it is. Alice gave up before her first move: a forfeit (issue 49, finding 2).
     club.message_where(board.message.message_id, "redrawn as resigned", |m| {
-        m.caption
-            .as_deref()
-            .is_some_and(|c| c.contains("Alice resigned.") && c.contains("· round 1, board 1"))
+        m.caption.as_deref().is_some_and(|c| {
+            c.contains("Alice gave up before both sides had moved")
+                && c.contains("· round 1, board 1")
+        })
     });
     let mark = club.fake.mark();
     club.advance(0);

@@ -339,7 +339,14 @@ async fn check_pressed_in_its_chat(ctx: &Ctx, q: &CallbackQuery, id: &str) -> Re
     let Some(pressed_in) = q.message.as_ref().map(|m| m.chat().id.0) else {
         return Err(Failure::bad_button("a tournament button inline"));
     };
-    let rec = ctx.manager.tournament(id).await?;
+    let rec = ctx
+        .manager
+        .tournament(id)
+        .await
+        .map_err(|err| Failure::Refused {
+            alert: about_the_presser(&err),
+            err,
+        })?;
     let here = ChatRef::new(Platform::Telegram, pressed_in.to_string());
     if rec.chat != here {
         tracing::info!(
