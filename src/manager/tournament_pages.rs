@@ -31,6 +31,9 @@ pub struct TournamentPage {
     pub game_keys: BTreeMap<GameId, String>,
     /// When the page was read (unix seconds): countdowns count from it.
     pub now: u64,
+    /// The event's chat is listed (`/web public on`): its page may be found by search
+    /// engines; any other says `noindex` (issue 49, finding 9).
+    pub listed: bool,
 }
 
 impl TournamentPage {
@@ -77,11 +80,14 @@ impl Manager {
             .filter_map(|b| b.game.as_ref())
             .map(|game| (game.clone(), sign(&secret, game)))
             .collect();
+        self.refresh_public_chats().await;
+        let listed = lock(&self.inner.index).lists(&record.chat.key());
         Ok(TournamentPage {
             key: key.to_string(),
             record,
             game_keys,
             now: self.now(),
+            listed,
         })
     }
 

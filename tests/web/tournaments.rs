@@ -210,6 +210,16 @@ async fn a_tournament_page_shows_the_standings_in_order_and_links_every_game() {
         "{kk}"
     );
 
+    // The listed chat's event may be indexed; the private chat's says noindex (issue 49,
+    // finding 9).
+    assert!(!html.contains("noindex"), "{html}");
+    let (status, hidden_html) = get(&site, &format!("/t/{hidden_key}")).await;
+    assert_eq!(status, 200, "{hidden_html}");
+    assert!(
+        hidden_html.contains("<meta name=\"robots\" content=\"noindex, nofollow\">"),
+        "{hidden_html}"
+    );
+
     // Forged, altered or borrowed keys: the plain 404 page.
     let mut forged = key.clone();
     let last = forged.pop().unwrap();

@@ -35,6 +35,7 @@ fn page(rec: TournamentRecord, now: u64) -> TournamentPage {
         record: rec,
         game_keys,
         now,
+        listed: true,
     }
 }
 

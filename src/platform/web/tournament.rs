@@ -29,7 +29,10 @@ pub(super) async fn page(
 ) -> Response {
     let lang = lang_of(&query, &headers);
     match app.manager.tournament_page(&key).await {
-        Ok(page) => html(StatusCode::OK, tournament_page(&page, lang, &app.base)),
+        Ok(page) => super::with_robots(
+            html(StatusCode::OK, tournament_page(&page, lang, &app.base)),
+            page.listed,
+        ),
         Err(error) => read_failed(error, lang, Missing::Tournament, &format!("/t/{key}")),
     }
 }
@@ -110,6 +113,7 @@ pub fn tournament_page(page: &TournamentPage, lang: Lang, base: &str) -> String 
         part = changing_part(&w),
         js = TOURNAMENT_SCRIPT.href(),
     );
+    let og = format!("{og}{}", super::page::robots(page.listed));
     document(lang, &w.title, &og, &path, &body)
 }
 
