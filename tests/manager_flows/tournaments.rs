@@ -58,6 +58,15 @@ async fn started_wave(m: &Manager, id: &str) -> TournamentRecord {
     m.tournament(id).await.unwrap()
 }
 
+/// A 30-minute 3+2 arena starting a minute after `T0`.
+fn blitz_arena() -> NewTournament {
+    NewTournament {
+        format: Format::Arena { minutes: 30 },
+        time: TimeControl::fischer(3, 2),
+        ..swiss(1)
+    }
+}
+
 fn swiss(rounds: u8) -> NewTournament {
     NewTournament {
         format: Format::Swiss { rounds },
@@ -388,11 +397,7 @@ async fn games_not_yet_posted_are_announced_after_a_restart(backend: Backend) {
 async fn a_berserk_win_scores_three(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
-    let new = NewTournament {
-        format: Format::Arena { minutes: 30 },
-        time: TimeControl::fischer(3, 2),
-        ..swiss(1)
-    };
+    let new = blitz_arena();
     // Three: the third meets the first game's winner in the next wave.
     let (t, _) = event_of(&m, new, "b", 3).await;
     clock.advance(61);
@@ -614,11 +619,7 @@ async fn giving_up_before_both_moved_loses_only_ones_own_game(backend: Backend) 
 
     // An arena: the opponent of the one who resigned scores a win; only the resigner is
     // paused.
-    let new = NewTournament {
-        format: Format::Arena { minutes: 30 },
-        time: TimeControl::fischer(3, 2),
-        ..swiss(1)
-    };
+    let new = blitz_arena();
     let (a, _) = event_of(&m, new, "h", 2).await;
     clock.advance(61);
     m.tick_tournaments().await;
@@ -740,11 +741,7 @@ async fn live_events_are_capped_and_read_by_chat(backend: Backend) {
 async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend) {
     let clock = Clock::manual(T0);
     let m = start(backend.open().await, &clock).await;
-    let new = NewTournament {
-        format: Format::Arena { minutes: 30 },
-        time: TimeControl::fischer(3, 2),
-        ..swiss(1)
-    };
+    let new = blitz_arena();
     let (t, _) = event_of(&m, new, "w", 2).await;
     clock.advance(61);
     let t = started_wave(&m, &t.id).await;
@@ -816,10 +813,8 @@ async fn a_first_move_waits_for_the_board_to_reach_both_players(backend: Backend
     let (t2, _) = event_of(
         &m,
         NewTournament {
-            format: Format::Arena { minutes: 30 },
-            time: TimeControl::fischer(3, 2),
             starts_at: clock.now() + 60,
-            ..swiss(1)
+            ..blitz_arena()
         },
         "n",
         2,
