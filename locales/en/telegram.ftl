@@ -88,7 +88,7 @@ tg-help-puzzle = /puzzle: a puzzle near your puzzle rating (a position from a re
 tg-puzzle-how = I don't understand “{ $given }”. For example: /puzzle, /puzzle daily, /puzzle stats, /puzzle top, /puzzle top global.
 tg-cmd-web = Show this group's games on the website
 tg-help-web = /web public on: list this group's games on the website's front page (admins; /web public off stops it). /web profile on|off: whether your own page lists all your games
-tg-web-how = I don't understand “{ $given }”. For example: /web, /web public on, /web public off.
+tg-web-how = I don't understand “{ $given }”. For example: /web, /web public on, /web public off, /web login, /web logout.
 # Rules variants typed with /play, /challenge and /tournament new (issue 33).
 tg-help-variant = Rules variants for /play, /challenge and /tournament new: add “5 balls” or “3 balls” (balls in each pit at the start; the standard game has 9), “no tuzdek” (no tuzdeks at all) or “ninth pit” (a tuzdek may be made on pit 9 too). For example: /play easy 5 balls, /challenge 3 balls no tuzdek.
 tg-variant-balls = “{ $given }” is not a variant: a game starts with 9, 5 or 3 balls in each pit. For example: /play easy 5 balls.

@@ -27,6 +27,15 @@ web-review = Review
 # The link to a game's page under its board, and in records and reviews.
 web-page-button = 🌐 Game page
 web-page-link = 🌐 Game page: { $url }
+# /web login and /web logout (issue 50): the sign-in link to the website, in a private chat only.
+web-login-link = Here is your sign-in link for the website. It works once, within the next { $minutes } minutes, and signs you in as you: do not pass it on.
+web-login-button = 🔑 Sign in on the website
+web-login-private-only = I send sign-in links only in our private chat. Write /web login to me there.
+web-logout-done = { $count ->
+    [0] You were not signed in on the website anywhere.
+    [one] Signed out: your one session on the website has ended.
+   *[other] Signed out: all { $count } of your sessions on the website have ended.
+}
 web-index-listed = Listed here are the games of chats whose admins chose to show them (/web public on in Telegram, /web public:on in Discord), and games played at the terminal.
 web-index-live = Playing now
 web-index-recent = Recently finished

@@ -88,7 +88,7 @@ tg-help-puzzle = /puzzle: есеп шешу рейтингіңізге сай е
 tg-puzzle-how = «{ $given }» дегенді түсінбедім. Мысалы: /puzzle, /puzzle daily, /puzzle stats, /puzzle top, /puzzle top global.
 tg-cmd-web = Топ ойындарын сайтта көрсету
 tg-help-web = /web public on: топ ойындарын сайттың басты бетінде көрсету (әкімшілер; /web public off — тоқтату). /web profile on|off: өз бетіңізде барлық ойындарыңызды көрсету-көрсетпеу
-tg-web-how = «{ $given }» дегенді түсінбедім. Мысалы: /web, /web public on, /web public off.
+tg-web-how = «{ $given }» дегенді түсінбедім. Мысалы: /web, /web public on, /web public off, /web login, /web logout.
 # /play, /challenge және /tournament new командаларындағы ереже нұсқалары (issue 33).
 tg-help-variant = /play, /challenge және /tournament new үшін ереже нұсқалары: «5 құмалақ» не «3 құмалақ» (ойын басында әр отауда болатын құмалақ саны; әдеттегі ойында — 9), «тұздықсыз» немесе «тоғызыншы отау» (тоғызыншы отаудан да тұздық алуға болады) деп қосыңыз. Мысалы: /play жеңіл 5 құмалақ, /challenge 3 құмалақ тұздықсыз.
 tg-variant-balls = «{ $given }» деген нұсқа жоқ: ойын басында әр отауда 9, 5 не 3 құмалақтан болады. Мысалы: /play жеңіл 5 құмалақ.

@@ -96,7 +96,7 @@ tg-help-puzzle = /puzzle: задача под ваш рейтинг в зада�
 tg-puzzle-how = Не понимаю «{ $given }». Например: /puzzle, /puzzle daily, /puzzle stats, /puzzle top, /puzzle top global.
 tg-cmd-web = Показывать партии группы на сайте
 tg-help-web = /web public on: показывать партии группы на главной странице сайта (администраторы; /web public off — прекратить). /web profile on|off: показывать ли на вашей странице все ваши партии
-tg-web-how = Не понимаю «{ $given }». Например: /web, /web public on, /web public off.
+tg-web-how = Не понимаю «{ $given }». Например: /web, /web public on, /web public off, /web login, /web logout.
 # Варианты правил в /play, /challenge и /tournament new (issue 33).
 tg-help-variant = Варианты правил для /play, /challenge и /tournament new: добавьте «5 шаров» или «3 шара» (столько шаров будет в каждой лунке в начале партии; в обычной партии — 9), «без туздыков» или «девятая лунка» (туздык можно взять и в девятой лунке). Например: /play лёгкий 5 шаров, /challenge 3 шара без туздыков.
 tg-variant-balls = Варианта «{ $given }» нет: в начале партии в каждой лунке по 9, 5 или 3 шара. Например: /play лёгкий 5 шаров.

@@ -232,3 +232,44 @@ async fn a_member_who_manages_the_server_lists_its_games_on_the_front_page() {
         "{hidden}"
     );
 }
+
+/// Issue 50: `/web signin:login` answers privately with a one-time sign-in link as a button
+/// (the text names no address Discord would unfurl); `signin:logout` ends the sessions;
+/// `signin` with another option is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_signin_gives_a_private_one_time_link() {
+    let (fake, _dir, _bot) = start(WEB).await;
+    let aigul = User::new(1405, "Aigul");
+    let place = fake.guild_channel(GUILD, CHANNEL);
+    let login = json!([{ "name": "signin", "type": 3, "value": "login" }]);
+    let id = fake.slash(&aigul, place, "web", login, &[]);
+    let call = fake.wait_callback(id).await;
+    assert_eq!(call.callback_type(), Some(4), "{}", content(&call));
+    assert!(call.is_ephemeral(), "the link is only for its user");
+    let text = content(&call);
+    assert!(
+        text.contains("works once, within the next 10 minutes"),
+        "{text}"
+    );
+    assert!(!text.contains(PAGES), "{text}");
+    let data = call.message_data().expect("a message");
+    let button = &data["components"][0]["components"][0];
+    assert_eq!(button["style"], 5, "a link button: {button}");
+    assert_eq!(button["label"], "🔑 Sign in on the website");
+    let url = button["url"].as_str().expect("an address");
+    let token = url
+        .strip_prefix(&format!("{PAGES}/login/"))
+        .unwrap_or_else(|| panic!("a link to the site's /login/: {url}"));
+    assert_eq!(token.len(), 64, "{url}");
+
+    let logout = web_with(&fake, &aigul, Some(("signin", "logout"))).await;
+    assert_eq!(logout, "You were not signed in on the website anywhere.");
+    let both = json!([
+        { "name": "signin", "type": 3, "value": "login" },
+        { "name": "public", "type": 3, "value": "on" }
+    ]);
+    let id = fake.slash(&aigul, place, "web", both, &[]);
+    let call = fake.wait_callback(id).await;
+    assert!(call.is_ephemeral());
+    assert!(!content(&call).contains("works once"), "{}", content(&call));
+}

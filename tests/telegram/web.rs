@@ -85,3 +85,87 @@ fn an_admin_lists_the_groups_games_and_a_member_is_refused() {
     ask(&fake, &group, &bob, "/web profile off");
     assert!(!shows_all());
 }
+
+const SITE: &str = "https://pages.example.org";
+
+/// Issue 50: `/web login` gives a one-time sign-in link, only in the private chat and only
+/// as a button (the text holds no address a preview could fetch); `/web logout` ends every
+/// session of the user.
+#[test]
+fn web_login_gives_a_private_one_time_link_and_logout_ends_the_sessions() {
+    let fake = FakeTelegram::start(TOKEN);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = test_config();
+    config.web_url = Some(SITE.to_owned());
+    let bot = InProcessBot::start_with(&fake, config, dir.path());
+    let group = TgChat::group(GROUP, "Web club");
+    let alice = TgUser::new(921, "Alice", "alice_l", "en");
+    assert_eq!(
+        ask(&fake, &group, &alice, "/web login"),
+        "I send sign-in links only in our private chat. Write /web login to me there."
+    );
+    assert!(fake
+        .bot_messages(GROUP)
+        .iter()
+        .all(|m| m.reply_markup.is_none()));
+
+    let private = TgChat::private(&alice);
+    let asked = fake.send_text(&private, &alice, "/web login");
+    let found = fake.wait_until(WAIT, |v| {
+        v.bot_messages(alice.id)
+            .iter()
+            .any(|m| m.reply_to == Some(asked))
+    });
+    assert!(found, "no answer to /web login");
+    let answer = fake
+        .bot_messages(alice.id)
+        .into_iter()
+        .find(|m| m.reply_to == Some(asked))
+        .expect("the answer");
+    let text = answer.text.clone().expect("a text");
+    assert!(
+        text.contains("works once, within the next 10 minutes"),
+        "{text}"
+    );
+    assert!(!text.contains(SITE), "{text}");
+    let markup = answer.reply_markup.clone().expect("a button");
+    let button = &markup["inline_keyboard"][0][0];
+    assert_eq!(button["text"], "🔑 Sign in on the website");
+    let url = button["url"]
+        .as_str()
+        .expect("a URL button, not a web_app one");
+    let token = url
+        .strip_prefix(&format!("{SITE}/login/"))
+        .expect("a link to the site's /login/")
+        .to_owned();
+
+    let manager = bot.manager.clone();
+    let (session, again) = bot.block_on(async move {
+        let session = manager.redeem_web_login(&token).await;
+        (session, manager.redeem_web_login(&token).await)
+    });
+    let session = session.expect("the link signs Alice in");
+    assert_eq!(session.user.id, alice.id.to_string());
+    assert!(again.is_err(), "the link works once");
+
+    let asked = fake.send_text(&private, &alice, "/web logout");
+    let found = fake.wait_until(WAIT, |v| {
+        v.bot_messages(alice.id)
+            .iter()
+            .any(|m| m.reply_to == Some(asked) && m.text.is_some())
+    });
+    assert!(found, "no answer to /web logout");
+    let said = fake
+        .bot_messages(alice.id)
+        .into_iter()
+        .find(|m| m.reply_to == Some(asked))
+        .and_then(|m| m.text);
+    assert_eq!(
+        said.as_deref(),
+        Some("Signed out: your one session on the website has ended.")
+    );
+    let manager = bot.manager.clone();
+    let token = session.token.expose().to_owned();
+    let ended = bot.block_on(async move { manager.web_session(&token).await });
+    assert!(ended.is_err(), "the session ended");
+}

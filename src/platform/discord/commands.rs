@@ -80,6 +80,7 @@ pub enum Command {
     Web {
         public: Option<Result<bool, BadOption>>,
         profile: Option<Result<bool, BadOption>>,
+        signin: Option<Result<web_command::SignInChoice, BadOption>>,
     },
 }
 
@@ -673,6 +674,7 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         "web" => Command::Web {
             public: web_command::parse_web(options, "public"),
             profile: web_command::parse_web(options, "profile"),
+            signin: web_command::parse_signin(options),
         },
         "leaderboard" => Command::Leaderboard {
             global: match string(options, "scope") {
@@ -791,6 +793,7 @@ pub use puzzle_command::PuzzleCommand;
 
 #[path = "web_command.rs"]
 mod web_command;
+pub use web_command::SignInChoice;
 
 #[cfg(test)]
 #[path = "commands_tests.rs"]

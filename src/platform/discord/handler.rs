@@ -384,7 +384,23 @@ impl Bot {
                 let who = (&user, &chat, member);
                 return self.puzzle_command(origin, who, sub, lang).await;
             }
-            Command::Web { public, profile } => {
+            Command::Web {
+                public,
+                profile,
+                signin: Some(signin),
+            } => {
+                if public.is_some() || profile.is_some() {
+                    // One choice at a time: each has its own answer.
+                    return Err(Failure::BadOption);
+                }
+                let signin = signin.map_err(|BadOption| Failure::BadOption)?;
+                return self.signin_command(origin, &user, signin, lang).await;
+            }
+            Command::Web {
+                public,
+                profile,
+                signin: None,
+            } => {
                 let who = (&user, &chat, cmd.guild_id.and(cmd.member.as_deref()));
                 return self.web_command(origin, who, (public, profile), lang).await;
             }

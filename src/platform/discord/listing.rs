@@ -5,11 +5,13 @@
 //! finding 9), anyone's choice for themselves.
 
 use super::commands::BadOption;
+use super::commands::SignInChoice;
 use super::failure::{said, Failure, Handled};
+use super::messages;
 use super::{answer::Origin, Bot};
 use crate::i18n::Lang;
 use crate::model::{ChatRef, UserRef};
-use crate::platform::present::web as words;
+use crate::platform::present::{self, web as words};
 use serenity::all::Member;
 use std::sync::Arc;
 
@@ -56,5 +58,30 @@ impl Bot {
         self.manager.set_chat_public(chat, user, public).await?;
         tracing::info!(chat = chat.id, public, "Discord: chat listing set");
         said(origin, words::listing_set(public, site, lang)).await
+    }
+
+    /// `/web signin:login|logout` (issue 50), answered privately: the one-time sign-in link
+    /// as a button (a link in the text would be unfurled, fetched by Discord), or the end of
+    /// every session of the caller.
+    pub(super) async fn signin_command(
+        self: &Arc<Self>,
+        origin: &Origin<'_>,
+        user: &UserRef,
+        signin: SignInChoice,
+        lang: Lang,
+    ) -> Handled {
+        match signin {
+            SignInChoice::Login => {
+                let issued = self.manager.web_login_link(user).await?;
+                let (text, button) = present::login_answer(&issued, lang);
+                origin.private(messages::link_message(text, &button)).await;
+                Ok(())
+            }
+            SignInChoice::Logout => {
+                let ended = self.manager.end_web_sessions(user).await?;
+                tracing::info!(ended, "Discord: web sessions ended");
+                said(origin, present::logout_done(ended, lang)).await
+            }
+        }
     }
 }

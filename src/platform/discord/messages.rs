@@ -236,6 +236,13 @@ fn game_drawn(
 /// Action rows in one message, at most (Discord's limit).
 const MAX_ROWS: usize = 5;
 
+/// A private message of `text` and one button that opens `link` (`/web signin:login`).
+pub fn link_message(content: String, link: &LinkButton) -> Outgoing {
+    let mut out = text(content);
+    out.components = vec![CreateActionRow::Buttons(vec![link_button(link)])];
+    out
+}
+
 /// A button that opens an address in the browser (it has no custom_id: the bot is not told).
 fn link_button(link: &LinkButton) -> CreateButton {
     CreateButton::new_link(link.url.clone()).label(link.label.clone())

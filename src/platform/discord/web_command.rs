@@ -1,4 +1,4 @@
-//! `/web [public: on|off] [profile: on|off]`: whether the server's games are listed on the
+//! `/web [public: on|off] [profile: on|off] [signin: login|logout]`: whether the server's games are listed on the
 //! website's front page (issue 35), and whether the caller's page lists all their games
 //! (issue 49, finding 9): its definition and parsing (a child of `commands`, whose helpers
 //! it shares).
@@ -31,6 +31,17 @@ pub(super) fn web_definition() -> CreateCommand {
     );
     let profile = choice(profile, "discord-choice-web-on", "on");
     let profile = choice(profile, "discord-choice-web-off", "off");
+    let signin = localize_option(
+        option(
+            CommandOptionType::String,
+            "signin",
+            "discord-opt-web-signin-desc",
+        ),
+        "discord-opt-web-signin",
+        "discord-opt-web-signin-desc",
+    );
+    let signin = choice(signin, "discord-choice-web-login", "login");
+    let signin = choice(signin, "discord-choice-web-logout", "logout");
     localized!(
         command("web", "discord-cmd-web-desc"),
         "discord-cmd-web",
@@ -39,6 +50,25 @@ pub(super) fn web_definition() -> CreateCommand {
     .contexts(EVERYWHERE.to_vec())
     .add_option(public)
     .add_option(profile)
+    .add_option(signin)
+}
+
+/// `signin:` (issue 50): a one-time sign-in link to the site, or the end of every session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignInChoice {
+    Login,
+    Logout,
+}
+
+/// `signin:`: `None` when not given.
+pub(super) fn parse_signin(
+    options: &[CommandDataOption],
+) -> Option<Result<SignInChoice, BadOption>> {
+    string(options, "signin").map(|v| match v {
+        "login" => Ok(SignInChoice::Login),
+        "logout" => Ok(SignInChoice::Logout),
+        _ => Err(BadOption),
+    })
 }
 
 /// `public:` or `profile:` (`name`): `None` when not given; `Some(Ok(on))` turns it on or

@@ -30,6 +30,29 @@ pub fn page_line(url: Option<&str>, lang: Lang) -> Option<String> {
     url.map(|url| t!(lang, "web-page-link", url = url))
 }
 
+/// `/web login`'s answer (issue 50), the same on every platform: a text that does not hold
+/// the address (a text's link gets a preview, and a preview fetcher must not see it) and a
+/// button that opens it. Only ever shown to its user: in a private chat or privately.
+pub fn login_answer(link: &crate::manager::LoginLink, lang: Lang) -> (String, LinkButton) {
+    let minutes = crate::manager::web_sessions::LOGIN_LINK_TTL_SECS / 60;
+    let text = t!(lang, "web-login-link", minutes = minutes);
+    let button = LinkButton {
+        label: t!(lang, "web-login-button"),
+        url: link.url.expose().to_owned(),
+    };
+    (text, button)
+}
+
+/// `/web login` said where others would see the link.
+pub fn login_private_only(lang: Lang) -> String {
+    t!(lang, "web-login-private-only")
+}
+
+/// `/web logout`'s answer: the user's sessions on the site were ended.
+pub fn logout_done(ended: usize, lang: Lang) -> String {
+    t!(lang, "web-logout-done", count = ended)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

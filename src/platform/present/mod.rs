@@ -34,7 +34,7 @@ pub mod web_player;
 pub mod web_tournament;
 
 pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
-pub use link::{page_button, page_line, LinkButton};
+pub use link::{login_answer, login_private_only, logout_done, page_button, page_line, LinkButton};
 pub use names::{plain_player_name, player_name, user_name};
 
 /// The longest label of a word button (resign, draw, accept, a level...), in characters:

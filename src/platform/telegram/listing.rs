@@ -6,10 +6,12 @@
 use super::boards::html;
 use super::command::WebCommand;
 use super::failure::{Failure, HandlerResult};
+use super::poster::Content;
 use super::Ctx;
 use crate::i18n::Lang;
 use crate::model::{ChatRef, Platform, UserRef};
-use crate::platform::present::web as words;
+use crate::platform::present::{self, web as words};
+use crate::t;
 use std::sync::Arc;
 use teloxide::types::Message;
 
@@ -20,7 +22,7 @@ const COMMAND_OFF: &str = "/web public off";
 const PROFILE_ON: &str = "/web profile on";
 const PROFILE_OFF: &str = "/web profile off";
 
-/// `/web [public on|off]`.
+/// `/web [public on|off | profile on|off | login | logout]`.
 pub async fn command(
     ctx: &Arc<Ctx>,
     msg: &Message,
@@ -43,6 +45,12 @@ pub async fn command(
             ctx.manager.set_player_page_public(actor, public).await?;
             words::profile_set(public, lang)
         }
+        WebCommand::Login => return login(ctx, msg, actor, lang).await,
+        WebCommand::Logout => {
+            let ended = ctx.manager.end_web_sessions(actor).await?;
+            tracing::info!(ended, "telegram: web sessions ended");
+            present::logout_done(ended, lang)
+        }
         WebCommand::Public(public) => {
             if !msg.chat.is_private() && !super::tournaments::is_chat_admin(ctx, msg).await? {
                 return Err(Failure::Unable(words::listing_admins_only(lang)));
@@ -53,5 +61,24 @@ pub async fn command(
         }
     };
     ctx.reply(chat_id, Some(msg.id.0), html(&text));
+    Ok(())
+}
+
+/// `/web login`: the link goes only to the user's private chat with the bot, as a button (a
+/// link in the text would get a preview, fetched by Telegram).
+async fn login(ctx: &Arc<Ctx>, msg: &Message, actor: &UserRef, lang: Lang) -> HandlerResult {
+    if !msg.chat.is_private() {
+        return Err(Failure::Unable(present::login_private_only(lang)));
+    }
+    let issued = ctx.manager.web_login_link(actor).await?;
+    let (text, button) = present::login_answer(&issued, lang);
+    let Some(keyboard) = super::markup::link_keyboard(&button) else {
+        return Err(Failure::Unable(t!(lang, "manager-error-web-not-served")));
+    };
+    let content = Content::Text {
+        text: html(&text),
+        keyboard: Some(keyboard),
+    };
+    ctx.send_later(msg.chat.id.0, Some(msg.id.0), content, None);
     Ok(())
 }

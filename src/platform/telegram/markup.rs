@@ -127,6 +127,14 @@ fn link_button(link: &LinkButton, place: Where) -> Option<InlineKeyboardButton> 
     }
 }
 
+/// A keyboard of one button that opens `link` in the user's browser (not as a Web App: the
+/// sign-in link's cookie belongs in the browser). `None` for an address Telegram refuses.
+pub fn link_keyboard(link: &LinkButton) -> Option<InlineKeyboardMarkup> {
+    let url = Url::parse(&link.url).ok().filter(telegram_takes)?;
+    let button = InlineKeyboardButton::url(link.label.clone(), url);
+    Some(InlineKeyboardMarkup::new([[button]]))
+}
+
 /// Whether Telegram takes a URL button to `url`: it refuses a host name without a dot
 /// (`localhost`, a LAN machine's name) with BUTTON_URL_INVALID, and with it the whole
 /// message the button is on.

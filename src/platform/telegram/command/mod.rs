@@ -96,6 +96,10 @@ pub enum WebCommand {
     /// `/web profile on|off`: the caller's page lists all their games, or only those of
     /// listed chats (anyone, for themselves).
     Profile(bool),
+    /// `/web login`: a one-time sign-in link to the site (issue 50), in a private chat only.
+    Login,
+    /// `/web logout`: ends every session of the caller on the site.
+    Logout,
 }
 
 /// What `/puzzle` asks for.

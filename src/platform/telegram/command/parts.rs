@@ -50,6 +50,9 @@ fn post_hour(word: &str) -> Option<Option<u8>> {
 /// Words of `/web`'s parts, in English, Russian and Kazakh.
 const PUBLIC_WORDS: [&str; 4] = ["public", "публично", "открыто", "ашық"];
 const PROFILE_WORDS: [&str; 3] = ["profile", "профиль", "бет"];
+/// `/web login` and `/web logout` (issue 50), in each language.
+const LOGIN_WORDS: [&str; 5] = ["login", "signin", "войти", "вход", "кіру"];
+const LOGOUT_WORDS: [&str; 5] = ["logout", "signout", "выйти", "выход", "шығу"];
 const ON_WORDS: [&str; 4] = ["on", "yes", "вкл", "қосу"];
 
 /// `/web`'s arguments: nothing, `public on|off` or `profile on|off`.
@@ -57,6 +60,8 @@ pub(super) fn web(args: &str) -> Result<WebCommand, CommandError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     match words.as_slice() {
         [] => Ok(WebCommand::Show),
+        [w] if is_one_of(w, &LOGIN_WORDS) => Ok(WebCommand::Login),
+        [w] if is_one_of(w, &LOGOUT_WORDS) => Ok(WebCommand::Logout),
         [w, on] if is_one_of(w, &PUBLIC_WORDS) && is_one_of(on, &ON_WORDS) => {
             Ok(WebCommand::Public(true))
         }
