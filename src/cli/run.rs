@@ -104,6 +104,10 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
              (Telegram boards carry no link to a host name without a dot)"
         );
     }
+    if config.telegram.enabled && config.telegram.mini_app.is_some() && !config.web.enabled {
+        // The Mini App opens the pages, which are not served.
+        tracing::warn!("[telegram] mini_app is set but [web] is off: no board links a game page");
+    }
     let config = Arc::new(config);
     let mut tasks = Tasks::new();
     for platform in platforms {
