@@ -36,6 +36,17 @@ web-logout-done = { $count ->
     [one] Signed out: your one session on the website has ended.
    *[other] Signed out: all { $count } of your sessions on the website have ended.
 }
+# The Telegram Mini App (/tg) and signing in through it.
+web-tg-title = Toguzqumalak in Telegram
+web-tg-signing-in = Signing you in through Telegram…
+web-tg-outside = This page opens inside Telegram: press “🌐 Game page” under a game's board in a chat with the bot.
+web-tg-refused = Telegram did not confirm who you are, so you are not signed in. Close the game and open it again from Telegram.
+web-tg-stale = This game was opened from Telegram too long ago. Close it and open it again from Telegram.
+web-tg-off = Signing in through Telegram is not set up on this site.
+web-tg-failed = The site could not be reached. Check your connection, then close the game and open it again.
+web-tg-bad-request = The sign-in request could not be read.
+web-tg-too-many = Too many sign-ins in a minute. Wait a moment and try again.
+web-tg-unavailable = Signing in is not possible right now. Try again in a moment.
 web-index-listed = Listed here are the games of chats whose admins chose to show them (/web public on in Telegram, /web public:on in Discord), and games played at the terminal.
 web-index-live = Playing now
 web-index-recent = Recently finished

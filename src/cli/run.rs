@@ -104,6 +104,10 @@ async fn serve(config: Config, platforms: Vec<Service>) -> anyhow::Result<ExitCo
              (Telegram boards carry no link to a host name without a dot)"
         );
     }
+    if config.telegram.enabled && config.telegram.mini_app.is_some() && !config.web.enabled {
+        // The Mini App opens the pages, which are not served.
+        tracing::warn!("[telegram] mini_app is set but [web] is off: no board links a game page");
+    }
     let config = Arc::new(config);
     let mut tasks = Tasks::new();
     for platform in platforms {
@@ -199,9 +203,29 @@ fn start_platform(tasks: &mut Tasks, platform: Service, config: Arc<Config>, man
                 .spawn(async move { (platform, platform::discord::serve(discord, manager).await) });
         }
         Service::Web => {
-            let web = config.web.clone();
+            let mut web = config.web.clone();
+            web.sign_in = sign_ins(&config);
             tasks.spawn(async move { (platform, platform::web::serve(web, manager).await) });
         }
+    }
+}
+
+/// What the pages sign players in with, from the platforms running beside them: the
+/// Telegram bot's token (the Mini App's launch data is signed with it) when Telegram is on.
+/// A missing or malformed token leaves it out: the Telegram adapter's own start says why.
+fn sign_ins(config: &Config) -> platform::web::signin::SignIns {
+    use platform::web::signin::telegram::TelegramSignIn;
+    let telegram = &config.telegram;
+    let checked = telegram
+        .enabled
+        .then(|| telegram.check(std::env::var("TELEGRAM_TOKEN").ok()).ok())
+        .flatten();
+    platform::web::signin::SignIns {
+        telegram: checked.map(|checked| TelegramSignIn {
+            token: checked.token,
+            max_age_secs: telegram.init_data_max_age,
+            commands_per_minute: telegram.commands_per_minute,
+        }),
     }
 }
 

@@ -8,7 +8,7 @@
 use serde_json::Value;
 use std::io::{Read, Write};
 use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
-use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser};
+use toguz::testing::telegram::{Call, FakeTelegram, TgChat, TgUser, BOT_USERNAME};
 
 const GROUP: i64 = -100_735;
 const PAGES: &str = "https://pages.example.org";
@@ -166,6 +166,68 @@ fn boards_records_and_reviews_link_the_game_page_when_the_pages_are_served() {
     let app = link_url(&own, "web_app");
     assert!(is_page_of(&app, PAGES, &own.game), "{app}");
     assert_ne!(own.game, game);
+}
+
+/// POSTs `body` (JSON) to `path` on `addr`: (status line, body).
+fn post_json(addr: &str, path: &str, body: &str) -> (String, String) {
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect to the pages");
+    stream.set_read_timeout(Some(WAIT)).expect("timeout");
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read");
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (
+        head.lines().next().unwrap_or("").to_string(),
+        body.to_string(),
+    )
+}
+
+#[test]
+fn with_a_mini_app_a_group_board_opens_its_game_in_it_signed_in() {
+    let fake = FakeTelegram::start(TOKEN);
+    fake.add_mini_app("play", &format!("{PAGES}/tg"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = BotProcess::start(&fake, dir.path(), "mini_app = \"play\"\n", WEB);
+    let group = TgChat::group(GROUP - 5, "Mini club");
+    let asel = TgUser::new(745, "Asel", "asel_m", "en");
+
+    // In a group: a URL button to the Mini App's direct link, the page's key as startapp.
+    let board = a_game(&fake, &group, &asel);
+    let url = link_url(&board, "url");
+    let app = format!("https://t.me/{BOT_USERNAME}/play?startapp=");
+    let key = url.strip_prefix(&app).unwrap_or_else(|| panic!("{url}"));
+    assert!(
+        is_page_of(&format!("{PAGES}/g/{key}"), PAGES, &board.game),
+        "{url}"
+    );
+    // In a private chat the board keeps its Web App button to the page itself.
+    let own = a_game(&fake, &TgChat::private(&asel), &asel);
+    assert!(is_page_of(&link_url(&own, "web_app"), PAGES, &own.game));
+
+    // Pressed, Telegram opens the app (`/tg`) with launch data signed with the bot's token;
+    // its script sends that data to the bot's own server, which answers with a session and
+    // the game to open.
+    let opened = fake
+        .open_mini_app_link(&url, &asel, &group)
+        .expect("Telegram opens the app");
+    let fragment = opened
+        .strip_prefix(&format!("{PAGES}/tg#"))
+        .unwrap_or_else(|| panic!("{opened}"));
+    let (_, data) = url::form_urlencoded::parse(fragment.as_bytes())
+        .find(|(k, _)| k == "tgWebAppData")
+        .expect("the launch data");
+    let body = serde_json::json!({ "init_data": data }).to_string();
+    let (status, answer) = post_json(&served_at(&bot), "/api/signin/telegram", &body);
+    assert!(status.contains(" 200 "), "{status} {answer}");
+    let answer: Value = serde_json::from_str(&answer).expect("JSON");
+    assert_eq!(answer["start"], key);
+    assert_eq!(answer["name"], "Asel");
+    assert!(answer["token"].as_str().is_some_and(|t| !t.is_empty()));
 }
 
 #[test]

@@ -28,6 +28,10 @@ pub struct Browser {
     pub errors: Vec<String>,
     /// Page load events seen since the last `open`.
     loaded: bool,
+    /// The script answered for requests `stand_in` intercepts, and the requests waiting
+    /// for it.
+    stand_in: Option<String>,
+    paused: Vec<String>,
 }
 
 /// Chromium, or `None` where it is not installed (a developer's machine); `.ci/run`
@@ -106,6 +110,8 @@ impl Browser {
             next_id: 0,
             errors: Vec::new(),
             loaded: false,
+            stand_in: None,
+            paused: Vec::new(),
         };
         for method in ["Page.enable", "Runtime.enable", "Log.enable"] {
             browser.call(method, json!({})).await;
@@ -144,7 +150,46 @@ impl Browser {
         };
         let message: Value = serde_json::from_str(&text).unwrap();
         self.note(&message);
+        self.answer_paused().await;
         message
+    }
+
+    /// Answers every request to `pattern` (a URL pattern such as
+    /// `https://telegram.org/js/*`) with `script`, as if its server had sent it: a test
+    /// stands in for a third-party script this machine cannot reach.
+    pub async fn stand_in(&mut self, pattern: &str, script: &str) {
+        self.stand_in = Some(script.to_string());
+        let patterns = json!({ "patterns": [{ "urlPattern": pattern }] });
+        self.call("Fetch.enable", patterns).await;
+    }
+
+    /// Fulfils the requests `stand_in` held (their answers are not waited for: `call`
+    /// skips answers of other ids).
+    async fn answer_paused(&mut self) {
+        use base64::Engine;
+        let Some(script) = self.stand_in.clone() else {
+            return;
+        };
+        for request in std::mem::take(&mut self.paused) {
+            self.next_id += 1;
+            let body = base64::engine::general_purpose::STANDARD.encode(&script);
+            let headers = [
+                json!({ "name": "Content-Type", "value": "text/javascript; charset=utf-8" }),
+                json!({ "name": "Access-Control-Allow-Origin", "value": "*" }),
+            ];
+            let params = json!({
+                "requestId": request,
+                "responseCode": 200,
+                "responseHeaders": headers,
+                "body": body,
+            });
+            let message =
+                json!({ "id": self.next_id, "method": "Fetch.fulfillRequest", "params": params });
+            self.socket
+                .send(Message::Text(message.to_string()))
+                .await
+                .unwrap();
+        }
     }
 
     /// Errors and loads among the events.
@@ -152,6 +197,11 @@ impl Browser {
         let params = &event["params"];
         match event["method"].as_str() {
             Some("Page.loadEventFired") => self.loaded = true,
+            Some("Fetch.requestPaused") => {
+                if let Some(id) = params["requestId"].as_str() {
+                    self.paused.push(id.to_string());
+                }
+            }
             Some("Runtime.exceptionThrown") => self
                 .errors
                 .push(format!("exception: {}", params["exceptionDetails"])),
@@ -190,6 +240,37 @@ impl Browser {
             panic!("{expression}: {exception}");
         }
         result["result"]["value"].clone()
+    }
+
+    /// Waits until `expression` is true in whatever page is open, across navigations (an
+    /// evaluation the navigation cut off counts as not yet), or fails after `limit`.
+    pub async fn wait_across_loads(&mut self, expression: &str, limit: Duration) {
+        let start = tokio::time::Instant::now();
+        loop {
+            self.next_id += 1;
+            let id = self.next_id;
+            let params =
+                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true });
+            let message = json!({ "id": id, "method": "Runtime.evaluate", "params": params });
+            self.socket
+                .send(Message::Text(message.to_string()))
+                .await
+                .unwrap();
+            let answer = loop {
+                let message = self.next_message().await;
+                if message["id"] == id {
+                    break message;
+                }
+            };
+            if answer["result"]["result"]["value"] == Value::Bool(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "{expression} not true within {limit:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Presses and releases a key (`ArrowRight`, `Home`, ...) on the page.

@@ -5,6 +5,7 @@
 mod browser;
 mod index;
 mod limits;
+mod mini_app;
 mod pages;
 mod players;
 mod processes;

@@ -3,7 +3,7 @@
 //! move, and following the manager's events (the bot's moves, expired challenges).
 
 use super::change::Change;
-use super::markup::{self, Where};
+use super::markup::{self, MiniApp, Where};
 use super::placement::{self, Facts, Step};
 use super::poster::Content;
 use super::refs::MsgRef;
@@ -101,7 +101,7 @@ async fn show_game(ctx: &Arc<Ctx>, view: &GameView, o: &Origin) {
             } else {
                 Where::of(place)
             };
-            let content = board_content(view, lang, at).await;
+            let content = board_content(view, lang, at, ctx.mini_app.as_ref()).await;
             ctx.poster.edit(place.clone(), content, version(view));
             catch_up(ctx, view).await;
         }
@@ -140,8 +140,13 @@ async fn attached_now(ctx: &Arc<Ctx>, view: &GameView, place: Option<&MsgRef>) -
 /// What a board message shows: a PNG with caption and keyboard, or (inline messages,
 /// or if drawing fails) the text board. The PNG is drawn off the async workers
 /// (`render::board_png`), so other chats' updates go on meanwhile.
-pub async fn board_content(view: &GameView, lang: Lang, place: Where) -> Content {
-    board_content_for(view, lang, place, None).await
+pub async fn board_content(
+    view: &GameView,
+    lang: Lang,
+    place: Where,
+    mini_app: Option<&MiniApp>,
+) -> Content {
+    board_content_for(view, lang, place, None, mini_app).await
 }
 
 /// `board_content` for a board in `owner`'s private chat (a tournament's boards go to the
@@ -151,9 +156,12 @@ pub async fn board_content_for(
     lang: Lang,
     place: Where,
     owner: Option<&UserRef>,
+    mini_app: Option<&MiniApp>,
 ) -> Content {
     let inline = place.is_inline();
-    let keyboard = Some(markup::game_keyboard_for(view, lang, place, owner));
+    let keyboard = Some(markup::game_keyboard_for(
+        view, lang, place, owner, mini_app,
+    ));
     let caption = present::caption(view, lang);
     let board = present::board_view(view, owner.or(present::viewer(view)), lang);
     if !inline {
@@ -212,7 +220,8 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
     for target in live {
         let place = Where::of(&target);
         if let Some((owner, lang)) = private_owner(view, &target) {
-            let content = board_content_for(view, lang, place, Some(owner)).await;
+            let content =
+                board_content_for(view, lang, place, Some(owner), ctx.mini_app.as_ref()).await;
             ctx.poster.edit(target, content, version(view));
             continue;
         }
@@ -220,7 +229,10 @@ pub async fn refresh(ctx: &Arc<Ctx>, view: &GameView) -> bool {
             let slot = &mut drawn[place as usize];
             let content = match slot {
                 Some(content) => content.clone(),
-                None => slot.insert(board_content(view, lang, place).await).clone(),
+                None => {
+                    let content = board_content(view, lang, place, ctx.mini_app.as_ref()).await;
+                    slot.insert(content).clone()
+                }
             };
             ctx.poster.edit(target, content, version(view));
         } else if let MsgRef::Chat { chat, .. } = target {
@@ -340,7 +352,7 @@ async fn post(ctx: &Ctx, view: &GameView, chat: i64, lang: Lang, how: &Post) {
     if how.only_newer && posted.message.is_some() && version(view) <= posted.version {
         return;
     }
-    let mut content = board_content(view, lang, Where::chat(chat)).await;
+    let mut content = board_content(view, lang, Where::chat(chat), ctx.mini_app.as_ref()).await;
     if let Some(lead) = &how.lead {
         content = with_lead(content, lead);
     }

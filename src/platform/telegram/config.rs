@@ -36,6 +36,14 @@ pub struct TelegramConfig {
     pub button_key: Secret,
     /// Webhook mode; long polling when absent.
     pub webhook: Option<WebhookConfig>,
+    /// The Mini App's short name, as made with @BotFather's /newapp (its URL: the pages'
+    /// `<public_url>/tg`). With it, a group's board links its game page through the Mini
+    /// App (`https://t.me/<bot>/<mini_app>?startapp=<page key>`): groups take no Web App
+    /// button. Without it, a plain link.
+    pub mini_app: Option<String>,
+    /// Seconds a Mini App's launch data is good for signing in on the pages, counted from
+    /// when Telegram signed it (`auth_date`).
+    pub init_data_max_age: u64,
 }
 
 impl Default for TelegramConfig {
@@ -53,9 +61,14 @@ impl Default for TelegramConfig {
             commands_per_minute: None,
             button_key: Secret::default(),
             webhook: None,
+            mini_app: None,
+            init_data_max_age: DEFAULT_INIT_DATA_MAX_AGE,
         }
     }
 }
+
+/// `init_data_max_age`'s default: a day.
+pub const DEFAULT_INIT_DATA_MAX_AGE: u64 = 86_400;
 
 /// `[telegram.webhook]`: Telegram posts updates to `public_url`; we listen on `listen`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -95,6 +108,8 @@ pub enum TelegramConfigError {
     SecretToken,
     #[error("telegram.{0} must be at least 1")]
     Zero(&'static str),
+    #[error("telegram.mini_app {0:?} is not a Mini App short name (3 to 30 characters A-Z, a-z, 0-9 or _)")]
+    MiniApp(String),
 }
 
 /// The settings `serve` runs with, checked.
@@ -136,9 +151,18 @@ impl TelegramConfig {
             ("group_posts_per_minute", self.group_posts_per_minute),
             ("burst", self.burst),
             ("commands_per_minute", self.commands_per_minute.unwrap_or(1)),
+            (
+                "init_data_max_age",
+                self.init_data_max_age.min(u64::from(u32::MAX)) as u32,
+            ),
         ] {
             if value == 0 {
                 return Err(TelegramConfigError::Zero(key));
+            }
+        }
+        if let Some(name) = &self.mini_app {
+            if !is_mini_app_name(name) {
+                return Err(TelegramConfigError::MiniApp(name.clone()));
             }
         }
         let webhook = self
@@ -179,6 +203,12 @@ impl WebhookConfig {
             queue: self.queue,
         })
     }
+}
+
+/// Whether `name` can be a Mini App's short name: BotFather takes 3 to 30 characters of
+/// letters, digits and underscores (the last part of `t.me/<bot>/<name>`).
+pub fn is_mini_app_name(name: &str) -> bool {
+    (3..=30).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 fn http_url(text: &str) -> Option<url::Url> {
@@ -260,5 +290,35 @@ mod tests {
         assert!(c.check(None).unwrap_err().to_string().contains("api_url"));
         let c = parse("token = '1:a'\nburst = 0").unwrap();
         assert!(c.check(None).unwrap_err().to_string().contains("burst"));
+    }
+
+    #[test]
+    fn the_mini_app_and_its_launch_datas_age_are_checked() {
+        let c = parse("token = '1:a'").unwrap();
+        assert_eq!(c.mini_app, None);
+        assert_eq!(c.init_data_max_age, 86_400);
+        assert!(c.check(None).is_ok());
+        let c = parse("token = '1:a'\nmini_app = 'play_toguz'\ninit_data_max_age = 3600").unwrap();
+        assert!(c.check(None).is_ok());
+        assert_eq!(c.mini_app.as_deref(), Some("play_toguz"));
+        assert_eq!(c.init_data_max_age, 3600);
+        for bad in ["", "ab", "has space", "toguz/app", "a-b-c", &"x".repeat(31)] {
+            let c = TelegramConfig {
+                token: Secret::new("1:a"),
+                mini_app: Some(bad.to_string()),
+                ..TelegramConfig::default()
+            };
+            assert_eq!(
+                c.check(None).unwrap_err(),
+                TelegramConfigError::MiniApp(bad.to_string()),
+                "{bad:?}"
+            );
+        }
+        let c = parse("token = '1:a'\ninit_data_max_age = 0").unwrap();
+        assert!(c
+            .check(None)
+            .unwrap_err()
+            .to_string()
+            .contains("init_data_max_age"));
     }
 }

@@ -75,7 +75,12 @@ async fn show(ctx: &Arc<Ctx>, hint: &GameHint, place: &MsgRef, lang: Lang) {
     }
     let view = &hint.game;
     let board_lang = present::board_lang(view);
-    let keyboard = markup::game_keyboard(view, board_lang, markup::Where::of(place));
+    let keyboard = markup::game_keyboard(
+        view,
+        board_lang,
+        markup::Where::of(place),
+        ctx.mini_app.as_ref(),
+    );
     ctx.poster.edit(
         place.clone(),
         Content::Keyboard(Some(keyboard)),

@@ -262,7 +262,8 @@ pub async fn record_press(
         if let Ok(view) = ctx.manager.game(game).await {
             // Posted where it was asked for, not attached: the game's own boards stay its
             // boards.
-            let content = boards::board_content(&view, lang, Where::chat(*chat)).await;
+            let place = Where::chat(*chat);
+            let content = boards::board_content(&view, lang, place, ctx.mini_app.as_ref()).await;
             ctx.send_later(*chat, Some(*message), content, None);
         }
     }

@@ -61,8 +61,13 @@ impl Where {
 /// The keyboard under a board everyone in the chat sees: the legal pits of the player to
 /// move (none while the bot thinks), then what either player may do (resign, draw, abort,
 /// rematch), then in a row of its own the game's page when the pages are served.
-pub fn game_keyboard(view: &GameView, lang: Lang, place: Where) -> InlineKeyboardMarkup {
-    game_keyboard_for(view, lang, place, None)
+pub fn game_keyboard(
+    view: &GameView,
+    lang: Lang,
+    place: Where,
+    mini_app: Option<&MiniApp>,
+) -> InlineKeyboardMarkup {
+    game_keyboard_for(view, lang, place, None, mini_app)
 }
 
 /// `game_keyboard` for a board in `owner`'s private chat: its pits only on their turn.
@@ -71,6 +76,7 @@ pub fn game_keyboard_for(
     lang: Lang,
     place: Where,
     owner: Option<&UserRef>,
+    mini_app: Option<&MiniApp>,
 ) -> InlineKeyboardMarkup {
     let mut rows: Vec<Vec<InlineKeyboardButton>> = vec![];
     let to_move = match view.to_move_player() {
@@ -93,16 +99,55 @@ pub fn game_keyboard_for(
         actions.push(button(&history_text::record_button(&view.id, lang)));
     }
     rows.extend(actions.chunks(3).map(<[_]>::to_vec));
-    if let Some(link) = present::page_button(view, lang).and_then(|l| link_button(&l, place)) {
+    let link = present::page_button(view, lang).and_then(|l| link_button(&l, place, mini_app));
+    if let Some(link) = link {
         rows.push(vec![link]);
     }
     InlineKeyboardMarkup::new(rows)
 }
 
+/// The Mini App made with @BotFather's /newapp (`[telegram] mini_app`) and its bot: where
+/// no Web App button may go, a game page is linked through it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MiniApp {
+    /// The bot's username, without `@`.
+    pub bot: String,
+    /// The app's short name.
+    pub app: String,
+}
+
+impl MiniApp {
+    /// The direct link that opens the Mini App on the game page `page` (`.../g/<key>`):
+    /// `https://t.me/<bot>/<app>?startapp=<key>`; the app's page (`/tg`) reads the key from
+    /// `start_param`. `None` when the address names no page key Telegram would pass on
+    /// (`startapp`: 1 to 64 of A-Z a-z 0-9 _ -).
+    pub fn link(&self, page: &Url) -> Option<Url> {
+        let mut segments = page.path_segments()?.rev();
+        let key = segments.next()?;
+        let startable = (1..=64).contains(&key.len())
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if segments.next()? != "g" || !startable {
+            return None;
+        }
+        let mut url = Url::parse("https://t.me/").ok()?;
+        url.set_path(&format!("{}/{}", self.bot, self.app));
+        url.query_pairs_mut().append_pair("startapp", key);
+        Some(url)
+    }
+}
+
 /// A link button: in a private chat, when the address is https (Telegram opens only those
-/// as Web Apps), one that opens the page inside Telegram; elsewhere a plain URL button.
-/// `None` (logged) for an address that does not parse, and for one Telegram refuses.
-fn link_button(link: &LinkButton, place: Where) -> Option<InlineKeyboardButton> {
+/// as Web Apps), one that opens the page inside Telegram; elsewhere the Mini App's direct
+/// link to the page when there is a Mini App (it opens inside Telegram too, signed in),
+/// else a plain URL button. `None` (logged) for an address that does not parse, and for
+/// one Telegram refuses.
+fn link_button(
+    link: &LinkButton,
+    place: Where,
+    mini_app: Option<&MiniApp>,
+) -> Option<InlineKeyboardButton> {
     let url = match Url::parse(&link.url) {
         Ok(url) => url,
         Err(error) => {
@@ -110,6 +155,11 @@ fn link_button(link: &LinkButton, place: Where) -> Option<InlineKeyboardButton> 
             return None;
         }
     };
+    if place != Where::Private {
+        if let Some(direct) = mini_app.and_then(|app| app.link(&url)) {
+            return Some(InlineKeyboardButton::url(link.label.clone(), direct));
+        }
+    }
     if !telegram_takes(&url) {
         // `toguz run` warned about the address at start; a board without the link still
         // plays, a board with it would be refused whole.
@@ -267,7 +317,7 @@ pub fn tournament_keyboard(
         rows.push(row);
     }
     // Tournaments are announced in groups: a plain link, in a row of its own.
-    if let Some(link) = link.and_then(|l| link_button(l, Where::Group)) {
+    if let Some(link) = link.and_then(|l| link_button(l, Where::Group, None)) {
         rows.push(vec![link]);
     }
     (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
@@ -388,13 +438,13 @@ mod tests {
         ];
         let chat = ChatRef::new(Platform::Telegram, "-100");
         let mut view = GameView::sample("ab12cd", chat, players);
-        let without = game_keyboard(&view, Lang::Ru, Where::Private);
+        let without = game_keyboard(&view, Lang::Ru, Where::Private, None);
         // Only callback buttons (`data` panics on any other kind).
         assert!(!data(&without).is_empty());
         let url = "https://pages.example.org/g/ab12cd-0123456789abcdef0123";
         view.page_url = Some(url.into());
         let link = |view: &GameView, place: Where| {
-            let keyboard = game_keyboard(view, Lang::Ru, place);
+            let keyboard = game_keyboard(view, Lang::Ru, place, None);
             let rows = &keyboard.inline_keyboard;
             assert_eq!(rows[..rows.len() - 1], without.inline_keyboard[..]);
             let last = rows.last().expect("a link row");
@@ -423,13 +473,57 @@ mod tests {
         for refused in ["http://localhost:8080/g/x", "https://toguzbox/g/x"] {
             view.page_url = Some(refused.into());
             for place in [Where::Private, Where::Group] {
-                let keyboard = game_keyboard(&view, Lang::Ru, place);
+                let keyboard = game_keyboard(&view, Lang::Ru, place, None);
                 assert_eq!(
                     keyboard.inline_keyboard, without.inline_keyboard,
                     "{refused}"
                 );
             }
         }
+    }
+
+    #[test]
+    fn with_a_mini_app_a_board_outside_a_private_chat_links_its_page_through_it() {
+        let players = [
+            Player::Human(UserRef::new(Platform::Telegram, "1", "A")),
+            Player::Human(UserRef::new(Platform::Telegram, "2", "B")),
+        ];
+        let chat = ChatRef::new(Platform::Telegram, "-100");
+        let mut view = GameView::sample("ab12cd", chat, players);
+        let url = "https://pages.example.org/g/ab12cd-0123456789abcdef0123";
+        view.page_url = Some(url.into());
+        let app = MiniApp {
+            bot: "toguz_bot".into(),
+            app: "play".into(),
+        };
+        let last = |place: Where| {
+            let keyboard = game_keyboard(&view, Lang::En, place, Some(&app));
+            let row = keyboard.inline_keyboard.last().expect("a link row").clone();
+            assert_eq!(row.len(), 1);
+            assert_eq!(row[0].text, "🌐 Game page");
+            row[0].kind.clone()
+        };
+        let direct =
+            Url::parse("https://t.me/toguz_bot/play?startapp=ab12cd-0123456789abcdef0123").unwrap();
+        for place in [Where::Group, Where::Inline] {
+            assert_eq!(last(place), InlineKeyboardButtonKind::Url(direct.clone()));
+        }
+        // A private chat keeps its Web App button (it carries the launch data itself).
+        let page = Url::parse(url).unwrap();
+        assert_eq!(
+            last(Where::Private),
+            InlineKeyboardButtonKind::WebApp(WebAppInfo { url: page })
+        );
+        // An address with no page key Telegram would pass on: the page itself.
+        for odd in [
+            "https://pages.example.org/p/ab12cd-0123",
+            "https://pages.example.org/g/ab.cd",
+            "https://pages.example.org/",
+        ] {
+            assert_eq!(app.link(&Url::parse(odd).unwrap()), None, "{odd}");
+        }
+        let long = format!("https://pages.example.org/g/{}", "a".repeat(65));
+        assert_eq!(app.link(&Url::parse(&long).unwrap()), None);
     }
 
     fn challenge(chat: &str, changeable: bool) -> ChallengeView {

@@ -74,6 +74,8 @@ pub(crate) struct Ctx {
     pub commands: guard::CommandLimit,
     /// Signs the inline placeholder buttons.
     pub button_key: inline::ButtonKey,
+    /// The Mini App group boards link their game pages through (`[telegram] mini_app`).
+    pub mini_app: Option<markup::MiniApp>,
 }
 
 /// Users seen recently: their names. (Their Telegram languages and `@username`s are kept
@@ -250,6 +252,10 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
     let poster = Poster::new(bot.clone(), limiter, token.clone());
     let button_key = button_key(&config, &manager).await?;
     let group_posts = config.group_posts_per_minute;
+    let mini_app = config.mini_app.clone().map(|app| markup::MiniApp {
+        bot: username.clone(),
+        app,
+    });
     let flow_manager = manager.clone();
     let daily_manager = manager.clone();
     let ctx = Arc::new_cyclic(|me| Ctx {
@@ -281,6 +287,7 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
             "Telegram daily post",
         ),
         button_key,
+        mini_app,
     });
     // Subscribed before the first update is taken: an event from then on is followed.
     let subscribed = ctx.manager.subscribe();

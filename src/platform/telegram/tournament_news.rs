@@ -216,7 +216,9 @@ impl Outlet for TelegramOutlet {
         let Some((owner, lang)) = boards::private_owner(view, &msg) else {
             return Delivery::Unreachable;
         };
-        let mut content = boards::board_content_for(view, lang, Where::Private, Some(owner)).await;
+        let mini_app = ctx.mini_app.as_ref();
+        let mut content =
+            boards::board_content_for(view, lang, Where::Private, Some(owner), mini_app).await;
         if let Some(line) = with_mentions_opt(|m| show::pairing_line(rec, &view.id, lang, m)) {
             content = boards::with_lead(content, &line);
         }

@@ -58,14 +58,29 @@ pub static TOURNAMENT_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
+/// The Telegram Mini App's script (`/tg` and the game page: `mini_app`).
+pub static TELEGRAM_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "telegram.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/telegram.js"),
+    )
+});
+
 pub static ICON: LazyLock<Asset> =
     LazyLock::new(|| asset("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")));
 
 /// The asset named `name`.
 pub fn find(name: &str) -> Option<&'static Asset> {
-    [&*SCRIPT, &*STYLE, &*ICON, &*TOURNAMENT_SCRIPT]
-        .into_iter()
-        .find(|a| a.name == name)
+    [
+        &*SCRIPT,
+        &*STYLE,
+        &*ICON,
+        &*TOURNAMENT_SCRIPT,
+        &*TELEGRAM_SCRIPT,
+    ]
+    .into_iter()
+    .find(|a| a.name == name)
 }
 
 impl Asset {

@@ -35,6 +35,10 @@ pub struct WebConfig {
     /// forwarded for counts against `max_per_address`. Anyone else's forwarding headers
     /// are ignored.
     pub trusted_proxies: Vec<TrustedProxy>,
+    /// The platforms' keys for signing players in (issue 50): set by `toguz run` from
+    /// `[telegram]` (the bot's token), never from `[web]`.
+    #[serde(skip)]
+    pub sign_in: super::signin::SignIns,
 }
 
 impl Default for WebConfig {
@@ -49,6 +53,7 @@ impl Default for WebConfig {
             header_read_timeout_secs: 10,
             idle_timeout_secs: 60,
             trusted_proxies: Vec::new(),
+            sign_in: Default::default(),
         }
     }
 }

@@ -9,9 +9,11 @@ mod clients;
 pub mod config;
 mod images;
 mod live;
+mod mini_app;
 pub mod page;
 mod player;
 mod poll;
+pub mod signin;
 mod sse;
 pub mod tournament;
 mod tournament_live;
@@ -44,6 +46,8 @@ struct App {
     base: Arc<str>,
     /// Board images drawn lately (`images`).
     images: Arc<images::Images>,
+    /// What players are signed in with (`signin`).
+    sign_in: Arc<signin::SignIns>,
 }
 
 /// Serves the pages on `config.listen` until the task is dropped.
@@ -81,6 +85,7 @@ pub async fn serve_on(
         manager,
         base: config.base().into(),
         images: Default::default(),
+        sign_in: Arc::new(config.sign_in.clone()),
     })
     .layer(axum::middleware::from_fn_with_state(
         clients,
@@ -100,24 +105,63 @@ fn router(app: App) -> Router {
         .route("/assets/{name}", get(asset))
         .route("/t/{key}", get(tournament::page))
         .route("/t/{key}/live", get(tournament::live))
+        .route("/tg", get(mini_app::entry))
+        .route("/api/signin/telegram", mini_app::sign_in_route())
         .fallback(not_found_anywhere)
-        .layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::from_fn(security_headers))
         .with_state(app)
 }
 
-/// Headers on every answer: no script, style or frame from elsewhere, no address leaking
-/// in a Referer (a game's address is its key), no sniffing.
-async fn security_headers(mut response: Response) -> Response {
+/// The policy of every page that is not framed: no script, style or frame from elsewhere.
+const STRICT: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+/// A page opened inside Telegram (a Mini App) or Discord (an Activity): framed by them
+/// alone, and Telegram's own script allowed (`/tg` and the game page).
+const FRAMED_TELEGRAM: &str = "default-src 'none'; script-src 'self' https://telegram.org; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+     form-action 'none'; frame-ancestors https://web.telegram.org https://*.discordsays.com \
+     https://discord.com https://*.discord.com";
+/// `FRAMED_TELEGRAM` without Telegram's script (`/me`, `/activity`).
+const FRAMED: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors https://web.telegram.org https://*.discordsays.com https://discord.com \
+     https://*.discord.com";
+
+/// Which policy a path's answer gets: `Some(policy)` for the pages that must open inside
+/// Telegram and Discord (the game page, `/me`, `/tg`, `/activity`), `None` for the rest.
+fn framed_policy(path: &str) -> Option<&'static str> {
+    match path {
+        "/tg" => Some(FRAMED_TELEGRAM),
+        "/me" | "/activity" => Some(FRAMED),
+        _ => {
+            let key = path.strip_prefix("/g/")?;
+            let page = !key.is_empty()
+                && !key.contains('/')
+                && !key.ends_with(".png")
+                && !key.ends_with(".pgn");
+            page.then_some(FRAMED_TELEGRAM)
+        }
+    }
+}
+
+/// Headers on every answer: no script, style or frame from elsewhere (the framed pages
+/// named by `framed_policy` excepted), no address leaking in a Referer (a game's address
+/// is its key), no sniffing. A handler that set its own policy keeps it.
+async fn security_headers(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let framed = framed_policy(request.uri().path());
+    let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    let policy = framed.unwrap_or(STRICT);
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(policy));
     let set = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-             connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-        ),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
         (
             header::HeaderName::from_static("cross-origin-opener-policy"),
             "same-origin",
@@ -125,6 +169,9 @@ async fn security_headers(mut response: Response) -> Response {
     ];
     for (name, value) in set {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+    if framed.is_none() {
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     response
 }

@@ -226,7 +226,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
 <section id=\"review\" hidden></section>\
 <h2>{moves}</h2><div id=\"moves\"></div>\
 <script type=\"application/json\" id=\"game-data\">{data}</script>\
-<script src=\"{js}\" defer></script>",
+<script src=\"{js}\" defer></script>{telegram}",
         status = escape(&w.status),
         start = escape(&w.start),
         back = escape(&w.back),
@@ -240,6 +240,8 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         moves = escape(&w.moves),
         data = script_json(&data),
         js = SCRIPT.href(),
+        // Inside Telegram (a private chat's Web App button), it signs the player in.
+        telegram = super::mini_app::script_tag(lang),
         icon_start = icon("M3 2v12M14 2 6 8l8 6z"),
         icon_back = icon("M12 2 4 8l8 6z"),
         icon_forward = icon("M4 2l8 6-8 6z"),

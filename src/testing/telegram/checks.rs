@@ -190,6 +190,19 @@ fn check_link(b: &Value, private: bool) -> Result<(), ApiError> {
         if !ok {
             return Err(bad("BUTTON_URL_INVALID"));
         }
+        // A Mini App's direct link (`t.me/<bot>/<app>?startapp=..`): Telegram takes the
+        // button, but its clients open no app for a malformed name and drop a start
+        // parameter it does not pass on (more than 64 characters, or one outside
+        // A-Z a-z 0-9 _ -), so the player lands on the wrong page. Refused here, so a test
+        // sees such a link at once.
+        if let Some(url) = url::Url::parse(url)
+            .ok()
+            .filter(super::mini_app::is_app_link)
+        {
+            if super::mini_app::parse_link(url.as_str()).is_err() {
+                return Err(bad("BUTTON_URL_INVALID"));
+            }
+        }
     }
     if let Some(app) = b.get("web_app") {
         if !private {
@@ -266,6 +279,23 @@ mod tests {
         ] {
             assert!(!url(refused), "{refused}");
         }
+        // Mini App links as Telegram's clients read them.
+        assert!(url(
+            "https://t.me/toguz_bot/play?startapp=ab12cd-0123456789abcdef0123"
+        ));
+        assert!(url("https://t.me/toguz_bot/play"));
+        assert!(url("https://t.me/toguz_bot?start=x"));
+        assert!(url("https://t.me/toguz_news/123"));
+        for refused in [
+            "https://t.me/toguz_bot/play?startapp=a%2Fb",
+            "https://t.me/toguz_bot/play?startapp=",
+            "https://t.me/bot/play?startapp=x",
+            "https://t.me/toguz_bot/p?startapp=x",
+        ] {
+            assert!(!url(refused), "{refused}");
+        }
+        let long = format!("https://t.me/toguz_bot/play?startapp={}", "a".repeat(65));
+        assert!(!url(&long));
         let app = |u: &str, private| {
             check_link(&json!({ "text": "x", "web_app": { "url": u } }), private).is_ok()
         };

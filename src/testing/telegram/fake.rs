@@ -58,6 +58,7 @@ impl FakeTelegram {
                 next_id: 1,
                 deliveries: vec![],
                 flooded: HashMap::new(),
+                mini_apps: HashMap::new(),
                 flood_control: FloodControl::new(Instant::now()),
                 chaos: (0, 0x9e37_79b9_7f4a_7c15),
                 users: HashMap::new(),
@@ -97,6 +98,27 @@ impl FakeTelegram {
             shutdown: Some(tx),
             thread: Some(thread),
         }
+    }
+
+    /// Makes a Mini App of the bot, as @BotFather's /newapp does: `name` opens `url`.
+    pub fn add_mini_app(&self, name: &str, url: &str) {
+        self.lock().mini_apps.insert(name.into(), url.into());
+    }
+
+    /// What a Telegram client opens when `user` presses the direct link `link` in `chat`:
+    /// the Mini App's URL with the launch data signed with the bot's token in its fragment
+    /// (`mini_app`), or why it would open nothing.
+    pub fn open_mini_app_link(
+        &self,
+        link: &str,
+        user: &TgUser,
+        chat: &TgChat,
+    ) -> Result<String, String> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let state = self.lock();
+        super::mini_app::open_link(&state.token, &state.mini_apps, link, user, chat, now)
     }
 
     fn lock(&self) -> MutexGuard<'_, FakeState> {

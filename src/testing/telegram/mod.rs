@@ -31,6 +31,7 @@ pub mod flood;
 mod http;
 pub mod inproc;
 mod methods;
+pub mod mini_app;
 mod params;
 mod state;
 

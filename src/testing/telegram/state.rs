@@ -58,6 +58,8 @@ pub(super) struct FakeState {
     pub(super) deliveries: Vec<(i64, u16)>,
     /// Chats whose every post is answered 429 with this retry_after (a test's script).
     pub(super) flooded: HashMap<i64, u64>,
+    /// The bot's Mini Apps (`/newapp`): short name -> the URL it opens.
+    pub(super) mini_apps: HashMap<String, String>,
     /// Telegram's own flood limits (flood.rs).
     pub(super) flood_control: FloodControl,
     /// Per mille of posts that fail at random (429, 500, 502), and the generator's state.
