@@ -25,6 +25,9 @@ mod public;
 #[path = "manager_flows/langs.rs"]
 mod langs;
 
+#[path = "manager_flows/web_sessions.rs"]
+mod web_sessions;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());

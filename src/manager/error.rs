@@ -101,6 +101,13 @@ pub enum ActionError {
     /// challenge is read again once the store answers, and shown as stored (`recheck`).
     #[error("the outcome of a write is unknown: {0}")]
     OutcomeUnknown(String),
+    /// A sign-in on the pages (a link, a session, a platform's proof) that is unknown,
+    /// used, expired or ended.
+    #[error("the sign-in is not valid")]
+    SignInRefused,
+    /// The pages are not served (no `[web]` public address), so there is nowhere to sign in.
+    #[error("the web pages are not served")]
+    WebNotServed,
     #[error("no such tournament")]
     NoSuchTournament,
     /// The tournament's rules refused the change.

@@ -88,6 +88,7 @@ mod takeover;
 mod timers;
 mod users;
 mod watchers;
+pub mod web_sessions;
 
 pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
@@ -103,6 +104,7 @@ pub use view::{
     Actions, ChallengeActions, ChallengeStatus, ChallengeView, ClockView, FinishReason, GameStatus,
     GameView, PitAction, MAX_HINTS,
 };
+pub use web_sessions::{LoginLink, SignIn, WebSession};
 
 use crate::engine::EnginePool;
 use crate::i18n::Lang;

@@ -120,12 +120,18 @@ pub enum Tree {
     /// Players' page keys on the web (`/p/<key>`, an HMAC of the user key) -> the player:
     /// written when a page's link is first made, read when the page is asked for.
     PlayerPages,
+    /// One-time sign-in links of the pages (`/web login`), keyed by the SHA-256 of their
+    /// token; they expire after ten minutes (`manager::web_sessions`).
+    WebLogins,
+    /// Signed-in visitors of the pages: `user|SHA-256 of the session's random part`, so a
+    /// user's sessions are one range (`/web logout` ends them all); they expire.
+    WebSessions,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 22] = [
+    pub const ALL: [Tree; 24] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -148,6 +154,8 @@ impl Tree {
         Tree::PublicChats,
         Tree::Listed,
         Tree::PlayerPages,
+        Tree::WebLogins,
+        Tree::WebSessions,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -175,6 +183,8 @@ impl Tree {
             Tree::PublicChats => "web.public-chats",
             Tree::Listed => "web.listed",
             Tree::PlayerPages => "web.player-pages",
+            Tree::WebLogins => "web.logins",
+            Tree::WebSessions => "web.sessions",
         }
     }
 

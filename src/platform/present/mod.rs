@@ -483,6 +483,8 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
         ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
         ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
         ActionError::NoSuchTournament => t!(lang, "tournament-error-no-such"),
+        ActionError::SignInRefused => t!(lang, "manager-error-sign-in-refused"),
+        ActionError::WebNotServed => t!(lang, "manager-error-web-not-served"),
         ActionError::Tournament(e) => tournament_error_text(e, lang),
         ActionError::Puzzle(e) => puzzle_error_text(e, lang),
     }

@@ -239,6 +239,8 @@ fn every_error() -> Vec<ActionError> {
         ActionError::StoreAway("connection refused".into()),
         ActionError::OutcomeUnknown("no answer to COMMIT".into()),
         ActionError::NoSuchTournament,
+        ActionError::SignInRefused,
+        ActionError::WebNotServed,
         ActionError::Tournament(TournamentError::AlreadyIn),
         ActionError::Tournament(TournamentError::NotIn),
         ActionError::Tournament(TournamentError::Started),
@@ -313,6 +315,8 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::StoreAway(_) => "manager-error-store-away",
         ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
         ActionError::NoSuchTournament => "tournament-error-no-such",
+        ActionError::SignInRefused => "manager-error-sign-in-refused",
+        ActionError::WebNotServed => "manager-error-web-not-served",
         ActionError::Puzzle(p) => match p {
             PuzzleError::NotYours => "puzzle-error-not-yours",
             PuzzleError::Over => "puzzle-error-over",
