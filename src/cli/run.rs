@@ -199,7 +199,13 @@ fn start_platform(tasks: &mut Tasks, platform: Service, config: Arc<Config>, man
                 .spawn(async move { (platform, platform::discord::serve(discord, manager).await) });
         }
         Service::Web => {
-            let web = config.web.clone();
+            let mut web = config.web.clone();
+            // Checked with the config at start-up (`Config::validate`).
+            web.discord = config
+                .discord
+                .activity_sign_in(std::env::var("DISCORD_CLIENT_SECRET").ok())
+                .ok()
+                .flatten();
             tasks.spawn(async move { (platform, platform::web::serve(web, manager).await) });
         }
     }

@@ -106,16 +106,22 @@ async function start() {
     return;
   }
   say(words.signingIn);
+  let session;
   try {
     await sdk.ready();
-    const session = await signIn(sdk, clientId);
-    await openGame(session.token, sdk.channelId);
+    session = await signIn(sdk, clientId);
   } catch (error) {
     // A refusal from the client (the user closed the consent) or from our server: the
     // server's words when it gave them, else ours. Nothing is kept.
     sessionStorage.removeItem("toguz-session");
-    const text = error instanceof Refused ? error.message : words.refused;
-    say(text, true);
+    say(error instanceof Refused ? error.message : words.refused, true);
+    return;
+  }
+  try {
+    await openGame(session.token, sdk.channelId);
+  } catch (error) {
+    // Signed in, but the games could not be read: the session stays.
+    say(error instanceof Refused ? error.message : words.unavailable, true);
   }
 }
 

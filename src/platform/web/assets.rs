@@ -58,14 +58,30 @@ pub static TOURNAMENT_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
+/// The Discord Activity's script: web/activity/activity.js with the Embedded App SDK,
+/// built by web/activity/build.mjs (docs/web.md "Discord Activity").
+pub static ACTIVITY_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "activity.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/activity.js"),
+    )
+});
+
 pub static ICON: LazyLock<Asset> =
     LazyLock::new(|| asset("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")));
 
 /// The asset named `name`.
 pub fn find(name: &str) -> Option<&'static Asset> {
-    [&*SCRIPT, &*STYLE, &*ICON, &*TOURNAMENT_SCRIPT]
-        .into_iter()
-        .find(|a| a.name == name)
+    [
+        &*SCRIPT,
+        &*STYLE,
+        &*ICON,
+        &*TOURNAMENT_SCRIPT,
+        &*ACTIVITY_SCRIPT,
+    ]
+    .into_iter()
+    .find(|a| a.name == name)
 }
 
 impl Asset {

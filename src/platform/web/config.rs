@@ -35,6 +35,10 @@ pub struct WebConfig {
     /// forwarded for counts against `max_per_address`. Anyone else's forwarding headers
     /// are ignored.
     pub trusted_proxies: Vec<TrustedProxy>,
+    /// The Discord Activity's sign-in (from `[discord]`: `activity`, `application_id`,
+    /// `client_secret`); `None`: `/activity` says it is not set up.
+    #[serde(skip)]
+    pub discord: Option<crate::platform::web::signin::discord::DiscordSignIn>,
 }
 
 impl Default for WebConfig {
@@ -49,6 +53,7 @@ impl Default for WebConfig {
             header_read_timeout_secs: 10,
             idle_timeout_secs: 60,
             trusted_proxies: Vec::new(),
+            discord: None,
         }
     }
 }

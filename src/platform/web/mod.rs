@@ -4,6 +4,7 @@
 //! from the store, and addresses carry a signature (`manager::links`), so a game of a
 //! private chat is reachable only through its own link.
 
+mod activity;
 pub mod assets;
 mod clients;
 pub mod config;
@@ -12,6 +13,7 @@ mod live;
 pub mod page;
 mod player;
 mod poll;
+pub mod signin;
 mod sse;
 pub mod tournament;
 mod tournament_live;
@@ -26,7 +28,7 @@ use crate::ratings::keys::Scope;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 pub use config::WebConfig;
 use live::Live;
@@ -44,6 +46,8 @@ struct App {
     base: Arc<str>,
     /// Board images drawn lately (`images`).
     images: Arc<images::Images>,
+    /// The Discord Activity's sign-in, when `[discord] activity` is set up.
+    discord: Option<Arc<signin::discord::DiscordExchange>>,
 }
 
 /// Serves the pages on `config.listen` until the task is dropped.
@@ -75,12 +79,21 @@ pub async fn serve_on(
         trusted: config.trusted_proxies.clone().into(),
         per_client: limits::PerAddress::new(config.max_per_address),
     };
+    let discord = match config.discord.clone() {
+        Some(settings) => Some(Arc::new(
+            signin::discord::DiscordExchange::new(settings).map_err(|e| {
+                anyhow::anyhow!("web: cannot build the Discord sign-in client: {e}")
+            })?,
+        )),
+        None => None,
+    };
     let app = router(App {
         live: Live::start(manager.clone(), config.max_live),
         tournaments: tournament_live::LiveTournaments::start(manager.clone()),
         manager,
         base: config.base().into(),
         images: Default::default(),
+        discord,
     })
     .layer(axum::middleware::from_fn_with_state(
         clients,
@@ -100,6 +113,8 @@ fn router(app: App) -> Router {
         .route("/assets/{name}", get(asset))
         .route("/t/{key}", get(tournament::page))
         .route("/t/{key}/live", get(tournament::live))
+        .route("/activity", get(activity::page))
+        .route("/api/signin/discord", post(activity::sign_in))
         .fallback(not_found_anywhere)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
@@ -124,6 +139,17 @@ async fn security_headers(mut response: Response) -> Response {
         ),
     ];
     for (name, value) in set {
+        // A page that must be framed (the Activity's) sets its own policy.
+        if name == header::CONTENT_SECURITY_POLICY && headers.contains_key(&name) {
+            continue;
+        }
+        if name == header::X_FRAME_OPTIONS
+            && headers
+                .get(header::CONTENT_SECURITY_POLICY)
+                .is_some_and(|csp| csp.as_bytes().ends_with(activity::FRAMED_CSP.as_bytes()))
+        {
+            continue;
+        }
         headers.insert(name, HeaderValue::from_static(value));
     }
     response

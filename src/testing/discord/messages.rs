@@ -73,6 +73,16 @@ pub(super) fn interaction_callback(
             }
             Some(message)
         }
+        // LAUNCH_ACTIVITY: a command or a component, of an application with Activities
+        // enabled; no message is made.
+        12 if matches!(kind, 2 | 3) && state.activities => None,
+        12 if matches!(kind, 2 | 3) => {
+            return error(
+                400,
+                50240,
+                "You cannot launch activities for this application",
+            )
+        }
         _ => {
             return form_error(
                 "type",
