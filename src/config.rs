@@ -323,11 +323,16 @@ impl Config {
         if self.telegram.enabled {
             self.telegram.check(telegram_token)?;
         }
+        let discord_secret = std::env::var("DISCORD_CLIENT_SECRET").ok();
         if self.discord.enabled {
-            self.discord.resolve(discord_token)?;
+            self.discord
+                .resolve_with(discord_token, discord_secret.clone())?;
         }
         if self.web.enabled {
             self.web.validate()?;
+            // The pages sign Activity players in: the Discord section's OAuth2 settings
+            // hold even where this process runs no bot.
+            self.discord.activity_sign_in(discord_secret)?;
         }
         Ok(())
     }

@@ -47,6 +47,16 @@ web-tg-failed = The site could not be reached. Check your connection, then close
 web-tg-bad-request = The sign-in request could not be read.
 web-tg-too-many = Too many sign-ins in a minute. Wait a moment and try again.
 web-tg-unavailable = Signing in is not possible right now. Try again in a moment.
+# The Discord Activity's page (src/platform/web/activity.rs, web/activity/activity.js).
+web-activity-title = Toguzqumalak
+web-activity-signing-in = Signing in with Discord…
+web-activity-refused = Discord did not confirm who you are, so nothing can be played here. Close the Activity and start it again.
+web-activity-unavailable = Discord or the game server is not answering right now. Close the Activity and try again in a moment.
+web-activity-outside = This page opens inside Discord: start it with /activity in a channel.
+web-activity-not-configured = This bot has no Discord Activity set up.
+web-activity-choose = Your games: choose one to play.
+web-activity-no-games = You have no game going. Start one in the channel with /challenge or /play, then open the Activity again.
+web-activity-your-turn = your move
 web-index-listed = Listed here are the games of chats whose admins chose to show them (/web public on in Telegram, /web public:on in Discord), and games played at the terminal.
 web-index-live = Playing now
 web-index-recent = Recently finished

@@ -46,6 +46,16 @@ web-tg-failed = Сайтқа қосылу мүмкін болмады. Байл�
 web-tg-bad-request = Кіру сұрауын оқу мүмкін болмады.
 web-tg-too-many = Бір минутта тым көп кіру әрекеті болды. Сәл күтіп, қайталап көріңіз.
 web-tg-unavailable = Қазір кіру мүмкін емес. Сәлден соң қайталап көріңіз.
+# The Discord Activity's page (src/platform/web/activity.rs, web/activity/activity.js).
+web-activity-title = Тоғызқұмалақ
+web-activity-signing-in = Discord арқылы кіріп жатырмыз…
+web-activity-refused = Discord сіздің кім екеніңізді растамады, сондықтан мұнда ойнауға болмайды. Белсенділікті жауып, қайта іске қосыңыз.
+web-activity-unavailable = Discord немесе ойын сервері қазір жауап бермей тұр. Белсенділікті жауып, сәлден соң қайталап көріңіз.
+web-activity-outside = Бұл бет Discord ішінде ашылады: оны арнада /activity командасымен іске қосыңыз.
+web-activity-not-configured = Бұл ботта Discord белсенділігі бапталмаған.
+web-activity-choose = Ойындарыңыз: қайсысын ойнайтыныңызды таңдаңыз.
+web-activity-no-games = Сізде жүріп жатқан ойын жоқ. Арнада /challenge немесе /play командасымен ойын бастап, белсенділікті қайта ашыңыз.
+web-activity-your-turn = сіздің жүрісіңіз
 web-index-listed = Мұнда әкімшілері рұқсат еткен чаттардың ойындары (Telegram-да /web public on, Discord-та /web public:on) және терминалда ойналған ойындар көрсетілген.
 web-index-live = Қазір жүріп жатқан ойындар
 web-index-recent = Жақында аяқталған ойындар

@@ -48,6 +48,16 @@ web-tg-failed = Не удалось связаться с сайтом. Пров
 web-tg-bad-request = Не удалось прочитать запрос на вход.
 web-tg-too-many = Слишком много входов за минуту. Подождите немного и попробуйте снова.
 web-tg-unavailable = Сейчас войти не получается. Попробуйте чуть позже.
+# The Discord Activity's page (src/platform/web/activity.rs, web/activity/activity.js).
+web-activity-title = Тогызкумалак
+web-activity-signing-in = Входим через Discord…
+web-activity-refused = Discord не подтвердил, кто вы, поэтому играть здесь нельзя. Закройте активность и запустите её снова.
+web-activity-unavailable = Discord или игровой сервер сейчас не отвечает. Закройте активность и попробуйте ещё раз чуть позже.
+web-activity-outside = Эта страница открывается внутри Discord: запустите её командой /активность в канале.
+web-activity-not-configured = У этого бота активность Discord не настроена.
+web-activity-choose = Ваши партии: выберите, какую играть.
+web-activity-no-games = У вас нет идущих партий. Начните партию в канале командой /вызов или /играть и снова откройте активность.
+web-activity-your-turn = ваш ход
 web-index-listed = Здесь показаны партии чатов, администраторы которых это разрешили (/web public on в Telegram, /web public:on в Discord), а также партии, сыгранные в терминале.
 web-index-live = Идут сейчас
 web-index-recent = Недавно завершились

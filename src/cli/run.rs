@@ -213,6 +213,7 @@ fn start_platform(tasks: &mut Tasks, platform: Service, config: Arc<Config>, man
 /// What the pages sign players in with, from the platforms running beside them: the
 /// Telegram bot's token (the Mini App's launch data is signed with it) when Telegram is on.
 /// A missing or malformed token leaves it out: the Telegram adapter's own start says why.
+/// The Discord Activity's client id and secret when `[discord] activity` is set up.
 fn sign_ins(config: &Config) -> platform::web::signin::SignIns {
     use platform::web::signin::telegram::TelegramSignIn;
     let telegram = &config.telegram;
@@ -226,6 +227,12 @@ fn sign_ins(config: &Config) -> platform::web::signin::SignIns {
             max_age_secs: telegram.init_data_max_age,
             commands_per_minute: telegram.commands_per_minute,
         }),
+        // Checked with the config at start-up (`Config::validate`).
+        discord: config
+            .discord
+            .activity_sign_in(std::env::var("DISCORD_CLIENT_SECRET").ok())
+            .ok()
+            .flatten(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Discord adapter end to end: the real serenity client inside the real `toguz` binary
 //! against a fake Discord (gateway websocket + REST) on 127.0.0.1. One test binary.
 
+mod activity;
 mod arena40;
 mod clock;
 mod fair;

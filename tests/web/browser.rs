@@ -28,15 +28,48 @@ pub struct Browser {
     pub errors: Vec<String>,
     /// Page load events seen since the last `open`.
     loaded: bool,
-    /// The script answered for requests `stand_in` intercepts, and the requests waiting
-    /// for it.
-    stand_in: Option<String>,
-    paused: Vec<String>,
+    /// Origins whose requests the test answers (`intercept`).
+    routes: Vec<Route>,
+    /// The requests answered through `routes`, in order.
+    pub intercepted: Vec<Intercepted>,
+    http: reqwest::Client,
+}
+
+/// Requests to `origin` (`https://discord.com`) are answered by the test: with `page` for
+/// every path, or forwarded to `forward` (`http://127.0.0.1:PORT`), as Discord's proxy
+/// forwards an Activity's requests to its URL mapping. The browser sees the answer as
+/// coming from `origin` (secure, its own site), with every header of the real answer.
+#[derive(Clone, Debug)]
+pub struct Route {
+    pub origin: String,
+    pub answer: Answer,
+}
+
+#[derive(Clone, Debug)]
+pub enum Answer {
+    Page(String),
+    /// A script (a third-party script this machine cannot reach, such as Telegram's).
+    Script(String),
+    Forward(String),
+}
+
+/// One request answered through a route.
+#[derive(Clone, Debug)]
+pub struct Intercepted {
+    pub method: String,
+    pub url: String,
+    pub headers: Value,
+    pub status: u16,
 }
 
 /// Chromium, or `None` where it is not installed (a developer's machine); `.ci/run`
 /// installs it and sets TOGUZ_REQUIRE_CHROMIUM, so CI never skips.
 pub async fn launch() -> Option<Browser> {
+    launch_with(&[]).await
+}
+
+/// [`launch`] with more command-line switches.
+pub async fn launch_with(extra: &[&str]) -> Option<Browser> {
     if !std::path::Path::new(CHROMIUM).exists() {
         assert!(
             std::env::var_os("TOGUZ_REQUIRE_CHROMIUM").is_none(),
@@ -45,11 +78,11 @@ pub async fn launch() -> Option<Browser> {
         eprintln!("skipped: {CHROMIUM} is not installed");
         return None;
     }
-    Some(Browser::start().await)
+    Some(Browser::start(extra).await)
 }
 
 impl Browser {
-    async fn start() -> Browser {
+    async fn start(extra: &[&str]) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut child = Command::new(CHROMIUM)
             .args([
@@ -61,6 +94,7 @@ impl Browser {
                 "--remote-debugging-port=0",
                 "--remote-allow-origins=*",
             ])
+            .args(extra)
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
             .stdout(Stdio::null())
@@ -110,8 +144,13 @@ impl Browser {
             next_id: 0,
             errors: Vec::new(),
             loaded: false,
-            stand_in: None,
-            paused: Vec::new(),
+            routes: Vec::new(),
+            intercepted: Vec::new(),
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(Duration::from_secs(10))
+                .build()
+                .unwrap(),
         };
         for method in ["Page.enable", "Runtime.enable", "Log.enable"] {
             browser.call(method, json!({})).await;
@@ -150,45 +189,185 @@ impl Browser {
         };
         let message: Value = serde_json::from_str(&text).unwrap();
         self.note(&message);
-        self.answer_paused().await;
+        if message["method"] == "Fetch.requestPaused" {
+            self.answer_paused(&message["params"]).await;
+        }
         message
     }
 
-    /// Answers every request to `pattern` (a URL pattern such as
-    /// `https://telegram.org/js/*`) with `script`, as if its server had sent it: a test
-    /// stands in for a third-party script this machine cannot reach.
-    pub async fn stand_in(&mut self, pattern: &str, script: &str) {
-        self.stand_in = Some(script.to_string());
-        let patterns = json!({ "patterns": [{ "urlPattern": pattern }] });
-        self.call("Fetch.enable", patterns).await;
+    /// Answers every request to `origin` (such as `https://telegram.org`) with `script`,
+    /// as if its server had sent it, besides the routes already intercepted.
+    pub async fn stand_in(&mut self, origin: &str, script: &str) {
+        let mut routes = self.routes.clone();
+        routes.push(Route {
+            origin: origin.to_string(),
+            answer: Answer::Script(script.to_string()),
+        });
+        self.intercept(routes).await;
     }
 
-    /// Fulfils the requests `stand_in` held (their answers are not waited for: `call`
-    /// skips answers of other ids).
-    async fn answer_paused(&mut self) {
-        use base64::Engine;
-        let Some(script) = self.stand_in.clone() else {
-            return;
+    /// Answers the requests to `routes`' origins from now on.
+    pub async fn intercept(&mut self, routes: Vec<Route>) {
+        let patterns: Vec<Value> = routes
+            .iter()
+            .map(|r| json!({ "urlPattern": format!("{}/*", r.origin), "requestStage": "Request" }))
+            .collect();
+        self.routes = routes;
+        self.call("Fetch.enable", json!({ "patterns": patterns }))
+            .await;
+    }
+
+    /// A paused request: answered by its route (the answer's own reply is not awaited; it
+    /// comes among the events).
+    async fn answer_paused(&mut self, params: &Value) {
+        let request = &params["request"];
+        let url = request["url"].as_str().unwrap_or_default().to_string();
+        let method = request["method"].as_str().unwrap_or("GET").to_string();
+        let route = self
+            .routes
+            .iter()
+            .find(|r| url.starts_with(&format!("{}/", r.origin)))
+            .cloned();
+        let (status, headers, body) = match route.map(|r| (r.origin, r.answer)) {
+            Some((_, Answer::Page(html))) => (
+                200,
+                vec![json!({ "name": "content-type", "value": "text/html; charset=utf-8" })],
+                html.into_bytes(),
+            ),
+            Some((_, Answer::Script(script))) => (
+                200,
+                vec![
+                    json!({ "name": "content-type", "value": "text/javascript; charset=utf-8" }),
+                    json!({ "name": "access-control-allow-origin", "value": "*" }),
+                ],
+                script.into_bytes(),
+            ),
+            Some((origin, Answer::Forward(base))) => {
+                self.forward(&method, &url, &origin, &base, request).await
+            }
+            None => (404, Vec::new(), Vec::new()),
         };
-        for request in std::mem::take(&mut self.paused) {
-            self.next_id += 1;
-            let body = base64::engine::general_purpose::STANDARD.encode(&script);
-            let headers = [
-                json!({ "name": "Content-Type", "value": "text/javascript; charset=utf-8" }),
-                json!({ "name": "Access-Control-Allow-Origin", "value": "*" }),
-            ];
-            let params = json!({
-                "requestId": request,
-                "responseCode": 200,
+        self.intercepted.push(Intercepted {
+            method,
+            url,
+            headers: request["headers"].clone(),
+            status,
+        });
+        use base64::Engine;
+        self.next_id += 1;
+        let fulfil = json!({
+            "id": self.next_id,
+            "method": "Fetch.fulfillRequest",
+            "params": {
+                "requestId": params["requestId"],
+                "responseCode": status,
                 "responseHeaders": headers,
-                "body": body,
-            });
-            let message =
-                json!({ "id": self.next_id, "method": "Fetch.fulfillRequest", "params": params });
-            self.socket
-                .send(Message::Text(message.to_string()))
-                .await
-                .unwrap();
+                "body": base64::engine::general_purpose::STANDARD.encode(body),
+            }
+        });
+        self.socket
+            .send(Message::Text(fulfil.to_string()))
+            .await
+            .unwrap();
+    }
+
+    /// The answer of `base` to a request the page made to `origin` (a live stream, which
+    /// would never end, gets 204: the page works without live moves).
+    async fn forward(
+        &self,
+        method: &str,
+        url: &str,
+        origin: &str,
+        base: &str,
+        request: &Value,
+    ) -> (u16, Vec<Value>, Vec<u8>) {
+        let target = format!("{base}{}", &url[origin.len()..]);
+        let mut outgoing = self.http.request(method.parse().unwrap(), &target);
+        let mut stream = false;
+        for (name, value) in request["headers"].as_object().into_iter().flatten() {
+            let value = value.as_str().unwrap_or_default();
+            stream |= name.eq_ignore_ascii_case("accept") && value.contains("text/event-stream");
+            // The body is handed over as it is: no compression to undo.
+            if !name.eq_ignore_ascii_case("accept-encoding") {
+                outgoing = outgoing.header(name.as_str(), value);
+            }
+        }
+        if stream {
+            return (204, Vec::new(), Vec::new());
+        }
+        if let Some(data) = request["postData"].as_str() {
+            outgoing = outgoing.body(data.to_string());
+        } else if let Some(entries) = request["postDataEntries"].as_array() {
+            use base64::Engine;
+            let mut body = Vec::new();
+            for entry in entries {
+                let part = entry["bytes"].as_str().unwrap_or_default();
+                body.extend(
+                    base64::engine::general_purpose::STANDARD
+                        .decode(part)
+                        .unwrap(),
+                );
+            }
+            outgoing = outgoing.body(body);
+        }
+        let response = outgoing.send().await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(n, v)| json!({ "name": n.as_str(), "value": v.to_str().unwrap_or_default() }))
+            .collect();
+        let body = response.bytes().await.unwrap().to_vec();
+        (status, headers, body)
+    }
+
+    /// The value of `expression` in the frame whose address starts with `url` (in a world
+    /// of its own: the page's DOM and storage, none of its script's variables).
+    pub async fn eval_in_frame(&mut self, url: &str, expression: &str) -> Value {
+        let tree = self.call("Page.getFrameTree", json!({})).await;
+        let mut frames = vec![tree["frameTree"].clone()];
+        let mut found = None;
+        while let Some(node) = frames.pop() {
+            if node["frame"]["url"]
+                .as_str()
+                .is_some_and(|u| u.starts_with(url))
+            {
+                found = node["frame"]["id"].as_str().map(str::to_string);
+                break;
+            }
+            frames.extend(node["childFrames"].as_array().cloned().unwrap_or_default());
+        }
+        let Some(frame) = found else {
+            return Value::Null;
+        };
+        let world = self
+            .call(
+                "Page.createIsolatedWorld",
+                json!({ "frameId": frame, "worldName": "toguz-test" }),
+            )
+            .await;
+        let params = json!({
+            "expression": expression, "returnByValue": true, "awaitPromise": true,
+            "contextId": world["executionContextId"],
+        });
+        let result = self.call("Runtime.evaluate", params).await;
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `expression` is true in the frame at `url`, or fails after `limit`.
+    pub async fn wait_in_frame(&mut self, url: &str, expression: &str, limit: Duration) {
+        let start = tokio::time::Instant::now();
+        loop {
+            if self.eval_in_frame(url, expression).await == Value::Bool(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "{expression} not true in {url} within {limit:?}; errors: {:?}; requests: {:?}",
+                self.errors,
+                self.intercepted
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 
@@ -197,11 +376,6 @@ impl Browser {
         let params = &event["params"];
         match event["method"].as_str() {
             Some("Page.loadEventFired") => self.loaded = true,
-            Some("Fetch.requestPaused") => {
-                if let Some(id) = params["requestId"].as_str() {
-                    self.paused.push(id.to_string());
-                }
-            }
             Some("Runtime.exceptionThrown") => self
                 .errors
                 .push(format!("exception: {}", params["exceptionDetails"])),
@@ -242,6 +416,15 @@ impl Browser {
         result["result"]["value"].clone()
     }
 
+    /// Presses and releases a key (`ArrowRight`, `Home`, ...) on the page.
+    pub async fn key(&mut self, key: &str, code: u32) {
+        for kind in ["rawKeyDown", "keyUp"] {
+            let params =
+                json!({ "type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code });
+            self.call("Input.dispatchKeyEvent", params).await;
+        }
+    }
+
     /// Waits until `expression` is true in whatever page is open, across navigations (an
     /// evaluation the navigation cut off counts as not yet), or fails after `limit`.
     pub async fn wait_across_loads(&mut self, expression: &str, limit: Duration) {
@@ -270,15 +453,6 @@ impl Browser {
                 "{expression} not true within {limit:?}"
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// Presses and releases a key (`ArrowRight`, `Home`, ...) on the page.
-    pub async fn key(&mut self, key: &str, code: u32) {
-        for kind in ["rawKeyDown", "keyUp"] {
-            let params =
-                json!({ "type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code });
-            self.call("Input.dispatchKeyEvent", params).await;
         }
     }
 

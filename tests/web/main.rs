@@ -2,6 +2,8 @@
 //! manager and store, asked over HTTP and opened in a real headless Chromium. One test
 //! binary.
 
+mod activity;
+mod activity_browser;
 mod browser;
 mod index;
 mod limits;

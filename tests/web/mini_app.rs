@@ -33,6 +33,7 @@ async fn site_with_telegram(per_minute: Option<u32>) -> Site {
                 max_age_secs: 86_400,
                 commands_per_minute: per_minute,
             }),
+            ..SignIns::default()
         },
         ..WebConfig::default()
     })
@@ -226,7 +227,7 @@ const TELEGRAM_WEB_APP: &str = r#"(function () {
 async fn telegram_browser() -> Option<browser::Browser> {
     let mut chrome = browser::launch().await?;
     chrome
-        .stand_in("https://telegram.org/js/*", TELEGRAM_WEB_APP)
+        .stand_in("https://telegram.org", TELEGRAM_WEB_APP)
         .await;
     Some(chrome)
 }

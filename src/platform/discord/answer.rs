@@ -338,6 +338,22 @@ impl Origin<'_> {
         }
     }
 
+    /// Answers with LAUNCH_ACTIVITY (12): Discord opens the application's Activity for the
+    /// user. Only a fresh interaction can be answered so: false once it was deferred, or
+    /// when Discord refused.
+    pub(super) async fn launch_activity(&self) -> bool {
+        let mut stage = self.stage.lock().await;
+        if *stage != Stage::Open {
+            return false;
+        }
+        let sent = self.send(CreateInteractionResponse::LaunchActivity).await;
+        let launched = matches!(sent, Sent::Ok | Sent::Taken);
+        if launched {
+            *stage = Stage::Answered;
+        }
+        launched
+    }
+
     pub(super) async fn ephemeral(&self, text: String) {
         self.answer(Answer::Ephemeral(messages::text(text))).await;
     }

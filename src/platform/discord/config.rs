@@ -4,6 +4,7 @@
 //! (token taken from `DISCORD_TOKEN` when the file has none, every value checked), with errors
 //! that name the key and never show the token.
 
+use crate::platform::web::signin::discord::DiscordSignIn;
 use crate::secret::{self, Secret};
 use std::time::Duration;
 
@@ -34,6 +35,13 @@ pub struct DiscordConfig {
     /// Seconds a member waits between two challenges (against spam; the per-member and
     /// per-guild limits on open challenges are `[limits]`).
     pub challenge_cooldown_secs: u64,
+    /// The game page as a Discord Activity (issue 50, docs/web.md): `/activity` launches it,
+    /// and the web server signs players in through Discord's OAuth2. Needs
+    /// `application_id`, `client_secret` and `[web]` on at the URL mapping's address.
+    pub activity: bool,
+    /// The application's OAuth2 client secret (Developer Portal, OAuth2); when absent,
+    /// `DISCORD_CLIENT_SECRET` is used.
+    pub client_secret: Option<Secret>,
 }
 
 impl Default for DiscordConfig {
@@ -49,6 +57,8 @@ impl Default for DiscordConfig {
             request_timeout_secs: 10,
             max_retries: 3,
             challenge_cooldown_secs: 30,
+            activity: false,
+            client_secret: None,
         }
     }
 }
@@ -102,6 +112,8 @@ pub struct DiscordSettings {
     pub request_timeout: Duration,
     pub max_retries: u32,
     pub challenge_cooldown: Duration,
+    /// Whether the Activity is set up: `/activity` answers with LAUNCH_ACTIVITY.
+    pub activity: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -126,6 +138,10 @@ pub enum DiscordConfigError {
     Timeout,
     #[error("discord.max_retries must be at most 10")]
     Retries,
+    #[error("discord.activity needs discord.application_id (the Activity's OAuth2 client id)")]
+    ActivityApplication,
+    #[error("discord.activity needs discord.client_secret: put it in [discord] or in the DISCORD_CLIENT_SECRET environment variable")]
+    MissingClientSecret,
 }
 
 impl DiscordConfig {
@@ -135,6 +151,17 @@ impl DiscordConfig {
         &self,
         env_token: Option<String>,
     ) -> Result<DiscordSettings, DiscordConfigError> {
+        self.resolve_with(env_token, None)
+    }
+
+    /// [`DiscordConfig::resolve`], with `env_secret` the value of `DISCORD_CLIENT_SECRET`
+    /// (the Activity's sign-in is checked too when `activity` is on).
+    pub fn resolve_with(
+        &self,
+        env_token: Option<String>,
+        env_secret: Option<String>,
+    ) -> Result<DiscordSettings, DiscordConfigError> {
+        self.activity_sign_in(env_secret)?;
         let token = secret::resolve_token(self.token.as_ref(), env_token)
             .ok_or(DiscordConfigError::MissingToken)?;
         let token = Secret::new(token.expose().trim_start_matches("Bot ").trim());
@@ -162,7 +189,41 @@ impl DiscordConfig {
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             max_retries: self.max_retries,
             challenge_cooldown: Duration::from_secs(self.challenge_cooldown_secs),
+            activity: self.activity,
         })
+    }
+
+    /// What the web server needs to sign players in from the Activity (`None` when
+    /// `activity` is off): the application's id and secret (`env_secret`: the value of
+    /// `DISCORD_CLIENT_SECRET`, used when the file has none) and Discord's address. The
+    /// bot token is not needed for it.
+    pub fn activity_sign_in(
+        &self,
+        env_secret: Option<String>,
+    ) -> Result<Option<DiscordSignIn>, DiscordConfigError> {
+        if !self.activity {
+            return Ok(None);
+        }
+        let client_id = match self.application_id {
+            Some(0) => return Err(DiscordConfigError::ApplicationId),
+            Some(id) => id,
+            None => return Err(DiscordConfigError::ActivityApplication),
+        };
+        let client_secret = secret::resolve_token(self.client_secret.as_ref(), env_secret)
+            .ok_or(DiscordConfigError::MissingClientSecret)?;
+        if !(1..=120).contains(&self.request_timeout_secs) {
+            return Err(DiscordConfigError::Timeout);
+        }
+        let api_base = match &self.proxy_url {
+            Some(url) => check_proxy(url)?,
+            None => "https://discord.com".to_string(),
+        };
+        Ok(Some(DiscordSignIn {
+            client_id,
+            client_secret,
+            api_base,
+            timeout: Duration::from_secs(self.request_timeout_secs),
+        }))
     }
 }
 
@@ -293,6 +354,48 @@ mod tests {
         assert!(with("request_timeout_secs = 0").contains("discord.request_timeout_secs"));
         assert!(parse("mention = \"loud\"").is_err());
         assert!(parse("no_such_key = 1").is_err());
+    }
+
+    #[test]
+    fn the_activity_needs_the_application_id_and_the_client_secret() {
+        let section = |extra: &str| parse(&format!("token = \"{TOKEN}\"\n{extra}")).unwrap();
+        let off = section("");
+        assert_eq!(off.activity_sign_in(Some("s".into())).unwrap(), None);
+        assert!(!off.resolve(None).unwrap().activity);
+
+        let no_app = section("activity = true\nclient_secret = \"s3cret-value\"");
+        let err = no_app.resolve(None).unwrap_err();
+        assert_eq!(err, DiscordConfigError::ActivityApplication);
+        assert!(err.to_string().contains("discord.application_id"));
+
+        let no_secret = section("activity = true\napplication_id = 42");
+        let err = no_secret.resolve_with(None, None).unwrap_err();
+        assert_eq!(err, DiscordConfigError::MissingClientSecret);
+        assert!(err.to_string().contains("DISCORD_CLIENT_SECRET"));
+        assert_eq!(
+            no_secret.resolve_with(None, Some("  ".into())).unwrap_err(),
+            DiscordConfigError::MissingClientSecret
+        );
+
+        // From the environment, or the file's (which wins); the API base is the proxy's.
+        let from_env = no_secret
+            .activity_sign_in(Some("env-secret-123".into()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(from_env.client_id, 42);
+        assert_eq!(from_env.client_secret.expose(), "env-secret-123");
+        assert_eq!(from_env.api_base, "https://discord.com");
+        assert_eq!(from_env.timeout, Duration::from_secs(10));
+        let full = section(
+            "activity = true\napplication_id = 42\nclient_secret = \"file-secret-456\"\n\
+             proxy_url = \"http://127.0.0.1:9000/\"",
+        );
+        let signin = full.activity_sign_in(Some("env".into())).unwrap().unwrap();
+        assert_eq!(signin.client_secret.expose(), "file-secret-456");
+        assert_eq!(signin.api_base, "http://127.0.0.1:9000");
+        assert!(full.resolve(None).unwrap().activity);
+        // Never shown.
+        assert!(!format!("{full:?} {signin:?}").contains("file-secret-456"));
     }
 
     #[test]

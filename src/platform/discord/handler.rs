@@ -137,7 +137,10 @@ pub(super) fn chat(guild: Option<GuildId>, channel: ChannelId) -> ChatRef {
 
 impl Bot {
     pub(super) async fn register_commands(&self, http: &Http) -> serenity::Result<()> {
-        let defs = commands::definitions();
+        let mut defs = commands::definitions();
+        if self.settings.activity {
+            defs.push(super::activity::definition());
+        }
         let count = defs.len();
         match self.settings.dev_guild_id {
             Some(guild) => {
@@ -204,6 +207,9 @@ impl Bot {
     ) -> Handled {
         let user = user.clone();
         let chat = chat(cmd.guild_id, cmd.channel_id);
+        if cmd.data.name == super::activity::COMMAND {
+            return self.launch_activity(origin, lang).await;
+        }
         let Some(command) = commands::parse(&cmd.data.name, &cmd.data.options) else {
             tracing::warn!(name = cmd.data.name, "Discord: unknown command");
             return Err(Failure::BadOption);

@@ -10,6 +10,7 @@
 //! REST goes straight to Discord with serenity's rate limiter, or, with `proxy_url`, through
 //! [`rest::RestGate`] which honours 429s and retries failures (serenity's limiter ignores proxies).
 
+mod activity;
 mod answer;
 mod board_answer;
 mod commands;
@@ -45,7 +46,10 @@ use std::time::{Duration, Instant};
 
 /// Runs the Discord bot until the gateway connection ends for good.
 pub async fn serve(config: DiscordConfig, manager: Manager) -> anyhow::Result<()> {
-    let settings = config.resolve(std::env::var("DISCORD_TOKEN").ok())?;
+    let settings = config.resolve_with(
+        std::env::var("DISCORD_TOKEN").ok(),
+        std::env::var("DISCORD_CLIENT_SECRET").ok(),
+    )?;
     serve_with(settings, manager).await
 }
 

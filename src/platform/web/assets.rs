@@ -67,6 +67,16 @@ pub static TELEGRAM_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
+/// The Discord Activity's script: web/activity/activity.js with the Embedded App SDK,
+/// built by web/activity/build.mjs (docs/web.md "Discord Activity").
+pub static ACTIVITY_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "activity.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/activity.js"),
+    )
+});
+
 pub static ICON: LazyLock<Asset> =
     LazyLock::new(|| asset("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")));
 
@@ -78,6 +88,7 @@ pub fn find(name: &str) -> Option<&'static Asset> {
         &*ICON,
         &*TOURNAMENT_SCRIPT,
         &*TELEGRAM_SCRIPT,
+        &*ACTIVITY_SCRIPT,
     ]
     .into_iter()
     .find(|a| a.name == name)

@@ -4,6 +4,7 @@
 //! from the store, and addresses carry a signature (`manager::links`), so a game of a
 //! private chat is reachable only through its own link.
 
+mod activity;
 pub mod assets;
 mod clients;
 pub mod config;
@@ -28,7 +29,7 @@ use crate::ratings::keys::Scope;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 pub use config::WebConfig;
 use live::Live;
@@ -48,6 +49,8 @@ struct App {
     images: Arc<images::Images>,
     /// What players are signed in with (`signin`).
     sign_in: Arc<signin::SignIns>,
+    /// The Discord Activity's sign-in, when `[discord] activity` is set up.
+    discord: Option<Arc<signin::discord::DiscordExchange>>,
 }
 
 /// Serves the pages on `config.listen` until the task is dropped.
@@ -79,6 +82,14 @@ pub async fn serve_on(
         trusted: config.trusted_proxies.clone().into(),
         per_client: limits::PerAddress::new(config.max_per_address),
     };
+    let discord = match config.sign_in.discord.clone() {
+        Some(settings) => Some(Arc::new(
+            signin::discord::DiscordExchange::new(settings).map_err(|e| {
+                anyhow::anyhow!("web: cannot build the Discord sign-in client: {e}")
+            })?,
+        )),
+        None => None,
+    };
     let app = router(App {
         live: Live::start(manager.clone(), config.max_live),
         tournaments: tournament_live::LiveTournaments::start(manager.clone()),
@@ -86,6 +97,7 @@ pub async fn serve_on(
         base: config.base().into(),
         images: Default::default(),
         sign_in: Arc::new(config.sign_in.clone()),
+        discord,
     })
     .layer(axum::middleware::from_fn_with_state(
         clients,
@@ -107,6 +119,8 @@ fn router(app: App) -> Router {
         .route("/t/{key}/live", get(tournament::live))
         .route("/tg", get(mini_app::entry))
         .route("/api/signin/telegram", mini_app::sign_in_route())
+        .route("/activity", get(activity::page))
+        .route("/api/signin/discord", post(activity::sign_in))
         .fallback(not_found_anywhere)
         .layer(axum::middleware::from_fn(security_headers))
         .with_state(app)

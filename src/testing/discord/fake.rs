@@ -46,6 +46,23 @@ impl FakeDiscord {
         FakeDiscord { shared }
     }
 
+    /// A fresh OAuth2 code for `user`, as the Discord client's `authorize` hands an
+    /// Activity: good for one exchange at `POST /oauth2/token`, for ten minutes.
+    pub fn oauth_code(&self, user: &User) -> String {
+        self.shared.lock().oauth.issue_code(user)
+    }
+
+    /// Makes `code` older than Discord keeps codes.
+    pub fn expire_oauth_code(&self, code: &str) {
+        self.shared.lock().oauth.expire_code(code);
+    }
+
+    /// Turns Activities on for the application (the Developer Portal's switch), which
+    /// LAUNCH_ACTIVITY needs.
+    pub fn enable_activities(&self) {
+        self.shared.lock().activities = true;
+    }
+
     /// The base URL to give the bot as `proxy_url`.
     pub fn url(&self) -> String {
         format!("http://{}", self.shared.addr)

@@ -73,6 +73,18 @@ pub(super) fn interaction_callback(
             }
             Some(message)
         }
+        // LAUNCH_ACTIVITY: a command or a component, of an application with Activities
+        // enabled; no message is made.
+        12 if matches!(kind, 2 | 3) && state.activities => None,
+        // (Discord's exact code for this is not documented; the fake words it as an
+        // invalid form field, which is what a client can act on.)
+        12 if matches!(kind, 2 | 3) => {
+            return form_error(
+                "type",
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                "This application has no Activity to launch",
+            )
+        }
         _ => {
             return form_error(
                 "type",

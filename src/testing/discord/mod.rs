@@ -23,7 +23,8 @@
 //! their arithmetic), `reply` (Discord's error bodies), `body` (JSON and multipart bodies as
 //! Discord takes them), `commands` (command registration), `messages` (interaction callbacks, webhooks,
 //! messages and their attachments), `checks` (Discord's limits on embeds and components),
-//! `state` (what the fake remembers), `bot` (the real bot against it).
+//! `state` (what the fake remembers), `oauth` (an Activity's OAuth2 code exchange and
+//! `users/@me`), `bot` (the real bot against it).
 
 mod body;
 pub mod bot;
@@ -33,12 +34,14 @@ mod fake;
 mod gateway;
 pub mod limits;
 mod messages;
+mod oauth;
 mod reply;
 mod rest;
 mod state;
 
 pub use fake::FakeDiscord;
 pub use limits::Refusal;
+pub use oauth::CLIENT_SECRET;
 
 use serde_json::{json, Value};
 use std::time::Instant;

@@ -6,6 +6,7 @@ use super::body::{read_body, Body};
 use super::commands::register_commands;
 use super::limits::{Refusal, Verdict};
 use super::messages::{create_message, edit_message, interaction_callback, webhook};
+use super::oauth;
 use super::reply::{error, form_error, Reply};
 use super::state::{bot_user, FakeState, Shared};
 use super::{is_id, Call, Failure, APP_ID, TOKEN};
@@ -27,6 +28,9 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         )
             .into_response();
     };
+    if path == "/oauth2/token" || (path == "/users/@me" && oauth::bearer(&headers).is_some()) {
+        return oauth_call(&shared, &method, &path, &headers, req).await;
+    }
     let body = match read_body(&headers, req).await {
         Ok(b) => b,
         Err(reply) => return reply_response(reply, HeaderMap::new()),
@@ -76,6 +80,44 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         }
     }
     state.calls.push(call);
+    drop(state);
+    shared.bump();
+    reply_response(reply, reply_headers)
+}
+
+/// An OAuth2 call (an Activity's sign-in, made by our web server, not the bot): Discord's
+/// OAuth2 answers, recorded without its body (it holds a code or a client secret).
+async fn oauth_call(
+    shared: &Shared,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+    req: Request,
+) -> Response {
+    let bytes = axum::body::to_bytes(req.into_body(), 1 << 16)
+        .await
+        .unwrap_or_default();
+    let mut state = shared.lock();
+    let scripted = scripted_failure(&mut state, method, path);
+    let (reply, reply_headers) = match scripted {
+        Some(failure) => failure,
+        None => {
+            let reply = match (method.as_str(), path) {
+                ("POST", "/oauth2/token") => state.oauth.token(headers, &bytes),
+                ("GET", _) => state.oauth.me(&oauth::bearer(headers).unwrap_or_default()),
+                _ => error(405, 0, "405: Method Not Allowed"),
+            };
+            (reply, HeaderMap::new())
+        }
+    };
+    state.calls.push(Call {
+        method: method.to_string(),
+        path: path.to_string(),
+        status: reply.0.as_u16(),
+        json: None,
+        files: vec![],
+        at: Instant::now(),
+    });
     drop(state);
     shared.bump();
     reply_response(reply, reply_headers)

@@ -83,6 +83,11 @@ pub(super) struct FakeState {
     pub(super) permissions: HashMap<u64, u64>,
     /// Client locales by user id (default `en-US`).
     pub(super) locales: HashMap<u64, String>,
+    /// OAuth2 codes and access tokens (an Activity's sign-in).
+    pub(super) oauth: super::oauth::OAuth,
+    /// Whether the application has Activities enabled (the Developer Portal's switch):
+    /// LAUNCH_ACTIVITY is refused without it.
+    pub(super) activities: bool,
 }
 
 #[derive(Default)]

@@ -1,6 +1,7 @@
 //! Signing in on the pages (issue 50): each platform proves who a player is its own way,
 //! then the manager opens a web session for them (`Manager::open_web_session`).
 
+pub mod discord;
 pub mod telegram;
 
 /// What the sign-in paths check with, per platform; set by `toguz run` from the platforms'
@@ -9,4 +10,6 @@ pub mod telegram;
 pub struct SignIns {
     /// The Telegram Mini App's (`telegram`): when the Telegram bot runs beside the pages.
     pub telegram: Option<telegram::TelegramSignIn>,
+    /// The Discord Activity's (`discord`): when `[discord] activity` is set up.
+    pub discord: Option<discord::DiscordSignIn>,
 }
