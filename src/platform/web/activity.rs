@@ -198,6 +198,7 @@ fn json_error(status: StatusCode, text: String) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderValue;
 
     fn with_origin(origin: Option<&str>) -> HeaderMap {
         let mut headers = HeaderMap::new();
