@@ -35,6 +35,12 @@ pub struct WebConfig {
     /// forwarded for counts against `max_per_address`. Anyone else's forwarding headers
     /// are ignored.
     pub trusted_proxies: Vec<TrustedProxy>,
+    /// Sites allowed to frame the pages and send a signed-in player's actions besides the
+    /// site itself (issue 50): origins, `https://<host>[:port]` and nothing more. The Discord
+    /// Activity's `https://<application id>.discordsays.com` goes here. A state-changing
+    /// request whose `Origin` is neither the site's (`public_url`) nor one of these is
+    /// refused.
+    pub embed_origins: Vec<String>,
 }
 
 impl Default for WebConfig {
@@ -49,6 +55,7 @@ impl Default for WebConfig {
             header_read_timeout_secs: 10,
             idle_timeout_secs: 60,
             trusted_proxies: Vec::new(),
+            embed_origins: Vec::new(),
         }
     }
 }
@@ -60,6 +67,8 @@ pub enum WebConfigError {
     PublicUrl(String),
     #[error("web.{0}: must be at least 1")]
     Zero(&'static str),
+    #[error("web.embed_origins: {0:?} is not an origin (https://host or https://host:port)")]
+    EmbedOrigin(String),
 }
 
 impl WebConfig {
@@ -84,7 +93,25 @@ impl WebConfig {
                 return Err(WebConfigError::Zero(key));
             }
         }
+        for origin in &self.embed_origins {
+            if origin_of(origin).as_deref() != Some(origin.as_str()) {
+                return Err(WebConfigError::EmbedOrigin(origin.clone()));
+            }
+        }
         Ok(())
+    }
+
+    /// The origins a signed-in player's actions may come from: the site's own
+    /// (`public_url`'s) and `embed_origins`.
+    pub fn allowed_origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = origin_of(&self.public_url).into_iter().collect();
+        origins.extend(self.embed_origins.iter().cloned());
+        origins
+    }
+
+    /// Whether the session cookie is sent only over https (`public_url` is https).
+    pub fn secure_cookie(&self) -> bool {
+        self.public_url.starts_with("https://")
     }
 
     /// Whether players elsewhere cannot reach `public_url` (a loopback or private-network
@@ -118,6 +145,20 @@ impl WebConfig {
     pub fn base(&self) -> &str {
         self.public_url.trim_end_matches('/')
     }
+}
+
+/// The origin of `url` as a browser writes it in an `Origin` header (`https://host[:port]`,
+/// the default port left out), when it is an http(s) address with a host and no path,
+/// query or fragment beyond `/`.
+pub fn origin_of(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    let plain = matches!(parsed.scheme(), "http" | "https")
+        && parsed.host().is_some()
+        && parsed.username().is_empty()
+        && parsed.password().is_none()
+        && parsed.query().is_none()
+        && parsed.fragment().is_none();
+    plain.then(|| parsed.origin().ascii_serialization())
 }
 
 #[cfg(test)]
@@ -163,6 +204,24 @@ mod tests {
         assert!(!WebConfig::default().is_trusted_proxy("127.0.0.1".parse().unwrap()));
         let wrong = toml::from_str::<WebConfig>("trusted_proxies = [\"nginx\"]").unwrap_err();
         assert!(wrong.to_string().contains("web.trusted_proxies"), "{wrong}");
+        let embeds: WebConfig =
+            toml::from_str("embed_origins = [\"https://123456.discordsays.com\"]").expect("valid");
+        assert!(embeds.validate().is_ok());
+        assert_eq!(
+            embeds.allowed_origins(),
+            ["http://127.0.0.1:8080", "https://123456.discordsays.com"]
+        );
+        for wrong in [
+            "https://x.discordsays.com/",
+            "discordsays.com",
+            "https://a.b/c",
+        ] {
+            let config = WebConfig {
+                embed_origins: vec![wrong.into()],
+                ..WebConfig::default()
+            };
+            assert!(config.validate().is_err(), "{wrong}");
+        }
         let zero = WebConfig {
             header_read_timeout_secs: 0,
             ..WebConfig::default()

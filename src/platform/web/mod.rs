@@ -9,9 +9,12 @@ mod clients;
 pub mod config;
 mod images;
 mod live;
+mod me;
 pub mod page;
+mod play;
 mod player;
 mod poll;
+pub mod session;
 mod sse;
 pub mod tournament;
 mod tournament_live;
@@ -23,10 +26,11 @@ use crate::model::Platform;
 use crate::platform::http::{limits, server};
 use crate::platform::present::{self, web::page_lang, web::Missing};
 use crate::ratings::keys::Scope;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 pub use config::WebConfig;
 use live::Live;
@@ -44,6 +48,13 @@ struct App {
     base: Arc<str>,
     /// Board images drawn lately (`images`).
     images: Arc<images::Images>,
+    /// Where a signed-in player's actions may come from (`Origin`): the site and
+    /// `[web] embed_origins`.
+    origins: Arc<[String]>,
+    /// The session cookie is sent over https only.
+    secure_cookie: bool,
+    /// This process's count of each user's actions (`play::within_limit`).
+    limits: Arc<crate::manager::limits::CommandLimit<String>>,
 }
 
 /// Serves the pages on `config.listen` until the task is dropped.
@@ -75,12 +86,16 @@ pub async fn serve_on(
         trusted: config.trusted_proxies.clone().into(),
         per_client: limits::PerAddress::new(config.max_per_address),
     };
+    let per_minute = manager.config().limits.commands_per_minute;
     let app = router(App {
         live: Live::start(manager.clone(), config.max_live),
         tournaments: tournament_live::LiveTournaments::start(manager.clone()),
         manager,
         base: config.base().into(),
         images: Default::default(),
+        origins: config.allowed_origins().into(),
+        secure_cookie: config.secure_cookie(),
+        limits: Arc::new(crate::manager::limits::CommandLimit::new(per_minute)),
     })
     .layer(axum::middleware::from_fn_with_state(
         clients,
@@ -97,27 +112,73 @@ fn router(app: App) -> Router {
         .route("/g/{key}", get(game))
         .route("/p/{key}", get(player_page))
         .route("/g/{key}/live", get(live_events))
+        .route("/g/{key}/seat", get(play::seat))
+        .route(
+            "/g/{key}/act",
+            post(play::act).layer(DefaultBodyLimit::max(play::MAX_BODY)),
+        )
+        .route("/login/{token}", get(me::login))
+        .route("/me", get(me::me))
+        .route("/api/me/games", get(me::api_games))
+        .route("/logout", post(me::logout))
         .route("/assets/{name}", get(asset))
         .route("/t/{key}", get(tournament::page))
         .route("/t/{key}/live", get(tournament::live))
         .fallback(not_found_anywhere)
-        .layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::from_fn(security_headers))
         .with_state(app)
 }
 
-/// Headers on every answer: no script, style or frame from elsewhere, no address leaking
-/// in a Referer (a game's address is its key), no sniffing.
-async fn security_headers(mut response: Response) -> Response {
+/// The policy of every page that is not framed: no script, style or frame from elsewhere.
+const STRICT: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+/// A page opened inside Telegram (a Mini App) or Discord (an Activity): framed by them
+/// alone, and Telegram's own script allowed (`/tg` and the game page).
+const FRAMED_TELEGRAM: &str = "default-src 'none'; script-src 'self' https://telegram.org; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+     form-action 'none'; frame-ancestors https://web.telegram.org https://*.discordsays.com \
+     https://discord.com https://*.discord.com";
+/// `FRAMED_TELEGRAM` without Telegram's script (`/me`, `/activity`).
+const FRAMED: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors https://web.telegram.org https://*.discordsays.com https://discord.com \
+     https://*.discord.com";
+
+/// Which policy a path's answer gets: `Some(policy)` for the pages that must open inside
+/// Telegram and Discord (the game page, `/me`, `/tg`, `/activity`), `None` for the rest.
+fn framed_policy(path: &str) -> Option<&'static str> {
+    match path {
+        "/tg" => Some(FRAMED_TELEGRAM),
+        "/me" | "/activity" => Some(FRAMED),
+        _ => {
+            let key = path.strip_prefix("/g/")?;
+            let page = !key.is_empty()
+                && !key.contains('/')
+                && !key.ends_with(".png")
+                && !key.ends_with(".pgn");
+            page.then_some(FRAMED_TELEGRAM)
+        }
+    }
+}
+
+/// Headers on every answer: no script, style or frame from elsewhere (the framed pages
+/// named by `framed_policy` excepted), no address leaking in a Referer (a game's address
+/// is its key), no sniffing. A handler that set its own policy keeps it.
+async fn security_headers(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let framed = framed_policy(request.uri().path());
+    let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    let policy = framed.unwrap_or(STRICT);
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(policy));
     let set = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-             connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-        ),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
         (
             header::HeaderName::from_static("cross-origin-opener-policy"),
             "same-origin",
@@ -125,6 +186,9 @@ async fn security_headers(mut response: Response) -> Response {
     ];
     for (name, value) in set {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+    if framed.is_none() {
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     response
 }
@@ -292,11 +356,24 @@ async fn game(
     match want {
         Want::Page => {
             let ply = query.get("ply").and_then(|p| p.parse::<usize>().ok());
-            let body = page::game_page(&page, lang, ply, &app.base);
+            // A reader signed in by cookie gets their session's CSRF token in the page
+            // (their play script acts with it), and a page no cache keeps.
+            let signed = match session::cookie(&headers) {
+                Some(_) => session::session_of(&app.manager, &headers).await.ok(),
+                None => None,
+            };
+            let csrf = signed.as_ref().map(|s| s.csrf.as_str());
+            let body = page::game_page(&page, lang, ply, &app.base, csrf);
             let mut response = with_robots(html(StatusCode::OK, body), page.listed);
+            let cache = if signed.is_some() { "no-store" } else { cache };
+            let headers = response.headers_mut();
             if let Ok(value) = HeaderValue::from_str(cache) {
-                response.headers_mut().insert(header::CACHE_CONTROL, value);
+                headers.insert(header::CACHE_CONTROL, value);
             }
+            headers.insert(
+                header::VARY,
+                HeaderValue::from_static("Accept-Language, Cookie"),
+            );
             response
         }
         Want::Record => {
