@@ -252,7 +252,7 @@ async fn the_sign_in_link_opens_one_session_once(backend: Backend) {
         .unwrap();
     let html = me.text().await.unwrap();
     assert!(
-        csrf_in(&html).is_none() && !html.contains("Signed in as"),
+        csrf_in(&html).is_none() && !html.contains("Signed in as Asel"),
         "{html}"
     );
 }

@@ -7,31 +7,53 @@ use serde_json::{json, Value};
 use toguz::model::{Platform, UserRef};
 use toguz::platform::web::{self, WebConfig};
 use toguz::rules::Position;
+use toguz::testing::manager::test_config;
 use toguz::testing::telegram::bot::{wait_board, TOKEN, WAIT};
 use toguz::testing::telegram::inproc::InProcessBot;
 use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
+use toguz::testing::Lifted;
 
-/// The pages served on `bot`'s manager: their address.
-fn serve_pages(bot: &InProcessBot) -> String {
+/// The Telegram adapter (on a store under `dir`) with the pages served on its manager: the
+/// bot and the pages' address. The address is bound first, so that the manager knows it
+/// (`web_url`: the sign-in links and the boards' page links are made with it).
+pub fn bot_with_pages(
+    fake: &FakeTelegram,
+    dir: &std::path::Path,
+    lifted: Option<Lifted>,
+) -> (InProcessBot, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let mut config = test_config();
+    config.web_url = Some(base.clone());
+    let bot = match lifted {
+        Some(lifted) => InProcessBot::start_with_lifted(fake, config, dir, lifted),
+        None => InProcessBot::start_with(fake, config, dir),
+    };
+    serve_pages(&bot, listener, &base);
+    (bot, base)
+}
+
+/// The pages served on `bot`'s manager from `listener`, at `base`.
+fn serve_pages(bot: &InProcessBot, listener: std::net::TcpListener, base: &str) {
     let manager = bot.manager.clone();
+    let base = base.to_string();
+    listener.set_nonblocking(true).unwrap();
     bot.block_on(async move {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
         let config = WebConfig {
             enabled: true,
-            public_url: base.clone(),
+            public_url: base,
             ..WebConfig::default()
         };
         tokio::spawn(web::serve_on(listener, config, manager));
-        base
     })
 }
 
 #[test]
 fn a_move_made_on_the_page_redraws_the_board_in_the_telegram_chat() {
     let fake = FakeTelegram::start(TOKEN);
-    let bot = InProcessBot::start(&fake);
-    let base = serve_pages(&bot);
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, base) = bot_with_pages(&fake, dir.path(), None);
     let asel = TgUser::new(741, "Asel", "asel_l", "en");
     let chat = TgChat::private(&asel);
     fake.send_text(&chat, &asel, "/play random");

@@ -175,8 +175,9 @@
   if (game.clock) setInterval(showClocks, 250);
 
   function take(update) {
-    // States come from the live stream and from a player's action: the newest wins.
-    if (update.version < game.version) return;
+    // States come from the live stream and from a player's action: the newest wins, and
+    // one already shown is not drawn again.
+    if (update.version <= game.version) return;
     const atEnd = ply === game.plies.length - 1;
     game.version = update.version;
     game.ongoing = update.ongoing;

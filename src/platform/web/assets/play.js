@@ -75,6 +75,12 @@
     let confirming = false;
     let asking = false;
     let askAgain = false;
+    // The pit button the keyboard is on, if any (kept across redraws).
+    let focusedPit = null;
+    document.addEventListener("focusin", (e) => {
+      const pit = e.target.dataset ? e.target.dataset.pit : null;
+      focusedPit = pit || null;
+    });
 
     async function refreshSeat() {
       if (!session) return;
@@ -156,12 +162,16 @@
         layer.appendChild(b);
       }
       board.appendChild(layer);
+      // A redraw replaces the buttons: the keyboard's focus stays on the same pit.
+      const again = focusedPit && layer.querySelector(`[data-pit="${focusedPit}"]`);
+      if (again && (!document.activeElement || document.activeElement === document.body)) again.focus();
     }
 
     async function act(body) {
       if (busy || !session) return;
       busy = true;
       note = null;
+      focusedPit = null;
       pits();
       try {
         const r = await call("POST", `/g/${key}/act`, body);
