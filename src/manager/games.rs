@@ -207,6 +207,15 @@ impl Manager {
         Ok(view)
     }
 
+    /// `user`'s ongoing games in every chat of their platform, as `/games` lists them: a
+    /// signed-in player's page (`/me`) shows them.
+    pub async fn ongoing_games(&self, user: &UserRef) -> Result<Vec<GameView>, ActionError> {
+        match self.list(user).await? {
+            Reply::Games(views) => Ok(views),
+            _ => Ok(Vec::new()),
+        }
+    }
+
     pub(super) async fn list(&self, actor: &UserRef) -> Result<Reply, ActionError> {
         let ids = lock(&self.inner.index).games_of(actor, None);
         let mut views = Vec::with_capacity(ids.len());

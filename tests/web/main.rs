@@ -9,6 +9,9 @@ mod index;
 mod limits;
 mod mini_app;
 mod pages;
+mod play;
+mod play_browser;
+mod play_chat;
 mod players;
 mod processes;
 mod readonly;
@@ -16,7 +19,7 @@ mod tournaments;
 
 use std::net::SocketAddr;
 use toguz::engine::{EngineConfig, EnginePool};
-use toguz::manager::{Action, GameView, Manager};
+use toguz::manager::{Action, Clock, GameView, Manager, ManagerConfig};
 use toguz::model::{Platform, UserRef};
 use toguz::platform::web::{self, WebConfig};
 use toguz::rules::Position;
@@ -48,15 +51,41 @@ impl Site {
         Site::serve(store, dir, WebConfig::default()).await
     }
 
-    async fn serve(store: Store, dir: tempfile::TempDir, mut config: WebConfig) -> Site {
+    /// The pages of `store` served with `config`, on a manager with `clock` (the system's
+    /// when `None`) and `manager_config` (the tests' when `None`).
+    pub async fn start_full(
+        store: Store,
+        config: WebConfig,
+        clock: Option<Clock>,
+        manager_config: Option<ManagerConfig>,
+    ) -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        Site::serve_with(store, dir, config, clock, manager_config).await
+    }
+
+    async fn serve(store: Store, dir: tempfile::TempDir, config: WebConfig) -> Site {
+        Site::serve_with(store, dir, config, None, None).await
+    }
+
+    async fn serve_with(
+        store: Store,
+        dir: tempfile::TempDir,
+        mut config: WebConfig,
+        clock: Option<Clock>,
+        manager_config: Option<ManagerConfig>,
+    ) -> Site {
         let engine = EnginePool::new(EngineConfig::default());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut manager_config = test_config();
+        let mut manager_config = manager_config.unwrap_or_else(test_config);
         manager_config.web_url = Some(format!("http://{addr}"));
         // Quick reviews: the page shows whatever a review found.
         manager_config.review.nodes = 5_000;
-        let manager = Manager::start(store, engine, manager_config).await.unwrap();
+        let manager = match clock {
+            Some(clock) => Manager::start_with_clock(store, engine, manager_config, clock).await,
+            None => Manager::start(store, engine, manager_config).await,
+        }
+        .unwrap();
         config.enabled = true;
         config.public_url = format!("http://{addr}");
         let server = tokio::spawn(web::serve_on(listener, config, manager.clone()));

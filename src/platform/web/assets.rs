@@ -42,6 +42,15 @@ pub static SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
+/// The play controls of a signed-in player (issue 50): loaded by the game page and `/me`.
+pub static PLAY_SCRIPT: LazyLock<Asset> = LazyLock::new(|| {
+    asset(
+        "play.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/play.js"),
+    )
+});
+
 pub static STYLE: LazyLock<Asset> = LazyLock::new(|| {
     asset(
         "game.css",
@@ -84,6 +93,7 @@ pub static ICON: LazyLock<Asset> =
 pub fn find(name: &str) -> Option<&'static Asset> {
     [
         &*SCRIPT,
+        &*PLAY_SCRIPT,
         &*STYLE,
         &*ICON,
         &*TOURNAMENT_SCRIPT,

@@ -39,6 +39,12 @@ pub struct WebConfig {
     /// `[telegram]` (the bot's token), never from `[web]`.
     #[serde(skip)]
     pub sign_in: super::signin::SignIns,
+    /// Sites allowed to frame the pages and send a signed-in player's actions besides the
+    /// site itself (issue 50): origins, `https://<host>[:port]` and nothing more. The Discord
+    /// Activity's `https://<application id>.discordsays.com` goes here. A state-changing
+    /// request whose `Origin` is neither the site's (`public_url`) nor one of these is
+    /// refused.
+    pub embed_origins: Vec<String>,
 }
 
 impl Default for WebConfig {
@@ -54,6 +60,7 @@ impl Default for WebConfig {
             idle_timeout_secs: 60,
             trusted_proxies: Vec::new(),
             sign_in: Default::default(),
+            embed_origins: Vec::new(),
         }
     }
 }
@@ -65,6 +72,8 @@ pub enum WebConfigError {
     PublicUrl(String),
     #[error("web.{0}: must be at least 1")]
     Zero(&'static str),
+    #[error("web.embed_origins: {0:?} is not an origin (https://host or https://host:port)")]
+    EmbedOrigin(String),
 }
 
 impl WebConfig {
@@ -89,7 +98,32 @@ impl WebConfig {
                 return Err(WebConfigError::Zero(key));
             }
         }
+        for origin in &self.embed_origins {
+            if origin_of(origin).as_deref() != Some(origin.as_str()) {
+                return Err(WebConfigError::EmbedOrigin(origin.clone()));
+            }
+        }
         Ok(())
+    }
+
+    /// The origins a signed-in player's actions may come from: the site's own
+    /// (`public_url`'s), `embed_origins` and the Discord Activity's when it signs players in.
+    pub fn allowed_origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = origin_of(&self.public_url).into_iter().collect();
+        origins.extend(self.embed_origins.iter().cloned());
+        // The Discord Activity's pages are served to Discord's clients from its proxy.
+        if let Some(discord) = &self.sign_in.discord {
+            let activity = format!("https://{}.discordsays.com", discord.client_id);
+            if !origins.contains(&activity) {
+                origins.push(activity);
+            }
+        }
+        origins
+    }
+
+    /// Whether the session cookie is sent only over https (`public_url` is https).
+    pub fn secure_cookie(&self) -> bool {
+        self.public_url.starts_with("https://")
     }
 
     /// Whether players elsewhere cannot reach `public_url` (a loopback or private-network
@@ -123,6 +157,20 @@ impl WebConfig {
     pub fn base(&self) -> &str {
         self.public_url.trim_end_matches('/')
     }
+}
+
+/// The origin of `url` as a browser writes it in an `Origin` header (`https://host[:port]`,
+/// the default port left out), when it is an http(s) address with a host and no path,
+/// query or fragment beyond `/`.
+pub fn origin_of(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    let plain = matches!(parsed.scheme(), "http" | "https")
+        && parsed.host().is_some()
+        && parsed.username().is_empty()
+        && parsed.password().is_none()
+        && parsed.query().is_none()
+        && parsed.fragment().is_none();
+    plain.then(|| parsed.origin().ascii_serialization())
 }
 
 #[cfg(test)]
@@ -168,6 +216,24 @@ mod tests {
         assert!(!WebConfig::default().is_trusted_proxy("127.0.0.1".parse().unwrap()));
         let wrong = toml::from_str::<WebConfig>("trusted_proxies = [\"nginx\"]").unwrap_err();
         assert!(wrong.to_string().contains("web.trusted_proxies"), "{wrong}");
+        let embeds: WebConfig =
+            toml::from_str("embed_origins = [\"https://123456.discordsays.com\"]").expect("valid");
+        assert!(embeds.validate().is_ok());
+        assert_eq!(
+            embeds.allowed_origins(),
+            ["http://127.0.0.1:8080", "https://123456.discordsays.com"]
+        );
+        for wrong in [
+            "https://x.discordsays.com/",
+            "discordsays.com",
+            "https://a.b/c",
+        ] {
+            let config = WebConfig {
+                embed_origins: vec![wrong.into()],
+                ..WebConfig::default()
+            };
+            assert!(config.validate().is_err(), "{wrong}");
+        }
         let zero = WebConfig {
             header_read_timeout_secs: 0,
             ..WebConfig::default()
@@ -177,5 +243,22 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("header_read_timeout_secs"));
+    }
+
+    #[test]
+    fn the_discord_activity_may_act_from_its_own_origin() {
+        let mut config = WebConfig::default();
+        config.sign_in.discord = Some(crate::platform::web::signin::discord::DiscordSignIn {
+            client_id: 42,
+            client_secret: crate::secret::Secret::new("s"),
+            api_base: "https://discord.com".into(),
+            timeout: std::time::Duration::from_secs(5),
+        });
+        assert_eq!(
+            config.allowed_origins(),
+            ["http://127.0.0.1:8080", "https://42.discordsays.com"]
+        );
+        config.embed_origins = vec!["https://42.discordsays.com".into()];
+        assert_eq!(config.allowed_origins().len(), 2, "named once");
     }
 }

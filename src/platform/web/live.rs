@@ -42,6 +42,7 @@ impl LiveState {
             status: &words.status,
             clock: clock_data(&self.page),
             now_ms: shown_at_ms(&self.page),
+            version: view.version,
             ongoing: !view.is_over(),
             words: None,
             ply: None,

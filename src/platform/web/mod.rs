@@ -10,10 +10,13 @@ mod clients;
 pub mod config;
 mod images;
 mod live;
+mod me;
 mod mini_app;
 pub mod page;
+mod play;
 mod player;
 mod poll;
+pub mod session;
 pub mod signin;
 mod sse;
 pub mod tournament;
@@ -26,6 +29,7 @@ use crate::model::Platform;
 use crate::platform::http::{limits, server};
 use crate::platform::present::{self, web::page_lang, web::Missing};
 use crate::ratings::keys::Scope;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -51,6 +55,13 @@ struct App {
     sign_in: Arc<signin::SignIns>,
     /// The Discord Activity's sign-in, when `[discord] activity` is set up.
     discord: Option<Arc<signin::discord::DiscordExchange>>,
+    /// Where a signed-in player's actions may come from (`Origin`): the site and
+    /// `[web] embed_origins`.
+    origins: Arc<[String]>,
+    /// The session cookie is sent over https only.
+    secure_cookie: bool,
+    /// This process's count of each user's actions (`play::within_limit`).
+    limits: Arc<crate::manager::limits::CommandLimit<String>>,
 }
 
 /// Serves the pages on `config.listen` until the task is dropped.
@@ -90,6 +101,7 @@ pub async fn serve_on(
         )),
         None => None,
     };
+    let per_minute = manager.config().limits.commands_per_minute;
     let app = router(App {
         live: Live::start(manager.clone(), config.max_live),
         tournaments: tournament_live::LiveTournaments::start(manager.clone()),
@@ -98,6 +110,9 @@ pub async fn serve_on(
         images: Default::default(),
         sign_in: Arc::new(config.sign_in.clone()),
         discord,
+        origins: config.allowed_origins().into(),
+        secure_cookie: config.secure_cookie(),
+        limits: Arc::new(crate::manager::limits::CommandLimit::new(per_minute)),
     })
     .layer(axum::middleware::from_fn_with_state(
         clients,
@@ -114,6 +129,15 @@ fn router(app: App) -> Router {
         .route("/g/{key}", get(game))
         .route("/p/{key}", get(player_page))
         .route("/g/{key}/live", get(live_events))
+        .route("/g/{key}/seat", get(play::seat))
+        .route(
+            "/g/{key}/act",
+            post(play::act).layer(DefaultBodyLimit::max(play::MAX_BODY)),
+        )
+        .route("/login/{token}", get(me::login_page).post(me::login))
+        .route("/me", get(me::me))
+        .route("/api/me/games", get(me::api_games))
+        .route("/logout", post(me::logout))
         .route("/assets/{name}", get(asset))
         .route("/t/{key}", get(tournament::page))
         .route("/t/{key}/live", get(tournament::live))
@@ -136,6 +160,10 @@ const FRAMED_TELEGRAM: &str = "default-src 'none'; script-src 'self' https://tel
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
      form-action 'none'; frame-ancestors https://web.telegram.org https://*.discordsays.com \
      https://discord.com https://*.discord.com";
+/// `STRICT`, but its form may post to the site: the sign-in link's page (`/login/<token>`).
+const LOGIN: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
 /// `FRAMED_TELEGRAM` without Telegram's script (`/me`, `/activity`).
 const FRAMED: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
@@ -166,10 +194,16 @@ async fn security_headers(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let framed = framed_policy(request.uri().path());
+    let path = request.uri().path();
+    let framed = framed_policy(path);
+    let strict = if path.starts_with("/login/") {
+        LOGIN
+    } else {
+        STRICT
+    };
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    let policy = framed.unwrap_or(STRICT);
+    let policy = framed.unwrap_or(strict);
     headers
         .entry(header::CONTENT_SECURITY_POLICY)
         .or_insert(HeaderValue::from_static(policy));
@@ -353,11 +387,24 @@ async fn game(
     match want {
         Want::Page => {
             let ply = query.get("ply").and_then(|p| p.parse::<usize>().ok());
-            let body = page::game_page(&page, lang, ply, &app.base);
+            // A reader signed in by cookie gets their session's CSRF token in the page
+            // (their play script acts with it), and a page no cache keeps.
+            let signed = match session::cookie(&headers) {
+                Some(_) => session::session_of(&app.manager, &headers).await.ok(),
+                None => None,
+            };
+            let csrf = signed.as_ref().map(|s| s.csrf.as_str());
+            let body = page::game_page(&page, lang, ply, &app.base, csrf);
             let mut response = with_robots(html(StatusCode::OK, body), page.listed);
+            let cache = if signed.is_some() { "no-store" } else { cache };
+            let headers = response.headers_mut();
             if let Ok(value) = HeaderValue::from_str(cache) {
-                response.headers_mut().insert(header::CACHE_CONTROL, value);
+                headers.insert(header::CACHE_CONTROL, value);
             }
+            headers.insert(
+                header::VARY,
+                HeaderValue::from_static("Accept-Language, Cookie"),
+            );
             response
         }
         Want::Record => {

@@ -1,7 +1,7 @@
 //! The HTML of the pages: a game's page, the front page and the "not found" page. Every
 //! word comes from `present::web`; this file only lays them out, escaped.
 
-use super::assets::{ICON, SCRIPT, STYLE};
+use super::assets::{ICON, PLAY_SCRIPT, SCRIPT, STYLE};
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
 use crate::platform::present::web::{
@@ -18,6 +18,9 @@ pub struct PageData<'a> {
     pub status: &'a str,
     pub clock: Option<ClockData>,
     pub now_ms: u64,
+    /// The game's version: a page keeps the newest of the states it is given (the live
+    /// stream's and an action's answer).
+    pub version: u64,
     /// Whether the game goes on (a live page keeps listening).
     pub ongoing: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,8 +160,15 @@ pub(super) fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str
     )
 }
 
-/// A game's page at half-move `ply`.
-pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) -> String {
+/// A game's page at half-move `ply`; `csrf`: the CSRF token of the reader's session when
+/// they are signed in by cookie (the page's play script sends it with their actions).
+pub fn game_page(
+    page: &GamePage,
+    lang: Lang,
+    ply: Option<usize>,
+    base: &str,
+    csrf: Option<&str>,
+) -> String {
     let plies = words::replay(page);
     let w = words::page_words(page, lang);
     let last = plies.len() - 1;
@@ -170,6 +180,7 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         status: &w.status,
         clock: clock_data(page),
         now_ms: shown_at_ms(page),
+        version: page.view.version,
         ongoing: !page.view.is_over(),
         words: Some(&w),
         ply: Some(ply),
@@ -192,14 +203,22 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         base = escape(base),
         robots = robots(page.listed),
     );
+    let og = match csrf {
+        Some(csrf) => format!(
+            "{og}<meta name=\"toguz-csrf\" content=\"{}\">",
+            escape(csrf)
+        ),
+        None => og,
+    };
     let mut body = String::new();
     let clock = page.view.clock.is_some();
     body.push_str(&player_line(&w, 1, page.player_keys[1].as_deref(), clock));
     let _ = write!(
         body,
-        "<div id=\"board\" data-position=\"{fen}\" data-ply=\"{ply}\">\
+        "<div id=\"board\" data-position=\"{fen}\" data-ply=\"{ply}\" data-key=\"{key}\">\
 <noscript><img src=\"{path}.png\" alt=\"{fen}\" width=\"960\" style=\"max-width:100%;height:auto\"></noscript></div>",
         fen = escape(&plies[ply].fen),
+        key = escape(key),
     );
     body.push_str(&player_line(&w, 0, page.player_keys[0].as_deref(), clock));
     let live = if page.view.is_over() {
@@ -213,6 +232,8 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
     let _ = write!(
         body,
         "<p>{live}<span id=\"status\">{status}</span></p>\
+<section id=\"play\" hidden><p id=\"play-message\" role=\"status\" aria-live=\"polite\"></p>\
+<div class=\"controls\" id=\"play-actions\"></div></section>\
 <div class=\"controls\">\
 <button type=\"button\" id=\"start\" aria-label=\"{start}\" title=\"{start}\">{icon_start}</button>\
 <button type=\"button\" id=\"back\" aria-label=\"{back}\" title=\"{back}\">{icon_back}</button>\
@@ -226,7 +247,8 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
 <section id=\"review\" hidden></section>\
 <h2>{moves}</h2><div id=\"moves\"></div>\
 <script type=\"application/json\" id=\"game-data\">{data}</script>\
-<script src=\"{js}\" defer></script>{telegram}",
+<script type=\"application/json\" id=\"play-words\">{play_words}</script>\
+<script src=\"{js}\" defer></script><script src=\"{play_js}\" defer></script>{telegram}",
         status = escape(&w.status),
         start = escape(&w.start),
         back = escape(&w.back),
@@ -239,9 +261,11 @@ pub fn game_page(page: &GamePage, lang: Lang, ply: Option<usize>, base: &str) ->
         control = escape(&w.time_control),
         moves = escape(&w.moves),
         data = script_json(&data),
+        play_words = script_json(&crate::platform::present::web_play::play_words(lang)),
         js = SCRIPT.href(),
         // Inside Telegram (a private chat's Web App button), it signs the player in.
         telegram = super::mini_app::script_tag(lang),
+        play_js = PLAY_SCRIPT.href(),
         icon_start = icon("M3 2v12M14 2 6 8l8 6z"),
         icon_back = icon("M12 2 4 8l8 6z"),
         icon_forward = icon("M4 2l8 6-8 6z"),

@@ -1,6 +1,8 @@
 // A game's page: draws the board of the chosen half-move as SVG, steps through the game
 // (slider, buttons, arrow keys, the move list, ?ply=N), follows a live game through
 // server-sent events and counts its clocks down. The data is the page's #game-data.
+// play.js (a signed-in player's controls) hands it states with a "toguz:state" event and
+// hears each drawing from "toguz:drawn".
 "use strict";
 (function () {
   const dataNode = document.getElementById("game-data");
@@ -91,6 +93,8 @@
     }
     statusNode.textContent = ply === game.plies.length - 1 ? game.status : words.to_move[p.to_move];
     moveMarker();
+    const detail = { ply: ply, last: ply === game.plies.length - 1, version: game.version, pits: p.pits };
+    document.dispatchEvent(new CustomEvent("toguz:drawn", { detail: detail }));
   }
 
   function go(next, remember) {
@@ -171,7 +175,12 @@
   if (game.clock) setInterval(showClocks, 250);
 
   function take(update) {
+    // States come from the live stream and from a player's action: the newest wins, and
+    // one already shown is not drawn again.
+    if (update.version <= game.version) return;
     const atEnd = ply === game.plies.length - 1;
+    game.version = update.version;
+    game.ongoing = update.ongoing;
     game.plies = update.plies;
     game.status = update.status;
     game.clock = update.clock;
@@ -241,6 +250,7 @@
     });
     source.addEventListener("end", () => source.close());
   }
+  document.addEventListener("toguz:state", (e) => take(e.detail));
   listMoves();
   showReview();
   showClocks();

@@ -1,0 +1,364 @@
+//! What a signed-in player is offered on a game's page (issue 50), decided here once: their
+//! seat (side, the pits they may play in their own numbering, the actions open now), the
+//! words of the page's play controls, and their games for `/me`. The pits and actions come
+//! from `GameView::actions_for`, the same answer the chat keyboards are built from, so the
+//! browser holds no second copy of the rules.
+
+use crate::i18n::Lang;
+use crate::manager::{GameHint, GameView};
+use crate::model::UserRef;
+use crate::rules::Side;
+use crate::t;
+use serde::Serialize;
+
+/// The caller's seat in a game (`GET /g/<key>/seat`, and the answer to an action).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Seat {
+    /// 0 White, 1 Black; `None`: the caller does not play in this game.
+    pub side: Option<u8>,
+    /// The half-move the seat was decided at: a move names it, and a move made on an older
+    /// board is refused as stale.
+    pub ply: u16,
+    /// The game's version: a page compares it with the live state it shows.
+    pub version: u64,
+    /// The pits the caller may play now, 1-9 of their own row; empty when it is not their
+    /// turn.
+    pub pits: Vec<u8>,
+    pub actions: SeatActions,
+    /// A line to show the player (a hint), or `None`.
+    pub message: Option<String>,
+}
+
+/// The actions open to the caller now, besides moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SeatActions {
+    pub offer_draw: bool,
+    pub accept_draw: bool,
+    pub decline_draw: bool,
+    pub resign: bool,
+    pub rematch: bool,
+    pub hint: bool,
+}
+
+/// An action a page asks for (`POST /g/<key>/act`), by the name the contract gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PageAction {
+    Move,
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Rematch,
+    Hint,
+}
+
+impl PageAction {
+    /// The action named `name`, or `None`.
+    pub fn named(name: &str) -> Option<PageAction> {
+        Some(match name {
+            "move" => PageAction::Move,
+            "resign" => PageAction::Resign,
+            "offer_draw" => PageAction::OfferDraw,
+            "accept_draw" => PageAction::AcceptDraw,
+            "decline_draw" => PageAction::DeclineDraw,
+            "rematch" => PageAction::Rematch,
+            "hint" => PageAction::Hint,
+            _ => return None,
+        })
+    }
+}
+
+/// `user`'s seat in `view`, with `message` to show.
+///
+/// A rematch is offered on the page only against the bot: its new game opens on the page at
+/// once, while a rematch with a person is a challenge that lives in the chat, where the
+/// opponent answers it (the board's Rematch button).
+pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
+    let side = view.side_of(user);
+    let Some(side) = side else {
+        return Seat {
+            side: None,
+            ply: view.ply,
+            version: view.version,
+            pits: Vec::new(),
+            actions: SeatActions::default(),
+            message,
+        };
+    };
+    let a = view.actions_for(Some(user));
+    Seat {
+        side: Some(side.index() as u8),
+        ply: view.ply,
+        version: view.version,
+        pits: a.pits.iter().filter(|p| p.enabled).map(|p| p.pit).collect(),
+        actions: SeatActions {
+            offer_draw: a.offer_draw,
+            accept_draw: a.accept_draw,
+            decline_draw: a.decline_draw,
+            resign: a.resign,
+            rematch: a.rematch && view.against_bot(),
+            hint: a.hint,
+        },
+        message,
+    }
+}
+
+/// Whether the page offers `action` to someone whose seat is `seat` (a move, a draw or a
+/// resignation is left to the manager, whose refusal names what is wrong).
+pub fn page_offers(seat: &Seat, action: PageAction) -> bool {
+    match action {
+        PageAction::Rematch => seat.actions.rematch,
+        _ => true,
+    }
+}
+
+/// The line shown for a hint given on the page.
+pub fn hint_message(hint: &GameHint, lang: Lang) -> String {
+    let what = t!(
+        lang,
+        "web-play-hint",
+        pit = hint.pit,
+        move = hint.text.as_str()
+    );
+    format!("{what} {}", t!(lang, "hint-left", left = hint.left))
+}
+
+/// The words of the page's play controls, in its language (`#play-words`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayWords {
+    pub your_move: String,
+    pub their_move: String,
+    /// The label of a pit button, `{pit}` and `{balls}` filled in by the page.
+    pub pit: String,
+    pub resign: String,
+    pub resign_confirm: String,
+    pub resign_yes: String,
+    pub cancel: String,
+    pub offer_draw: String,
+    pub accept_draw: String,
+    pub decline_draw: String,
+    pub rematch: String,
+    pub hint: String,
+    pub failed: String,
+    pub signed_out: String,
+}
+
+pub fn play_words(lang: Lang) -> PlayWords {
+    PlayWords {
+        your_move: t!(lang, "web-play-your-move"),
+        their_move: t!(lang, "web-play-their-move"),
+        pit: t!(lang, "web-play-pit", pit = "{pit}", balls = "{balls}"),
+        resign: t!(lang, "manager-button-resign"),
+        resign_confirm: t!(lang, "web-play-resign-confirm"),
+        resign_yes: t!(lang, "web-play-resign-yes"),
+        cancel: t!(lang, "web-play-cancel"),
+        offer_draw: t!(lang, "manager-button-offer-draw"),
+        accept_draw: t!(lang, "manager-button-accept-draw"),
+        decline_draw: t!(lang, "manager-button-decline-draw"),
+        rematch: t!(lang, "manager-button-rematch"),
+        hint: t!(lang, "web-play-hint-button"),
+        failed: t!(lang, "web-play-failed"),
+        signed_out: t!(lang, "web-me-signed-out"),
+    }
+}
+
+/// One of a player's ongoing games, as `/me` and `/api/me/games` list it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MyGame {
+    /// Its page's key (`/g/<key>`).
+    pub key: String,
+    /// `White – Black`.
+    pub title: String,
+    pub your_turn: bool,
+}
+
+/// `user`'s ongoing games (`views`, with their page keys), those in `channel` first, then
+/// those where it is their turn, then by id.
+pub fn my_games(
+    views: &[(GameView, String)],
+    user: &UserRef,
+    channel: Option<&str>,
+    lang: Lang,
+) -> Vec<MyGame> {
+    let mut rows: Vec<(bool, &GameView, &String)> = views
+        .iter()
+        .filter(|(view, _)| !view.is_over())
+        .map(|(view, key)| (channel.is_some_and(|c| view.chat.id == c), view, key))
+        .collect();
+    let turn = |view: &GameView| {
+        view.side_of(user)
+            .is_some_and(|s| s == view.position.to_move())
+    };
+    rows.sort_by(|a, b| (!a.0, !turn(a.1), &a.1.id).cmp(&(!b.0, !turn(b.1), &b.1.id)));
+    rows.into_iter()
+        .map(|(_, view, key)| {
+            let [white, black] = Side::BOTH.map(|s| super::plain_player_name(view.player(s), lang));
+            MyGame {
+                key: key.clone(),
+                title: t!(lang, "web-index-players", white = white, black = black),
+                your_turn: turn(view),
+            }
+        })
+        .collect()
+}
+
+/// The words of `/me`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeWords {
+    pub title: String,
+    /// "Signed in as ...", or what to do to sign in.
+    pub about: String,
+    /// "Signed in as {name}.", the name filled in by the page (a session kept in the tab).
+    pub signed_in: String,
+    pub none: String,
+    pub your_turn: String,
+    pub logout: String,
+}
+
+/// `/me`'s words for `name` (`None`: nobody is signed in on this request).
+pub fn me_words(name: Option<&str>, lang: Lang) -> MeWords {
+    MeWords {
+        title: t!(lang, "web-me-title"),
+        about: match name {
+            Some(name) => t!(
+                lang,
+                "web-me-signed-in",
+                name = crate::model::names::clean_name(name)
+            ),
+            None => t!(lang, "web-me-signed-out"),
+        },
+        signed_in: t!(lang, "web-me-signed-in", name = "{name}"),
+        none: t!(lang, "web-me-none"),
+        your_turn: t!(lang, "web-me-your-turn"),
+        logout: t!(lang, "web-me-logout"),
+    }
+}
+
+/// The words of the page a sign-in link opens: it signs in only when its button is pressed.
+pub struct SigninConfirmWords {
+    pub title: String,
+    pub text: String,
+    pub button: String,
+}
+
+pub fn signin_confirm_words(lang: Lang) -> SigninConfirmWords {
+    SigninConfirmWords {
+        title: t!(lang, "web-signin-confirm-title"),
+        text: t!(lang, "web-signin-confirm"),
+        button: t!(lang, "web-signin-button"),
+    }
+}
+
+/// The title and text of the page answering a sign-in link that is refused.
+pub fn signin_refused_words(lang: Lang) -> (String, String) {
+    (
+        t!(lang, "web-signin-refused-title"),
+        t!(lang, "web-signin-refused"),
+    )
+}
+
+/// The error a request without a valid session gets.
+pub fn no_session_text(lang: Lang) -> String {
+    t!(lang, "web-me-signed-out")
+}
+
+/// The error a state-changing request gets without the session's token or from another
+/// site.
+pub fn forged_text(lang: Lang) -> String {
+    t!(lang, "web-play-forged")
+}
+
+/// The error of an action over the per-minute limit.
+pub fn limited_text(lang: Lang) -> String {
+    t!(lang, "web-play-limited")
+}
+
+/// The error of an action the page does not offer (a rematch with a person).
+pub fn not_offered_text(action: PageAction, lang: Lang) -> String {
+    match action {
+        PageAction::Rematch => t!(lang, "web-play-rematch-in-chat"),
+        _ => t!(lang, "web-play-bad-request"),
+    }
+}
+
+/// The error of a body that names no action the page has.
+pub fn bad_request_text(lang: Lang) -> String {
+    t!(lang, "web-play-bad-request")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manager::Player;
+    use crate::model::{Level, Platform};
+
+    fn user(id: &str) -> UserRef {
+        UserRef::new(Platform::Telegram, id, "Asel")
+    }
+
+    #[test]
+    fn page_actions_are_named_as_the_contract_says() {
+        for (name, action) in [
+            ("move", PageAction::Move),
+            ("resign", PageAction::Resign),
+            ("offer_draw", PageAction::OfferDraw),
+            ("accept_draw", PageAction::AcceptDraw),
+            ("decline_draw", PageAction::DeclineDraw),
+            ("rematch", PageAction::Rematch),
+            ("hint", PageAction::Hint),
+        ] {
+            assert_eq!(PageAction::named(name), Some(action));
+        }
+        assert_eq!(PageAction::named("abort"), None);
+        assert_eq!(PageAction::named("Move"), None);
+    }
+
+    #[test]
+    fn every_language_has_the_play_words() {
+        for lang in Lang::ALL {
+            let w = play_words(lang);
+            assert!(
+                w.pit.contains("{pit}") && w.pit.contains("{balls}"),
+                "{lang:?}"
+            );
+            for text in [&w.your_move, &w.resign_confirm, &w.failed, &w.signed_out] {
+                assert!(
+                    !text.is_empty() && !text.contains("web-"),
+                    "{lang:?}: {text}"
+                );
+            }
+            let (title, text) = signin_refused_words(lang);
+            assert!(
+                !title.contains("web-") && !text.contains("web-"),
+                "{lang:?}"
+            );
+            for text in [
+                forged_text(lang),
+                limited_text(lang),
+                bad_request_text(lang),
+            ] {
+                assert!(!text.contains("web-play"), "{lang:?}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_spectator_has_no_seat_and_a_player_only_their_legal_pits() {
+        let chat = crate::model::ChatRef::new(Platform::Telegram, "c");
+        let players = [Player::Human(user("1")), Player::Bot(Level::Easy)];
+        let view = GameView::sample("abc123", chat, players);
+        let stranger = seat(&view, &user("2"), None);
+        assert_eq!(stranger.side, None);
+        assert!(stranger.pits.is_empty());
+        assert_eq!(stranger.actions, SeatActions::default());
+        let mine = seat(&view, &user("1"), None);
+        assert_eq!(mine.side, Some(0));
+        assert_eq!(mine.ply, view.ply);
+        let legal = view.position.legal_moves();
+        let expected: Vec<u8> = (1..=9).filter(|p| legal.contains(*p)).collect();
+        assert_eq!(mine.pits, expected);
+        assert!(mine.actions.resign && mine.actions.offer_draw);
+        assert!(!mine.actions.rematch, "not over");
+        assert!(matches!(view.players[1], Player::Bot(Level::Easy)));
+    }
+}

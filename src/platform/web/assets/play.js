@@ -1,0 +1,301 @@
+// A signed-in player's controls (issue 50). On a game's page: asks the server for the
+// player's seat (/g/<key>/seat) and, on their turn, lays a button over each pit they may
+// play (data-pit, 1-9 in their own numbering: the server decides which); draw, resign (with
+// a confirm), rematch and hint below the board. An action goes to /g/<key>/act, and the
+// board updates from its answer at once (handed to game.js as a "toguz:state" event); the
+// bot's reply or the opponent's move comes through the page's live stream. On /me: signing
+// out, and the list of games for a session kept in the tab.
+//
+// The session is the cookie's (the page then carries its CSRF token in a meta tag) or the
+// one a framed sign-in (Telegram Mini App, Discord Activity) kept in
+// sessionStorage["toguz-session"], announced with a "toguz:session" event. A spectator or a
+// signed-out reader sees the page as it was.
+"use strict";
+(function () {
+  const csrfMeta = document.querySelector('meta[name="toguz-csrf"]');
+  const lang = document.documentElement.lang || "en";
+  let session = null;
+
+  function readSession() {
+    if (csrfMeta) return { csrf: csrfMeta.content, token: null };
+    try {
+      const kept = JSON.parse(window.sessionStorage.getItem("toguz-session") || "null");
+      if (kept && kept.token && kept.csrf) return { csrf: kept.csrf, token: kept.token, name: kept.name };
+    } catch (e) {
+      // No storage (a locked-down frame): no session.
+    }
+    return null;
+  }
+
+  async function call(method, path, body) {
+    const headers = {};
+    if (session.token) headers.Authorization = "Bearer " + session.token;
+    if (method === "POST") {
+      headers["Content-Type"] = "application/json";
+      headers["X-Toguz-Csrf"] = session.csrf;
+    }
+    const sep = path.indexOf("?") < 0 ? "?" : "&";
+    const response = await fetch(`${path}${sep}lang=${encodeURIComponent(lang)}`, {
+      method: method,
+      headers: headers,
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (e) {
+      data = null;
+    }
+    return { ok: response.ok, status: response.status, data: data };
+  }
+
+  function button(text, action, extra) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    if (action) b.dataset.action = action;
+    if (extra) b.className = extra;
+    return b;
+  }
+
+  // ---- A game's page ----
+  function gamePage(board, playNode, words) {
+    const key = board.dataset.key;
+    const messageNode = document.getElementById("play-message");
+    const actionsNode = document.getElementById("play-actions");
+    const data = JSON.parse(document.getElementById("game-data").textContent);
+    const last = data.plies.length - 1;
+    let shown = { ply: data.ply, last: data.ply === last, version: data.version, pits: data.plies[data.ply].pits };
+    let ongoing = data.ongoing;
+    let seat = null;
+    let note = null;
+    let busy = false;
+    let confirming = false;
+    let asking = false;
+    let askAgain = false;
+    // The pit button the keyboard is on, if any (kept across redraws).
+    let focusedPit = null;
+    document.addEventListener("focusin", (e) => {
+      const pit = e.target.dataset ? e.target.dataset.pit : null;
+      focusedPit = pit || null;
+    });
+
+    async function refreshSeat() {
+      if (!session) return;
+      if (asking) {
+        askAgain = true;
+        return;
+      }
+      asking = true;
+      try {
+        const r = await call("GET", `/g/${key}/seat`);
+        // An older seat (asked before an action was answered) never replaces a newer one.
+        if (r.ok && r.data && (!seat || r.data.version >= seat.version)) {
+          seat = r.data;
+        } else if (r.status === 401) {
+          session = null;
+          seat = null;
+        }
+      } catch (e) {
+        note = words.failed;
+      }
+      asking = false;
+      render();
+      if (askAgain) {
+        askAgain = false;
+        refreshSeat();
+      }
+    }
+
+    function render() {
+      if (!seat || seat.side === null) {
+        playNode.hidden = true;
+        pits();
+        return;
+      }
+      playNode.hidden = false;
+      let text = note || seat.message || "";
+      if (!text && ongoing) text = seat.pits.length ? words.your_move : words.their_move;
+      messageNode.textContent = text;
+      actionsNode.replaceChildren();
+      const a = seat.actions;
+      if (confirming && a.resign) {
+        const ask = document.createElement("span");
+        ask.textContent = words.resign_confirm;
+        actionsNode.append(ask, button(words.resign_yes, "resign", "danger"), button(words.cancel, "cancel"));
+      } else {
+        confirming = false;
+        const offered = [
+          [a.hint, words.hint, "hint"],
+          [a.accept_draw, words.accept_draw, "accept_draw"],
+          [a.decline_draw, words.decline_draw, "decline_draw"],
+          [a.offer_draw, words.offer_draw, "offer_draw"],
+          [a.resign, words.resign, "confirm"],
+          [a.rematch, words.rematch, "rematch"],
+        ];
+        for (const [open, label, action] of offered) {
+          if (open) actionsNode.appendChild(button(label, action));
+        }
+      }
+      pits();
+    }
+
+    // The pit buttons, over the board drawn now: only on the player's turn, at the game's
+    // last half-move, and for the version the seat was decided at.
+    function pits() {
+      for (const old of board.querySelectorAll(".pit-buttons")) old.remove();
+      if (!seat || !seat.pits.length || !shown.last || shown.version !== seat.version || busy) return;
+      const layer = document.createElement("div");
+      layer.className = seat.side === 1 ? "pit-buttons top" : "pit-buttons";
+      // In the order they stand on the board, left to right (Tab goes the same way).
+      const order = seat.side === 1 ? seat.pits.slice().reverse() : seat.pits;
+      for (const pit of order) {
+        const balls = shown.pits ? shown.pits[seat.side][pit - 1] : "";
+        const b = button("", null, null);
+        b.dataset.pit = String(pit);
+        b.dataset.ply = String(seat.ply);
+        const label = words.pit.replace("{pit}", String(pit)).replace("{balls}", String(balls));
+        b.setAttribute("aria-label", label);
+        b.title = label;
+        layer.appendChild(b);
+      }
+      board.appendChild(layer);
+      // A redraw replaces the buttons: the keyboard's focus stays on the same pit.
+      const again = focusedPit && layer.querySelector(`[data-pit="${focusedPit}"]`);
+      if (again && (!document.activeElement || document.activeElement === document.body)) again.focus();
+    }
+
+    async function act(body) {
+      if (busy || !session) return;
+      busy = true;
+      note = null;
+      focusedPit = null;
+      pits();
+      try {
+        const r = await call("POST", `/g/${key}/act`, body);
+        if (r.ok && r.data && r.data.goto) {
+          window.location.href = r.data.goto;
+          return;
+        }
+        if (r.ok && r.data) {
+          if (!seat || r.data.version >= seat.version) seat = r.data;
+          busy = false;
+          if (r.data.state) {
+            ongoing = r.data.state.ongoing;
+            document.dispatchEvent(new CustomEvent("toguz:state", { detail: r.data.state }));
+          }
+        } else {
+          note = (r.data && r.data.error) || words.failed;
+          busy = false;
+          refreshSeat();
+        }
+      } catch (e) {
+        note = words.failed;
+        busy = false;
+      }
+      render();
+    }
+
+    board.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-pit]");
+      if (!b) return;
+      act({ action: "move", ply: Number(b.dataset.ply), pit: Number(b.dataset.pit) });
+    });
+    actionsNode.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-action]");
+      if (!b || !seat) return;
+      const action = b.dataset.action;
+      if (action === "confirm" || action === "cancel") {
+        confirming = action === "confirm";
+        render();
+        return;
+      }
+      confirming = false;
+      act({ action: action, ply: seat.ply });
+    });
+    document.addEventListener("toguz:drawn", (e) => {
+      shown = e.detail;
+      if (seat && session && shown.version > seat.version) {
+        // The live stream brought a change (the bot's reply, the opponent's move).
+        note = null;
+        refreshSeat();
+      } else {
+        pits();
+      }
+    });
+
+    function start() {
+      if (session) return;
+      session = readSession();
+      if (session) refreshSeat();
+    }
+    document.addEventListener("toguz:session", start);
+    start();
+  }
+
+  // ---- /me ----
+  function mePage(logout, list) {
+    function start() {
+      if (session) return;
+      session = readSession();
+      if (!session) return;
+      logout.hidden = false;
+      if (!session.token) return;
+      // A framed sign-in: the server could not see the session; the list comes from the API.
+      const about = document.getElementById("me-about");
+      if (about && about.dataset.signed && session.name) {
+        about.textContent = about.dataset.signed.replace("{name}", session.name);
+      }
+      call("GET", "/api/me/games").then((r) => {
+        if (!r.ok || !r.data) return;
+        list.replaceChildren();
+        for (const g of r.data.games) {
+          const item = document.createElement("li");
+          const link = document.createElement("a");
+          link.href = `/g/${encodeURIComponent(g.key)}`;
+          link.textContent = g.title;
+          item.appendChild(link);
+          if (g.your_turn) {
+            const turn = document.createElement("span");
+            turn.className = "meta";
+            turn.textContent = " " + list.dataset.turn;
+            item.appendChild(turn);
+          }
+          list.appendChild(item);
+        }
+        if (!r.data.games.length) {
+          const item = document.createElement("li");
+          item.className = "meta";
+          item.textContent = list.dataset.none;
+          list.appendChild(item);
+        }
+      }, () => {});
+    }
+    logout.addEventListener("click", async () => {
+      if (!session) return;
+      try {
+        await call("POST", "/logout");
+      } catch (e) {
+        // Signed out here whatever the server said.
+      }
+      try {
+        window.sessionStorage.removeItem("toguz-session");
+      } catch (e) {
+        // Nothing kept.
+      }
+      window.location.href = "/";
+    });
+    document.addEventListener("toguz:session", start);
+    start();
+  }
+
+  const board = document.getElementById("board");
+  const playNode = document.getElementById("play");
+  const wordsNode = document.getElementById("play-words");
+  if (board && playNode && wordsNode) gamePage(board, playNode, JSON.parse(wordsNode.textContent));
+  const logout = document.getElementById("logout");
+  const list = document.getElementById("me-games");
+  if (logout && list) mePage(logout, list);
+})();
