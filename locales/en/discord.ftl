@@ -10,6 +10,7 @@ discord-cmd-board-desc = Show the board of your game here again
 discord-cmd-activity = activity
 discord-cmd-activity-desc = Play on a real board in this channel (opens the Activity)
 discord-activity-off = The Discord Activity is not set up on this bot.
+discord-activity-button = 🎮 Play on the board
 discord-cmd-games = games
 discord-cmd-games-desc = List your ongoing games
 discord-cmd-resign = resign

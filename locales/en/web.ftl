@@ -37,18 +37,18 @@ web-play-failed = The site did not answer. Check your connection and try again.
 web-play-forged = This request was refused. Reload the page and try again.
 web-play-limited = Too many actions in a minute. Wait a moment and try again.
 web-play-rematch-in-chat = Ask for a rematch with the button under the game's board in the chat.
-web-play-bad-request = The page asked for something it cannot do. Reload it and try again.
+web-play-bad-request = The page asked for something that cannot be done. Reload it and try again.
 web-me-title = Your games
 web-me-signed-in = Signed in as { $name }.
-web-me-signed-out = To play here, sign in: send /web login to the bot and open the link it gives you.
+web-me-signed-out = To play here, sign in: send /web login to the bot (in Discord: /web signin:login) and open the link it gives you.
 web-me-none = You have no ongoing games.
 web-me-your-turn = your move
 web-me-logout = Sign out
-web-signin-confirm-title = Sign in to toguz
+web-signin-confirm-title = Sign in on the website
 web-signin-confirm = This one-time link signs you in on this device, so that you can play your games on the website. If you did not ask the bot for it, close this page.
 web-signin-button = Sign in
 web-signin-refused-title = This sign-in link does not work
-web-signin-refused = The link has already been used, has expired or is wrong. Ask the bot for a new one with /web login.
+web-signin-refused = The link has already been used, has expired or is wrong. Ask the bot for a new one with /web login (in Discord: /web signin:login).
 # The link to a game's page under its board, and in records and reviews.
 web-page-button = 🌐 Game page
 web-page-link = 🌐 Game page: { $url }
@@ -58,7 +58,7 @@ web-login-button = 🔑 Sign in on the website
 web-login-private-only = I send sign-in links only in our private chat. Write /web login to me there.
 web-logout-done = { $count ->
     [0] You were not signed in on the website anywhere.
-    [one] Signed out: your one session on the website has ended.
+    [one] Signed out: your session on the website has ended.
    *[other] Signed out: all { $count } of your sessions on the website have ended.
 }
 # The Telegram Mini App (/tg) and signing in through it.
@@ -80,7 +80,7 @@ web-activity-unavailable = Discord or the game server is not answering right now
 web-activity-outside = This page opens inside Discord: start it with /activity in a channel.
 web-activity-not-configured = This bot has no Discord Activity set up.
 web-activity-choose = Your games: choose one to play.
-web-activity-no-games = You have no game going. Start one in the channel with /challenge or /play, then open the Activity again.
+web-activity-no-games = You have no ongoing games. Start one in the channel with /challenge or /play, then open the Activity again.
 web-activity-your-turn = your move
 web-index-listed = Listed here are the games of chats whose admins chose to show them (/web public on in Telegram, /web public:on in Discord), and games played at the terminal.
 web-index-live = Playing now

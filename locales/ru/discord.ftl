@@ -8,6 +8,7 @@ discord-cmd-board-desc = Ещё раз показать доску вашей п
 discord-cmd-activity = активность
 discord-cmd-activity-desc = Играть на настоящей доске прямо в этом канале (открывает активность)
 discord-activity-off = У этого бота активность Discord не настроена.
+discord-activity-button = 🎮 Играть на доске
 discord-cmd-games = партии
 discord-cmd-games-desc = Список ваших текущих партий
 discord-cmd-resign = сдаться

@@ -139,6 +139,9 @@ pub enum Button {
     PuzzleNext,
     /// Not an [`Action`]: today's puzzle for the presser.
     PuzzleDaily,
+    /// Not an [`Action`]: opens the Discord Activity in the pressed board's channel, where
+    /// its game is played on the page (issue 50). Discord only.
+    LaunchActivity,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -192,6 +195,7 @@ pub fn encode(button: &Button) -> String {
         } => format!("1zm:{owner}:{attempt}:{step}:{pit}"),
         Button::PuzzleNext => "1zn".to_string(),
         Button::PuzzleDaily => "1zd".to_string(),
+        Button::LaunchActivity => "1ac".to_string(),
     }
 }
 
@@ -277,9 +281,10 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         },
         ("zn", []) => Button::PuzzleNext,
         ("zd", []) => Button::PuzzleDaily,
+        ("ac", []) => Button::LaunchActivity,
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "bz" | "rm" | "h" | "rv" | "rb" | "rc" | "ca"
-            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl" | "zm" | "zn" | "zd",
+            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl" | "zm" | "zn" | "zd" | "ac",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -375,7 +380,8 @@ impl Button {
             | Button::HistoryPage { .. }
             | Button::PuzzleMove { .. }
             | Button::PuzzleNext
-            | Button::PuzzleDaily => None,
+            | Button::PuzzleDaily
+            | Button::LaunchActivity => None,
         }
     }
 
@@ -411,7 +417,8 @@ impl Button {
             | Button::HistoryPage { .. }
             | Button::PuzzleMove { .. }
             | Button::PuzzleNext
-            | Button::PuzzleDaily => return None,
+            | Button::PuzzleDaily
+            | Button::LaunchActivity => return None,
             Button::AcceptChallenge { challenge, terms } => {
                 Action::AcceptTerms { challenge, terms }
             }
@@ -526,6 +533,7 @@ mod tests {
                     game: "abc123".into(),
                 }),
             },
+            Button::LaunchActivity,
         ]
     }
 

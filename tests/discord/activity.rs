@@ -8,7 +8,7 @@
 use crate::ratings::content;
 use serde_json::{json, Value};
 use toguz::testing::discord::bot::{BotProcess, Options};
-use toguz::testing::discord::{FakeDiscord, User, APP_ID, CLIENT_SECRET};
+use toguz::testing::discord::{buttons, id_of, FakeDiscord, User, APP_ID, CLIENT_SECRET};
 
 const GUILD: u64 = 930_000_000_000_000_050;
 const CHANNEL: u64 = 750;
@@ -31,6 +31,21 @@ async fn start(fake: &FakeDiscord, extra: String) -> (tempfile::TempDir, BotProc
     })
     .await;
     (dir, bot)
+}
+
+/// `user`'s `/play random` in the server channel: the board's message.
+async fn a_board(fake: &FakeDiscord, user: &User) -> Value {
+    let place = fake.guild_channel(GUILD, CHANNEL);
+    let level = json!([{ "name": "level", "type": 3, "value": "random" }]);
+    let id = fake.slash(user, place, "play", level, &[]);
+    fake.wait_callback(id).await;
+    fake.original_message(id).expect("the board")
+}
+
+/// The board's buttons that open the Activity.
+fn launch_buttons(board: &Value) -> Vec<Value> {
+    let all = buttons(board);
+    all.into_iter().filter(|b| b["custom_id"] == "1ac").collect()
 }
 
 fn registered<'a>(commands: &'a [Value], name: &str) -> Option<&'a Value> {
@@ -102,4 +117,28 @@ async fn without_the_activity_no_command_launches_it() {
         content(&call),
         toguz::i18n::tr(toguz::i18n::Lang::En, "discord-activity-off")
     );
+}
+
+/// Issue 50: with the Activity set up, a game's board carries a button that opens it in the
+/// board's channel; pressed, Discord is answered with LAUNCH_ACTIVITY. Without it, no such
+/// button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_opens_the_activity_from_its_button() {
+    let fake = FakeDiscord::start().await;
+    fake.enable_activities();
+    let (_dir, _bot) = start(&fake, activity_lines()).await;
+    let user = User::new(1504, "Dana");
+    let board = a_board(&fake, &user).await;
+    let launch = launch_buttons(&board);
+    assert_eq!(launch.len(), 1, "{board}");
+    assert_eq!(launch[0]["label"], "🎮 Play on the board", "{board}");
+    assert!(board["components"].as_array().unwrap().len() <= 5);
+    let press = fake.press(&user, id_of(&board), "1ac");
+    let call = fake.wait_callback(press).await;
+    assert_eq!(call.callback_type(), Some(12), "{:?}", call.json);
+
+    let fake = FakeDiscord::start().await;
+    let (_dir, _bot) = start(&fake, String::new()).await;
+    let board = a_board(&fake, &user).await;
+    assert!(launch_buttons(&board).is_empty(), "{board}");
 }

@@ -162,7 +162,7 @@ fn web_login_gives_a_private_one_time_link_and_logout_ends_the_sessions() {
         .and_then(|m| m.text);
     assert_eq!(
         said.as_deref(),
-        Some("Signed out: your one session on the website has ended.")
+        Some("Signed out: your session on the website has ended.")
     );
     let manager = bot.manager.clone();
     let token = session.token.expose().to_owned();

@@ -214,13 +214,19 @@ async fn the_sign_in_link_opens_one_session_once(backend: Backend) {
 
     // Another site's form posting the link (signing the visitor in as someone else), or a
     // post naming no origin: refused, and the link still works.
-    for origin in [Some("https://evil.example"), None] {
+    let forgeries: [&[(&str, &str)]; 4] = [
+        &[("origin", "https://evil.example")],
+        &[("origin", "null"), ("sec-fetch-site", "cross-site")],
+        &[("origin", "null")],
+        &[],
+    ];
+    for headers in forgeries {
         let mut forged = client().post(site.url(&path));
-        if let Some(origin) = origin {
-            forged = forged.header("origin", origin);
+        for (name, value) in headers {
+            forged = forged.header(*name, *value);
         }
         let forged = forged.send().await.unwrap();
-        assert_eq!(forged.status(), StatusCode::FORBIDDEN, "{origin:?}");
+        assert_eq!(forged.status(), StatusCode::FORBIDDEN, "{headers:?}");
         assert!(forged.headers().get("set-cookie").is_none());
     }
 

@@ -1,4 +1,5 @@
-//! The Discord Activity (issue 50, docs/web.md "Discord Activity"): `/activity` answers with
+//! The Discord Activity (issue 50, docs/web.md "Discord Activity"): `/activity` and a game
+//! board's "Play on the board" button answer with
 //! LAUNCH_ACTIVITY (interaction response type 12), and Discord opens the game page as the
 //! application's Activity in that channel, where it signs the player in through Discord's
 //! OAuth2 (`platform::web`'s `/activity`). The command is registered only when `[discord]
@@ -9,8 +10,11 @@
 
 use super::answer::Origin;
 use super::failure::{Failure, Handled};
+use super::messages::{self, Outgoing};
 use super::Bot;
 use crate::i18n::{tr, Lang};
+use crate::manager::GameView;
+use crate::model::UserRef;
 use crate::t;
 use serenity::all::{CreateCommand, InteractionContext};
 
@@ -32,6 +36,22 @@ pub(super) fn definition() -> CreateCommand {
 }
 
 impl Bot {
+    /// A game's board as this bot posts it: `messages::game_for`, and the button that opens
+    /// the Activity when it is set up.
+    pub(super) async fn board_for(
+        &self,
+        view: &GameView,
+        lang: Lang,
+        owner: Option<&UserRef>,
+    ) -> Outgoing {
+        let out = messages::game_for(view, lang, self.settings.mention, owner).await;
+        if self.settings.activity {
+            messages::with_activity(out, view, lang)
+        } else {
+            out
+        }
+    }
+
     /// `/activity`: LAUNCH_ACTIVITY when the Activity is set up; else (a client that still
     /// lists the command from before) a private word saying it is not.
     pub(super) async fn launch_activity(&self, origin: &Origin<'_>, lang: Lang) -> Handled {

@@ -37,7 +37,7 @@ impl Bot {
             Some(owner) => super::events::owner_lang(view, owner),
             None => present::board_lang(view),
         };
-        let out = messages::game_for(view, lang, self.settings.mention, owner).await;
+        let out = self.board_for(view, lang, owner).await;
         let ticket = self.begin_draw(message);
         let answered = origin.update(out).await;
         let landed = answered.then_some(Drawn::Game(Stamp::of(view)));

@@ -311,8 +311,7 @@ pub(super) async fn refresh_game(bot: &Bot, http: &Http, id: &str) -> (Redraw, O
                 let lang = owner
                     .as_ref()
                     .map_or_else(|| present::board_lang(&view), |o| owner_lang(&view, o));
-                let style = bot.settings.mention;
-                let out = messages::game_for(&view, lang, style, owner.as_ref()).await;
+                let out = bot.board_for(&view, lang, owner.as_ref()).await;
                 drawn.push((owner.clone(), out.clone()));
                 out
             }

@@ -448,7 +448,7 @@ impl Bot {
             Attach::Game(view) => {
                 let _guard = self.hold(format!("g:{}", view.id)).await;
                 let lang = present::board_lang(&view);
-                let out = messages::game(&view, lang, self.settings.mention).await;
+                let out = self.board_for(&view, lang, None).await;
                 let Some(message) = origin.post(out).await else {
                     return Ok(());
                 };
@@ -563,6 +563,7 @@ impl Bot {
         };
         let message = press.message.id.get();
         match button {
+            Button::LaunchActivity => self.launch_activity(origin, lang).await,
             Button::Review { game } => self.review(origin, (&user, &chat), Some(game), lang).await,
             Button::Hint { game, ply } => {
                 self.hint(http, origin, (&user, &chat), (game, ply), lang)

@@ -236,6 +236,26 @@ fn game_drawn(
 /// Action rows in one message, at most (Discord's limit).
 const MAX_ROWS: usize = 5;
 
+/// `out`, a game's board, with a button that opens the Discord Activity in its channel
+/// (issue 50), while the game goes on: beside the page's link when the board has one.
+pub fn with_activity(mut out: Outgoing, view: &GameView, lang: Lang) -> Outgoing {
+    if view.is_over() {
+        return out;
+    }
+    let button = CreateButton::new(encode(&Button::LaunchActivity))
+        .label(t!(lang, "discord-activity-button"))
+        .style(ButtonStyle::Primary);
+    // `game_drawn` puts the page's link last, alone in its row.
+    let beside_link = present::page_button(view, lang).is_some();
+    let rows = out.components.len();
+    match out.components.last_mut() {
+        Some(CreateActionRow::Buttons(row)) if beside_link && row.len() == 1 => row.push(button),
+        _ if rows < MAX_ROWS => out.components.push(CreateActionRow::Buttons(vec![button])),
+        _ => {}
+    }
+    out
+}
+
 /// A private message of `text` and one button that opens `link` (`/web signin:login`).
 pub fn link_message(content: String, link: &LinkButton) -> Outgoing {
     let mut out = text(content);

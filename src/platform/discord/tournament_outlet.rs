@@ -207,7 +207,7 @@ impl Outlet for DiscordOutlet {
             return Posted::Done;
         }
         let lang = present::board_lang(&view);
-        let mut out = messages::game(&view, lang, bot.settings.mention).await;
+        let mut out = bot.board_for(&view, lang, None).await;
         let line = show::pairing_line(rec, &view.id, lang, &mention).unwrap_or_default();
         out.content = within(over(line, out.content), MAX_CONTENT);
         // Both players are pinged, but one who has the board in their DM is told there.
@@ -268,7 +268,7 @@ impl Outlet for DiscordOutlet {
             }
         };
         let lang = super::events::owner_lang(&view, player);
-        let mut out = messages::game_for(&view, lang, bot.settings.mention, Some(player)).await;
+        let mut out = bot.board_for(&view, lang, Some(player)).await;
         if let Some(line) = show::pairing_line(rec, &view.id, lang, &mention) {
             out.content = within(over(line, out.content), MAX_CONTENT);
         }

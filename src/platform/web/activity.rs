@@ -116,7 +116,9 @@ pub(super) async fn sign_in(
             t!(lang, "web-activity-not-configured"),
         );
     };
-    if !origin_allowed(&headers, &app.base, exchange.client_id()) {
+    // The site's own pages, and the Activity's proxy origin (`https://<application
+    // id>.discordsays.com`, in `App::origins` when the Activity is set up); nothing else.
+    if !super::session::from_origins(&headers, &app.origins) {
         tracing::info!("web: a Discord sign-in from another site was refused");
         return json_error(StatusCode::FORBIDDEN, t!(lang, "web-activity-refused"));
     }
@@ -128,6 +130,11 @@ pub(super) async fn sign_in(
         Ok(signed) => signed,
         Err(error) => return refused(error, lang),
     };
+    // A sign-in is one of the person's commands, as in chat and on the Mini App.
+    let per_minute = app.manager.config().limits.commands_per_minute;
+    if !app.manager.command_allowed(&signed.user, per_minute).await {
+        return json_error(StatusCode::TOO_MANY_REQUESTS, t!(lang, "web-play-limited"));
+    }
     let session = match app
         .manager
         .open_web_session(&signed.user, SignIn::DiscordActivity)
@@ -169,19 +176,6 @@ fn refused(error: DiscordSignInError, lang: Lang) -> Response {
     }
 }
 
-/// A sign-in comes from this site's own pages or from the Activity's proxy origin
-/// (`https://<application id>.discordsays.com`); anything else (another site's form or
-/// script) is refused. Browsers always send `Origin` with a POST.
-fn origin_allowed(headers: &HeaderMap, base: &str, client_id: u64) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
-        return false;
-    };
-    let own = url::Url::parse(base)
-        .ok()
-        .map(|u| u.origin().ascii_serialization());
-    own.as_deref() == Some(origin) || origin == format!("https://{client_id}.discordsays.com")
-}
-
 fn json(status: StatusCode, body: String) -> Response {
     let headers = [
         (header::CONTENT_TYPE, "application/json"),
@@ -198,31 +192,6 @@ fn json_error(status: StatusCode, text: String) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
-
-    fn with_origin(origin: Option<&str>) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        if let Some(origin) = origin {
-            headers.insert(header::ORIGIN, HeaderValue::from_str(origin).unwrap());
-        }
-        headers
-    }
-
-    #[test]
-    fn a_sign_in_is_taken_from_the_site_and_the_activity_origin_only() {
-        let base = "https://toguz.example.org";
-        let ok = |o| origin_allowed(&with_origin(o), base, 42);
-        assert!(ok(Some("https://toguz.example.org")));
-        assert!(ok(Some("https://42.discordsays.com")));
-        assert!(
-            !ok(Some("https://43.discordsays.com")),
-            "another application"
-        );
-        assert!(!ok(Some("https://evil.example")));
-        assert!(!ok(Some("http://toguz.example.org")), "another scheme");
-        assert!(!ok(Some("null")));
-        assert!(!ok(None));
-    }
 
     #[test]
     fn the_page_carries_its_words_escaped_and_no_inline_script() {

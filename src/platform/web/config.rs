@@ -260,5 +260,17 @@ mod tests {
         );
         config.embed_origins = vec!["https://42.discordsays.com".into()];
         assert_eq!(config.allowed_origins().len(), 2, "named once");
+        // Another application's Activity, another scheme, a sandboxed page: not ours.
+        config.public_url = "https://toguz.example.org".into();
+        let origins = config.allowed_origins();
+        for other in [
+            "https://43.discordsays.com",
+            "http://toguz.example.org",
+            "https://evil.example",
+            "null",
+        ] {
+            assert!(!origins.iter().any(|o| o == other), "{other}");
+        }
+        assert!(origins.iter().any(|o| o == "https://toguz.example.org"));
     }
 }

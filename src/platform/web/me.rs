@@ -45,7 +45,8 @@ pub(super) async fn login_page(
 /// `POST /login/<token>` (the sign-in page's button): redeemed, it sets the session cookie
 /// and sends the browser to `/me` (so the token leaves the address bar); an unknown, used
 /// or expired link gets a 403 page in the reader's language. Only the site's own page may
-/// post it: another site's form would sign the visitor in as someone else.
+/// post it (`session::form_from_site`): another site's form would sign the visitor in as
+/// someone else.
 pub(super) async fn login(
     State(app): State<App>,
     Path(token): Path<String>,
@@ -53,7 +54,7 @@ pub(super) async fn login(
     headers: HeaderMap,
 ) -> Response {
     let lang = lang_of(&query, &headers);
-    if !session::from_origins(&headers, &app.origins) {
+    if !session::form_from_site(&headers, &app.origins) {
         tracing::info!("web: a sign-in from another site was refused");
         return signin_refused(lang, StatusCode::FORBIDDEN);
     }

@@ -76,6 +76,15 @@ pub fn may_change(session: &WebSession, headers: &HeaderMap, origins: &[String])
     csrf_ok && from_origins(headers, origins)
 }
 
+/// Whether a form posted by a page reaches us from this site: the browser says so in
+/// `Sec-Fetch-Site` (which no page can set), else its `Origin` is one of `origins`. A form's
+/// navigation from a page whose referrer policy is `no-referrer` (ours) sends `Origin:
+/// null`, so `Origin` alone would refuse our own sign-in page.
+pub fn form_from_site(headers: &HeaderMap, origins: &[String]) -> bool {
+    let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+    fetch_site == Some("same-origin") || from_origins(headers, origins)
+}
+
 /// Whether a request's `Origin` is one of `origins` (none: refused; browsers send it with
 /// every POST).
 pub fn from_origins(headers: &HeaderMap, origins: &[String]) -> bool {
@@ -124,6 +133,22 @@ mod tests {
             map.append(*name, HeaderValue::from_str(value).unwrap());
         }
         map
+    }
+
+    #[test]
+    fn a_form_comes_from_the_site_by_its_fetch_site_or_origin() {
+        let origins = ["https://toguz.example.org".to_string()];
+        let ok = |pairs: &[(&'static str, &str)]| form_from_site(&headers(pairs), &origins);
+        assert!(ok(&[("sec-fetch-site", "same-origin"), ("origin", "null")]));
+        assert!(ok(&[("origin", "https://toguz.example.org")]));
+        assert!(!ok(&[("sec-fetch-site", "cross-site"), ("origin", "null")]));
+        assert!(!ok(&[
+            ("sec-fetch-site", "same-site"),
+            ("origin", "https://a.example.org")
+        ]));
+        assert!(!ok(&[("origin", "https://evil.example")]));
+        assert!(!ok(&[("origin", "null")]));
+        assert!(!ok(&[]));
     }
 
     #[test]

@@ -106,9 +106,16 @@
 
   // A haptic tap where Telegram's script runs: "success", "error" (notifications) or an
   // impact style ("light", "medium", ...). For play.js too (window.toguzTelegram.haptic).
+  // Telegram's script loads beside the sign-in: a tap asked before it arrives is given
+  // when it does (`withTelegram`).
+  var hapticLater = null;
   function haptic(kind) {
     var app = webApp();
-    if (!app || !app.HapticFeedback || !atLeast(app, "6.1")) return;
+    if (!app) {
+      hapticLater = kind;
+      return;
+    }
+    if (!app.HapticFeedback || !atLeast(app, "6.1")) return;
     try {
       if (kind === "success" || kind === "error" || kind === "warning") {
         app.HapticFeedback.notificationOccurred(kind);
@@ -129,6 +136,10 @@
   function withTelegram() {
     var app = webApp();
     if (!app) return;
+    if (hapticLater) {
+      haptic(hapticLater);
+      hapticLater = null;
+    }
     try {
       app.ready();
       app.expand();
