@@ -87,7 +87,7 @@ tg-cmd-puzzle = A puzzle from a real game
 tg-help-puzzle = /puzzle: a puzzle near your puzzle rating (a position from a real game where one move is clearly best; a wrong move ends it). /puzzle daily: today's puzzle, the same for everyone; solve it on consecutive days for a streak. /puzzle stats: your puzzle rating, results and streak. /puzzle top [global]: the best solvers of this group (or of all of Telegram). /puzzle post HOUR: post the daily puzzle in this group every day at HOUR UTC (admins; /puzzle post off stops it)
 tg-puzzle-how = I don't understand “{ $given }”. For example: /puzzle, /puzzle daily, /puzzle stats, /puzzle top, /puzzle top global.
 tg-cmd-web = Show this group's games on the website
-tg-help-web = /web public on: list this group's games on the website's front page (admins; /web public off stops it). /web profile on|off: whether your own page lists all your games
+tg-help-web = /web public on: list this group's games on the website's front page (admins; /web public off stops it). /web profile on|off: whether your own page lists all your games. /web login (here, in our private chat): a one-time link that signs you in on the website to play your games there; /web logout signs you out everywhere
 tg-web-how = I don't understand “{ $given }”. For example: /web, /web public on, /web public off, /web login, /web logout.
 # Rules variants typed with /play, /challenge and /tournament new (issue 33).
 tg-help-variant = Rules variants for /play, /challenge and /tournament new: add “5 balls” or “3 balls” (balls in each pit at the start; the standard game has 9), “no tuzdek” (no tuzdeks at all) or “ninth pit” (a tuzdek may be made on pit 9 too). For example: /play easy 5 balls, /challenge 3 balls no tuzdek.

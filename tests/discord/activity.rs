@@ -45,7 +45,9 @@ async fn a_board(fake: &FakeDiscord, user: &User) -> Value {
 /// The board's buttons that open the Activity.
 fn launch_buttons(board: &Value) -> Vec<Value> {
     let all = buttons(board);
-    all.into_iter().filter(|b| b["custom_id"] == "1ac").collect()
+    all.into_iter()
+        .filter(|b| b["custom_id"] == "1ac")
+        .collect()
 }
 
 fn registered<'a>(commands: &'a [Value], name: &str) -> Option<&'a Value> {

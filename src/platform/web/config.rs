@@ -39,11 +39,11 @@ pub struct WebConfig {
     /// `[telegram]` (the bot's token), never from `[web]`.
     #[serde(skip)]
     pub sign_in: super::signin::SignIns,
-    /// Sites allowed to frame the pages and send a signed-in player's actions besides the
-    /// site itself (issue 50): origins, `https://<host>[:port]` and nothing more. The Discord
-    /// Activity's `https://<application id>.discordsays.com` goes here. A state-changing
-    /// request whose `Origin` is neither the site's (`public_url`) nor one of these is
-    /// refused.
+    /// Sites besides the site itself whose pages may send a signed-in player's actions
+    /// (issue 50): origins, `https://<host>[:port]` and nothing more. The Discord
+    /// Activity's `https://<application id>.discordsays.com` needs no line here: it is
+    /// allowed while the Activity signs players in (`allowed_origins`). A state-changing
+    /// request whose `Origin` is none of these is refused.
     pub embed_origins: Vec<String>,
 }
 
