@@ -309,6 +309,29 @@ async fn a_refused_code_gets_a_localized_401_and_no_session() {
     assert_eq!(fake.call_count(), before);
 }
 
+/// A sign-in is one of the person's commands (one budget with the chat's): past
+/// `[limits] commands_per_minute`, 429 and no session; someone else is not held up.
+#[tokio::test]
+async fn sign_ins_count_against_the_users_command_budget() {
+    let fake = FakeDiscord::start().await;
+    let site = activity_site(&fake, CLIENT_SECRET).await;
+    let user = User::new(710_000_000_000_000_009, "Madina");
+    let origin = site.url("");
+    let per_minute = site.manager.config().limits.commands_per_minute;
+    for _ in 0..per_minute {
+        let answer = post_code(&site, &fake.oauth_code(&user), &origin, "en").await;
+        assert_eq!(answer.status(), 200);
+    }
+    let over = post_code(&site, &fake.oauth_code(&user), &origin, "en").await;
+    assert_eq!(over.status(), 429);
+    let body: Value = over.json().await.unwrap();
+    let expected = toguz::i18n::tr(toguz::i18n::Lang::En, "web-play-limited");
+    assert_eq!(body, json!({ "error": expected }));
+    let other = User::new(710_000_000_000_000_010, "Nurlan");
+    let answer = post_code(&site, &fake.oauth_code(&other), &origin, "en").await;
+    assert_eq!(answer.status(), 200);
+}
+
 #[tokio::test]
 async fn a_sign_in_from_another_site_or_without_setup_is_refused() {
     let fake = FakeDiscord::start().await;

@@ -8,10 +8,12 @@ use super::browser;
 use super::{start_game, Site};
 use serde_json::{json, Value};
 use std::time::Duration;
+use toguz::manager::Action;
 use toguz::platform::web::signin::telegram::TelegramSignIn;
 use toguz::platform::web::signin::SignIns;
 use toguz::platform::web::WebConfig;
 use toguz::secret::Secret;
+use toguz::testing::manager::act;
 use toguz::testing::telegram::mini_app::{init_data, launch_fragment, sign, THEME};
 use toguz::testing::telegram::{TgChat, TgUser};
 
@@ -212,6 +214,13 @@ const TELEGRAM_WEB_APP: &str = r#"(function () {
       hide: function () { note("back:hide"); },
       onClick: function () {}
     },
+    MainButton: {
+      setText: function (text) { app.MainButton.text = text; },
+      show: function () { note("main:show:" + app.MainButton.text); },
+      hide: function () { note("main:hide"); },
+      onClick: function (f) { window.__mainClick = f; },
+      offClick: function (f) { if (window.__mainClick === f) window.__mainClick = null; }
+    },
     HapticFeedback: {
       notificationOccurred: function (kind) { note("haptic:" + kind); },
       impactOccurred: function (style) { note("impact:" + style); }
@@ -286,7 +295,7 @@ async fn a_game_page_opened_by_a_web_app_button_signs_in_and_stays() {
         return;
     };
     let site = site_with_telegram(None).await;
-    let (view, _) = start_game(&site.manager, NAMES).await;
+    let (view, players) = start_game(&site.manager, NAMES).await;
     let path = site.page_of(&view.id).await;
     let data = init_data(TOKEN, &asel("en"), None, None, now(&site));
     let url = site.url(&format!("{path}#{}", launch_fragment(&data, THEME)));
@@ -308,6 +317,30 @@ async fn a_game_page_opened_by_a_web_app_button_signs_in_and_stays() {
         chrome.eval("!!document.getElementById('board')").await,
         true
     );
+
+    // The opponent offers a draw: Telegram's main button offers to accept it, and pressed,
+    // it does.
+    let bolat = players.iter().find(|p| p.id != "81234567").unwrap();
+    let offer = Action::OfferDraw {
+        game: Some(view.id.clone()),
+        ply: None,
+    };
+    act(&site.manager, bolat, offer).await.unwrap();
+    let shown = format!("{CALLS}.includes('main:show:Accept draw')");
+    chrome.wait_for(&shown, Duration::from_secs(10)).await;
+    chrome.eval("window.__mainClick()").await;
+    let over = || async { site.manager.game(&view.id).await.unwrap().is_over() };
+    let started = std::time::Instant::now();
+    while !over().await {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the draw was not taken"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Then it is gone: a rematch between people is asked for under the chat's board.
+    let hidden = format!("{CALLS}.at(-1) === 'main:hide'");
+    chrome.wait_for(&hidden, Duration::from_secs(10)).await;
     assert!(chrome.errors.is_empty(), "{:?}", chrome.errors);
 }
 

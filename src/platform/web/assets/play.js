@@ -109,7 +109,27 @@
       }
     }
 
+    // Inside Telegram, its main button carries the one pressing action: accepting the
+    // draw the opponent offers, else a rematch.
+    let mainShown = null;
+    function telegramMain() {
+      const telegram = window.toguzTelegram;
+      if (!telegram || !telegram.mainButton) return;
+      const a = seat && seat.side !== null && !busy ? seat.actions : {};
+      const pick = a.accept_draw ? "accept_draw" : a.rematch ? "rematch" : null;
+      if (pick === mainShown) return;
+      mainShown = pick;
+      if (!pick) {
+        telegram.mainButton(null, null);
+        return;
+      }
+      telegram.mainButton(words[pick], () => {
+        if (seat) act({ action: pick, ply: seat.ply });
+      });
+    }
+
     function render() {
+      telegramMain();
       if (!seat || seat.side === null) {
         playNode.hidden = true;
         pits();

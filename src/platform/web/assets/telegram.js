@@ -126,7 +126,39 @@
       // Haptics are a nicety.
     }
   }
-  window.toguzTelegram = { haptic: haptic };
+
+  // Telegram's main button (the wide one under the Mini App) carries the page's one pressing
+  // action, as play.js decides it (accept a draw offered, a rematch); no text hides it. Asked
+  // before Telegram's script arrives, it is set when it does (`withTelegram`).
+  var main = { text: null, onClick: null, set: null, later: false };
+  function mainButton(text, onClick) {
+    main.text = text || null;
+    main.onClick = onClick || null;
+    var app = webApp();
+    if (!app || !app.MainButton) {
+      main.later = true;
+      return;
+    }
+    try {
+      var button = app.MainButton;
+      if (main.set) button.offClick(main.set);
+      main.set = null;
+      if (!main.text) {
+        button.hide();
+        return;
+      }
+      var act = main.onClick;
+      main.set = function () {
+        if (act) act();
+      };
+      button.setText(main.text);
+      button.onClick(main.set);
+      button.show();
+    } catch (e) {
+      // The page's own buttons do the same.
+    }
+  }
+  window.toguzTelegram = { haptic: haptic, mainButton: mainButton };
 
   var entry = document.getElementById("tg-app");
   var state = load(STATE) || {};
@@ -139,6 +171,10 @@
     if (hapticLater) {
       haptic(hapticLater);
       hapticLater = null;
+    }
+    if (main.later) {
+      main.later = false;
+      mainButton(main.text, main.onClick);
     }
     try {
       app.ready();
