@@ -273,3 +273,121 @@ async fn web_signin_gives_a_private_one_time_link() {
     assert!(call.is_ephemeral());
     assert!(!content(&call).contains("works once"), "{}", content(&call));
 }
+
+/// Issue 50, end to end through the real binary and its pages: the link `/web signin:login`
+/// gives opens a page that signs in only when its button is pressed; signed in, a move made
+/// on the game's page is played, and the board message in the channel is redrawn as after a
+/// press (the bot's reply included), within Discord's limits as shipped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_link_from_chat_signs_in_and_a_move_on_the_page_redraws_the_board() {
+    // The pages' port, chosen here so that the links name it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let web =
+        format!("[web]\nenabled = true\nlisten = \"127.0.0.1:{port}\"\npublic_url = \"{base}\"\n");
+    let (fake, _dir, _bot) = start(&web).await;
+    let dana = User::new(1406, "Dana");
+    let place = fake.guild_channel(GUILD, CHANNEL);
+    let (board, game) = a_game(&fake, &dana).await;
+    let board_id = id_of(&board);
+    let page = board["components"]
+        .as_array()
+        .and_then(|rows| rows.last())
+        .map(|row| {
+            row["components"][0]["url"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_default();
+    assert!(page.starts_with(&format!("{base}/g/{game}-")), "{board}");
+
+    let login = json!([{ "name": "signin", "type": 3, "value": "login" }]);
+    let id = fake.slash(&dana, place, "web", login, &[]);
+    let call = fake.wait_callback(id).await;
+    let data = call.message_data().expect("a message");
+    let link = data["components"][0]["components"][0]["url"]
+        .as_str()
+        .expect("the link")
+        .to_string();
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    // Opening the link only shows its page (a preview would use nothing up).
+    let shown = http.get(&link).send().await.unwrap();
+    assert_eq!(shown.status(), 200);
+    assert!(shown.headers().get("set-cookie").is_none());
+    assert!(shown
+        .text()
+        .await
+        .unwrap()
+        .contains("<form method=\"post\""));
+    // Its button: the session.
+    let pressed = http
+        .post(&link)
+        .header("origin", &base)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pressed.status(), 303);
+    let cookie = pressed.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let html = http
+        .get(&page)
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let at = html
+        .find("name=\"toguz-csrf\" content=\"")
+        .expect("signed in")
+        + 27;
+    let csrf = html[at..at + html[at..].find('"').unwrap()].to_string();
+    let seat: Value = http
+        .get(format!("{page}/seat"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ply = seat["ply"].as_u64().unwrap();
+    let pit = seat["pits"][0]
+        .as_u64()
+        .expect("Dana's turn: she moves first");
+    let moved = http
+        .post(format!("{page}/act"))
+        .header("cookie", &cookie)
+        .header("x-toguz-csrf", &csrf)
+        .header("origin", &base)
+        .body(json!({ "action": "move", "ply": ply, "pit": pit }).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+
+    // The board in the channel follows: the bot replied, and it is Dana's turn again.
+    let resign_at = |ply: u64| format!("1r:{game}:{ply}");
+    fake.wait_for("the board redrawn", Duration::from_secs(15), |f| {
+        let message = f.message(board_id)?;
+        let ids: Vec<String> = buttons(&message)
+            .iter()
+            .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+            .collect();
+        ids.contains(&resign_at(ply + 2)).then_some(())
+    })
+    .await;
+}
