@@ -84,6 +84,17 @@ pub async fn sign_in(site: &Site, user: &UserRef) -> Signed {
     }
 }
 
+/// A request the web must refuse: why, as whom, its CSRF token and origin, the status it
+/// gets, and the error's words where they matter.
+type Refusal<'a> = (
+    &'a str,
+    As<'a>,
+    Option<&'a str>,
+    Option<&'a str>,
+    StatusCode,
+    Option<String>,
+);
+
 /// How a request is sent: by cookie or bearer token, with which CSRF token and origin.
 #[derive(Clone, Copy)]
 pub enum As<'a> {
@@ -345,14 +356,7 @@ async fn actions_are_refused_without_session_token_origin_or_turn_and_play_nothi
     let (status, _) = get_json(&site, &format!("/g/{key}/seat"), As::Nobody).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 
-    let refusals: [(
-        &str,
-        As,
-        Option<&str>,
-        Option<&str>,
-        StatusCode,
-        Option<String>,
-    ); 8] = [
+    let refusals: [Refusal; 8] = [
         (
             "no session",
             As::Nobody,

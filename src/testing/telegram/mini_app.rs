@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn the_fakes_launch_data_passes_the_bots_check_and_names_the_start() {
         let user = TgUser::new(741, "Asel", "asel_l", "kk");
-        let group = TgChat::group(-100_5, "Club");
+        let group = TgChat::group(-1005, "Club");
         let data = init_data(TOKEN, &user, Some("ab12cd-0123"), Some(&group), 1_000);
         let checked = check(&data, &Secret::new(TOKEN), 60, 1_030).expect("accepted");
         assert_eq!(checked.user.id, 741);
@@ -187,7 +187,7 @@ mod tests {
             "https://pages.example.org/tg".to_string(),
         );
         let user = TgUser::new(741, "Asel", "asel_l", "en");
-        let group = TgChat::group(-100_5, "Club");
+        let group = TgChat::group(-1005, "Club");
         let link = format!("https://t.me/{BOT_USERNAME}/play?startapp=ab12cd-0123");
         let opened = open_link(TOKEN, &apps, &link, &user, &group, 5).unwrap();
         let fragment = opened
