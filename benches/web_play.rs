@@ -5,7 +5,8 @@
 //! other in a few groups, signed in by their links; the Telegram adapter runs in this
 //! process against the fake Telegram, the pages on the same manager. The flood limits are
 //! lifted (a move in each group every few hundred milliseconds is far over Telegram's 20
-//! posts a minute per group: that would time the group's budget, not the bot), and moves
+//! posts a minute per group: that would time the group's budget, not the bot), as is the
+//! per-person command budget (20 a minute; each player moves about once a second), and moves
 //! are paced (`PACE`, outside the timed span) as in `telegram_latency`.
 //!
 //! Run: `cargo bench --bench web_play` (prints its own numbers).
@@ -53,6 +54,9 @@ fn main() {
     let base = format!("http://{}", listener.local_addr().expect("address"));
     let mut config = test_config();
     config.web_url = Some(base.clone());
+    // Each player moves every ~1 s here, over the 20 commands a minute a person gets: the
+    // budget is raised, as the flood limits are lifted, to time the path, not the limit.
+    config.limits.commands_per_minute = 1_000;
     let bot = InProcessBot::start_with_lifted(&fake, config, dir.path(), lifted);
     serve_pages(&bot, listener, &base);
     let http = reqwest::Client::builder()
