@@ -22,6 +22,7 @@
 //! `-- human`, `-- human-pg` or `-- bot` runs one part.
 
 use std::time::{Duration, Instant};
+use toguz::testing::latency::report;
 use toguz::testing::pg;
 use toguz::testing::telegram::bot::{wait_board, Board, BotProcess, TOKEN, WAIT};
 use toguz::testing::telegram::{FakeTelegram, TgChat, TgUser};
@@ -190,19 +191,4 @@ fn to_move<'a>(board: &Board, players: &'a [TgUser; 2]) -> &'a TgUser {
         .iter()
         .find(|p| caption.contains(&format!("to move: {}", p.first_name)))
         .expect("the player to move is named")
-}
-
-fn report(what: &str, mut samples: Vec<Duration>) {
-    assert!(!samples.is_empty(), "no move was measured");
-    samples.sort();
-    let n = samples.len();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "{what}: n={n} median={:.2} ms p90={:.2} ms p99={:.2} ms min={:.2} ms max={:.2} ms",
-        ms(samples[n / 2]),
-        ms(samples[n * 9 / 10]),
-        ms(samples[n * 99 / 100]),
-        ms(samples[0]),
-        ms(samples[n - 1])
-    );
 }

@@ -17,6 +17,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use toguz::model::{Platform, UserRef};
 use toguz::platform::web::{self, WebConfig};
+use toguz::testing::latency::report;
 use toguz::testing::manager::test_config;
 use toguz::testing::telegram::bot::{wait_board, Board, TOKEN, WAIT};
 use toguz::testing::telegram::inproc::InProcessBot;
@@ -254,19 +255,4 @@ fn to_move(board: &Board, players: &[TgUser; 2]) -> usize {
         .iter()
         .position(|p| caption.contains(&format!("to move: {}", p.first_name)))
         .expect("the player to move is named")
-}
-
-fn report(what: &str, mut samples: Vec<Duration>) {
-    assert!(!samples.is_empty(), "no move was measured");
-    samples.sort();
-    let n = samples.len();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "{what}: n={n} median={:.2} ms p90={:.2} ms p99={:.2} ms min={:.2} ms max={:.2} ms",
-        ms(samples[n / 2]),
-        ms(samples[n * 9 / 10]),
-        ms(samples[n * 99 / 100]),
-        ms(samples[0]),
-        ms(samples[n - 1])
-    );
 }

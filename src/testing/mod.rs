@@ -20,6 +20,7 @@
 //! and so do the test bots: a test lifts them only with a reason ([`Lifted`]).
 
 pub mod discord;
+pub mod latency;
 pub mod lifted;
 pub mod manager;
 pub mod pg;
