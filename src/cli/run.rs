@@ -232,7 +232,13 @@ fn sign_ins(config: &Config) -> platform::web::signin::SignIns {
             .discord
             .activity_sign_in(std::env::var("DISCORD_CLIENT_SECRET").ok())
             .ok()
-            .flatten(),
+            .flatten()
+            .map(|app| platform::web::signin::discord::DiscordSignIn {
+                client_id: app.client_id,
+                client_secret: app.client_secret,
+                api_base: app.api_base,
+                timeout: app.timeout,
+            }),
     }
 }
 

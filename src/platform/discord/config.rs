@@ -4,9 +4,21 @@
 //! (token taken from `DISCORD_TOKEN` when the file has none, every value checked), with errors
 //! that name the key and never show the token.
 
-use crate::platform::web::signin::discord::DiscordSignIn;
 use crate::secret::{self, Secret};
 use std::time::Duration;
+
+/// The Activity's application as `[discord]` names it, checked: what `toguz run` makes the
+/// pages' Discord sign-in of (`platform::web::signin::discord::DiscordSignIn`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActivityApp {
+    /// The application's id, Discord's OAuth2 client id.
+    pub client_id: u64,
+    pub client_secret: Secret,
+    /// `https://discord.com`, or `proxy_url`; without a trailing slash.
+    pub api_base: String,
+    /// How long each call to Discord may take (`request_timeout_secs`).
+    pub timeout: Duration,
+}
 
 /// `[discord]` settings as written in the config file.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -200,7 +212,7 @@ impl DiscordConfig {
     pub fn activity_sign_in(
         &self,
         env_secret: Option<String>,
-    ) -> Result<Option<DiscordSignIn>, DiscordConfigError> {
+    ) -> Result<Option<ActivityApp>, DiscordConfigError> {
         if !self.activity {
             return Ok(None);
         }
@@ -218,7 +230,7 @@ impl DiscordConfig {
             Some(url) => check_proxy(url)?,
             None => "https://discord.com".to_string(),
         };
-        Ok(Some(DiscordSignIn {
+        Ok(Some(ActivityApp {
             client_id,
             client_secret,
             api_base,

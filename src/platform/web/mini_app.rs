@@ -5,7 +5,6 @@
 //! then opens the game named by the direct link's `startapp` (or the player's page); the
 //! game page loads the same script, for a game opened from a private chat's Web App button.
 
-use super::assets::TELEGRAM_SCRIPT;
 use super::page::{self, escape};
 use super::signin::telegram::{self as launch, InitDataError};
 use super::{html, lang_of, App};
@@ -37,7 +36,7 @@ pub(super) async fn entry(
 <p id=\"tg-error\" class=\"tg-error\" role=\"alert\" hidden></p></section>{script}",
         signing_in = escape(&t!(lang, "web-tg-signing-in")),
         outside = escape(&t!(lang, "web-tg-outside")),
-        script = script_tag(lang),
+        script = page::telegram_script_tag(lang),
     );
     let robots = page::robots(false);
     let mut response = html(
@@ -49,16 +48,6 @@ pub(super) async fn entry(
         header::HeaderValue::from_static("noindex, nofollow"),
     );
     response
-}
-
-/// The `<script>` element of `telegram.js`, with the words it shows when the site cannot be
-/// reached (the server's refusals come with their own words): on `/tg` and the game page.
-pub fn script_tag(lang: Lang) -> String {
-    format!(
-        "<script src=\"{src}\" data-failed=\"{failed}\" defer></script>",
-        src = TELEGRAM_SCRIPT.href(),
-        failed = escape(&t!(lang, "web-tg-failed")),
-    )
 }
 
 /// `POST /api/signin/telegram`, its body kept small.

@@ -1,7 +1,7 @@
 //! The HTML of the pages: a game's page, the front page and the "not found" page. Every
 //! word comes from `present::web`; this file only lays them out, escaped.
 
-use super::assets::{ICON, PLAY_SCRIPT, SCRIPT, STYLE};
+use super::assets::{ICON, PLAY_SCRIPT, SCRIPT, STYLE, TELEGRAM_SCRIPT};
 use crate::i18n::Lang;
 use crate::manager::links::GamePage;
 use crate::platform::present::web::{
@@ -264,7 +264,7 @@ pub fn game_page(
         play_words = script_json(&crate::platform::present::web_play::play_words(lang)),
         js = SCRIPT.href(),
         // Inside Telegram (a private chat's Web App button), it signs the player in.
-        telegram = super::mini_app::script_tag(lang),
+        telegram = telegram_script_tag(lang),
         play_js = PLAY_SCRIPT.href(),
         icon_start = icon("M3 2v12M14 2 6 8l8 6z"),
         icon_back = icon("M12 2 4 8l8 6z"),
@@ -390,6 +390,16 @@ pub fn leaderboards(w: &LeaderboardWords, lang: Lang) -> String {
         body.push_str("</tbody></table>");
     }
     document(lang, &w.title, "", "/leaderboard", &body)
+}
+
+/// The `<script>` element of `telegram.js`, with the words it shows when the site cannot be
+/// reached (the server's refusals come with their own words): on `/tg` and the game page.
+pub fn telegram_script_tag(lang: Lang) -> String {
+    format!(
+        "<script src=\"{src}\" data-failed=\"{failed}\" defer></script>",
+        src = TELEGRAM_SCRIPT.href(),
+        failed = escape(&crate::t!(lang, "web-tg-failed")),
+    )
 }
 
 #[cfg(test)]
