@@ -381,6 +381,111 @@ fn a_time_control_goes_with_play_and_challenge_anywhere() {
     }
 }
 
+/// Issue 51: days per move, typed as people write them in each language, before or after
+/// the other words; a number of days no game may have is refused naming those it may.
+#[test]
+fn days_per_move_go_with_play_challenge_and_tournaments() {
+    let challenge = |named: Option<&str>, days| Command::Challenge {
+        named: named.map(str::to_string),
+        time: Some(TimeControl::Days(days)),
+        rated: true,
+        variant: Variant::STANDARD,
+    };
+    assert_eq!(ok("/challenge @bob 2 days"), challenge(Some("@bob"), 2));
+    assert_eq!(ok("/challenge @bob 2d"), challenge(Some("@bob"), 2));
+    assert_eq!(ok("/challenge 5 дней @bob"), challenge(Some("@bob"), 5));
+    assert_eq!(ok("/challenge 1 день"), challenge(None, 1));
+    assert_eq!(ok("/challenge @bob 2 суток"), challenge(Some("@bob"), 2));
+    assert_eq!(ok("/challenge 3 күн @bob"), challenge(Some("@bob"), 3));
+    assert_eq!(
+        ok("/challenge @bob 14 days unrated"),
+        Command::Challenge {
+            named: Some("@bob".into()),
+            time: Some(TimeControl::Days(14)),
+            rated: false,
+            variant: Variant::STANDARD,
+        }
+    );
+    assert_eq!(
+        ok("/play easy 7 дней"),
+        Command::Play {
+            level: Some(Level::Easy),
+            time: Some(TimeControl::Days(7)),
+            variant: Variant::STANDARD,
+        }
+    );
+    assert_eq!(
+        ok("/play 2 күн жаңа бастаушы"),
+        Command::Play {
+            level: Some(Level::Beginner),
+            time: Some(TimeControl::Days(2)),
+            variant: Variant::STANDARD,
+        }
+    );
+    for (bad, typed) in [
+        ("/challenge @bob 4 days", "4 days"),
+        ("/play easy 30 дней", "30 дней"),
+        ("/challenge 4d @bob", "4d"),
+        ("/tournament new swiss 4 дня", "4 дня"),
+    ] {
+        let error = err(bad);
+        assert_eq!(
+            error,
+            CommandError::Time(TimeControlError::Days(typed.into())),
+            "{bad}"
+        );
+        for lang in Lang::ALL {
+            let text = error.text(lang);
+            assert!(
+                text.contains(typed) && text.contains("1, 2, 3, 5, 7"),
+                "{lang}: {text}"
+            );
+        }
+    }
+    let new = |text: &str| match ok(text) {
+        Command::Tournament(TournamentCommand::New(new)) => new,
+        other => panic!("{text}: {other:?}"),
+    };
+    // The number before a word for days is the time, not the rounds.
+    let swiss = new("/tournament new swiss 2 days");
+    assert_eq!(
+        (swiss.format, swiss.time),
+        (
+            TournamentFormat::Swiss {
+                rounds: SWISS_ROUNDS
+            },
+            TimeControl::Days(2)
+        )
+    );
+    let swiss = new("/tournament new swiss 7 3 дня через 10 минут");
+    assert_eq!(
+        (swiss.format, swiss.time, swiss.starts_in),
+        (
+            TournamentFormat::Swiss { rounds: 7 },
+            TimeControl::Days(3),
+            10
+        )
+    );
+    // An inline challenge (`@bot 2 дня`) takes them too.
+    assert_eq!(
+        inline_terms("2 дня unrated"),
+        Ok((Variant::STANDARD, Some(TimeControl::Days(2)), false))
+    );
+    assert_eq!(
+        inline_terms("5 balls 7d"),
+        Ok((
+            Variant::new(5, TuzdekRule::Standard).unwrap(),
+            Some(TimeControl::Days(7)),
+            true
+        ))
+    );
+    // An arena races its own clock: no days per move.
+    assert!(matches!(
+        err("/tournament new arena 2 days"),
+        CommandError::Tournament(_)
+    ));
+}
+
 #[test]
 fn tournament_commands_take_their_defaults_and_any_order_of_terms() {
     let new = |text: &str| match ok(text) {
@@ -676,14 +781,15 @@ fn bad_variant_words_are_answered_in_every_language() {
 }
 
 /// Issue 49: a word the parser does not take is refused, naming it, never dropped: `2
-/// days` read as a two-minute game was the symptom (day controls do not exist yet).
+/// days` read as a two-minute game was the symptom (before days per move existed; `2
+/// weeks` is such a case now).
 #[test]
 fn a_word_left_over_is_refused_by_name() {
     for (text, word, command) in [
-        ("/play easy 2 days", "days", "play"),
+        ("/play easy 2 weeks", "weeks", "play"),
         ("/play easy please", "please", "play"),
         ("/play жаңа бастаушы 3+2 ертең", "ертең", "play"),
-        ("/tournament new arena 60 2 days", "days", "tournament"),
+        ("/tournament new arena 60 2 weeks", "weeks", "tournament"),
         ("/tournament new swiss 5 10+5 weeks", "weeks", "tournament"),
         ("/tournament new arena 5+3 please", "please", "tournament"),
         ("/tournament bot easy now", "now", "tournament"),
@@ -706,9 +812,9 @@ fn a_word_left_over_is_refused_by_name() {
     // `/challenge` leaves its words to the handler, which knows who a mention names; they
     // all reach it.
     assert_eq!(
-        ok("/challenge @bob 2 days"),
+        ok("/challenge @bob 2 weeks"),
         Command::Challenge {
-            named: Some("@bob days".into()),
+            named: Some("@bob weeks".into()),
             time: Some(TimeControl::fischer(2, 0)),
             rated: true,
             variant: Variant::STANDARD,
