@@ -669,4 +669,6 @@ mod tournament;
 mod variant;
 pub use variant::VariantWordsError;
 #[cfg(test)]
+mod days_tests;
+#[cfg(test)]
 mod tests;
