@@ -323,7 +323,7 @@ impl Game {
             bot_busy: None,
             rated: self.rec.rated,
             ratings: Box::new(self.rec.ended.map_or([None, None], |e| e.ratings)),
-            clock: self.clock_view(now_ms, first_move_ms),
+            clock: self.clock_view(now_ms, first_move_ms).map(Box::new),
             hints: self.rec.hints,
             version: self.rec.version,
             arena: self.rec.arena.is_some(),

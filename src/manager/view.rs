@@ -84,8 +84,9 @@ pub struct GameView {
     /// White's and Black's rating change, once a rated game has ended.
     /// Boxed: most views have none, and a view travels in enums by value.
     pub ratings: Box<[Option<RatingChange>; 2]>,
-    /// Both clocks, in a timed game.
-    pub clock: Option<ClockView>,
+    /// Both clocks, in a timed game. Boxed, as `ratings`: a view travels in enums by value,
+    /// and most games have no clocks.
+    pub clock: Option<Box<ClockView>>,
     /// Hints used so far (at most `MAX_HINTS`).
     pub hints: u8,
     /// The game's version (`GameRecord::version`): of two views of one game, the one with

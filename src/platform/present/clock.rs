@@ -212,7 +212,7 @@ mod tests {
             ChatRef::new(Platform::Telegram, "c"),
             [user("Asel"), user("Aibek")],
         );
-        view.clock = Some(ClockView {
+        view.clock = Some(Box::new(ClockView {
             control: TimeControl::fischer(3, 2),
             left_ms: [150_000, 161_000],
             at_last_move_ms: [161_000, 172_400],
@@ -223,7 +223,7 @@ mod tests {
             shown_at_ms: 1_764_539_213_500,
             after_move_ms: vec![],
             berserk: [false; 2],
-        });
+        }));
         view
     }
 
