@@ -1,16 +1,18 @@
 //! Timed games through the manager (issue 17), on a manual clock: the increment, the flag
 //! falling with nobody pressing, a press racing the flag, the first-move limit, restarts,
-//! the bot playing on its clock, and a challenger picking the time control of a challenge
-//! given without one.
+//! the bot playing on its clock, a challenger picking the time control of a challenge
+//! given without one, and a game of days per move lost on time (issue 51).
 
 use std::time::Duration;
 use toguz::engine::{level_move_within, EngineConfig, EnginePool};
+use toguz::i18n::Lang;
 use toguz::manager::{
     Action, ActionError, ChallengeRecord, ChallengeView, Clock, Event, FinishReason, GameStatus,
     GameView, Manager, ManagerConfig, Reply, HEARTBEAT_KEY,
 };
-use toguz::model::{Level, TimeControl, UserRef};
+use toguz::model::{Category, Level, TimeControl, UserRef};
 use toguz::on_both_backends;
+use toguz::platform::present;
 use toguz::rules::{Position, Side, Variant};
 use toguz::store::{Store, Tree};
 use toguz::testing::manager::{
@@ -609,10 +611,74 @@ async fn an_expired_challenge_keeps_its_time_control(backend: Backend) {
     );
 }
 
+const DAY: u64 = 86_400;
+
+/// Issue 51: a game of 2 days per move between people. Each move has its 2 days (not the
+/// configured `move_timeout_hours`, 72), renewed by a move, and the board shows the time
+/// left; when they run out with nobody pressing, the sweep ends the game as lost on time,
+/// after a restart as before it. The record writes the control as PGN does, and the game
+/// counts in the correspondence category.
+async fn a_game_with_days_per_move_is_lost_when_a_moves_days_run_out(backend: Backend) {
+    let (a, b) = (user("a"), user("b"));
+    let clock = Clock::manual(T0);
+    let id = {
+        let m = start(backend.open().await, clock.clone(), EngineConfig::default()).await;
+        let view = timed_game(&m, &a, &b, "2 days").await;
+        assert_eq!(view.time_control, TimeControl::Days(2));
+        assert!(view.clock.is_none(), "no clocks");
+        let started = clock.now();
+        assert_eq!(view.timeout_at, Some(started + 2 * DAY));
+        // White moves after a day and a half: Black has 2 days from then; Black moves an
+        // hour later: White has 2 days from then.
+        clock.advance(DAY + DAY / 2);
+        let moved = game(play(&m, &a, &view.id, 7).await);
+        assert_eq!(moved.timeout_at, Some(clock.now() + 2 * DAY));
+        clock.advance(3600);
+        let moved = game(play(&m, &b, &view.id, 9).await);
+        assert_eq!(moved.timeout_at, Some(clock.now() + 2 * DAY));
+        clock.advance(20 * 3600);
+        let caption = present::caption(&show(&m, &b, &view.id).await, Lang::En);
+        assert!(
+            caption.contains("2 days per move: 1 day 4 h left (until "),
+            "{caption}"
+        );
+        // A second before the 2 days end, the game goes on; a second later it ends (a day
+        // before the 72 hours of plain correspondence would).
+        clock.advance(2 * DAY - 20 * 3600 - 1);
+        assert_eq!(m.sweep().await, 0);
+        assert!(!show(&m, &b, &view.id).await.is_over());
+        view.id
+    };
+
+    let m = start(backend.open().await, clock.clone(), EngineConfig::default()).await;
+    clock.advance(1);
+    assert_eq!(m.sweep().await, 1);
+    let ended = show(&m, &a, &id).await;
+    assert_eq!(
+        ended.status,
+        GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: FinishReason::TimedOut(Side::White)
+        }
+    );
+    let caption = present::caption(&ended, Lang::En);
+    assert!(caption.contains("did not move in time"), "{caption}");
+    let record = m.record(&id).await.unwrap().text;
+    assert!(record.contains("[TimeControl \"1/172800\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"time forfeit\"]"),
+        "{record}"
+    );
+    let stats = m.stats(&a).await.unwrap().expect("stats");
+    let categories: Vec<Category> = stats.categories.iter().map(|c| c.category).collect();
+    assert_eq!(categories, [Category::Correspondence]);
+}
+
 on_both_backends! {
     single: [
         the_challenger_picks_the_time_control_until_it_is_accepted,
         an_expired_challenge_keeps_its_time_control,
+        a_game_with_days_per_move_is_lost_when_a_moves_days_run_out,
     ],
     multi: [],
 }

@@ -126,10 +126,22 @@ manager-reason-flag = { $name } ran out of time.
 manager-reason-first-move = { $name } did not make a first move in time.
 manager-time-blitz = blitz { $control }
 manager-time-rapid = rapid { $control }
-manager-time-error-format = “{ $text }” is not a time control. Give the minutes per player and the seconds added per move, such as 3+2, 5+0, 10+5 or 0.5+2, or write “correspondence”.
+manager-time-days = { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+} per move
+manager-days-left = { $control }: { $span } left (until { $when }).
+manager-span-days = { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}
+manager-span-hours = { $hours } h
+manager-span-minutes = { $minutes } min
+manager-time-error-format = “{ $text }” is not a time control. Give the minutes per player and the seconds added per move, such as 3+2, 5+0, 10+5 or 0.5+2, or the days per move, such as “2 days”, or write “correspondence”.
 manager-time-error-too-short = { $text }: that is too little time. The shortest is 0.1 minutes (6 seconds), such as 0.1+0 or 0.5+2.
-manager-time-error-too-long = { $text }: that is too long. At most 180 minutes per player, such as 60+30; for a longer game write “correspondence”.
+manager-time-error-too-long = { $text }: that is too long. At most 180 minutes per player, such as 60+30; for a longer game give the days per move, such as “2 days”, or write “correspondence”.
 manager-time-error-increment = { $text }: at most 60 seconds may be added per move, such as 3+2 or 10+5.
+manager-time-error-days = { $text }: a game may give 1, 2, 3, 5, 7 or 14 days per move, such as “2 days”.
 manager-reason-no-result = The game ended before both sides had moved: it has no result, and no rating changes.
 manager-reason-forfeited = { $name } gave up before both sides had moved: a loss by forfeit in the tournament, and no rating changes.
 manager-error-terms-changed = The challenge was changed after you saw it. Now: { $terms }. Press Accept again if that suits you.

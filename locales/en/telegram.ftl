@@ -5,7 +5,7 @@ tg-start = Hello! I host games of toguzqumalak, the Kazakh game of nine pits.
     Press a pit button to sow its balls. /help lists every command.
 tg-help = Commands:
 tg-help-play = /play level: play against the bot; add a time control such as 5+3 (minutes per player + seconds added per move) to play on the clock
-tg-help-challenge = /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone); add a time control such as 3+2 to play on the clock; games between people are rated, add “unrated” for a friendly game
+tg-help-challenge = /challenge: challenge a person (reply to their message, or name them with @; alone: open to anyone); add a time control such as 3+2 to play on the clock, or days per move such as 2 days; games between people are rated, add “unrated” for a friendly game
 tg-help-board = /board: post the board of your current game again
 tg-help-games = /games: your ongoing games
 tg-help-resign = /resign: resign your game in this chat
@@ -34,7 +34,7 @@ tg-time-chosen-correspondence = No clock: a correspondence game. Now choose the 
 tg-challenge-time-set = Time control: { $control }.
 tg-challenge-time-set-correspondence = No clock now: a correspondence game.
 tg-unknown-level = I don't know the level “{ $level }”. Levels: { $levels }.
-tg-extra-word = I don't understand “{ $word }” in /{ $command }, so I did nothing. A time control is written like 3+2 (minutes, then seconds added per move) or as “correspondence”; /help shows the rest.
+tg-extra-word = I don't understand “{ $word }” in /{ $command }, so I did nothing. A time control is written like 3+2 (minutes, then seconds added per move), as days per move (“2 days”) or as “correspondence”; /help shows the rest.
 tg-challenge-in-group = Challenges are made in groups: add me to a group, or type my name with @ in any chat to send a challenge there. Here you can play against me: /play.
 tg-unknown-user = I haven't seen { $username } yet. Reply to one of their messages with /challenge instead.
 tg-rematch-how = Reply with /rematch to the board of a finished game, or press the rematch button under it.

@@ -109,7 +109,9 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
     };
     let plural = [1, 2, 3, 5, 11, 21, 22, 25, 0];
     match var {
-        "count" | "hours" | "minutes" | "seconds" => numbers(&plural),
+        "count" | "hours" | "minutes" | "seconds" | "days" => numbers(&plural),
+        // A span of time left, as `present::span_text` writes it.
+        "span" => text(&["1 day 4 h".into(), "45 min".into()]),
         "rounds" | "round" | "board" => numbers(&plural),
         // Puzzles: counts of attempts and puzzles, a day, the themes, the last results.
         "solved" | "failed" | "tried" | "seen" | "total" => numbers(&[0, 1, 3, 8000]),

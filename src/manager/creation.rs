@@ -82,7 +82,8 @@ impl Manager {
                     clock.wait_for_boards(unseen, now_ms.saturating_add(BOARD_WAIT_MS));
                     Some(clock)
                 }
-                TimeControl::Correspondence => None,
+                // No clocks: each move has its time (`Game::timeout_at`).
+                TimeControl::Correspondence | TimeControl::Days(_) => None,
             },
             hints: 0,
             version: 0,

@@ -287,10 +287,13 @@ impl Game {
     }
 
     /// When the side to move loses on time, for an ongoing game with a person to move.
-    /// Correspondence games only: a timed game's clock decides instead.
+    /// Correspondence games only: a timed game's clock decides instead. A game with days
+    /// per move has its days for each move; plain correspondence has `timeout_secs` (the
+    /// configured hours).
     pub fn timeout_at(&self, timeout_secs: u64) -> Option<u64> {
+        let per_move = self.rec.time_control.move_secs().unwrap_or(timeout_secs);
         (!self.is_over() && self.bot_to_move().is_none() && self.rec.clock.is_none())
-            .then(|| self.rec.last_move_at.saturating_add(timeout_secs))
+            .then(|| self.rec.last_move_at.saturating_add(per_move))
     }
 
     /// The moves so far in standard notation (`GameView::moves`).
@@ -315,10 +318,12 @@ impl Game {
             messages: self.watchers.merged(&self.rec.messages),
             last_move_at: self.rec.last_move_at,
             timeout_at: self.timeout_at(timeout_secs),
+            shown_at: now_ms / 1000,
+            time_control: self.rec.time_control,
             bot_busy: None,
             rated: self.rec.rated,
             ratings: Box::new(self.rec.ended.map_or([None, None], |e| e.ratings)),
-            clock: self.clock_view(now_ms, first_move_ms),
+            clock: self.clock_view(now_ms, first_move_ms).map(Box::new),
             hints: self.rec.hints,
             version: self.rec.version,
             arena: self.rec.arena.is_some(),
@@ -551,6 +556,58 @@ mod tests {
         g.rec.draw_offer = Some(Side::Black);
         g.play(1, 6).unwrap();
         assert_eq!(g.rec.draw_offer, None);
+    }
+
+    #[test]
+    fn a_game_with_days_per_move_gives_each_move_its_days() {
+        let mut g = Game::new(record());
+        g.rec.players[1] = Player::Human(UserRef::new(Platform::Console, "v", "V"));
+        g.rec.time_control = TimeControl::Days(2);
+        // The configured hours (here 100 s) are for plain correspondence only.
+        assert_eq!(g.timeout_at(100), Some(5 + 2 * 86_400));
+        g.play(1, 1_000).unwrap();
+        assert_eq!(g.timeout_at(100), Some(1_000 + 2 * 86_400));
+        let view = g.view(100, 90_000_000, 0);
+        assert_eq!(view.timeout_at, Some(1_000 + 2 * 86_400));
+        assert_eq!(view.time_control, TimeControl::Days(2));
+        assert_eq!(view.shown_at, 90_000);
+        assert!(
+            view.clock.is_none(),
+            "no clocks in a game with days per move"
+        );
+    }
+
+    /// Games and challenges as stored before days per move (and before clocks) read as
+    /// they were: plain correspondence, or their clock.
+    #[test]
+    fn records_stored_before_days_per_move_read_unchanged() {
+        let game = r#"{"id":"abc123","chat":{"platform":"console","id":"c"},
+            "variant":{"balls_per_pit":9,"tuzdek":"standard"},
+            "players":[{"human":{"platform":"console","id":"u","name":"U"}},{"bot":"easy"}],
+            "moves":[],"status":"ongoing","draw_offer":null,"created_at":5,
+            "last_move_at":5,"messages":[],"seed":1}"#;
+        let old: GameRecord = serde_json::from_str(game).unwrap();
+        assert_eq!(old.time_control, TimeControl::Correspondence);
+        assert_eq!(
+            Game::from_record(old.clone()).unwrap().timeout_at(100),
+            Some(105)
+        );
+        let stored = game.replace(r#""seed":1"#, r#""seed":1,"time_control":"correspondence""#);
+        let old: GameRecord = serde_json::from_str(&stored).unwrap();
+        assert_eq!(old.time_control, TimeControl::Correspondence);
+        let challenge = r#"{"id":"ch1","challenger":{"platform":"telegram","id":"1","name":"A"},
+            "opponent":null,"variant":{"balls_per_pit":9,"tuzdek":"standard"},
+            "chat":{"platform":"telegram","id":"-100"},"created_at":1,"expires_at":2,
+            "status":"open","challenger_side":null,"rematch_of":null,"messages":[],
+            "rated":true,"time_control":{"fischer":{"base_ms":180000,"increment_ms":2000}}}"#;
+        let old: ChallengeRecord = serde_json::from_str(challenge).unwrap();
+        assert_eq!(old.time_control, TimeControl::fischer(3, 2));
+        // And a game with days keeps them through the store's form.
+        let mut days = record();
+        days.time_control = TimeControl::Days(7);
+        let text = serde_json::to_string(&days).unwrap();
+        assert!(text.contains(r#""time_control":{"days":7}"#), "{text}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&text).unwrap(), days);
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl Manager {
         if !view.rated {
             return out;
         }
-        let control = view.time_control();
+        let control = view.time_control;
         let category = control.category();
         for (i, player) in view.players.iter().enumerate() {
             let Some(user) = player.user() else { continue };

@@ -80,6 +80,12 @@ pub fn record_text(rec: &GameRecord) -> Result<String, String> {
         ("Termination".into(), termination(&rec.status).into()),
         ("Variant".into(), crate::rules::variant_text(rec.variant)),
     ];
+    if let Some(secs) = rec.time_control.move_secs() {
+        // Days per move: one move per period (`1/172800`), in the correspondence category.
+        headers.push(("TimeControl".into(), rec.time_control.pgn(secs)));
+        let category = rec.time_control.category().name();
+        headers.push(("TimeCategory".into(), category.into()));
+    }
     rating_headers(&ended, &mut headers);
     if rec.hints > 0 {
         // A game played with the engine's help says so (docs/review.md, *Hints*).
@@ -208,6 +214,33 @@ mod tests {
         assert!(text.contains("[Hints \"2\"]"), "{text}");
         let parsed = parse_record(&text).unwrap();
         assert_eq!(parsed.header("Hints"), Some("2"));
+        assert_eq!(
+            replay(&parsed, parsed.start_position().unwrap())
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn a_game_with_days_per_move_writes_its_time_control() {
+        let status = GameStatus::Finished {
+            winner: Some(Side::Black),
+            reason: FinishReason::TimedOut(Side::White),
+        };
+        let plain = record_text(&rec(vec![7, 9], status)).unwrap();
+        assert!(!plain.contains("[TimeControl"), "{plain}");
+        let mut days = rec(vec![7, 9], status);
+        days.time_control = crate::model::TimeControl::Days(2);
+        let text = record_text(&days).unwrap();
+        assert!(text.contains("[TimeControl \"1/172800\"]"), "{text}");
+        assert!(text.contains("[TimeCategory \"correspondence\"]"), "{text}");
+        assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+        let parsed = parse_record(&text).unwrap();
+        assert_eq!(
+            parsed.time_control(),
+            Some(crate::model::TimeControl::Days(2))
+        );
         assert_eq!(
             replay(&parsed, parsed.start_position().unwrap())
                 .unwrap()

@@ -71,6 +71,11 @@ pub struct GameView {
     pub last_move_at: u64,
     /// When the side to move loses on time (unix seconds), while the game is ongoing.
     pub timeout_at: Option<u64>,
+    /// The manager's clock when the view was made (unix seconds): a game with days per
+    /// move shows the time left from it.
+    pub shown_at: u64,
+    /// The game's time control (correspondence for games stored before clocks).
+    pub time_control: TimeControl,
     /// Set on a view published while the bot's move waits for a search slot: how many
     /// searches are ahead of it.
     pub bot_busy: Option<u32>,
@@ -79,8 +84,9 @@ pub struct GameView {
     /// White's and Black's rating change, once a rated game has ended.
     /// Boxed: most views have none, and a view travels in enums by value.
     pub ratings: Box<[Option<RatingChange>; 2]>,
-    /// Both clocks, in a timed game.
-    pub clock: Option<ClockView>,
+    /// Both clocks, in a timed game. Boxed, as `ratings`: a view travels in enums by value,
+    /// and most games have no clocks.
+    pub clock: Option<Box<ClockView>>,
     /// Hints used so far (at most `MAX_HINTS`).
     pub hints: u8,
     /// The game's version (`GameRecord::version`): of two views of one game, the one with
@@ -155,13 +161,6 @@ pub struct Actions {
 impl GameView {
     pub fn is_over(&self) -> bool {
         matches!(self.status, GameStatus::Finished { .. })
-    }
-
-    /// The game's time control: its clock's, or correspondence for a game without one.
-    pub fn time_control(&self) -> crate::model::TimeControl {
-        self.clock
-            .as_ref()
-            .map_or(crate::model::TimeControl::Correspondence, |c| c.control)
     }
 
     /// Whether `side` may still go berserk: an arena game with clocks, before its first
@@ -343,6 +342,8 @@ impl GameView {
             messages: vec![],
             last_move_at: 0,
             timeout_at: None,
+            shown_at: 0,
+            time_control: TimeControl::Correspondence,
             bot_busy: None,
             rated: false,
             ratings: Box::new([None, None]),

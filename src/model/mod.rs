@@ -14,6 +14,6 @@ pub use ids::{ChallengeId, GameId};
 pub use level::{Level, UnknownLevel};
 pub use platform::{ChatRef, Platform, UserRef};
 pub use time_control::{
-    clock_text, parse_pgn_clock, pgn_clock, Category, TimeControl, TimeControlError, MAX_BASE_MS,
-    MAX_INCREMENT_MS, MIN_BASE_MS,
+    clock_text, parse_pgn_clock, pgn_clock, Category, TimeControl, TimeControlError, DAYS_PER_MOVE,
+    MAX_BASE_MS, MAX_INCREMENT_MS, MIN_BASE_MS,
 };

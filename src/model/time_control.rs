@@ -15,6 +15,9 @@ pub const MAX_INCREMENT_MS: u64 = 60_000;
 const BLITZ_UNDER_MS: u64 = 8 * 60_000;
 /// Moves per side a game is expected to last, to weigh the increment (as lichess does).
 const EXPECTED_MOVES: u64 = 40;
+/// The days per move a correspondence game may name (those lichess offers).
+pub const DAYS_PER_MOVE: [u8; 6] = [1, 2, 3, 5, 7, 14];
+const SECS_PER_DAY: u64 = 86_400;
 
 /// A game's time control. Stored with the game; `correspondence` when absent (older games).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -25,6 +28,9 @@ pub enum TimeControl {
     Correspondence,
     /// A clock per side: `base_ms` at the start, `increment_ms` added after each move.
     Fischer { base_ms: u64, increment_ms: u64 },
+    /// Correspondence with its time named: each move within this many days (one of
+    /// `DAYS_PER_MOVE`), instead of the configured hours. Stored as `{"days": 2}`.
+    Days(u8),
 }
 
 /// The rating category of a time control (kept in the record): each has its own rating.
@@ -75,7 +81,28 @@ pub enum TimeControlError {
     TooLong(String),
     #[error("{0:?}: the increment may be at most 60 seconds")]
     IncrementTooLong(String),
+    #[error("{0:?}: days per move may be 1, 2, 3, 5, 7 or 14")]
+    Days(String),
 }
+
+/// Words for "day" after a number of days (`2 days`, `2d`, `1 день`, `5 дней`, `2 суток`,
+/// `3 күн`), as players type them; a trailing dot (`2 дн.`) is dropped first.
+const DAY_WORDS: [&str; 14] = [
+    "d",
+    "day",
+    "days",
+    "д",
+    "дн",
+    "день",
+    "дня",
+    "дней",
+    "сут",
+    "сутки",
+    "суток",
+    "күн",
+    "тәулік",
+    "күндік",
+];
 
 /// Words for "correspondence" that players may type, besides the English one.
 const CORRESPONDENCE_WORDS: [&str; 6] = [
@@ -97,12 +124,16 @@ impl TimeControl {
     }
 
     /// Parses what a player types: `3+2`, `0.5+2` (or `0,5+2`), `5` (= `5+0`),
-    /// `correspondence` (and its Russian and Kazakh names).
+    /// `correspondence` (and its Russian and Kazakh names), days per move (`2 days`, `2d`,
+    /// `2 дня`, `2 суток`, `2 күн`).
     pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         let trimmed = text.trim();
         let lower = trimmed.to_lowercase();
         if CORRESPONDENCE_WORDS.contains(&lower.as_str()) {
             return Ok(TimeControl::Correspondence);
+        }
+        if let Some(days) = parse_days(&lower) {
+            return days.ok_or_else(|| TimeControlError::Days(trimmed.to_string()));
         }
         let bad = || TimeControlError::Format(trimmed.to_string());
         let (minutes, seconds) = match lower.split_once('+') {
@@ -139,6 +170,7 @@ impl TimeControl {
         Ok(self)
     }
 
+    /// A game with clocks (Fischer); correspondence, with days named or not, has none.
     pub fn is_timed(self) -> bool {
         matches!(self, TimeControl::Fischer { .. })
     }
@@ -146,13 +178,22 @@ impl TimeControl {
     pub fn increment_ms(self) -> u64 {
         match self {
             TimeControl::Fischer { increment_ms, .. } => increment_ms,
-            TimeControl::Correspondence => 0,
+            TimeControl::Correspondence | TimeControl::Days(_) => 0,
+        }
+    }
+
+    /// The time for each move of a game with days named, in seconds; `None` for a game
+    /// on clocks or for plain correspondence (whose time is the configured hours).
+    pub fn move_secs(self) -> Option<u64> {
+        match self {
+            TimeControl::Days(days) => Some(u64::from(days) * SECS_PER_DAY),
+            TimeControl::Correspondence | TimeControl::Fischer { .. } => None,
         }
     }
 
     pub fn category(self) -> Category {
         match self {
-            TimeControl::Correspondence => Category::Correspondence,
+            TimeControl::Correspondence | TimeControl::Days(_) => Category::Correspondence,
             TimeControl::Fischer {
                 base_ms,
                 increment_ms,
@@ -168,10 +209,13 @@ impl TimeControl {
     }
 
     /// The PGN `TimeControl` header as PlayOK writes it: `180+2` (seconds + seconds);
-    /// correspondence as one move per `move_timeout_secs` (`1/259200`).
+    /// correspondence as one move per `move_timeout_secs` (`1/259200`), days per move
+    /// likewise (`1/172800` for 2 days: the standard's "moves/seconds" period of one move,
+    /// as chess.com writes its daily games; `*N` would be a sandclock).
     pub fn pgn(self, move_timeout_secs: u64) -> String {
         match self {
             TimeControl::Correspondence => format!("1/{move_timeout_secs}"),
+            TimeControl::Days(days) => format!("1/{}", u64::from(days) * SECS_PER_DAY),
             TimeControl::Fischer {
                 base_ms,
                 increment_ms,
@@ -179,10 +223,21 @@ impl TimeControl {
         }
     }
 
-    /// Reads a PGN `TimeControl` header (`180+2`, `300`, `1/259200`, `-`).
+    /// Reads a PGN `TimeControl` header (`180+2`, `300`, `1/172800`, `-`). One move in a
+    /// whole number of days that a game may name reads as those days per move; any other
+    /// period of one move as correspondence.
     pub fn from_pgn(text: &str) -> Option<TimeControl> {
         let text = text.trim();
-        if text.starts_with("1/") || text == "-" {
+        if let Some(secs) = text.strip_prefix("1/") {
+            let days = secs
+                .parse::<u64>()
+                .ok()
+                .filter(|s| s % SECS_PER_DAY == 0)
+                .and_then(|s| u8::try_from(s / SECS_PER_DAY).ok())
+                .filter(|d| DAYS_PER_MOVE.contains(d));
+            return Some(days.map_or(TimeControl::Correspondence, TimeControl::Days));
+        }
+        if text == "-" {
             return Some(TimeControl::Correspondence);
         }
         let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
@@ -193,11 +248,13 @@ impl TimeControl {
     }
 }
 
-/// `3+2`, `0.5+2`, `correspondence`: what players type, parsed back by `parse`.
+/// `3+2`, `0.5+2`, `correspondence`, `2d`: what players type, parsed back by `parse` (and
+/// short enough for a button's data). Texts for people name days in their language.
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             TimeControl::Correspondence => f.write_str("correspondence"),
+            TimeControl::Days(days) => write!(f, "{days}d"),
             TimeControl::Fischer {
                 base_ms,
                 increment_ms,
@@ -216,6 +273,23 @@ impl std::str::FromStr for TimeControl {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         TimeControl::parse(s)
     }
+}
+
+/// Days per move (`2 days`, `2d`, `5 дней`, `2 күн`): `None` when `lower` (trimmed, in
+/// lower case) is no number of days; `Some(None)` for a number of days a game may not name
+/// (`4 days`, `1.5d`, `0 days`).
+fn parse_days(lower: &str) -> Option<Option<TimeControl>> {
+    let lower = lower.strip_suffix('.').unwrap_or(lower);
+    let unit_at = lower.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',')))?;
+    let (number, unit) = lower.split_at(unit_at);
+    if number.is_empty() || !DAY_WORDS.contains(&unit.trim_start()) {
+        return None;
+    }
+    let days = number
+        .parse::<u8>()
+        .ok()
+        .filter(|d| DAYS_PER_MOVE.contains(d));
+    Some(days.map(TimeControl::Days))
 }
 
 /// A non-negative decimal (`0.5`, `0,25`, `10`) times `unit` milliseconds, rounded to whole

@@ -569,7 +569,15 @@ fn record_line(view: &GameView) -> String {
     let result = result.map_or("", RecordResult::as_str);
     let line = format!("{} {result}", view.moves).trim().to_string();
     match &view.clock {
-        None => line,
+        // Days per move: one move per period, in the correspondence category.
+        None => match view.time_control.move_secs() {
+            Some(secs) => format!(
+                "[TimeControl \"{}\"]\n[TimeCategory \"{}\"]\n\n{line}",
+                view.time_control.pgn(secs),
+                view.time_control.category().name()
+            ),
+            None => line,
+        },
         // A timed game: its control and category as headers, the clocks after each move.
         Some(clock) => format!(
             "[TimeControl \"{}\"]\n[TimeCategory \"{}\"]\n\n{}",

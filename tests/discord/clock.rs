@@ -1,6 +1,7 @@
 //! Timed games (issue 17) on the real bot against the fake Discord: the `time:` option of
-//! `/challenge` and `/play` (registered, parsed, a refused one answered with examples), and a
-//! `0.1+0` game whose flag falls with nobody pressing.
+//! `/challenge` and `/play` (registered, parsed, a refused one answered with examples, its
+//! suggestions while typed), a `0.1+0` game whose flag falls with nobody pressing, and a
+//! game of 2 days per move (issue 51).
 
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -297,4 +298,102 @@ async fn a_flag_that_fell_before_a_crash_is_shown_and_told_after_the_restart() {
     s._bot = BotProcess::start(&s.fake, s._dir.path(), &Options::default());
     s.flag_shown_and_told(board, from, [&alice, &bob], flagged, winner)
         .await;
+}
+
+/// The choices the bot answered an autocomplete interaction with: (name, value).
+async fn suggested(s: &Server, id: u64) -> Vec<(String, String)> {
+    let call = s.fake.wait_callback(id).await;
+    assert_eq!(call.callback_type(), Some(8), "{:?}", call.json);
+    let data = call.json.as_ref().map(|j| j["data"].clone());
+    let choices = data.and_then(|d| d["choices"].as_array().cloned());
+    choices
+        .unwrap_or_else(|| panic!("no choices in {:?}", call.json))
+        .iter()
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (text("name"), text("value"))
+        })
+        .collect()
+}
+
+/// Issue 51: typing into `time:` brings suggestions (Discord's autocomplete) in the player's
+/// language, days per move among them, in `/challenge` and `/tournament new` alike; the
+/// suggestion picked makes a game of 2 days per move whose board says so and shows the time
+/// left for the move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_option_suggests_days_per_move_and_makes_a_two_day_game() {
+    let s = Server::start().await;
+    let (alice, bob) = (User::new(1001, "Alice"), User::new(1002, "Bob"));
+    let opponent = json!({ "name": "opponent", "type": 6, "value": bob.id.to_string() });
+    let typing = |typed: &str| json!([opponent, { "name": "time", "type": 3, "value": typed, "focused": true }]);
+    let id = s
+        .fake
+        .autocomplete(&alice, s.channel(), "challenge", typing("2"));
+    let choices = suggested(&s, id).await;
+    assert!(
+        choices.contains(&("2 days per move".into(), "2d".into())),
+        "{choices:?}"
+    );
+    // Carol's client speaks Russian.
+    let carol = User::new(1003, "Carol");
+    s.fake.set_locale(&carol, "ru");
+    let id = s
+        .fake
+        .autocomplete(&carol, s.channel(), "challenge", typing("дн"));
+    let choices = suggested(&s, id).await;
+    assert!(
+        choices.contains(&("5 дней на ход".into(), "5d".into())),
+        "{choices:?}"
+    );
+    // Inside a subcommand, nothing typed yet: every control offered.
+    let new = json!([{ "name": "new", "type": 1, "options": [
+        { "name": "format", "type": 3, "value": "swiss" },
+        { "name": "time", "type": 3, "value": "", "focused": true },
+    ]}]);
+    let id = s.fake.autocomplete(&alice, s.channel(), "tournament", new);
+    let choices = suggested(&s, id).await;
+    assert!(
+        choices.iter().any(|(_, value)| value == "14d") && choices.len() > 6,
+        "{choices:?}"
+    );
+
+    // Alice picks "2 days per move": its value is what the command sends.
+    let options = json!([opponent, { "name": "time", "type": 3, "value": "2d" }]);
+    let (id, call) = s
+        .slash(
+            &alice,
+            s.channel(),
+            "challenge",
+            options,
+            std::slice::from_ref(&bob),
+        )
+        .await;
+    assert!(!call.is_ephemeral(), "{}", content(&call));
+    assert!(
+        content(&call).contains("2 days per move"),
+        "{}",
+        content(&call)
+    );
+    let message = id_of(&s.fake.original_message(id).expect("the challenge"));
+    let accept = custom_id(&s.fake.message(message).expect("the challenge"), "1ca:");
+    let pressed = s.fake.press(&bob, message, &accept);
+    let call = s.fake.wait_callback(pressed).await;
+    assert_eq!(
+        call.callback_type(),
+        Some(7),
+        "the challenge becomes the board"
+    );
+    let text = embed(&s.fake.message(message).expect("the board"));
+    assert!(
+        text.contains("2 days per move: 2 days left (until <t:"),
+        "{text}"
+    );
+    assert!(!text.contains("Clock"), "no clocks: {text}");
+    // After a move, the other player has their own 2 days.
+    s.first_pit(message, [&alice, &bob]).await;
+    let text = embed(&s.fake.message(message).expect("the board"));
+    assert!(
+        text.contains("2 days per move: 2 days left (until <t:"),
+        "{text}"
+    );
 }

@@ -463,3 +463,78 @@ async fn a_channel_over_five_messages_in_five_seconds_gets_discords_429() {
     assert!(!refusals[0].global());
     assert_eq!(fake.limits_lifted(), None);
 }
+
+/// Autocomplete as Discord has it (issue 51): registered only on string, integer and
+/// number options and never beside choices; asked for only on such an option; its
+/// interaction (type 4) deserializes into serenity's `Interaction::Autocomplete` with the
+/// focused value, takes only callback type 8, with at most 25 choices of 1 to 100
+/// characters; a command takes no type 8.
+#[tokio::test]
+async fn autocomplete_is_taken_as_discord_takes_it() {
+    let fake = FakeDiscord::start().await;
+    let (_, mut ws) = connect(&fake).await;
+    let commands = format!("/applications/{APP_ID}/commands");
+    let register = |body: Value| send(&fake, reqwest::Method::PUT, &commands, Some(body));
+    let time = |extra: Value| {
+        let mut option = json!({"name": "time", "description": "d", "type": 3});
+        option
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        json!([{"name": "play", "description": "Play", "type": 1, "options": [option]}])
+    };
+    for bad in [
+        time(json!({"autocomplete": true, "choices": [{"name": "3+2", "value": "3+2"}]})),
+        time(json!({"type": 5, "autocomplete": true})),
+    ] {
+        let (status, body) = register(bad).await;
+        assert_eq!(
+            (status, body["code"].as_u64()),
+            (400, Some(50035)),
+            "{body}"
+        );
+    }
+    let (status, _) = register(time(json!({"autocomplete": true}))).await;
+    assert_eq!(status, 200);
+
+    let alice = User::new(1001, "Alice");
+    let place = fake.guild_channel(5_000_000_000_000_000_000, 77);
+    let typed = json!([{"name": "time", "type": 3, "value": "2", "focused": true}]);
+    let id = fake.autocomplete(&alice, place, "play", typed);
+    let event = ws.next_json().await;
+    let interaction: Interaction = serde_json::from_value(event["d"].clone()).expect("parses");
+    let Interaction::Autocomplete(typing) = interaction else {
+        panic!("not an autocomplete interaction: {event}");
+    };
+    assert_eq!(typing.data.autocomplete().map(|o| o.value), Some("2"));
+    let token = typing.token.clone();
+    let callback = format!("/interactions/{id}/{token}/callback");
+    let choice = |name: &str| json!({"name": name, "value": "2d"});
+    for refused in [
+        json!({"type": 4, "data": {"content": "x"}}),
+        json!({"type": 8, "data": {"choices": vec![choice("2 days"); 26]}}),
+        json!({"type": 8, "data": {"choices": [choice("")]}}),
+        json!({"type": 8, "data": {}}),
+    ] {
+        let (status, _) = send(&fake, reqwest::Method::POST, &callback, Some(refused)).await;
+        assert_eq!(status, 400);
+    }
+    let answer = json!({"type": 8, "data": {"choices": [choice("2 days per move")]}});
+    let (status, _) = send(&fake, reqwest::Method::POST, &callback, Some(answer)).await;
+    assert_eq!(status, 204);
+    assert_eq!(fake.callback(id).and_then(|c| c.callback_type()), Some(8));
+
+    // A command is not answered with choices.
+    let id = fake.slash(&alice, place, "play", json!([]), &[]);
+    let event = ws.next_json().await;
+    let token = event["d"]["token"].as_str().unwrap().to_string();
+    let answer = json!({"type": 8, "data": {"choices": [choice("2 days per move")]}});
+    let (status, _) = send(
+        &fake,
+        reqwest::Method::POST,
+        &format!("/interactions/{id}/{token}/callback"),
+        Some(answer),
+    )
+    .await;
+    assert_eq!(status, 400);
+}

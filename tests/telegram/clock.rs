@@ -406,11 +406,23 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
                 format!("1cd:{id}"),
                 format!("1cc:{id}")
             ],
-            ["3+2", "5+3", "10+5", "correspondence"].map(time).to_vec(),
+            ["3+2", "5+3", "10+5"].map(time).to_vec(),
+            ["1d", "3d", "7d", "correspondence"].map(time).to_vec(),
         ]
     );
     let labels: Vec<String> = call.buttons().into_iter().map(|(l, _)| l).collect();
-    assert_eq!(labels[3..], ["3+2", "5+3", "10+5", "✓ Correspondence"]);
+    assert_eq!(
+        labels[3..],
+        [
+            "3+2",
+            "5+3",
+            "10+5",
+            "1 day",
+            "3 days",
+            "7 days",
+            "✓ Correspondence"
+        ]
+    );
 
     // Bob may not change it: an alert, and the message stays as it is.
     let before = club.fake.message(GROUP, msg).expect("the challenge");
@@ -433,7 +445,22 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
         (before.buttons(), before.text, before.edits)
     );
 
-    // Alice picks 5+3: the text names it and the tick moves.
+    // Alice picks 3 days per move (issue 51): the text names it and the tick moves.
+    let q = club.fake.press(&club.group, msg, &club.alice, &time("3d"));
+    let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
+    let toast = answer.str("text").unwrap_or_default();
+    assert_eq!(toast, "Time control: 3 days per move.");
+    let redrawn = club.fake.wait_until(WAIT, |v| {
+        v.message(GROUP, msg).is_some_and(|m| {
+            m.text
+                .as_deref()
+                .is_some_and(|t| t.contains("3 days per move"))
+                && m.buttons().contains(&("✓ 3 days".to_string(), time("3d")))
+        })
+    });
+    assert!(redrawn, "{:?}", club.fake.message(GROUP, msg));
+
+    // Then 5+3: the text names it and the tick moves.
     let q = club.fake.press(&club.group, msg, &club.alice, &time("5+3"));
     let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
     let toast = answer.str("text").unwrap_or_default();
@@ -444,6 +471,7 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
             m.text.as_deref().is_some_and(|t| t.contains("blitz 5+3"))
                 && buttons.contains(&("✓ 5+3".to_string(), time("5+3")))
                 && buttons.contains(&("Correspondence".to_string(), time("correspondence")))
+                && buttons.contains(&("3 days".to_string(), time("3d")))
         })
     });
     assert!(redrawn, "{:?}", club.fake.message(GROUP, msg));
@@ -451,7 +479,7 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
     // Bob accepts the terms he now sees (version 1): the game is on Alice's clock.
     let q = club
         .fake
-        .press(&club.group, msg, &club.bob, &format!("1ca:{id}:1"));
+        .press(&club.group, msg, &club.bob, &format!("1ca:{id}:2"));
     let answer = club.fake.wait_answer(&q, WAIT).expect("accept answered");
     assert_eq!(answer.str("text"), None, "{answer:#?}");
     let board = wait_board(&club.fake, GROUP, |b| b.ply == 0 && !b.pits.is_empty());
@@ -470,6 +498,81 @@ fn a_challenge_without_a_time_control_gets_a_time_row_for_its_challenger() {
     let answer = club.fake.wait_answer(&q, WAIT).expect("answered");
     let said = answer.str("text").unwrap_or_default();
     assert!(said.contains("no longer open"), "{said}");
+}
+
+/// Issue 51: `/challenge @bob 2 days` makes a game of 2 days per move: the challenge names
+/// it and has no time rows (it was typed), and the board shows the time left for the move,
+/// renewed by each move. Days no game may have are refused naming those it may, in the
+/// sender's language; `/play` takes days in Kazakh too.
+#[test]
+fn a_challenge_of_two_days_makes_a_game_of_two_days_per_move() {
+    let club = Club::start();
+    // Bob has written in the group: the bot knows his username.
+    club.fake
+        .send_text(&club.group, &club.bob, "Anyone for a slow game?");
+    let mark = club.fake.mark();
+    club.fake.send_text(
+        &club.group,
+        &club.alice,
+        "/challenge @bob_the_player 2 days",
+    );
+    let (_, call) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+        })
+        .expect("challenge posted");
+    let invite = call.str("text").unwrap_or_default();
+    assert!(
+        invite.contains("Alice challenges Bob") && invite.contains("2 days per move"),
+        "{invite}"
+    );
+    let keyboard = rows(&call.reply_markup().expect("a keyboard"));
+    assert_eq!(keyboard.len(), 1, "{keyboard:?}");
+    let msg = call.response["result"]["message_id"]
+        .as_i64()
+        .expect("message id");
+    let id = challenge_of(&call).expect("challenge id");
+    let q = club
+        .fake
+        .press(&club.group, msg, &club.bob, &format!("1ca:{id}:0"));
+    let answer = club.fake.wait_answer(&q, WAIT).expect("accept answered");
+    assert_eq!(answer.str("text"), None, "{answer:#?}");
+    let board = wait_board(&club.fake, GROUP, |b| b.ply == 0 && !b.pits.is_empty());
+    let caption = board.caption();
+    assert!(
+        caption.contains("2 days per move: 2 days left (until ") && caption.contains(" UTC)."),
+        "{caption}"
+    );
+    assert!(!caption.contains("Clock"), "no clocks: {caption}");
+    // A move gives the other player their own 2 days.
+    let next = club.first_pit(&board);
+    assert!(
+        next.caption().contains("2 days per move: 2 days left"),
+        "{}",
+        next.caption()
+    );
+
+    let carol = TgUser::new(703, "Carol", "carol_s", "ru");
+    let private = TgChat::private(&carol);
+    let mark = club.fake.mark();
+    club.fake.send_text(&private, &carol, "/play easy 4 дня");
+    let said = club.answer_after(mark, private.id);
+    assert!(
+        said.contains("4 дня") && said.contains("1, 2, 3, 5, 7 или 14 дней"),
+        "{said}"
+    );
+    let dana = TgUser::new(704, "Dana", "dana_k", "kk");
+    let private = TgChat::private(&dana);
+    club.fake.send_text(&private, &dana, "/play easy 3 күн");
+    let board = wait_board(&club.fake, private.id, |b| b.caption().contains("қалды"));
+    assert!(
+        board
+            .caption()
+            .contains("Уақыт: әр жүріске 3 күн, 3 күн қалды"),
+        "{}",
+        board.caption()
+    );
 }
 
 /// A time control typed after `/challenge` is fixed: no time row.

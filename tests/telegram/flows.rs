@@ -331,8 +331,8 @@ fn an_open_challenge_is_for_anyone_but_its_author() {
         [format!("1ca:{id}:0"), format!("1cc:{id}")],
         "accept, withdraw"
     );
-    // Then the time row (no time control was given).
-    assert_eq!(data.len(), 6, "{data:?}");
+    // Then the time rows (no time control was given): clocks, then days per move.
+    assert_eq!(data.len(), 9, "{data:?}");
     assert!(data[2..].iter().all(|d| d.starts_with("1ct:")), "{data:?}");
     let answer = f.press(msg, &f.carol, &format!("1ca:{id}"));
     assert_says(&answer, "against yourself");

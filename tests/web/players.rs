@@ -50,7 +50,7 @@ async fn play_games_unlisted(m: &Manager, n: usize) -> Played {
         };
         let view = game(act(m, &players[0], resign).await);
         assert!(view.is_over());
-        let category = view.time_control().category();
+        let category = view.time_control.category();
         let (first, second) = if players[0].id == IDS[0] {
             (players[0].clone(), players[1].clone())
         } else {

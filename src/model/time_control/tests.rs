@@ -33,10 +33,120 @@ fn correspondence_is_the_default_and_has_names_in_every_language() {
         );
     }
     assert_eq!(TimeControl::Correspondence.to_string(), "correspondence");
-    assert_eq!(TimeControl::Correspondence.pgn(259_200), "1/259200");
+    assert_eq!(TimeControl::Correspondence.pgn(100_800), "1/100800");
+    assert_eq!(
+        TimeControl::from_pgn("1/100800"),
+        Some(TimeControl::Correspondence)
+    );
+    assert_eq!(
+        TimeControl::from_pgn("-"),
+        Some(TimeControl::Correspondence)
+    );
+}
+
+#[test]
+fn days_per_move_are_typed_in_every_language() {
+    let days = |n| Ok(TimeControl::Days(n));
+    for (typed, expected) in [
+        ("2 days", days(2)),
+        ("1 day", days(1)),
+        ("2d", days(2)),
+        (" 14 Days ", days(14)),
+        ("7 d", days(7)),
+        ("3days", days(3)),
+        ("1 день", days(1)),
+        ("2 дня", days(2)),
+        ("3 дня", days(3)),
+        ("5 дней", days(5)),
+        ("14 дней", days(14)),
+        ("2 суток", days(2)),
+        ("1 сутки", days(1)),
+        ("7 сут.", days(7)),
+        ("3 дн.", days(3)),
+        ("2д", days(2)),
+        ("2 ДНЯ", days(2)),
+        ("2 күн", days(2)),
+        ("1 күн", days(1)),
+        ("7 тәулік", days(7)),
+        ("3 күндік", days(3)),
+    ] {
+        assert_eq!(TimeControl::parse(typed), expected, "{typed:?}");
+    }
+    for n in DAYS_PER_MOVE {
+        let control = TimeControl::Days(n);
+        assert_eq!(TimeControl::parse(&control.to_string()), Ok(control));
+        assert_eq!(control.category(), Category::Correspondence);
+        assert!(!control.is_timed());
+        assert_eq!(control.move_secs(), Some(u64::from(n) * 86_400));
+    }
+    assert_eq!(TimeControl::Days(2).to_string(), "2d");
+    assert_eq!(TimeControl::Correspondence.move_secs(), None);
+    assert_eq!(TimeControl::fischer(3, 2).move_secs(), None);
+}
+
+#[test]
+fn other_numbers_of_days_are_refused_naming_the_allowed_ones() {
+    for bad in [
+        "4 days",
+        "0d",
+        "1.5 days",
+        "2,5 дня",
+        "30 дней",
+        "15 күн",
+        "1000 days",
+    ] {
+        assert_eq!(
+            TimeControl::parse(bad),
+            Err(TimeControlError::Days(bad.trim().into())),
+            "{bad:?}"
+        );
+    }
+    let error = TimeControl::parse("4 days").unwrap_err().to_string();
+    assert!(error.contains("1, 2, 3, 5, 7 or 14"), "{error}");
+    // A unit alone, or another word after a number, is no number of days.
+    for other in ["days", "день", "2 dayz", "2 hours"] {
+        assert!(
+            matches!(TimeControl::parse(other), Err(TimeControlError::Format(_))),
+            "{other:?}"
+        );
+    }
+}
+
+#[test]
+fn a_record_writes_days_per_move_as_one_move_per_period() {
+    assert_eq!(TimeControl::Days(2).pgn(259_200), "1/172800");
+    assert_eq!(TimeControl::Days(14).pgn(0), "1/1209600");
+    for n in DAYS_PER_MOVE {
+        let control = TimeControl::Days(n);
+        assert_eq!(TimeControl::from_pgn(&control.pgn(0)), Some(control));
+    }
+    // One move in 3 days is a 3-day game, whoever wrote it; 4 days is no choice a game has.
     assert_eq!(
         TimeControl::from_pgn("1/259200"),
+        Some(TimeControl::Days(3))
+    );
+    assert_eq!(
+        TimeControl::from_pgn("1/345600"),
         Some(TimeControl::Correspondence)
+    );
+}
+
+#[test]
+fn the_stored_form_of_older_controls_still_reads() {
+    // As games and challenges stored before days per move hold them.
+    let old: Vec<TimeControl> = serde_json::from_str(
+        r#"["correspondence", {"fischer": {"base_ms": 180000, "increment_ms": 2000}}]"#,
+    )
+    .unwrap();
+    assert_eq!(
+        old,
+        [TimeControl::Correspondence, TimeControl::fischer(3, 2)]
+    );
+    let days = serde_json::to_string(&TimeControl::Days(2)).unwrap();
+    assert_eq!(days, r#"{"days":2}"#);
+    assert_eq!(
+        serde_json::from_str::<TimeControl>(&days).unwrap(),
+        TimeControl::Days(2)
     );
 }
 

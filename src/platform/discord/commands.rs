@@ -216,13 +216,9 @@ pub fn definitions() -> Vec<CreateCommand> {
         choice_names(|l| t!(l, "discord-choice-tuzdek-ninth")),
     );
     let level = level_option();
-    // Typed, not chosen: any `M+S` is allowed, and a refused one is answered with examples.
-    let time = localized!(
-        option(CommandOptionType::String, "time", "discord-opt-time-desc"),
-        "discord-opt-time",
-        "discord-opt-time-desc"
-    )
-    .max_length(TIME_MAX_CHARS);
+    // Typed, with suggestions: any `M+S` is allowed, and a refused one is answered with
+    // examples.
+    let time = time_option::time_option();
     let mut language = localized!(
         option(
             CommandOptionType::String,
@@ -768,11 +764,6 @@ fn tournament(options: &[CommandDataOption]) -> TournamentCommand {
     }
 }
 
-/// The `time:` option: `None` when not given (the chat's default applies).
-fn time(options: &[CommandDataOption]) -> Option<Result<TimeControl, TimeControlError>> {
-    string(options, "time").map(TimeControl::parse)
-}
-
 fn variant(options: &[CommandDataOption]) -> Result<Variant, BadOption> {
     let balls = match integer(options, "balls") {
         None => Variant::STANDARD.balls_per_pit(),
@@ -794,6 +785,11 @@ pub use puzzle_command::PuzzleCommand;
 #[path = "web_command.rs"]
 mod web_command;
 pub use web_command::SignInChoice;
+
+#[path = "time_option.rs"]
+mod time_option;
+pub use time_option::suggestions as time_suggestions;
+use time_option::time;
 
 #[cfg(test)]
 #[path = "commands_tests.rs"]

@@ -56,6 +56,20 @@ fn definitions_are_valid_for_discord() {
         }
     }
     assert_eq!(defs[0]["name_localizations"]["ru"], "вызов");
+    // `time:` is typed, with suggestions (autocomplete), wherever it is taken.
+    let times: Vec<Value> = defs
+        .iter()
+        .flat_map(options)
+        .filter(|o| o["name"] == "time")
+        .collect();
+    assert_eq!(times.len(), 3, "/challenge, /play, /tournament new");
+    for time in times {
+        assert_eq!(time["autocomplete"], true, "{time}");
+        assert!(
+            time["choices"].as_array().is_none_or(Vec::is_empty),
+            "{time}"
+        );
+    }
 }
 
 #[test]
@@ -332,6 +346,9 @@ fn invocations_parse_and_bad_values_are_flagged() {
         (" заочная ", Ok(TimeControl::Correspondence)),
         ("abc", Err(TimeControlError::Format("abc".into()))),
         ("0+0", Err(TimeControlError::TooShort("0+0".into()))),
+        ("2d", Ok(TimeControl::Days(2))),
+        ("5 дней", Ok(TimeControl::Days(5))),
+        ("4 days", Err(TimeControlError::Days("4 days".into()))),
     ] {
         let time = json!([{"name": "time", "type": 3, "value": typed}]);
         assert!(

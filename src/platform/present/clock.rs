@@ -1,5 +1,6 @@
 //! The words for clocks, shared by every adapter: both clocks under a board, when the flag
-//! falls, a time control in a challenge, and why a typed time control was refused.
+//! falls, the time left in a game with days per move, a time control in a challenge, and
+//! why a typed time control was refused.
 //!
 //! Boards are edited once per move, never every second (flood limits allow no more), so a
 //! board shows the time each side had at the last move and the moment the side to move's
@@ -100,14 +101,79 @@ fn moment(at_ms: u64, style: ClockStyle) -> String {
     }
 }
 
-/// A time control as a challenge names it: "blitz 3+2", "rapid 10+5"; nothing for
-/// correspondence (every game was correspondence before clocks, and texts stay as they were).
+/// A time control as a challenge names it: "blitz 3+2", "rapid 10+5", "2 days per move";
+/// nothing for plain correspondence (every game was correspondence before clocks, and
+/// texts stay as they were).
 pub fn time_control_text(control: TimeControl, lang: Lang) -> String {
     let shown = control.to_string();
-    match control.category() {
-        Category::Blitz => t!(lang, "manager-time-blitz", control = shown),
-        Category::Rapid => t!(lang, "manager-time-rapid", control = shown),
-        Category::Correspondence => String::new(),
+    match (control, control.category()) {
+        (TimeControl::Days(days), _) => t!(lang, "manager-time-days", days = days),
+        (_, Category::Blitz) => t!(lang, "manager-time-blitz", control = shown),
+        (_, Category::Rapid) => t!(lang, "manager-time-rapid", control = shown),
+        (_, Category::Correspondence) => String::new(),
+    }
+}
+
+/// A time control named even when it is plain correspondence (a page, a list of games).
+pub fn time_control_name(control: TimeControl, lang: Lang) -> String {
+    match control {
+        TimeControl::Correspondence => t!(lang, "category-correspondence"),
+        named => time_control_text(named, lang),
+    }
+}
+
+/// The line of a game with days per move while a person is to move: the control, the
+/// time left for this move when the view was made, and when it runs out ("2 days per move:
+/// 1 day 4 h left (until 03.12.2026 21:47 UTC)."). `None` for other games.
+pub fn days_left_line(view: &GameView, lang: Lang, style: ClockStyle) -> Option<String> {
+    let TimeControl::Days(_) = view.time_control else {
+        return None;
+    };
+    let deadline = view.timeout_at.filter(|_| !view.is_over())?;
+    Some(t!(
+        lang,
+        "manager-days-left",
+        control = time_control_text(view.time_control, lang),
+        span = span_text(deadline.saturating_sub(view.shown_at), lang),
+        when = date_moment(deadline, style)
+    ))
+}
+
+/// A span of time as a player reads it: "1 day 4 h", "2 days", "5 h", "45 min". Days and
+/// hours are whole ones gone down to (a clock does the same); under an hour, minutes up.
+pub fn span_text(secs: u64, lang: Lang) -> String {
+    let (days, hours) = (secs / 86_400, secs % 86_400 / 3600);
+    let mut parts = Vec::with_capacity(2);
+    if days > 0 {
+        parts.push(t!(lang, "manager-span-days", days = days));
+    }
+    if hours > 0 {
+        parts.push(t!(lang, "manager-span-hours", hours = hours));
+    }
+    if parts.is_empty() {
+        parts.push(t!(
+            lang,
+            "manager-span-minutes",
+            minutes = secs.div_ceil(60)
+        ));
+    }
+    parts.join(" ")
+}
+
+/// A unix time with its date: a Discord timestamp shown in the reader's own time zone and
+/// format (`<t:UNIX:f>`), elsewhere `03.12.2026 21:47 UTC`.
+fn date_moment(unix: u64, style: ClockStyle) -> String {
+    match style {
+        ClockStyle::Live => format!("<t:{unix}:f>"),
+        ClockStyle::TimeOfDay => {
+            let (year, month, day) = crate::ratings::dates::civil(unix);
+            let minutes = unix % 86_400 / 60;
+            format!(
+                "{day:02}.{month:02}.{year} {:02}:{:02} UTC",
+                minutes / 60,
+                minutes % 60
+            )
+        }
     }
 }
 
@@ -126,6 +192,9 @@ pub fn time_control_error(error: &TimeControlError, lang: Lang) -> String {
         TimeControlError::IncrementTooLong(text) => {
             t!(lang, "manager-time-error-increment", text = text.as_str())
         }
+        TimeControlError::Days(text) => {
+            t!(lang, "manager-time-error-days", text = text.as_str())
+        }
     }
 }
 
@@ -143,7 +212,7 @@ mod tests {
             ChatRef::new(Platform::Telegram, "c"),
             [user("Asel"), user("Aibek")],
         );
-        view.clock = Some(ClockView {
+        view.clock = Some(Box::new(ClockView {
             control: TimeControl::fischer(3, 2),
             left_ms: [150_000, 161_000],
             at_last_move_ms: [161_000, 172_400],
@@ -154,7 +223,7 @@ mod tests {
             shown_at_ms: 1_764_539_213_500,
             after_move_ms: vec![],
             berserk: [false; 2],
-        });
+        }));
         view
     }
 
@@ -201,6 +270,114 @@ mod tests {
         view.clock = None;
         assert!(clock_lines(&view, Lang::En, ClockStyle::Live).is_empty());
         assert_eq!(time_control_text(TimeControl::Correspondence, Lang::En), "");
+    }
+
+    /// A game of 2 days per move between people, White to move, its move made at T and
+    /// shown `shown` seconds later.
+    fn day_view(shown: u64) -> GameView {
+        const T: u64 = 1_764_460_800; // 30.11.2025 00:00 UTC
+        let mut view = timed_view();
+        view.clock = None;
+        view.time_control = TimeControl::Days(2);
+        view.last_move_at = T;
+        view.timeout_at = Some(T + 2 * 86_400);
+        view.shown_at = T + shown;
+        view
+    }
+
+    #[test]
+    fn a_day_game_shows_the_time_left_for_the_move_in_every_language() {
+        let later = day_view(86_400 - 4 * 3600);
+        let en = days_left_line(&later, Lang::En, ClockStyle::TimeOfDay);
+        assert_eq!(
+            en.as_deref(),
+            Some("2 days per move: 1 day 4 h left (until 02.12.2025 00:00 UTC).")
+        );
+        let ru = days_left_line(&later, Lang::Ru, ClockStyle::TimeOfDay);
+        assert_eq!(
+            ru.as_deref(),
+            Some("2 дня на ход: осталось 1 день 4 ч (до 02.12.2025 00:00 UTC).")
+        );
+        let kk = days_left_line(&later, Lang::Kk, ClockStyle::TimeOfDay);
+        assert_eq!(
+            kk.as_deref(),
+            Some("Уақыт: әр жүріске 2 күн, 1 күн 4 сағ қалды (мерзімі: 02.12.2025 00:00 UTC).")
+        );
+        // Discord writes the moment in the reader's own time zone.
+        let live = days_left_line(&day_view(0), Lang::En, ClockStyle::Live);
+        assert_eq!(
+            live.as_deref(),
+            Some("2 days per move: 2 days left (until <t:1764633600:f>).")
+        );
+        // No line once the game is over, nor for other games.
+        let mut over = day_view(0);
+        over.status = GameStatus::Finished {
+            winner: None,
+            reason: FinishReason::Agreed,
+        };
+        assert_eq!(days_left_line(&over, Lang::En, ClockStyle::Live), None);
+        assert_eq!(
+            days_left_line(&timed_view(), Lang::En, ClockStyle::Live),
+            None
+        );
+    }
+
+    #[test]
+    fn spans_are_said_in_days_and_hours_or_minutes() {
+        let cases: [(u64, [&str; 3]); 7] = [
+            (2 * 86_400, ["2 days", "2 дня", "2 күн"]),
+            (
+                86_400 + 4 * 3600 + 59,
+                ["1 day 4 h", "1 день 4 ч", "1 күн 4 сағ"],
+            ),
+            (5 * 86_400, ["5 days", "5 дней", "5 күн"]),
+            (
+                14 * 86_400 - 1,
+                ["13 days 23 h", "13 дней 23 ч", "13 күн 23 сағ"],
+            ),
+            (21 * 3600, ["21 h", "21 ч", "21 сағ"]),
+            (45 * 60 - 30, ["45 min", "45 мин", "45 мин"]),
+            (0, ["0 min", "0 мин", "0 мин"]),
+        ];
+        for (secs, texts) in cases {
+            for (lang, text) in Lang::ALL.into_iter().zip(texts) {
+                assert_eq!(span_text(secs, lang), text, "{secs} s in {lang}");
+            }
+        }
+    }
+
+    #[test]
+    fn days_per_move_are_named_in_every_language() {
+        let named = |days, lang| time_control_text(TimeControl::Days(days), lang);
+        assert_eq!(named(1, Lang::En), "1 day per move");
+        assert_eq!(named(14, Lang::En), "14 days per move");
+        assert_eq!(named(1, Lang::Ru), "1 день на ход");
+        assert_eq!(named(3, Lang::Ru), "3 дня на ход");
+        assert_eq!(named(7, Lang::Ru), "7 дней на ход");
+        assert_eq!(named(5, Lang::Kk), "әр жүріске 5 күн");
+        assert_eq!(
+            time_control_name(TimeControl::Correspondence, Lang::Ru),
+            "Заочные"
+        );
+        assert_eq!(
+            time_control_name(TimeControl::Days(2), Lang::En),
+            "2 days per move"
+        );
+    }
+
+    #[test]
+    fn a_refused_number_of_days_names_the_allowed_ones() {
+        let Err(error) = TimeControl::parse("4 дня") else {
+            panic!("4 days were accepted");
+        };
+        for lang in Lang::ALL {
+            let text = time_control_error(&error, lang);
+            assert!(
+                text.contains("4 дня") && text.contains("1, 2, 3, 5, 7"),
+                "{lang}: {text}"
+            );
+            assert!(text.contains("14"), "{lang}: {text}");
+        }
     }
 
     #[test]

@@ -34,7 +34,10 @@ pub mod web_play;
 pub mod web_player;
 pub mod web_tournament;
 
-pub use clock::{clock_lines, ended_on_time, time_control_error, time_control_text, ClockStyle};
+pub use clock::{
+    clock_lines, ended_on_time, span_text, time_control_error, time_control_name,
+    time_control_text, ClockStyle,
+};
 pub use link::{login_answer, login_private_only, logout_done, page_button, page_line, LinkButton};
 pub use names::{plain_player_name, player_name, user_name};
 
@@ -289,7 +292,7 @@ pub fn caption_with(view: &GameView, lang: Lang, style: ClockStyle) -> String {
         side = side.name(),
         name = player_name(view.player(side), lang)
     ));
-    lines.extend(deadline_text(view, lang));
+    lines.extend(deadline_text(view, lang, style));
     lines.extend(clocks);
     if let Some(offerer) = view.draw_offer {
         lines.push(t!(
@@ -354,8 +357,12 @@ fn move_line(view: &GameView, report: &MoveReport, lang: Lang, previous: bool) -
     }
 }
 
-/// A line saying how long the player to move has, for games between people.
-pub fn deadline_text(view: &GameView, lang: Lang) -> Option<String> {
+/// A line saying how long the player to move has: for games between people, the hours of
+/// plain correspondence; for any game with days per move, the time left of those days.
+pub fn deadline_text(view: &GameView, lang: Lang, style: ClockStyle) -> Option<String> {
+    if let TimeControl::Days(_) = view.time_control {
+        return clock::days_left_line(view, lang, style);
+    }
     let deadline = view.timeout_at?;
     if view.against_bot() {
         return None;

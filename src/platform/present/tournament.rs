@@ -63,7 +63,12 @@ pub fn title(rec: &TournamentRecord, lang: Lang) -> String {
         true => t!(lang, "tournament-rated"),
         false => t!(lang, "tournament-unrated"),
     };
-    let mut parts = vec![format, rec.time.to_string(), rated];
+    // Days per move in words; a clock as players type it (`3+2`).
+    let time = match rec.time {
+        crate::model::TimeControl::Days(_) => super::time_control_text(rec.time, lang),
+        clock => clock.to_string(),
+    };
+    let mut parts = vec![format, time, rated];
     if !rec.variant.is_standard() {
         parts.push(super::variant_text(rec.variant, lang));
     }

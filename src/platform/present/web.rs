@@ -142,7 +142,7 @@ pub fn page_words(page: &GamePage, lang: Lang) -> PageWords {
         .ratings
         .map(|r| r.map(|r| t!(lang, "web-rating", rating = r.rating.round() as i64)));
     let variant = super::variant_text(view.variant, lang);
-    let control = view.time_control();
+    let control = view.time_control;
     let to_move = [
         t!(lang, "board-to-move-white"),
         t!(lang, "board-to-move-black"),
@@ -162,10 +162,11 @@ pub fn page_words(page: &GamePage, lang: Lang) -> PageWords {
         sides,
         ratings,
         variant,
-        time_control: match control.category() {
-            // A chat's texts leave correspondence unnamed; a page names it.
-            crate::model::Category::Correspondence => t!(lang, "category-correspondence"),
-            _ => super::time_control_text(control, lang),
+        // A chat's texts leave correspondence unnamed; a page names it, and the time left
+        // for the move in a game with days per move.
+        time_control: match super::clock::days_left_line(view, lang, super::ClockStyle::TimeOfDay) {
+            Some(left) => left,
+            None => super::time_control_name(control, lang),
         },
         status,
         to_move,
@@ -320,11 +321,8 @@ fn game_row(game: &ListedGame, lang: Lang) -> GameRow {
             Side::White => t!(lang, "board-to-move-white"),
             Side::Black => t!(lang, "board-to-move-black"),
         });
-    let control = view.time_control();
-    let control = match control.category() {
-        crate::model::Category::Correspondence => t!(lang, "category-correspondence"),
-        _ => super::time_control_text(control, lang),
-    };
+    let control = view.time_control;
+    let control = super::time_control_name(control, lang);
     let [white, black] = names;
     GameRow {
         key: game.key.clone(),
@@ -442,5 +440,41 @@ mod tests {
         assert_eq!(page_lang(None, Some("ru;q=0, fr")), Lang::En);
         assert_eq!(page_lang(None, Some("garbage;;;,")), Lang::En);
         assert_eq!(page_lang(None, None), Lang::En);
+    }
+
+    #[test]
+    fn a_page_names_the_time_control_and_the_time_left_of_a_day_game() {
+        use crate::manager::{GameStatus, GameView, Player};
+        use crate::model::{ChatRef, Platform, TimeControl, UserRef};
+        let person = |id: &str| Player::Human(UserRef::new(Platform::Telegram, id, id));
+        let chat = ChatRef::new(Platform::Telegram, "-100");
+        let mut view = GameView::sample("ab12cd", chat, [person("1"), person("2")]);
+        let page = |view: &GameView| GamePage {
+            key: "k".into(),
+            view: view.clone(),
+            pits: vec![],
+            record: String::new(),
+            created_at: 0,
+            ratings: [None, None],
+            review: None,
+            player_keys: [None, None],
+            listed: false,
+        };
+        assert_eq!(page_words(&page(&view), Lang::Ru).time_control, "Заочные");
+        view.time_control = TimeControl::Days(3);
+        view.timeout_at = Some(3 * 86_400);
+        view.shown_at = 3600;
+        assert_eq!(
+            page_words(&page(&view), Lang::En).time_control,
+            "3 days per move: 2 days 23 h left (until 04.01.1970 00:00 UTC)."
+        );
+        view.status = GameStatus::Finished {
+            winner: None,
+            reason: crate::manager::FinishReason::Agreed,
+        };
+        assert_eq!(
+            page_words(&page(&view), Lang::Ru).time_control,
+            "3 дня на ход"
+        );
     }
 }

@@ -596,6 +596,8 @@ mod tests {
             "179.5+60",
             "180+60",
             "correspondence",
+            "1 day",
+            "14 days",
         ];
         for balls in Variant::BALLS_PER_PIT {
             for rule in [
@@ -622,7 +624,13 @@ mod tests {
                 }
             }
         }
-        for bad in ["", "9", "9s", "9xr", "4sr", "9sr3+", "9srx", "9sr0+0"] {
+        assert_eq!(
+            Terms::from_code("9sr2d").and_then(|t| t.time),
+            Some(TimeControl::Days(2))
+        );
+        for bad in [
+            "", "9", "9s", "9xr", "4sr", "9sr3+", "9srx", "9sr0+0", "9sr4d",
+        ] {
             assert_eq!(Terms::from_code(bad), None, "{bad}");
         }
         // A result id from before terms names the standard terms.

@@ -197,28 +197,30 @@ pub fn telegram_takes(url: &Url) -> bool {
 }
 
 /// Accept / Decline / Cancel while the challenge is open; no buttons after. Under them, while
-/// the challenger may still pick the time control (they named none), a row of time
-/// controls with the current one ticked.
+/// the challenger may still pick the time control (they named none), rows of time controls
+/// (clocks, then days per move) with the current one ticked.
 pub fn challenge_keyboard(view: &ChallengeView, lang: Lang) -> InlineKeyboardMarkup {
     let row: Vec<InlineKeyboardButton> = present::challenge_buttons(view, lang)
         .iter()
         .map(button)
         .collect();
-    let times: Vec<InlineKeyboardButton> = if shows_time_row(view) {
-        time_choices()
-            .map(|time| {
-                let data = Button::ChallengeTime {
-                    challenge: view.id.clone(),
-                    time,
-                };
-                let label = time_label(time, time == view.time_control, lang);
-                InlineKeyboardButton::callback(label, encode(&data))
-            })
-            .to_vec()
-    } else {
-        Vec::new()
-    };
-    InlineKeyboardMarkup::new([row, times].into_iter().filter(|r| !r.is_empty()))
+    let mut rows = vec![row];
+    if shows_time_row(view) {
+        rows.extend(time_rows().map(|times| {
+            times
+                .into_iter()
+                .map(|time| {
+                    let data = Button::ChallengeTime {
+                        challenge: view.id.clone(),
+                        time,
+                    };
+                    let label = time_label(time, time == view.time_control, lang);
+                    InlineKeyboardButton::callback(label, encode(&data))
+                })
+                .collect()
+        }));
+    }
+    InlineKeyboardMarkup::new(rows.into_iter().filter(|r| !r.is_empty()))
 }
 
 /// Whether a challenge's message has the time row: while it is open, if the challenger named
@@ -228,15 +230,19 @@ fn shows_time_row(view: &ChallengeView) -> bool {
     view.is_open() && view.time_changeable && !view.chat.id.starts_with("inline:")
 }
 
-/// The time controls of the level keyboard's last row and of a challenge's time row.
-const TIME_CHOICES: [&str; 4] = ["3+2", "5+3", "10+5", "correspondence"];
+/// The time controls of the level keyboard's last rows and of a challenge's time rows: on
+/// the clock, then without (days per move, or the configured hours).
+const TIME_CHOICES: [&[&str]; 2] = [
+    &["3+2", "5+3", "10+5"],
+    &["1d", "3d", "7d", "correspondence"],
+];
 
 /// Data of a time-row button (`tgt:3+2`): Telegram-only, it changes the level keyboard it is
 /// on and never reaches the manager.
 pub const TIME_PREFIX: &str = "tgt:";
 
 /// One button per bot level, three to a row, each playing at `time` (`None`: the chat's
-/// default); then a row of time controls, `time` ticked, that redraws this keyboard.
+/// default); then rows of time controls, `time` ticked, that redraw this keyboard.
 pub fn level_keyboard(lang: Lang, time: Option<TimeControl>) -> InlineKeyboardMarkup {
     let levels: Vec<InlineKeyboardButton> = Level::ALL
         .into_iter()
@@ -247,19 +253,25 @@ pub fn level_keyboard(lang: Lang, time: Option<TimeControl>) -> InlineKeyboardMa
             )
         })
         .collect();
-    let times = time_choices().map(|choice| {
-        let label = time_label(choice, Some(choice) == time, lang);
-        InlineKeyboardButton::callback(label, format!("{TIME_PREFIX}{choice}"))
-    });
     let mut rows: Vec<Vec<InlineKeyboardButton>> = levels.chunks(3).map(<[_]>::to_vec).collect();
-    rows.push(times.to_vec());
+    rows.extend(time_rows().map(|times| {
+        times
+            .into_iter()
+            .map(|choice| {
+                let label = time_label(choice, Some(choice) == time, lang);
+                InlineKeyboardButton::callback(label, format!("{TIME_PREFIX}{choice}"))
+            })
+            .collect()
+    }));
     InlineKeyboardMarkup::new(rows)
 }
 
-/// A time button's label: `3+2`, or the word for correspondence; ticked if chosen.
+/// A time button's label: `3+2`, `2 days`, or the word for correspondence; ticked if
+/// chosen.
 fn time_label(time: TimeControl, ticked: bool, lang: Lang) -> String {
     let shown = match time {
         TimeControl::Correspondence => t!(lang, "tg-time-correspondence"),
+        TimeControl::Days(days) => t!(lang, "manager-span-days", days = days),
         timed => timed.to_string(),
     };
     if ticked {
@@ -269,8 +281,12 @@ fn time_label(time: TimeControl, ticked: bool, lang: Lang) -> String {
     }
 }
 
-fn time_choices() -> [TimeControl; 4] {
-    TIME_CHOICES.map(|text| TimeControl::parse(text).unwrap_or_default())
+fn time_rows() -> [Vec<TimeControl>; 2] {
+    TIME_CHOICES.map(|row| {
+        row.iter()
+            .map(|text| TimeControl::parse(text).unwrap_or_default())
+            .collect()
+    })
 }
 
 /// Whether a keyboard is a level keyboard (its buttons play the bot): only there may a
@@ -402,29 +418,38 @@ mod tests {
     }
 
     #[test]
-    fn the_level_keyboard_ends_with_a_time_row_that_ticks_the_choice() {
+    fn the_level_keyboard_ends_with_time_rows_that_tick_the_choice() {
         let plain = data(&level_keyboard(Lang::Ru, None));
+        let clocks = &plain[plain.len() - 2];
+        assert_eq!(
+            clocks.iter().map(|(_, d)| d.as_str()).collect::<Vec<_>>(),
+            ["tgt:3+2", "tgt:5+3", "tgt:10+5"]
+        );
         let times = plain.last().expect("a time row");
         assert_eq!(
             times.iter().map(|(_, d)| d.as_str()).collect::<Vec<_>>(),
-            ["tgt:3+2", "tgt:5+3", "tgt:10+5", "tgt:correspondence"]
+            ["tgt:1d", "tgt:3d", "tgt:7d", "tgt:correspondence"]
         );
-        assert_eq!(times[3].0, "Заочная");
+        let labels: Vec<&str> = times.iter().map(|(label, _)| label.as_str()).collect();
+        assert_eq!(labels, ["1 день", "3 дня", "7 дней", "Заочная"]);
         assert!(times.iter().all(|(label, _)| !label.starts_with('✓')));
-        let levels: Vec<&(String, String)> = plain[..plain.len() - 1].iter().flatten().collect();
+        let levels: Vec<&(String, String)> = plain[..plain.len() - 2].iter().flatten().collect();
         assert_eq!(levels.len(), Level::ALL.len());
         assert!(levels.iter().any(|(_, d)| d == "1b:easy"), "{levels:?}");
 
         let blitz = level_keyboard(Lang::En, TimeControl::parse("5+3").ok());
         assert!(is_level_keyboard(&blitz));
         let rows = data(&blitz);
-        assert_eq!(rows.last().map(|r| r[1].0.as_str()), Some("✓ 5+3"));
+        assert_eq!(rows[rows.len() - 2][1].0.as_str(), "✓ 5+3");
         for (_, d) in rows.iter().flatten() {
             assert!(d.len() <= crate::manager::buttons::MAX_LEN, "{d}");
         }
         assert!(rows.iter().flatten().any(|(_, d)| d == "1b:easy:5+3"));
         let ticked = data(&level_keyboard(Lang::Kk, Some(TimeControl::Correspondence)));
         assert_eq!(ticked.last().map(|r| r[3].0.as_str()), Some("✓ Сырттай"));
+        let days = data(&level_keyboard(Lang::En, Some(TimeControl::Days(3))));
+        assert_eq!(days.last().map(|r| r[1].0.as_str()), Some("✓ 3 days"));
+        assert!(days.iter().flatten().any(|(_, d)| d == "1b:easy:3d"));
         let board =
             InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("3 · 9", "1m:abc:12:3")]]);
         assert!(!is_level_keyboard(&board));
@@ -550,13 +575,22 @@ mod tests {
     #[test]
     fn a_challenge_given_without_a_time_control_has_a_time_row_while_open() {
         let rows = data(&challenge_keyboard(&challenge("-100", true), Lang::En));
-        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(rows.len(), 3, "{rows:?}");
         assert_eq!(
             rows[1],
             [
                 ("3+2", "1ct:ch0001:3+2"),
                 ("✓ 5+3", "1ct:ch0001:5+3"),
                 ("10+5", "1ct:ch0001:10+5"),
+            ]
+            .map(|(l, d)| (l.to_string(), d.to_string()))
+        );
+        assert_eq!(
+            rows[2],
+            [
+                ("1 day", "1ct:ch0001:1d"),
+                ("3 days", "1ct:ch0001:3d"),
+                ("7 days", "1ct:ch0001:7d"),
                 ("Correspondence", "1ct:ch0001:correspondence"),
             ]
             .map(|(l, d)| (l.to_string(), d.to_string()))

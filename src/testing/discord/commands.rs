@@ -143,6 +143,17 @@ fn check_option(o: &Value, path: &str) -> Result<(), Reply> {
             "Only subcommands and groups have options",
         ));
     }
+    // Discord: autocomplete on string, integer and number options only, never with choices.
+    if o["autocomplete"] == true {
+        let with_choices = o["choices"].as_array().is_some_and(|c| !c.is_empty());
+        if !matches!(kind, 3 | 4 | 10) || with_choices {
+            return Err(form_error(
+                &format!("{path}.autocomplete"),
+                "APPLICATION_COMMAND_OPTION_INVALID",
+                "Autocomplete cannot be set for this option",
+            ));
+        }
+    }
     if let Some(choices) = o["choices"].as_array() {
         if choices.len() > 25 {
             return Err(form_error(

@@ -417,6 +417,34 @@ impl FakeDiscord {
         self.interaction(user, place, 2, data, None)
     }
 
+    /// A player typing into an option of `/name` with autocomplete, as the client reports
+    /// it: `options` as typed so far, the one being typed with `"focused": true` (inside its
+    /// subcommand for a command of subcommands). That option must be registered with
+    /// `autocomplete` (a client asks for no other). Returns the interaction id; the bot
+    /// answers with its choices (callback type 8).
+    pub fn autocomplete(&self, user: &User, place: Place, name: &str, options: Value) -> u64 {
+        {
+            let state = self.shared.lock();
+            let guild = place.guild().and_then(|g| state.guild_commands.get(&g));
+            let command = state
+                .global_commands
+                .iter()
+                .chain(guild.into_iter().flatten())
+                .find(|c| c["name"] == name)
+                .unwrap_or_else(|| panic!("/{name} is not a registered command"));
+            let focused = focused_definition(command, &options)
+                .unwrap_or_else(|| panic!("/{name}: no focused option in {options}"));
+            assert_eq!(
+                focused["autocomplete"], true,
+                "/{name}: a client asks for suggestions only for an option with autocomplete"
+            );
+        }
+        let data = json!({
+            "id": "1100000000000000100", "name": name, "type": 1, "options": options,
+        });
+        self.interaction(user, place, 4, data, None)
+    }
+
     /// `/name` as a client with an outdated list of our commands may send it: the options
     /// are not checked against the registered ones (a command of subcommands may arrive
     /// with none). Returns the interaction id.
@@ -620,6 +648,21 @@ impl FakeDiscord {
     pub fn drop_sessions(&self) {
         self.shared.lock().sessions.clear();
     }
+}
+
+/// The definition of the option `given` marks `"focused"`, looked for in subcommands too.
+fn focused_definition<'a>(defined: &'a Value, given: &Value) -> Option<&'a Value> {
+    given.as_array()?.iter().find_map(|g| {
+        let d = defined["options"]
+            .as_array()?
+            .iter()
+            .find(|d| d["name"] == g["name"])?;
+        if g["focused"] == true {
+            Some(d)
+        } else {
+            focused_definition(d, &g["options"])
+        }
+    })
 }
 
 /// What a real client sends for a command (or subcommand) `defined`: only its options, of

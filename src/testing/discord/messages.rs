@@ -40,7 +40,8 @@ pub(super) fn interaction_callback(
     };
     let response_type = json["type"].as_u64().unwrap_or(0);
     let original = match response_type {
-        4 | 5 => {
+        // An autocomplete interaction (4) is answered with its choices only.
+        4 | 5 if kind != 4 => {
             let data = if response_type == 5 {
                 let flags = json["data"]["flags"].as_u64().unwrap_or(0) & 64;
                 Body {
@@ -73,6 +74,14 @@ pub(super) fn interaction_callback(
             }
             Some(message)
         }
+        // APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: the choices for an option being typed;
+        // no message is made.
+        8 if kind == 4 => {
+            if let Err(refused) = check_suggestions(&json["data"]) {
+                return refused;
+            }
+            None
+        }
         // LAUNCH_ACTIVITY: a command or a component, of an application with Activities
         // enabled; no message is made.
         12 if matches!(kind, 2 | 3) && state.activities => None,
@@ -98,6 +107,38 @@ pub(super) fn interaction_callback(
         i.original = original;
     }
     (StatusCode::NO_CONTENT, Value::Null)
+}
+
+/// An autocomplete answer as Discord takes it: `choices`, at most 25, each with a name and
+/// a string value of 1 to 100 characters.
+fn check_suggestions(data: &Value) -> Result<(), Reply> {
+    let Some(choices) = data["choices"].as_array() else {
+        return Err(form_error(
+            "data.choices",
+            "BASE_TYPE_REQUIRED",
+            "This field is required",
+        ));
+    };
+    if choices.len() > 25 {
+        return Err(form_error(
+            "data.choices",
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
+    }
+    for (i, choice) in choices.iter().enumerate() {
+        for field in ["name", "value"] {
+            let length = choice[field].as_str().map(|s| s.chars().count());
+            if !length.is_some_and(|n| (1..=100).contains(&n)) {
+                return Err(form_error(
+                    &format!("data.choices.{i}.{field}"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn webhook(

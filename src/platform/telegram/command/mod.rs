@@ -488,33 +488,40 @@ const SPECS: [Spec; 18] = [
 ];
 
 /// Takes the time control out of `args`, wherever it stands (`easy 5+3`, `@bob 3+2`,
-/// `3+2 @bob`, `easy 3 + 2`, `по переписке`). A word that looks like one (a number, or with
-/// `+`) must be one, so a typo is answered rather than ignored; an `@username` with digits
-/// is no time control. The other words are given back in their order.
+/// `3+2 @bob`, `easy 3 + 2`, `по переписке`, `@bob 2 days`, `5 дней @bob`). A word that looks
+/// like one (a number, or with `+`) must be one, so a typo is answered rather than ignored;
+/// so must a number before a word for days (`4 days`: no game has 4 days per move). An
+/// `@username` with digits is no time control. The other words are given back in order.
 pub(super) fn split_time(args: &str) -> Result<(String, Option<TimeControl>), CommandError> {
     // `3 + 2` is read as `3+2`.
     let joined = args.split('+').map(str::trim).collect::<Vec<_>>().join("+");
     let words: Vec<&str> = joined.split_whitespace().collect();
-    // A correspondence word may be two (`по переписке`), at the end.
-    if let Some(tail) = words.len().checked_sub(2).map(|at| words.split_at(at)) {
-        if let Ok(time) = TimeControl::parse(&tail.1.join(" ")) {
-            return Ok((tail.0.join(" "), Some(time)));
-        }
-    }
     let mut time = None;
     let mut rest = Vec::with_capacity(words.len());
-    for word in words {
-        if time.is_none() {
-            match TimeControl::parse(word) {
+    let mut at = 0;
+    while let Some(&word) = words.get(at) {
+        at += 1;
+        if time.is_some() {
+            rest.push(word);
+            continue;
+        }
+        // Two words first: `по переписке`, `2 days`, `5 дней`.
+        if let Some(pair) = words.get(at - 1..=at) {
+            match TimeControl::parse(&pair.join(" ")) {
                 Ok(parsed) => {
                     time = Some(parsed);
+                    at += 1;
                     continue;
                 }
-                Err(error) if looks_timed(word) => return Err(CommandError::Time(error)),
+                Err(error @ TimeControlError::Days(_)) => return Err(CommandError::Time(error)),
                 Err(_) => {}
             }
         }
-        rest.push(word);
+        match TimeControl::parse(word) {
+            Ok(parsed) => time = Some(parsed),
+            Err(error) if looks_timed(word) => return Err(CommandError::Time(error)),
+            Err(_) => rest.push(word),
+        }
     }
     Ok((rest.join(" "), time))
 }
@@ -661,5 +668,7 @@ mod parts;
 mod tournament;
 mod variant;
 pub use variant::VariantWordsError;
+#[cfg(test)]
+mod days_tests;
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@ use super::{
     TournamentFormat, ARENA_MINUTES, ARENA_MINUTES_RANGE, STARTS_IN_MAX, STARTS_IN_MINUTES,
     SWISS_ROUNDS, SWISS_ROUNDS_RANGE, UNRATED_PHRASES, UNRATED_WORDS,
 };
-use crate::model::TimeControl;
+use crate::model::{TimeControl, TimeControlError};
 use crate::rules::Variant;
 
 /// The words of `/tournament`'s subcommands, in each language.
@@ -46,6 +46,9 @@ pub(super) fn tournament(args: &str) -> Result<TournamentCommand, CommandError> 
     if is_one_of(sub, &NEW_WORDS) {
         let (terms, variant) = variant::take(&rest.join(" "))?;
         let terms: Vec<&str> = terms.split_whitespace().collect();
+        if let Some(error) = refused_days(&terms) {
+            return Err(CommandError::Time(error));
+        }
         return match new_event(&terms, variant) {
             Ok(event) => Ok(event),
             Err(Some(word)) => Err(CommandError::Word {
@@ -136,8 +139,8 @@ fn take_phrase(words: &mut Vec<&str>, phrases: &[[&str; 2]]) -> bool {
 }
 
 /// `new arena|swiss [count] [time] [in N minutes] [unrated]` (the variant's words taken
-/// out already). `Err(Some(word))` for a word left over once the terms were read (`2 days`:
-/// the time was read as `2`, and `days` is refused, not dropped); `Err(None)` if the terms
+/// out already). `Err(Some(word))` for a word left over once the terms were read (`2 dayz`:
+/// the time was read as `2`, and `dayz` is refused, not dropped); `Err(None)` if the terms
 /// are not understood or a number is out of bounds.
 fn new_event(words: &[&str], variant: Variant) -> Result<TournamentCommand, Option<String>> {
     terms_of(words, variant)
@@ -146,6 +149,30 @@ fn new_event(words: &[&str], variant: Variant) -> Result<TournamentCommand, Opti
             Some(word) => Err(Some(word)),
             None => Ok(event),
         })
+}
+
+/// The first number of days no game may have among `words` (`4 days`, `4d`): refused
+/// naming those it may, wherever it stands.
+fn refused_days(words: &[&str]) -> Option<TimeControlError> {
+    let pairs = words.windows(2).map(|pair| pair.join(" "));
+    let singles = words.iter().map(|word| word.to_string());
+    pairs
+        .chain(singles)
+        .find_map(|text| match TimeControl::parse(&text) {
+            Err(error @ TimeControlError::Days(_)) => Some(error),
+            _ => None,
+        })
+}
+
+/// Whether `words` begin with a number of days (`2 days`, `4 дня`: a time control, allowed
+/// or not), rather than a bare number.
+fn names_days(words: &[&str]) -> bool {
+    words.get(..2).is_some_and(|pair| {
+        matches!(
+            TimeControl::parse(&pair.join(" ")),
+            Ok(TimeControl::Days(_)) | Err(TimeControlError::Days(_))
+        )
+    })
 }
 
 /// What `new_event` reads: the event, and the first word left over.
@@ -164,9 +191,10 @@ fn terms_of(words: &[&str], variant: Variant) -> Option<(TournamentCommand, Opti
     let (unrated_rest, unrated) = take_word(&rest.join(" "), &UNRATED_WORDS);
     let unrated = unrated || phrase;
     let mut rest: Vec<&str> = unrated_rest.split_whitespace().collect();
-    // A bare number first is the length: an arena's minutes, a Swiss event's rounds.
+    // A bare number first is the length: an arena's minutes, a Swiss event's rounds; unless
+    // a word for days follows it (`swiss 2 days`: the time control).
     let count: Option<u16> = match rest.first() {
-        Some(w) if w.chars().all(|c| c.is_ascii_digit()) => {
+        Some(w) if w.chars().all(|c| c.is_ascii_digit()) && !names_days(&rest) => {
             let n = w.parse().ok()?;
             rest.remove(0);
             Some(n)
