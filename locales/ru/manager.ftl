@@ -153,13 +153,13 @@ manager-time-rapid = рапид { $control }
 manager-time-days = { $days } { $days ->
     [one] день
     [few] дня
-   *[other] дней
+   *[many] дней
 } на ход
 manager-days-left = { $control }: осталось { $span } (до { $when }).
 manager-span-days = { $days } { $days ->
     [one] день
     [few] дня
-   *[other] дней
+   *[many] дней
 }
 manager-span-hours = { $hours } ч
 manager-span-minutes = { $minutes } мин
