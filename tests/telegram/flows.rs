@@ -401,14 +401,15 @@ fn a_challenge_by_username_can_be_declined_and_then_not_accepted() {
 }
 
 /// Issue 49: `/challenge @bob 2 days` made a two-minute blitz game (`2` read as the time,
-/// `days` dropped). A word the command does not take is refused by name, and nothing is
-/// made; the same command without it makes the challenge.
+/// `days` dropped). Since issue 51 "2 days" is a time control; "2 weeks" is such a case
+/// now. A word the command does not take is refused by name, and nothing is made; the
+/// same command without it makes the challenge.
 #[test]
 fn a_word_a_challenge_does_not_take_is_refused_by_name() {
     let f = Flow::start("", "");
     f.say(&f.bob, "hello everyone");
     for (command, word) in [
-        ("/challenge @bob_the_player 2 days", "days"),
+        ("/challenge @bob_the_player 2 weeks", "weeks"),
         ("/challenge @bob_the_player 3+2 tomorrow", "tomorrow"),
     ] {
         let mark = f.fake.mark();
