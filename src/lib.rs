@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod explorer;
 pub mod i18n;
 pub mod manager;
 pub mod model;

@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod engine;
+pub mod explorer;
 pub mod export;
 pub mod leaderboard;
 pub mod matchup;
@@ -57,6 +58,9 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Run the bot on every platform enabled in the config.
     Run(run::RunArgs),
+    /// The opening explorer: the moves played from a position (`import` counts record
+    /// files into it).
+    Explorer(explorer::ExplorerArgs),
     /// Write every archived game as one record file (`toguz replay --check` reads it).
     Export(export::ExportArgs),
     /// Print a leaderboard from the store.
@@ -92,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Play(args) => play::run(args),
         Command::Run(args) => run::run(args),
+        Command::Explorer(args) => explorer::run(args),
         Command::Export(args) => export::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
         Command::Store(command) => store::run(command),

@@ -32,6 +32,7 @@ mod batch;
 mod commit;
 mod copy;
 mod error;
+mod many;
 mod migrate;
 mod pg_schema;
 mod postgres;
@@ -126,12 +127,19 @@ pub enum Tree {
     /// Signed-in visitors of the pages: `user|SHA-256 of the session's random part`, so a
     /// user's sessions are one range (`/web logout` ends them all); they expire.
     WebSessions,
+    /// The opening explorer's counts (`explorer`): `position key` + a source letter, or
+    /// `~player|position key`, -> each pit's games and results by time category and rating
+    /// band; a position is one range read (docs/explorer.md).
+    ExplorerPositions,
+    /// The games the explorer has counted, keyed by the hash of their moves and players: a
+    /// re-import skips them, and the last games of a position are read from here.
+    ExplorerGames,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 24] = [
+    pub const ALL: [Tree; 26] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -156,6 +164,8 @@ impl Tree {
         Tree::PlayerPages,
         Tree::WebLogins,
         Tree::WebSessions,
+        Tree::ExplorerPositions,
+        Tree::ExplorerGames,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -185,6 +195,8 @@ impl Tree {
             Tree::PlayerPages => "web.player-pages",
             Tree::WebLogins => "web.logins",
             Tree::WebSessions => "web.sessions",
+            Tree::ExplorerPositions => "explorer.positions",
+            Tree::ExplorerGames => "explorer.games",
         }
     }
 

@@ -2,6 +2,7 @@
 //! `match`, `engine`, `swiss pair` and `puzzle generate/export`; output, errors and exit codes. One test binary for all of them.
 
 mod engine;
+mod explorer;
 mod history;
 mod puzzle;
 mod render;

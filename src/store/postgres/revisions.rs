@@ -40,6 +40,27 @@ impl PgStore {
         Ok(keys.iter().map(|k| found.get(k).copied()).collect())
     }
 
+    /// The records `keys` hold with their revisions (`None`: absent), in their order: one
+    /// query however many keys (the explorer's import reads a chunk's rows at once).
+    pub(in crate::store) async fn get_many(
+        &self,
+        tree: Tree,
+        keys: &[String],
+    ) -> Result<Vec<Option<(Vec<u8>, u64)>>, StoreError> {
+        let rows = self
+            .query_within(
+                self.read_timeout,
+                "SELECT key, value, revision FROM toguz_records WHERE tree = $1 AND key = ANY($2)",
+                &[&tree.name(), &keys],
+            )
+            .await?;
+        let mut found: std::collections::HashMap<String, (Vec<u8>, u64)> = rows
+            .iter()
+            .map(|row| (row.get(0), (row.get(1), uint(row.get(2)))))
+            .collect();
+        Ok(keys.iter().map(|k| found.remove(k)).collect())
+    }
+
     /// Every key of a tree with its revision, values not read.
     pub(in crate::store) async fn revisions(
         &self,

@@ -1,0 +1,287 @@
+//! `toguz explorer import FILE...`: record files counted into the opening explorer as
+//! masters' games, in chunks (a stopped run resumes: games already in are skipped), with a
+//! progress bar on a terminal and a count of what was taken and refused, with reasons.
+//! `toguz explorer [--moves "P P P"] [--source ...] [--json]`: the moves played from the
+//! position those pits reach, best-played first (docs/explorer.md).
+
+use super::export::StoreArgs;
+use crate::explorer::{
+    category_code, import_games, prepare, query, Answer, Band, Filter, Prepared, Refusal, Scope,
+    Source,
+};
+use crate::model::Category;
+use crate::rules::{parse_records, Position, Variant};
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ExplorerArgs {
+    #[command(subcommand)]
+    pub command: Option<ExplorerCommand>,
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum ExplorerCommand {
+    /// Count record files (the formats `toguz replay` reads) into the explorer as masters'
+    /// games; games already in are skipped.
+    Import(ImportArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Record files; `-` reads standard input.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Games written at once (one durable write each).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub chunk: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// The pits played from the start, each in the mover's own numbering (1-9): "7 7 2".
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Whose games: masters, club or player:NAME (default: every game in the store).
+    #[arg(long, value_parser = parse_scope)]
+    pub source: Option<Scope>,
+    /// Only games of this time category (may be given more than once).
+    #[arg(long, value_enum)]
+    pub category: Vec<CategoryArg>,
+    /// Only games of this rating band: unrated, 1200 (below), 1200-1600, 1600-2000, 2000
+    /// (and above); may be given more than once.
+    #[arg(long, value_parser = parse_band)]
+    pub band: Vec<Band>,
+    /// How many of the last games through the position to list.
+    #[arg(long, default_value_t = 3)]
+    pub last: usize,
+    /// Print JSON: {"games": N, "moves": [{"pit", "games", "white", "draws", "black", ...}]}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum CategoryArg {
+    Blitz,
+    Rapid,
+    Correspondence,
+    /// Records that name no time control.
+    Unknown,
+}
+
+fn parse_scope(text: &str) -> Result<Scope, String> {
+    match text {
+        "masters" => Ok(Scope::Source(Source::Masters)),
+        "club" => Ok(Scope::Source(Source::Club)),
+        "all" => Ok(Scope::All),
+        _ => match text.strip_prefix("player:") {
+            Some(name) if !name.trim().is_empty() => Ok(Scope::Player(name.to_string())),
+            _ => Err(format!(
+                "{text:?} is not a source (write masters, club or player:NAME)"
+            )),
+        },
+    }
+}
+
+fn parse_band(text: &str) -> Result<Band, String> {
+    Band::parse(text).ok_or_else(|| {
+        format!("{text:?} is not a rating band (write unrated, 1200, 1200-1600, 1600-2000 or 2000)")
+    })
+}
+
+/// The position `moves` reach from the standard start.
+pub fn position_after(moves: &str) -> anyhow::Result<Position> {
+    let mut position = Position::start(Variant::STANDARD);
+    for (i, word) in moves.split_whitespace().enumerate() {
+        let pit: u8 = match word.parse() {
+            Ok(p @ 1..=9) => p,
+            _ => bail!("move {}: {word:?} is not a pit (1-9)", i + 1),
+        };
+        position
+            .play(pit)
+            .map_err(|e| anyhow::anyhow!("move {} ({pit}): {e}", i + 1))?;
+    }
+    Ok(position)
+}
+
+pub fn run(args: ExplorerArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    match args.command {
+        Some(ExplorerCommand::Import(import)) => runtime.block_on(run_import(import)),
+        None => runtime.block_on(show(args.show)),
+    }
+}
+
+async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
+    let position = position_after(&args.moves)?;
+    let store = args.store.open().await?;
+    let filter = Filter {
+        categories: args
+            .category
+            .iter()
+            .map(|c| {
+                category_code(match c {
+                    CategoryArg::Blitz => Some(Category::Blitz),
+                    CategoryArg::Rapid => Some(Category::Rapid),
+                    CategoryArg::Correspondence => Some(Category::Correspondence),
+                    CategoryArg::Unknown => None,
+                })
+            })
+            .collect(),
+        bands: args.band.clone(),
+    };
+    let scope = args.source.clone().unwrap_or(Scope::All);
+    let answer = query(&store, &position, &scope, &filter, args.last)
+        .await
+        .context("cannot read the explorer")?;
+    if args.json {
+        println!("{}", serde_json::to_string(&answer)?);
+    } else {
+        print_table(&answer);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    format!("{:>3}%", (part * 100 + whole / 2) / whole.max(1))
+}
+
+fn print_table(answer: &Answer) {
+    println!("{} games", answer.games);
+    if answer.moves.is_empty() {
+        return;
+    }
+    println!("pit   games  white  draws  black  rating");
+    for m in &answer.moves {
+        let rating = m.rating.map_or_else(|| "-".to_string(), |r| r.to_string());
+        println!(
+            "{:>3}  {:>6}  {}   {}   {}   {:>6}",
+            m.pit,
+            m.games,
+            percent(m.white, m.games),
+            percent(m.draws, m.games),
+            percent(m.black, m.games),
+            rating
+        );
+    }
+    if !answer.last.is_empty() {
+        println!("last games:");
+    }
+    for g in &answer.last {
+        let i = &g.info;
+        let result = serde_json::to_value(i.result)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let date = i.date.as_deref().unwrap_or("");
+        println!("  pit {}: {} - {} {result} {date}", g.pit, i.white, i.black);
+    }
+}
+
+/// What an import took and refused.
+#[derive(Debug, Default)]
+struct Totals {
+    added: usize,
+    already: usize,
+    refused: BTreeMap<&'static str, usize>,
+    examples: Vec<String>,
+}
+
+impl Totals {
+    fn refuse(&mut self, file: &str, line: usize, refusal: &Refusal) {
+        *self.refused.entry(refusal.kind()).or_default() += 1;
+        if self.examples.len() < 10 {
+            self.examples.push(format!("{file}:{line}: {refusal}"));
+        }
+    }
+}
+
+async fn run_import(args: ImportArgs) -> anyhow::Result<ExitCode> {
+    // An import may start a store of its own.
+    if let Some(dir) = &args.store.data_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let store = args.store.open().await?;
+    let mut totals = Totals::default();
+    let texts: Vec<(String, String)> = args
+        .files
+        .iter()
+        .map(|f| super::read_input(f).map(|t| (f.clone(), t)))
+        .collect::<anyhow::Result<_>>()?;
+    let records: usize = texts
+        .iter()
+        .map(|(_, t)| t.matches("\n\n[").count() + 1)
+        .sum();
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(records as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let chunk = usize::try_from(args.chunk).unwrap_or(500);
+    let mut pending: Vec<Prepared> = Vec::with_capacity(chunk);
+    for (file, text) in &texts {
+        for parsed in parse_records(text) {
+            bar.inc(1);
+            let line = parsed.as_ref().map_or(0, |r| r.first_line);
+            match parsed
+                .map_err(|e| Refusal::Parse(e.to_string()))
+                .and_then(|r| prepare(&r, Source::Masters))
+            {
+                Ok(game) => pending.push(game),
+                Err(refusal) => totals.refuse(file, line, &refusal),
+            }
+            if pending.len() >= chunk {
+                write_chunk(&store, &mut pending, &mut totals).await?;
+            }
+        }
+    }
+    write_chunk(&store, &mut pending, &mut totals).await?;
+    bar.finish_and_clear();
+    report(&totals);
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn write_chunk(
+    store: &crate::store::Store,
+    pending: &mut Vec<Prepared>,
+    totals: &mut Totals,
+) -> anyhow::Result<()> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let done = import_games(store, pending)
+        .await
+        .context("cannot write to the explorer (the games counted so far are kept)")?;
+    totals.added += done.added;
+    totals.already += done.already;
+    pending.clear();
+    Ok(())
+}
+
+fn report(totals: &Totals) {
+    let refused: usize = totals.refused.values().sum();
+    eprintln!(
+        "toguz: took {} games, skipped {} already in, refused {refused}",
+        totals.added, totals.already
+    );
+    for (kind, n) in &totals.refused {
+        eprintln!("  {n} refused: {kind}");
+    }
+    for example in &totals.examples {
+        eprintln!("  {example}");
+    }
+}
