@@ -723,6 +723,7 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -1005,6 +1006,7 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();

@@ -61,6 +61,10 @@ pub struct GameRecord {
     /// reads the store once. Set once, by the first spectator's board.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub watched: bool,
+    /// The keys of the game's pending private alerts (`alerts::schedule_alerts`): the next
+    /// move's write deletes them, as does the write that ends the game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<String>,
 }
 
 impl GameRecord {
@@ -91,6 +95,7 @@ impl GameRecord {
             arena,
             seat,
             watched: _,
+            alerts: _,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -484,6 +489,7 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
         }
     }
 

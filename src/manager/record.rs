@@ -163,6 +163,7 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
         }
     }
 

@@ -524,12 +524,21 @@ impl Manager {
         revision: u64,
     ) -> Result<u64, ActionError> {
         after.version = before.version + u64::from(after.shows_more_than(before));
+        // The game's private alerts change with its moves, in the same write (`alerts`).
+        let mut alert_rows = Batch::new();
+        alerts::schedule_alerts(
+            before,
+            after,
+            self.now_ms(),
+            self.timeout_secs(),
+            &mut alert_rows,
+        )?;
         // A player's stats are written compare-and-set: another process may have counted
         // another game of theirs meanwhile; then read them again and count this one on top.
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut batch = Batch::new();
+            let mut batch = alert_rows.clone();
             // Held until the write is durable or undone: see `history`.
             let _stats_locks = if history::ends(before, after) {
                 self.count_end(after, &mut batch).await?

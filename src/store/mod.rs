@@ -126,12 +126,19 @@ pub enum Tree {
     /// Signed-in visitors of the pages: `user|SHA-256 of the session's random part`, so a
     /// user's sessions are one range (`/web logout` ends them all); they expire.
     WebSessions,
+    /// Pending private alerts of correspondence games (`manager::alerts`), keyed
+    /// `platform|due ms (16 digits)|user|game|kind`: a tick reads a platform's due ones with
+    /// one range read. A claimed row is keyed by its lease's end.
+    Alerts,
+    /// Each player's alert settings and state (`/notify`, last told, unreachable), keyed by
+    /// `platform:user id`.
+    Notify,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 24] = [
+    pub const ALL: [Tree; 26] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -156,6 +163,8 @@ impl Tree {
         Tree::PlayerPages,
         Tree::WebLogins,
         Tree::WebSessions,
+        Tree::Alerts,
+        Tree::Notify,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -185,6 +194,8 @@ impl Tree {
             Tree::PlayerPages => "web.player-pages",
             Tree::WebLogins => "web.logins",
             Tree::WebSessions => "web.sessions",
+            Tree::Alerts => "alerts.due",
+            Tree::Notify => "users.notify",
         }
     }
 
