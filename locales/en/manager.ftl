@@ -55,6 +55,31 @@ manager-button-cancel = Withdraw
 manager-games-none = You have no ongoing games.
 manager-games-header = Your ongoing games:
 manager-games-line = { $id }: { $white } vs { $black }, move { $number }
+manager-games-your-move = your move
+manager-games-left = { $span } left
+manager-alert-left = { $span } left
+manager-alert-control-left = { $control }: { $remaining }
+manager-alert-your-move = Your move against { $opponent } ({ $status }).
+manager-alert-your-moves = Your move in { $count } games:
+manager-alert-line = • { $opponent } ({ $status })
+manager-alert-more = …and { $count } more
+manager-alert-warning = Time is running out against { $opponent }: { $remaining }.
+manager-alert-digest = Your daily summary: { $count ->
+    [one] it is your move in one game
+   *[other] it is your move in { $count } games
+}:
+manager-alert-button = Board: { $opponent }
+manager-notify-each = Private messages about your correspondence games: each time it is your move, and a warning when a move's time is running out.
+manager-notify-digest = Private messages about your correspondence games: a daily summary at { $hour } (UTC{ $offset }), and a warning when a move's time is running out.
+manager-notify-off = Private messages about your correspondence games are off. The chat where a game is played still tells you of your move.
+manager-notify-quiet = Quiet hours: { $from }–{ $to } (UTC{ $offset }); a message due then waits until they end.
+manager-notify-no-quiet = No quiet hours.
+manager-notify-saved = Saved.
+manager-notify-no-hours = Give the hour: a number from 0 to 23 (for quiet hours, two of them, such as 23-08).
+manager-notify-bad-hours = “{ $given }” is not an hour: give a number from 0 to 23, or for quiet hours two of them, such as 23-08.
+manager-notify-bad-offset = “{ $given }” is not an offset from UTC: write it as +05, -03:30 or utc.
+manager-notify-bad-word = “{ $given }” is not a setting of /notify.
+manager-notify-extra = “{ $given }” is one word too many.
 manager-error-not-your-turn = It is not your turn.
 manager-error-not-your-game = You are not playing in this game.
 manager-error-not-for-you = This challenge is not addressed to you.

@@ -60,6 +60,34 @@ manager-button-cancel = Отозвать
 manager-games-none = У вас нет текущих партий.
 manager-games-header = Ваши текущие партии:
 manager-games-line = { $id }: { $white } — { $black }, ход { $number }
+manager-games-your-move = ваш ход
+manager-games-left = осталось { $span }
+manager-alert-left = осталось { $span }
+manager-alert-control-left = { $control }: { $remaining }
+manager-alert-your-move = Ваш ход в партии против { $opponent } ({ $status }).
+manager-alert-your-moves = Ваш ход в { $count } { $count ->
+    [one] партии
+   *[other] партиях
+}:
+manager-alert-line = • { $opponent } ({ $status })
+manager-alert-more = …и ещё { $count }
+manager-alert-warning = Время на исходе в партии против { $opponent }: { $remaining }.
+manager-alert-digest = Сводка за день: { $count ->
+    [one] ваш ход в { $count } партии
+   *[other] ваш ход в { $count } партиях
+}:
+manager-alert-button = Доска: { $opponent }
+manager-notify-each = Личные сообщения о заочных партиях: каждый раз, когда ваш ход, и предупреждение, когда время на ход подходит к концу.
+manager-notify-digest = Личные сообщения о заочных партиях: сводка раз в день в { $hour } (UTC{ $offset }) и предупреждение, когда время на ход подходит к концу.
+manager-notify-off = Личные сообщения о заочных партиях отключены. О вашем ходе по-прежнему сообщают в чате, где идёт партия.
+manager-notify-quiet = Тихие часы: { $from }–{ $to } (UTC{ $offset }); сообщение, которое выпадает на это время, придёт, когда они закончатся.
+manager-notify-no-quiet = Тихих часов нет.
+manager-notify-saved = Сохранено.
+manager-notify-no-hours = Укажите час: число от 0 до 23 (для тихих часов — два числа, например 23-08).
+manager-notify-bad-hours = «{ $given }» — это не час: укажите число от 0 до 23, а для тихих часов — два числа, например 23-08.
+manager-notify-bad-offset = «{ $given }» — это не смещение от UTC: напишите, например, +05, -03:30 или utc.
+manager-notify-bad-word = У /notify нет настройки «{ $given }».
+manager-notify-extra = «{ $given }» — лишнее слово.
 manager-error-not-your-turn = Сейчас не ваш ход.
 manager-error-not-your-game = Вы не участвуете в этой партии.
 manager-error-not-for-you = Этот вызов адресован не вам.

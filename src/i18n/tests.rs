@@ -152,6 +152,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         ]),
         "name" | "challenger" => text(&["Асель".into(), "Bot (easy)".into()]),
         "opponent" => text(&["Aibek".into()]),
+        // A private alert's time left, with its control or alone (`present::alerts`).
+        "remaining" => text(&["1 day 4 h left".into(), "45 min".into()]),
+        "status" => text(&["2 days per move: 1 day 4 h left".into()]),
+        // `/notify`: hours of the player's day and their offset from UTC.
+        "from" | "to" => text(&["23:00".into(), "08:00".into()]),
+        "offset" => text(&["+05:00".into(), "-03:30".into()]),
         "username" => text(&["@aibek".into()]),
         "mention" => text(&["<@123456789>".into()]),
         "mentions" => text(&["<@123456789> <@987654321>".into()]),

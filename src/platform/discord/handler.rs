@@ -212,6 +212,7 @@ impl Bot {
         cmd: &CommandInteraction,
     ) {
         let user = actor(&cmd.user, cmd.member.as_deref());
+        self.reachable_again(&user);
         let lang = self.lang(&user, &cmd.locale).await;
         if let Err(failure) = self.run_command(http, origin, cmd, &user, lang).await {
             failure::answer(origin, failure, lang).await;
@@ -316,7 +317,7 @@ impl Bot {
             Command::Board { game } => self.act(&user, &chat, Action::Show { game }).await,
             Command::Games => match self.act(&user, &chat, Action::ListGames).await {
                 Ok(Reply::Games(views)) => {
-                    return said(origin, present::games_text(&views, lang)).await
+                    return said(origin, present::games_text(&views, Some(&user), lang)).await
                 }
                 other => other,
             },
@@ -431,6 +432,9 @@ impl Bot {
                 let who = (&user, &chat, cmd.guild_id.and(cmd.member.as_deref()));
                 return self.web_command(origin, who, (public, profile), lang).await;
             }
+            Command::Notify(options) => {
+                return self.notify_command(origin, &user, options, lang).await
+            }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,
@@ -463,7 +467,9 @@ impl Bot {
         let attach = match reply {
             Reply::Game(view) => Attach::Game(view),
             Reply::Challenge(view) => Attach::Challenge(view),
-            Reply::Games(views) => return said(origin, present::games_text(&views, lang)).await,
+            Reply::Games(views) => {
+                return said(origin, present::games_text(&views, Some(asker), lang)).await
+            }
         };
         match attach {
             Attach::Game(view) => {
@@ -559,6 +565,7 @@ impl Bot {
         press: &ComponentInteraction,
     ) {
         let user = actor(&press.user, press.member.as_ref());
+        self.reachable_again(&user);
         let lang = self.lang(&user, &press.locale).await;
         if let Err(failure) = self.run_component(http, origin, press, &user, lang).await {
             failure::answer(origin, failure, lang).await;

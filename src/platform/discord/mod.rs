@@ -11,6 +11,7 @@
 //! [`rest::RestGate`] which honours 429s and retries failures (serenity's limiter ignores proxies).
 
 mod activity;
+mod alerts;
 mod answer;
 mod board_answer;
 mod commands;
@@ -24,6 +25,7 @@ mod hints;
 mod history;
 mod listing;
 mod messages;
+mod notify;
 mod puzzle;
 pub mod rest;
 mod tournament;

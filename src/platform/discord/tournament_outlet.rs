@@ -66,8 +66,8 @@ impl DiscordOutlet {
         Some((self.bot.upgrade()?, self.http.get()?.clone()))
     }
 
-    /// `user`'s DM channel with the bot, opened if need be.
-    async fn dm_channel(&self, http: &Http, user: UserId) -> serenity::Result<u64> {
+    /// `user`'s DM channel with the bot, opened if need be (also for private alerts).
+    pub(super) async fn dm_channel(&self, http: &Http, user: UserId) -> serenity::Result<u64> {
         if let Some(channel) = lock(&self.dms).get(&user.get()) {
             return Ok(*channel);
         }
@@ -377,7 +377,7 @@ fn refused(
 }
 
 /// The JSON code of a refusal that says the user cannot be DMed, if it is one.
-fn dm_refusal(error: &serenity::Error) -> Option<isize> {
+pub(super) fn dm_refusal(error: &serenity::Error) -> Option<isize> {
     match error {
         serenity::Error::Http(HttpError::UnsuccessfulRequest(resp))
             if CANNOT_DM.contains(&resp.error.code) =>

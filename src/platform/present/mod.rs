@@ -17,11 +17,12 @@ use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
     Manager, MessageRef, Player, Target,
 };
-use crate::model::{TimeControl, UserRef};
+use crate::model::{Category, TimeControl, UserRef};
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
 
+pub mod alerts;
 mod clock;
 pub mod history_text;
 mod link;
@@ -698,21 +699,36 @@ pub fn challenge_buttons(view: &ChallengeView, lang: Lang) -> Vec<LabeledButton>
     out
 }
 
-/// The list of a user's ongoing games.
-pub fn games_text(views: &[GameView], lang: Lang) -> String {
+/// The list of a user's ongoing games, in the manager's order (those where it is
+/// `viewer`'s move first, least time left first): each says whether it is their move and,
+/// for a correspondence game, the time left for the move.
+pub fn games_text(views: &[GameView], viewer: Option<&UserRef>, lang: Lang) -> String {
     if views.is_empty() {
         return t!(lang, "manager-games-none");
     }
     let mut lines = vec![t!(lang, "manager-games-header")];
     for v in views {
-        lines.push(t!(
+        let line = t!(
             lang,
             "manager-games-line",
             id = v.id.as_str(),
             white = player_name(v.player(Side::White), lang),
             black = player_name(v.player(Side::Black), lang),
             number = v.position.fullmove()
-        ));
+        );
+        let mut notes = Vec::with_capacity(2);
+        if matches!(v.to_move_player(), Some(Player::Human(user)) if Some(user) == viewer) {
+            notes.push(t!(lang, "manager-games-your-move"));
+        }
+        let correspondence = v.time_control.category() == Category::Correspondence;
+        if let Some(deadline) = v.timeout_at.filter(|_| correspondence && !v.is_over()) {
+            let span = span_text(deadline.saturating_sub(v.shown_at), lang);
+            notes.push(t!(lang, "manager-games-left", span = span));
+        }
+        lines.push(match notes.is_empty() {
+            true => line,
+            false => format!("{line} ({})", notes.join(", ")),
+        });
     }
     lines.join("\n")
 }

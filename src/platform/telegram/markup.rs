@@ -177,6 +177,20 @@ fn link_button(
     }
 }
 
+/// The keyboard of a private alert (issue 51): a row per game, opening its page (inside
+/// Telegram over https: the alert is in the user's private chat). `None` without buttons.
+pub fn alert_keyboard(
+    links: &[LinkButton],
+    mini_app: Option<&MiniApp>,
+) -> Option<InlineKeyboardMarkup> {
+    let rows: Vec<Vec<InlineKeyboardButton>> = links
+        .iter()
+        .filter_map(|l| link_button(l, Where::Private, mini_app))
+        .map(|b| vec![b])
+        .collect();
+    (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
+}
+
 /// A keyboard of one button that opens `link` in the user's browser (not as a Web App: the
 /// sign-in link's cookie belongs in the browser). `None` for an address Telegram refuses.
 pub fn link_keyboard(link: &LinkButton) -> Option<InlineKeyboardMarkup> {

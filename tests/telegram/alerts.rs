@@ -1,0 +1,341 @@
+//! Issue 51, being told: a move in a correspondence game brings the player to move a
+//! private message (their chat with the bot) with a button to the game's page; the warning
+//! at 80% of the move's time; quiet hours set with `/notify` hold a message back until
+//! they end; a player who never started the bot gets nothing, is remembered, and is told
+//! again once they write to the bot; `/games` lists the games where it is their move first.
+//! On the adapter in this process (the manager's clock is a manual one), with the shipped
+//! flood limits and the fake's.
+
+use std::time::Duration;
+use toguz::testing::manager::test_config;
+use toguz::testing::telegram::bot::{wait_board, Board, TOKEN, WAIT};
+use toguz::testing::telegram::inproc::InProcessBot;
+use toguz::testing::telegram::{Call, FakeTelegram, StoredMessage, TgChat, TgUser};
+
+const GROUP: i64 = -100_951;
+const SITE: &str = "https://toguz.example.org";
+
+/// The adapter, a group and two players.
+struct Club {
+    bot: InProcessBot,
+    fake: FakeTelegram,
+    _dir: tempfile::TempDir,
+    group: TgChat,
+    alice: TgUser,
+    bob: TgUser,
+}
+
+impl Club {
+    fn start() -> Club {
+        let fake = FakeTelegram::start(TOKEN);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = test_config();
+        config.web_url = Some(SITE.to_owned());
+        let bot = InProcessBot::start_with(&fake, config, dir.path());
+        Club {
+            bot,
+            fake,
+            _dir: dir,
+            group: TgChat::group(GROUP, "Slow club"),
+            alice: TgUser::new(951, "Alice", "alice_c", "en"),
+            bob: TgUser::new(952, "Bob", "bob_c", "en"),
+        }
+    }
+
+    /// `who` writes `text` to the bot in their private chat: the bot's answer.
+    fn private(&self, who: &TgUser, text: &str) -> String {
+        let mark = self.fake.mark();
+        self.fake.send_text(&TgChat::private(who), who, text);
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(who.id)
+            })
+            .expect("the bot answered");
+        call.str("text").unwrap_or_default()
+    }
+
+    /// Alice challenges Bob to a game of `days` per move in the group and Bob accepts: the
+    /// first board.
+    fn game(&self, days: u8) -> Board {
+        self.fake
+            .send_text(&self.group, &self.bob, "Anyone for a slow game?");
+        let mark = self.fake.mark();
+        let command = format!("/challenge @bob_c {days} days");
+        self.fake.send_text(&self.group, &self.alice, &command);
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+            })
+            .expect("challenge posted");
+        let msg = call.response["result"]["message_id"]
+            .as_i64()
+            .expect("message id");
+        let id = challenge_of(&call).expect("challenge id");
+        let q = self
+            .fake
+            .press(&self.group, msg, &self.bob, &format!("1ca:{id}:0"));
+        self.fake.wait_answer(&q, WAIT).expect("accept answered");
+        wait_board(&self.fake, GROUP, |b| {
+            b.ply == 0 && !b.pits.is_empty() && b.message.message_id > msg
+        })
+    }
+
+    /// The player to move on `board`, and the other.
+    fn sides(&self, board: &Board) -> (&TgUser, &TgUser) {
+        let caption = board.caption();
+        let line = caption.lines().find(|l| l.contains(" to move: "));
+        let name = line.and_then(|l| l.rsplit(": ").next()).unwrap_or("");
+        match name == self.alice.first_name {
+            true => (&self.alice, &self.bob),
+            false => (&self.bob, &self.alice),
+        }
+    }
+
+    /// The player to move presses the first pit of `board`: the next board.
+    fn first_pit(&self, board: &Board) -> Board {
+        let (pit, _) = board.pits[0].clone();
+        let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
+        let (mover, _) = self.sides(board);
+        let q = self
+            .fake
+            .press(&self.group, board.message.message_id, mover, &data);
+        let answer = self.fake.wait_answer(&q, WAIT).expect("move answered");
+        assert_eq!(answer.str("text"), None, "{answer:#?}");
+        // The pressed board is edited (another game's board may be newer in the group).
+        let (ply, id) = (board.ply + 1, board.message.message_id);
+        let moved = |m: Option<&StoredMessage>| {
+            m.and_then(Board::of)
+                .filter(|b| b.ply == ply && !b.pits.is_empty())
+        };
+        let found = self
+            .fake
+            .wait_until(WAIT, |v| moved(v.message(GROUP, id)).is_some());
+        assert!(
+            found,
+            "the board did not move on: {:#?}",
+            self.fake.message(GROUP, id)
+        );
+        moved(self.fake.message(GROUP, id).as_ref()).expect("the board")
+    }
+
+    /// One tick of the alerts' scheduler now: how many alerts it handed to the adapter.
+    fn tick(&self) -> usize {
+        let manager = self.bot.manager.clone();
+        self.bot.block_on(async move { manager.alert_tick().await })
+    }
+
+    /// The next private message the bot sends `who` after call `mark`.
+    fn told(&self, mark: usize, who: &TgUser) -> Call {
+        let (_, call) = self
+            .fake
+            .wait_call(mark, WAIT, |c| {
+                c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(who.id)
+            })
+            .unwrap_or_else(|| panic!("{} was told nothing", who.first_name));
+        call
+    }
+
+    /// Calls made to `who`'s private chat since `mark`.
+    fn tries_to(&self, mark: usize, who: &TgUser) -> usize {
+        self.fake.calls()[mark..]
+            .iter()
+            .filter(|c| c.method == "sendMessage" && c.i64("chat_id") == Some(who.id))
+            .count()
+    }
+}
+
+/// The challenge id on a call's Accept button.
+fn challenge_of(c: &Call) -> Option<String> {
+    c.buttons().iter().find_map(|(_, d)| {
+        d.strip_prefix("1ca:")?
+            .split(':')
+            .next()
+            .map(str::to_string)
+    })
+}
+
+/// The web-app buttons of a call's keyboard: (label, url).
+fn web_apps(call: &Call) -> Vec<(String, String)> {
+    let markup = call.reply_markup().unwrap_or_default();
+    let rows = markup["inline_keyboard"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    rows.iter()
+        .flat_map(|row| row.as_array().cloned().unwrap_or_default())
+        .filter_map(|b| {
+            let url = b["web_app"]["url"].as_str()?.to_string();
+            Some((b["text"].as_str().unwrap_or_default().to_string(), url))
+        })
+        .collect()
+}
+
+/// A move in a game of 2 days per move: the player to move gets a private message naming
+/// the opponent and the time left, with a button opening the game's page inside Telegram;
+/// at 80% of the move's time, one warning, once.
+#[test]
+fn a_two_day_game_tells_the_player_to_move_in_private_and_warns_them_once() {
+    let club = Club::start();
+    for who in [&club.alice, &club.bob] {
+        club.private(who, "/start");
+    }
+    let board = club.game(2);
+    let (mover, other) = club.sides(&board);
+    let (mover, other) = (mover.clone(), other.clone());
+    let mark = club.fake.mark();
+    club.first_pit(&board);
+    club.tick();
+    let call = club.told(mark, &other);
+    assert_eq!(
+        call.str("text").unwrap_or_default(),
+        format!(
+            "Your move against {} (2 days per move: 2 days left).",
+            mover.first_name
+        )
+    );
+    let buttons = web_apps(&call);
+    assert_eq!(buttons.len(), 1, "{call:#?}");
+    assert_eq!(buttons[0].0, format!("Board: {}", mover.first_name));
+    assert!(
+        buttons[0]
+            .1
+            .starts_with(&format!("{SITE}/g/{}-", board.game)),
+        "{buttons:?}"
+    );
+    assert_eq!(club.tries_to(mark, &mover), 0, "the mover is told nothing");
+
+    // 38 h 24 min of the 48 gone: the warning, with the 9 h 36 min left.
+    let mark = club.fake.mark();
+    club.bot.clock.advance(38 * 3600 + 24 * 60);
+    club.tick();
+    let warning = club.told(mark, &other);
+    assert_eq!(
+        warning.str("text").unwrap_or_default(),
+        format!(
+            "Time is running out against {}: 9 h left.",
+            mover.first_name
+        )
+    );
+    let mark = club.fake.mark();
+    club.bot.clock.advance(3600);
+    club.tick();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(club.tries_to(mark, &other), 0, "one warning per move");
+}
+
+/// `/notify quiet 12-14 +05` (13:00 there now): the message waits until 14:00 their time.
+#[test]
+fn quiet_hours_hold_a_message_until_they_end() {
+    let club = Club::start();
+    for who in [&club.alice, &club.bob] {
+        club.private(who, "/start");
+    }
+    let board = club.game(3);
+    let (_, other) = club.sides(&board);
+    let other = other.clone();
+    // The manager's clock starts at 08:00 UTC: 13:00 at +05.
+    let said = club.private(&other, "/notify quiet 12-14 +05");
+    assert!(said.starts_with("Saved.\n"), "{said}");
+    assert!(
+        said.contains("Quiet hours: 12:00–14:00 (UTC+05:00)"),
+        "{said}"
+    );
+    let shown = club.private(&other, "/notify");
+    assert!(shown.contains("each time it is your move"), "{shown}");
+    assert!(shown.contains("/notify quiet off"), "{shown}");
+    let refused = club.private(&other, "/notify quiet 23 +05");
+    assert!(refused.starts_with("“23” is not an hour"), "{refused}");
+
+    let mark = club.fake.mark();
+    club.first_pit(&board);
+    assert_eq!(club.tick(), 0, "quiet now");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(club.tries_to(mark, &other), 0, "nothing in quiet hours");
+    club.bot.clock.advance(3600);
+    club.tick();
+    let call = club.told(mark, &other);
+    let text = call.str("text").unwrap_or_default();
+    assert!(text.starts_with("Your move against "), "{text}");
+}
+
+/// A player who never started the bot: Telegram refuses (403), they get nothing more and
+/// are not tried again; the group's ping still names them; once they write to the bot they
+/// are told again.
+#[test]
+fn an_unreachable_player_is_remembered_until_they_write_to_the_bot() {
+    let club = Club::start();
+    let board = club.game(2);
+    let (mover, other) = club.sides(&board);
+    let (mover, other) = (mover.clone(), other.clone());
+    club.private(&mover, "/start");
+    let mark = club.fake.mark();
+    let next = club.first_pit(&board);
+    club.tick();
+    let refused = club.fake.wait_call(mark, WAIT, |c| {
+        c.method == "sendMessage" && c.i64("chat_id") == Some(other.id) && !c.ok()
+    });
+    let (_, refused) = refused.expect("the bot tried");
+    assert_eq!(refused.status, 403, "{refused:#?}");
+    let (_, ping) = club
+        .fake
+        .wait_call(mark, WAIT, |c| {
+            c.method == "sendMessage"
+                && c.ok()
+                && c.i64("chat_id") == Some(GROUP)
+                && c.str("text").is_some_and(|t| t.contains("your move (game"))
+        })
+        .expect("the group's ping");
+    let ping = ping.str("text").unwrap_or_default();
+    assert!(
+        ping.contains(&format!("tg://user?id={}", other.id)),
+        "{ping}"
+    );
+
+    // Remembered: the next move tries nothing.
+    club.bot.clock.advance(11 * 60);
+    let back = club.first_pit(&next);
+    club.bot.clock.advance(11 * 60);
+    let mark = club.fake.mark();
+    let again = club.first_pit(&back);
+    club.tick();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(club.tries_to(mark, &other), 0, "not tried again");
+
+    // They write to the bot: told of the next move.
+    club.private(&other, "/start");
+    club.bot.clock.advance(11 * 60);
+    let theirs = club.first_pit(&again);
+    club.bot.clock.advance(11 * 60);
+    let mark = club.fake.mark();
+    club.first_pit(&theirs);
+    club.tick();
+    let call = club.told(mark, &other);
+    let text = call.str("text").unwrap_or_default();
+    assert!(text.starts_with("Your move against "), "{text}");
+}
+
+/// `/games`: the games where it is the player's move first, with the time left, then the
+/// others with their player's time left.
+#[test]
+fn games_lists_the_players_move_first_with_the_time_left() {
+    let club = Club::start();
+    let first = club.game(2);
+    let mut second = club.game(5);
+    let (player, _) = club.sides(&first);
+    let player = player.clone();
+    if club.sides(&second).0.id != player.id {
+        second = club.first_pit(&second);
+    }
+    assert_eq!(club.sides(&second).0.id, player.id);
+    // Their move in the 5-day game; in the 2-day game, once they moved, the opponent's.
+    club.first_pit(&first);
+    let said = club.private(&player, "/games");
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 3, "{said}");
+    assert!(lines[1].starts_with(&format!("{}:", second.game)), "{said}");
+    assert!(lines[1].ends_with("(your move, 5 days left)"), "{said}");
+    assert!(lines[2].starts_with(&format!("{}:", first.game)), "{said}");
+    assert!(lines[2].ends_with("(2 days left)"), "{said}");
+}
