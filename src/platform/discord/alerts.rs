@@ -11,9 +11,8 @@
 //! reported `Unreachable`: nothing more is sent until they use the bot again
 //! (`reachable_again`, on every interaction).
 
-use super::failure::transient;
+use super::failure::{dm_refusal, transient};
 use super::messages;
-use super::tournament_outlet::dm_refusal;
 use super::Bot;
 use crate::manager::alerts::{Alert, AlertOutcome};
 use crate::platform::present::alerts::alert_message;

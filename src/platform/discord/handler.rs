@@ -565,7 +565,10 @@ impl Bot {
         press: &ComponentInteraction,
     ) {
         let user = actor(&press.user, press.member.as_ref());
-        self.reachable_again(&user);
+        if press.guild_id.is_none() {
+            // A press in a DM; one on a server's board is play, not writing to the bot.
+            self.reachable_again(&user);
+        }
         let lang = self.lang(&user, &press.locale).await;
         if let Err(failure) = self.run_component(http, origin, press, &user, lang).await {
             failure::answer(origin, failure, lang).await;

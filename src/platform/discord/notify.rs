@@ -1,6 +1,6 @@
 //! `/notify` (issue 51): what a player is told in DMs about their correspondence games,
-//! answered privately; and every interaction telling the manager DMs may reach its user
-//! again.
+//! answered privately; and telling the manager DMs may reach a user again when they write
+//! to the bot.
 
 use super::answer::Origin;
 use super::commands::NotifyOptions;
@@ -40,8 +40,10 @@ impl Bot {
         said(origin, text).await
     }
 
-    /// Any interaction: DMs may reach `user` again (they were remembered as unreachable
-    /// after a refused DM). In the background: an answer never waits for it.
+    /// `user` wrote to the bot (a command anywhere, a press in a DM): DMs may reach them
+    /// again (they were remembered as unreachable after a refused DM). A press on a board
+    /// in a server does not count: each of their moves would cost another refused DM. In
+    /// the background: an answer never waits for it.
     pub(super) fn reachable_again(self: &Arc<Self>, user: &UserRef) {
         let manager = self.manager.clone();
         let user = user.clone();
