@@ -91,7 +91,7 @@ enum Decision {
     Send {
         games: Vec<TurnLine>,
         state: Option<Versioned<NotifyState>>,
-        next: Option<(AlertRow, u64)>,
+        next: Option<Box<(AlertRow, u64)>>,
     },
 }
 
@@ -220,7 +220,8 @@ impl Manager {
                 if let Some(Versioned { value, revision }) = &state {
                     Manager::put_state(&mut batch, &row.user, value, *revision)?;
                 }
-                if let Some((next, due)) = &next {
+                if let Some(next) = &next {
+                    let (next, due) = &**next;
                     batch.put(Tree::Alerts, &next.key_at(*due), next)?;
                 }
                 let written = self.write(batch).await?;
@@ -281,7 +282,7 @@ impl Manager {
             return Ok(Decision::Send {
                 games,
                 state: Some(state),
-                next: Some((following, next)),
+                next: Some(Box::new((following, next))),
             });
         }
         let Some(line) = self.turn_line_of(row, now).await else {
