@@ -376,6 +376,37 @@ async fn an_alert_survives_a_restart(backend: Backend) {
     assert_eq!((alert.user, alert.games[0].game.clone()), (b, id));
 }
 
+/// `/games` lists the games where it is the player's move first, least time left first,
+/// then the others.
+async fn games_list_their_move_first_least_time_left(backend: Backend) {
+    let (a, b) = (user("a"), user("b"));
+    let clock = Clock::manual(T0);
+    let m = start(backend.open().await, &clock).await;
+    let waiting = new_game(&m, &a, &b, "1 day").await; // A to move.
+    let long = new_game(&m, &a, &b, "3 days").await;
+    let short = new_game(&m, &b, &a, "1 day").await; // B is White: B to move.
+    clock.advance(HOUR);
+    play(&m, &a, &long.id).await;
+    clock.advance(HOUR);
+    let listed = m.ongoing_games(&b).await.unwrap();
+    let ids: Vec<_> = listed.iter().map(|v| v.id.clone()).collect();
+    assert_eq!(
+        ids,
+        vec![short.id.clone(), long.id.clone(), waiting.id.clone()]
+    );
+    assert_eq!(listed[0].left_ms(), Some((DAY - 2 * HOUR) * 1000));
+    assert_eq!(listed[1].left_ms(), Some((3 * DAY - HOUR) * 1000));
+    assert!(listed[0].is_turn_of(&b) && !listed[2].is_turn_of(&b));
+    let ids: Vec<_> = m
+        .ongoing_games(&a)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|v| v.id)
+        .collect();
+    assert_eq!(ids, vec![waiting.id, long.id, short.id]);
+}
+
 on_both_backends!(
     single: [
         a_move_in_a_two_day_game_tells_the_other_player,
@@ -386,6 +417,7 @@ on_both_backends!(
         the_digest_comes_at_its_hour_every_day,
         an_unreachable_player_is_left_alone_until_they_write,
         an_alert_survives_a_restart,
+        games_list_their_move_first_least_time_left,
     ],
     multi: [],
 );
