@@ -188,6 +188,26 @@ impl GameView {
         (!self.is_over()).then(|| self.player(self.position.to_move()))
     }
 
+    /// The time the side to move has left when the view was made, while the game is
+    /// ongoing: its clock in a timed game, else until its move's time runs out (`None`
+    /// when nothing counts it: the bot to move).
+    pub fn left_ms(&self) -> Option<u64> {
+        if self.is_over() {
+            return None;
+        }
+        if let Some(clock) = &self.clock {
+            return Some(clock.left_ms[self.position.to_move().index()]);
+        }
+        let shown_ms = self.shown_at.saturating_mul(1000);
+        self.timeout_at
+            .map(|at| at.saturating_mul(1000).saturating_sub(shown_ms))
+    }
+
+    /// Whether it is `user`'s move in this ongoing game.
+    pub fn is_turn_of(&self, user: &UserRef) -> bool {
+        self.to_move_player().and_then(Player::user) == Some(user)
+    }
+
     /// Whether one of the players is the bot.
     pub fn against_bot(&self) -> bool {
         self.players.iter().any(Player::is_bot)

@@ -19,8 +19,9 @@ mod plan;
 mod scheduler;
 mod settings;
 
-pub(super) use plan::schedule_alerts;
+pub use plan::{schedule_alerts, AlertRow};
 pub(super) use scheduler::Alerts;
+pub use scheduler::{ALERT_LATER_MS, ALERT_LEASE_MS, ALERT_QUEUE, MERGE_MS};
 
 use super::*;
 use crate::model::notify::{NotifyChange, NotifySettings};
@@ -104,7 +105,8 @@ pub enum AlertOutcome {
 impl Manager {
     /// The alerts this process is to send for `platform`: a bounded queue the adapter
     /// drains. Called once per adapter at start; from then on the scheduler claims due
-    /// alerts of that platform in this process. Calling it again replaces the queue.
+    /// alerts of that platform in this process, every second (on a manual clock only when
+    /// `alert_tick` is called). Calling it again replaces the queue.
     pub fn serve_alerts(&self, platform: Platform) -> tokio::sync::mpsc::Receiver<Alert> {
         self.inner.alerts.serve(platform)
     }

@@ -15,9 +15,10 @@ pub(super) const LOOKING_MS: u64 = 60_000;
 /// When a warning comes: this share (per mille) of the move's time gone (lichess: 80%).
 const WARN_AT_PER_MILLE: u64 = 800;
 
-/// A pending alert as stored (`Tree::Alerts`).
+/// A pending alert as stored (`Tree::Alerts`); public for the benchmark, which fills a
+/// store with them.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct AlertRow {
+pub struct AlertRow {
     pub user: UserRef,
     /// The game it is about; none for a digest.
     pub game: Option<GameId>,
@@ -33,7 +34,7 @@ pub(crate) struct AlertRow {
 }
 
 impl AlertRow {
-    pub(crate) fn new(
+    pub fn new(
         user: UserRef,
         game: Option<GameId>,
         kind: AlertKind,
@@ -51,7 +52,7 @@ impl AlertRow {
     }
 
     /// The row's key when due at `due_ms`.
-    pub(crate) fn key_at(&self, due_ms: u64) -> String {
+    pub fn key_at(&self, due_ms: u64) -> String {
         format!(
             "{}|{:016}|{}|{}|{}",
             self.user.platform.name(),
@@ -100,7 +101,7 @@ pub(crate) fn move_ms(rec: &GameRecord, timeout_secs: u64) -> u64 {
 /// correspondence game between people schedules the next player's YourMove (now, or a
 /// minute after their own last move if that was less than a minute ago) and their
 /// Warning (at 80% of the move's time); any move or the end deletes the earlier rows.
-pub(crate) fn schedule_alerts(
+pub fn schedule_alerts(
     before: &GameRecord,
     after: &mut GameRecord,
     now_ms: u64,
@@ -139,4 +140,128 @@ pub(crate) fn schedule_alerts(
         after.alerts.push(key);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    const T: u64 = 1_800_000_000;
+
+    fn record(time_control: TimeControl) -> GameRecord {
+        let person = |id: &str| Player::Human(UserRef::new(Platform::Telegram, id, id));
+        GameRecord {
+            id: "g1".into(),
+            chat: ChatRef::new(Platform::Telegram, "-100"),
+            variant: Variant::STANDARD,
+            players: [person("1"), person("2")],
+            moves: vec![],
+            status: GameStatus::Ongoing,
+            draw_offer: None,
+            created_at: T,
+            last_move_at: T,
+            messages: vec![],
+            seed: 1,
+            rematch: None,
+            rated: true,
+            ended: None,
+            time_control,
+            clock: None,
+            hints: 0,
+            version: 0,
+            arena: None,
+            seat: None,
+            watched: false,
+            alerts: Vec::new(),
+        }
+    }
+
+    /// `before` with one more move made `after_secs` after its last one.
+    fn moved(before: &GameRecord, after_secs: u64) -> GameRecord {
+        let mut after = before.clone();
+        after.moves.push(7);
+        after.last_move_at = before.last_move_at + after_secs;
+        after
+    }
+
+    fn due_of(key: &str) -> u64 {
+        key.split('|').nth(1).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn a_move_schedules_the_next_players_alert_and_warning() {
+        let start = record(TimeControl::Days(2));
+        let mut after = moved(&start, 100);
+        let mut batch = Batch::new();
+        let now = (T + 100) * 1000;
+        schedule_alerts(&start, &mut after, now, 72 * 3600, &mut batch).unwrap();
+        assert_eq!(batch.len(), 2);
+        let [your_move, warning] = [&after.alerts[0], &after.alerts[1]];
+        assert!(your_move.starts_with("telegram|") && your_move.ends_with("|telegram:2|g1|move"));
+        assert_eq!(due_of(your_move), now);
+        assert_eq!(due_of(warning), now + 2 * 86_400_000 * 8 / 10);
+        // The reply 30 s later: the first player moved 30 s ago, so a minute after that.
+        let mut reply = moved(&after, 30);
+        let mut batch = Batch::new();
+        let now = (T + 130) * 1000;
+        schedule_alerts(&after, &mut reply, now, 72 * 3600, &mut batch).unwrap();
+        assert_eq!(batch.len(), 4, "two deleted, two written");
+        assert!(reply.alerts[0].contains("|telegram:1|g1|move"));
+        assert_eq!(due_of(&reply.alerts[0]), (T + 100) * 1000 + LOOKING_MS);
+    }
+
+    #[test]
+    fn plain_correspondence_warns_at_eighty_percent_of_the_configured_hours() {
+        let start = record(TimeControl::Correspondence);
+        let mut after = moved(&start, 0);
+        let mut batch = Batch::new();
+        schedule_alerts(&start, &mut after, T * 1000, 10 * 3600, &mut batch).unwrap();
+        assert_eq!(due_of(&after.alerts[1]), T * 1000 + 8 * 3_600_000);
+    }
+
+    #[test]
+    fn the_end_or_a_timed_game_or_the_bot_schedules_nothing() {
+        let start = record(TimeControl::Days(1));
+        let mut after = moved(&start, 0);
+        schedule_alerts(&start, &mut after, T * 1000, 0, &mut Batch::new()).unwrap();
+        let mut ended = after.clone();
+        ended.status = GameStatus::Finished {
+            winner: None,
+            reason: crate::manager::FinishReason::Agreed,
+        };
+        let mut batch = Batch::new();
+        schedule_alerts(&after, &mut ended, T * 1000, 0, &mut batch).unwrap();
+        assert_eq!((batch.len(), ended.alerts.len()), (2, 0), "both deleted");
+        let timed = record(TimeControl::Fischer {
+            base_ms: 300_000,
+            increment_ms: 0,
+        });
+        let mut after = moved(&timed, 0);
+        let mut batch = Batch::new();
+        schedule_alerts(&timed, &mut after, T * 1000, 0, &mut batch).unwrap();
+        assert!(batch.is_empty());
+        let mut bot = record(TimeControl::Days(1));
+        bot.players[1] = Player::Bot(crate::model::Level::Easy);
+        let mut after = moved(&bot, 0);
+        let mut batch = Batch::new();
+        schedule_alerts(&bot, &mut after, T * 1000, 0, &mut batch).unwrap();
+        assert!(batch.is_empty());
+    }
+
+    #[test]
+    fn keys_sort_by_due_time_within_a_platform() {
+        let row = AlertRow::new(
+            UserRef::new(Platform::Discord, "9", "n"),
+            Some("g".into()),
+            AlertKind::Warning,
+            1,
+            1,
+        );
+        let (early, late) = (row.key_at(999), row.key_at(1_000));
+        assert!(early < late);
+        let (prefix, before) = due_bound(Platform::Discord, 999);
+        assert!(early.starts_with(&prefix) && early < before && late >= before);
+        assert_eq!(row.identity(), "discord:9|g|warn|1");
+    }
 }

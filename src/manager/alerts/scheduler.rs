@@ -22,6 +22,9 @@ pub const ALERT_LEASE_MS: u64 = 20_000;
 pub const ALERT_LATER_MS: u64 = 60_000;
 /// At most one list of games per player per this long.
 pub const MERGE_MS: u64 = 10 * 60_000;
+/// How long this process leaves its own claim to its adapter (an adapter that never
+/// answers loses it then).
+const HANDED_MAX_MS: u64 = 10 * 60_000;
 /// Rows one tick reads per platform at most.
 const PER_TICK: usize = 256;
 /// How often the scheduler ticks.
@@ -34,9 +37,9 @@ pub(crate) struct Alerts {
     owner: String,
     /// Players this process read (or made) reachable, and when (`reachable_again`).
     pub(super) reachable: mini_moka::sync::Cache<String, u64>,
-    /// Alerts handed to an adapter and not yet done: this process does not take its own
-    /// claim again while its adapter still holds it.
-    handed: Mutex<HashSet<String>>,
+    /// Alerts handed to an adapter and not yet done, and when: this process does not take
+    /// its own claim again while its adapter still holds it (at most `HANDED_MAX_MS`).
+    handed: Mutex<HashMap<String, u64>>,
     /// Ticks do not overlap.
     ticking: AsyncMutex<()>,
 }
@@ -50,7 +53,7 @@ impl Alerts {
                 .max_capacity(langs::RECENT_USERS)
                 .time_to_live(std::time::Duration::from_secs(3600))
                 .build(),
-            handed: Mutex::new(HashSet::new()),
+            handed: Mutex::new(HashMap::new()),
             ticking: AsyncMutex::new(()),
         }
     }
@@ -88,13 +91,18 @@ enum Decision {
     Send {
         games: Vec<TurnLine>,
         state: Option<Versioned<NotifyState>>,
-        next: Option<(AlertRow, u64)>,
+        next: Option<Box<(AlertRow, u64)>>,
     },
 }
 
 impl Manager {
-    /// Starts the scheduler's task (one per process).
+    /// Starts the scheduler's task (one per process). On a manual clock there is none:
+    /// a test moves the time and calls `alert_tick` itself, so what it sees never depends
+    /// on when a real second passed.
     pub(in crate::manager) fn spawn_alerts(&self) {
+        if matches!(self.inner.clock, Clock::Manual(_)) {
+            return;
+        }
         let weak: Weak<Inner> = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(TICK);
@@ -183,7 +191,10 @@ impl Manager {
         };
         let (row, revision) = (found.value, found.revision);
         let mine = row.claim.as_deref() == Some(self.inner.alerts.owner.as_str());
-        if mine && lock(&self.inner.alerts.handed).contains(&row.identity()) {
+        let held = lock(&self.inner.alerts.handed)
+            .get(&row.identity())
+            .copied();
+        if mine && held.is_some_and(|at| now.saturating_sub(at) < HANDED_MAX_MS) {
             return Ok(false);
         }
         let mut batch = Batch::new();
@@ -209,7 +220,8 @@ impl Manager {
                 if let Some(Versioned { value, revision }) = &state {
                     Manager::put_state(&mut batch, &row.user, value, *revision)?;
                 }
-                if let Some((next, due)) = &next {
+                if let Some(next) = &next {
+                    let (next, due) = &**next;
                     batch.put(Tree::Alerts, &next.key_at(*due), next)?;
                 }
                 let written = self.write(batch).await?;
@@ -224,7 +236,7 @@ impl Manager {
                     kind: row.kind,
                     games,
                 };
-                lock(&self.inner.alerts.handed).insert(row.identity());
+                lock(&self.inner.alerts.handed).insert(row.identity(), now);
                 if let Err(error) = queue.try_send(alert) {
                     let alert = match error {
                         mpsc::error::TrySendError::Full(a)
@@ -270,7 +282,7 @@ impl Manager {
             return Ok(Decision::Send {
                 games,
                 state: Some(state),
-                next: Some((following, next)),
+                next: Some(Box::new((following, next))),
             });
         }
         let Some(line) = self.turn_line_of(row, now).await else {
@@ -301,7 +313,12 @@ impl Manager {
             }
             return Ok(Decision::At(told + MERGE_MS));
         }
-        let games = self.turn_lines(&row.user, now).await;
+        let mut games = self.turn_lines(&row.user, now).await;
+        if !games.iter().any(|g| g.game == line.game) {
+            // A game this process has not indexed (made by another one moments ago).
+            games.push(line);
+            sort_lines(&mut games);
+        }
         state.value.last_told_ms = now;
         state.value.last_alert = Some(identity);
         Ok(Decision::Send {
@@ -363,7 +380,7 @@ impl Manager {
             };
             lines.extend(self.turn_line(&game, user, now));
         }
-        lines.sort_by(|a, b| a.left_ms.cmp(&b.left_ms).then_with(|| a.game.cmp(&b.game)));
+        sort_lines(&mut lines);
         lines
     }
 
@@ -405,4 +422,9 @@ impl Manager {
         }
         Ok(())
     }
+}
+
+/// Least time left first (then by game id, so the order is one on every process).
+fn sort_lines(lines: &mut [TurnLine]) {
+    lines.sort_by(|a, b| a.left_ms.cmp(&b.left_ms).then_with(|| a.game.cmp(&b.game)));
 }
