@@ -197,6 +197,7 @@ fn game_record(
         arena: None,
         seat: None,
         watched: false,
+        premoves: Default::default(),
     }
 }
 

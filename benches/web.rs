@@ -109,6 +109,7 @@ fn record(g: usize, rng: &mut Lcg) -> GameRecord {
         arena: None,
         seat: None,
         watched: false,
+        premoves: Default::default(),
     }
 }
 

@@ -93,6 +93,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         arena: None,
         seat: None,
         watched: false,
+        premoves: Default::default(),
     }
 }
 

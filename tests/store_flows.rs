@@ -502,6 +502,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         arena: None,
         seat: None,
         watched: false,
+        premoves: Default::default(),
     }
 }
 

@@ -90,6 +90,7 @@ impl Manager {
             arena,
             seat,
             watched: false,
+            premoves: Default::default(),
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -61,6 +61,10 @@ pub struct GameRecord {
     /// reads the store once. Set once, by the first spectator's board.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub watched: bool,
+    /// Each side's conditional premoves (White, Black; `premoves.rs`): shown to their
+    /// author only, never in a view or record; none in games stored before them.
+    #[serde(default, skip_serializing_if = "super::premoves::none_queued")]
+    pub premoves: [super::premoves::Premoves; 2],
 }
 
 impl GameRecord {
@@ -91,6 +95,8 @@ impl GameRecord {
             arena,
             seat,
             watched: _,
+            // Only their author sees them: no board changes with them.
+            premoves: _,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -484,6 +490,7 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            premoves: Default::default(),
         }
     }
 

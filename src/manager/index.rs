@@ -264,6 +264,7 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            premoves: Default::default(),
         })
     }
 

@@ -163,6 +163,7 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            premoves: Default::default(),
         }
     }
 

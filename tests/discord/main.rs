@@ -11,6 +11,7 @@ mod hint;
 mod history;
 mod links;
 mod names;
+mod premoves;
 mod puzzles;
 mod ratings;
 mod review;

@@ -24,6 +24,7 @@ mod hints;
 mod history;
 mod listing;
 mod messages;
+mod premoves;
 mod puzzle;
 pub mod rest;
 mod tournament;

@@ -30,6 +30,7 @@ mod markup;
 mod outbox;
 mod placement;
 mod poster;
+mod premoves;
 mod puzzles;
 mod refs;
 mod reviews;
