@@ -198,6 +198,7 @@ fn game_record(
         seat: None,
         watched: false,
         alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

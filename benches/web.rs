@@ -110,6 +110,7 @@ fn record(g: usize, rng: &mut Lcg) -> GameRecord {
         seat: None,
         watched: false,
         alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

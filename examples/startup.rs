@@ -94,6 +94,7 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         seat: None,
         watched: false,
         alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

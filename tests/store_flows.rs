@@ -503,6 +503,7 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         seat: None,
         watched: false,
         alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

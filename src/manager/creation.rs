@@ -91,6 +91,7 @@ impl Manager {
             seat,
             watched: false,
             alerts: Vec::new(),
+            premoves: Default::default(),
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -65,6 +65,10 @@ pub struct GameRecord {
     /// move's write deletes them, as does the write that ends the game.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<String>,
+    /// Each side's conditional premoves (White, Black; `premoves.rs`): shown to their
+    /// author only, never in a view or record; none in games stored before them.
+    #[serde(default, skip_serializing_if = "super::premoves::none_queued")]
+    pub premoves: [super::premoves::Premoves; 2],
 }
 
 impl GameRecord {
@@ -96,6 +100,8 @@ impl GameRecord {
             seat,
             watched: _,
             alerts: _,
+            // Only their author sees them: no board changes with them.
+            premoves: _,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -490,6 +496,7 @@ mod tests {
             seat: None,
             watched: false,
             alerts: Vec::new(),
+            premoves: Default::default(),
         }
     }
 

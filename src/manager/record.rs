@@ -164,6 +164,7 @@ mod tests {
             seat: None,
             watched: false,
             alerts: Vec::new(),
+            premoves: Default::default(),
         }
     }
 

@@ -523,6 +523,7 @@ impl Manager {
         after: &mut GameRecord,
         revision: u64,
     ) -> Result<u64, ActionError> {
+        premoves::clear_at_end(after);
         after.version = before.version + u64::from(after.shows_more_than(before));
         // The game's private alerts change with its moves, in the same write (`alerts`).
         let mut alert_rows = Batch::new();
@@ -604,6 +605,8 @@ impl Manager {
             self.apply_due_clock(&mut game, arrived_ms).await?;
             let before = game.clone();
             let out = change(&mut game, arrived_ms / 1000)?;
+            // A premoved reply joins the move it answers in one write.
+            premoves::follow(before.ply(), &mut game, arrived_ms / 1000);
             if game.ply() != before.ply() {
                 // A player who moved has seen the board, wherever it reached them.
                 let mover = before.position.to_move();

@@ -156,6 +156,9 @@ pub struct Actions {
     pub hint: bool,
     /// The viewer may go berserk: an arena game, timed, before their first move.
     pub berserk: bool,
+    /// The viewer may see and enter their conditional premoves (`Manager::premoves`): a
+    /// player of an ongoing correspondence game between two people.
+    pub premoves: bool,
 }
 
 impl GameView {
@@ -257,6 +260,9 @@ impl GameView {
             review: !ongoing && self.ply > 0,
             hint: my_turn && self.hints_left() > 0,
             berserk: ongoing && side.is_some_and(|s| self.may_berserk(s)),
+            premoves: ongoing
+                && player
+                && super::premoves::allowed(self.time_control, &self.players),
         }
     }
 }

@@ -12,6 +12,7 @@ mod hint;
 mod history;
 mod links;
 mod names;
+mod premoves;
 mod puzzles;
 mod ratings;
 mod review;

@@ -19,6 +19,7 @@ mod history;
 mod inline;
 mod links;
 mod load;
+mod premoves;
 mod puzzles;
 mod review;
 mod scale;

@@ -13,6 +13,7 @@ mod play;
 mod play_browser;
 mod play_chat;
 mod players;
+mod premoves;
 mod processes;
 mod readonly;
 mod tournaments;

@@ -76,7 +76,8 @@ impl EventHandler for Handler {
                     Ok(
                         Button::Record { .. }
                         | Button::JoinTournament { .. }
-                        | Button::LeaveTournament { .. },
+                        | Button::LeaveTournament { .. }
+                        | Button::Premoves { .. },
                     ) => Deferral::Message { ephemeral: true },
                     _ => Deferral::Update,
                 };
@@ -595,6 +596,11 @@ impl Bot {
         let message = press.message.id.get();
         match button {
             Button::LaunchActivity => self.launch_activity(origin, lang).await,
+            Button::Premoves { game } => self.open_premoves(origin, &user, game, lang).await,
+            Button::PremoveKey { game, edits, key } => {
+                self.premove_key(origin, &user, (game, edits, key), lang)
+                    .await
+            }
             Button::Review { game } => self.review(origin, (&user, &chat), Some(game), lang).await,
             Button::Hint { game, ply } => {
                 self.hint(http, origin, (&user, &chat), (game, ply), lang)

@@ -26,6 +26,7 @@ mod history;
 mod listing;
 mod messages;
 mod notify;
+mod premoves;
 mod puzzle;
 pub mod rest;
 mod tournament;

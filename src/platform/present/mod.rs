@@ -27,6 +27,7 @@ mod clock;
 pub mod history_text;
 mod link;
 mod names;
+pub mod premoves;
 pub mod puzzle;
 pub mod review;
 pub mod tournament;
@@ -488,6 +489,25 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
             )
         }
         ActionError::HintsBusy => t!(lang, "manager-error-hints-busy"),
+        ActionError::PremovesNotHere => t!(lang, "manager-error-premoves-not-here"),
+        ActionError::PremovesOnTheirTurn => t!(lang, "manager-error-premoves-on-their-turn"),
+        ActionError::TooManyPremoves => t!(
+            lang,
+            "manager-error-too-many-premoves",
+            lines = crate::manager::premoves::MAX_LINES,
+            moves = crate::manager::premoves::MAX_LINE_MOVES
+        ),
+        ActionError::PremoveIllegal { line, step, pit } => t!(
+            lang,
+            "manager-error-premove-illegal",
+            line = *line,
+            step = *step,
+            pit = *pit
+        ),
+        ActionError::PremovesDisagree { line } => {
+            t!(lang, "manager-error-premoves-disagree", line = *line)
+        }
+        ActionError::PremoveLineUnfinished => t!(lang, "manager-error-premove-line-unfinished"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
         ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
         ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
@@ -594,6 +614,7 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
                 acc.review |= b.review;
                 acc.hint |= b.hint;
                 acc.berserk |= b.berserk;
+                acc.premoves |= b.premoves;
                 acc
             })
         }
@@ -653,6 +674,11 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
             ply,
         },
         t!(lang, "manager-button-resign"),
+    );
+    add(
+        a.premoves,
+        Button::Premoves { game: game.clone() },
+        t!(lang, "premoves-button"),
     );
     add(
         a.rematch,

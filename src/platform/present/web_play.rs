@@ -27,6 +27,58 @@ pub struct Seat {
     pub actions: SeatActions,
     /// A line to show the player (a hint), or `None`.
     pub message: Option<String>,
+    /// The player's own conditional premoves, in a correspondence game between people
+    /// (`with_premoves`); `None` elsewhere, and always for anyone else.
+    pub premoves: Option<SeatPremoves>,
+}
+
+/// A player's premoves as their page's panel shows them (docs/premoves.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatPremoves {
+    /// Lines may be entered now (the opponent is to move).
+    pub open: bool,
+    /// Each line as read: `3 → 7; 5 → 2`.
+    pub shown: Vec<String>,
+    /// Each line as typed in the panel: `3 7 5 2`.
+    pub typed: Vec<String>,
+}
+
+/// `seat` with its player's premoves (read for them alone: `Manager::premoves`).
+pub fn with_premoves(mut seat: Seat, mine: &crate::manager::PremovesView) -> Seat {
+    let typed = |line: &Vec<u8>| {
+        let pits: Vec<String> = line.iter().map(u8::to_string).collect();
+        pits.join(" ")
+    };
+    seat.premoves = Some(SeatPremoves {
+        open: mine.open,
+        shown: mine
+            .lines
+            .iter()
+            .map(|l| super::premoves::line_text(l))
+            .collect(),
+        typed: mine.lines.iter().map(typed).collect(),
+    });
+    seat
+}
+
+/// The lines typed in the page's panel, one per row of pits separated by spaces or
+/// commas; `None` for anything but pits 1-9 (too many rows or pits are left to the
+/// manager's limits, whose refusals name them).
+pub fn read_premoves(rows: &[String]) -> Option<Vec<Vec<u8>>> {
+    rows.iter()
+        .filter(|row| !row.trim().is_empty())
+        .map(|row| {
+            row.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let digits = w.bytes().all(|b| b.is_ascii_digit());
+                    w.parse::<u8>()
+                        .ok()
+                        .filter(|p| digits && (1..=9).contains(p))
+                })
+                .collect::<Option<Vec<u8>>>()
+        })
+        .collect()
 }
 
 /// The actions open to the caller now, besides moves.
@@ -38,6 +90,8 @@ pub struct SeatActions {
     pub resign: bool,
     pub rematch: bool,
     pub hint: bool,
+    /// The premoves panel is shown (filled by `with_premoves`).
+    pub premoves: bool,
 }
 
 /// An action a page asks for (`POST /g/<key>/act`), by the name the contract gives it.
@@ -50,6 +104,8 @@ pub enum PageAction {
     DeclineDraw,
     Rematch,
     Hint,
+    /// Replace the player's premove lines (`{"action":"premoves","lines":["3 7", ...]}`).
+    Premoves,
 }
 
 impl PageAction {
@@ -63,6 +119,7 @@ impl PageAction {
             "decline_draw" => PageAction::DeclineDraw,
             "rematch" => PageAction::Rematch,
             "hint" => PageAction::Hint,
+            "premoves" => PageAction::Premoves,
             _ => return None,
         })
     }
@@ -83,6 +140,7 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
             pits: Vec::new(),
             actions: SeatActions::default(),
             message,
+            premoves: None,
         };
     };
     let a = view.actions_for(Some(user));
@@ -98,8 +156,10 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
             resign: a.resign,
             rematch: a.rematch && view.against_bot(),
             hint: a.hint,
+            premoves: a.premoves,
         },
         message,
+        premoves: None,
     }
 }
 
@@ -108,6 +168,7 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
 pub fn page_offers(seat: &Seat, action: PageAction) -> bool {
     match action {
         PageAction::Rematch => seat.actions.rematch,
+        PageAction::Premoves => seat.actions.premoves,
         _ => true,
     }
 }
@@ -141,6 +202,11 @@ pub struct PlayWords {
     pub hint: String,
     pub failed: String,
     pub signed_out: String,
+    pub premoves: String,
+    pub premoves_help: String,
+    pub premoves_none: String,
+    pub premoves_save: String,
+    pub premoves_clear: String,
 }
 
 pub fn play_words(lang: Lang) -> PlayWords {
@@ -159,6 +225,11 @@ pub fn play_words(lang: Lang) -> PlayWords {
         hint: t!(lang, "web-play-hint-button"),
         failed: t!(lang, "web-play-failed"),
         signed_out: t!(lang, "web-me-signed-out"),
+        premoves: t!(lang, "premoves-button"),
+        premoves_help: t!(lang, "web-play-premoves-help"),
+        premoves_none: t!(lang, "premoves-none"),
+        premoves_save: t!(lang, "web-play-premoves-save"),
+        premoves_clear: t!(lang, "premoves-clear"),
     }
 }
 
@@ -306,11 +377,25 @@ mod tests {
             ("decline_draw", PageAction::DeclineDraw),
             ("rematch", PageAction::Rematch),
             ("hint", PageAction::Hint),
+            ("premoves", PageAction::Premoves),
         ] {
             assert_eq!(PageAction::named(name), Some(action));
         }
         assert_eq!(PageAction::named("abort"), None);
         assert_eq!(PageAction::named("Move"), None);
+    }
+
+    #[test]
+    fn premove_rows_are_read_as_pits() {
+        let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            read_premoves(&rows(&["3 7 5 2", " 4,4 ", ""])),
+            Some(vec![vec![3, 7, 5, 2], vec![4, 4]])
+        );
+        assert_eq!(read_premoves(&rows(&[])), Some(vec![]));
+        assert_eq!(read_premoves(&rows(&["3 0"])), None);
+        assert_eq!(read_premoves(&rows(&["3 seven"])), None);
+        assert_eq!(read_premoves(&rows(&["3 +7"])), None);
     }
 
     #[test]

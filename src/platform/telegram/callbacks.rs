@@ -93,6 +93,13 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
     if let Button::JoinTournament { .. } | Button::LeaveTournament { .. } = &button {
         return super::tournaments::press(&ctx, &q, &button, lang).await;
     }
+    if let Button::Premoves { game } = &button {
+        return super::premoves::open(&ctx, &q, game, &actor, lang).await;
+    }
+    if let Button::PremoveKey { game, edits, key } = &button {
+        let pressed = (game.as_str(), *edits, *key);
+        return super::premoves::key(&ctx, &q, pressed, &place, &actor, lang).await;
+    }
     if let Button::Hint { game, ply } = &button {
         return super::hints::press(&ctx, &q, (game, *ply), &place, &actor, lang).await;
     }

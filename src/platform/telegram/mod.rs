@@ -31,6 +31,7 @@ mod markup;
 mod outbox;
 mod placement;
 mod poster;
+mod premoves;
 mod puzzles;
 mod refs;
 mod reviews;

@@ -21,8 +21,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use std::collections::HashMap;
 
-/// The largest action body read (`{"action":"move","ply":123,"pit":4}` is 40 bytes).
-pub const MAX_BODY: usize = 1024;
+/// The largest action body read (`{"action":"move","ply":123,"pit":4}` is 40 bytes; 30
+/// premove lines of 30 pits are under 2,100).
+pub const MAX_BODY: usize = 4096;
 
 /// What a page asks for.
 #[derive(serde::Deserialize)]
@@ -30,6 +31,8 @@ struct Ask {
     action: String,
     ply: Option<u16>,
     pit: Option<u8>,
+    /// Premove lines as typed, one per row (`"3 7 5 2"`).
+    lines: Option<Vec<String>>,
 }
 
 /// The request's session, or the answer refusing it.
@@ -64,7 +67,11 @@ pub(super) async fn seat(
         Err(refusal) => return refusal,
     };
     match app.manager.game_page(&key).await {
-        Ok(page) => answer(&web_play::seat(&page.view, &session.user, None), None, None),
+        Ok(page) => answer(
+            &seat_for(&app, &page.view, &session, None).await,
+            None,
+            None,
+        ),
         Err(error) => refused(&error, lang),
     }
 }
@@ -122,6 +129,11 @@ fn read_ask(body: &[u8]) -> Option<(PageAction, Ask)> {
     let action = PageAction::named(&ask.action)?;
     let complete = match action {
         PageAction::Move => ask.ply.is_some() && ask.pit.is_some_and(|p| (1..=9).contains(&p)),
+        PageAction::Premoves => ask
+            .lines
+            .as_deref()
+            .and_then(web_play::read_premoves)
+            .is_some(),
         _ => true,
     };
     complete.then_some((action, ask))
@@ -178,6 +190,14 @@ async fn perform(
         PageAction::AcceptDraw => Action::AcceptDraw { game },
         PageAction::DeclineDraw => Action::DeclineDraw { game },
         PageAction::Rematch => Action::Rematch { game },
+        PageAction::Premoves => {
+            let rows = ask.lines.as_deref().unwrap_or_default();
+            let lines = web_play::read_premoves(rows).unwrap_or_default();
+            let set = crate::manager::PremoveEdit::Set(lines);
+            app.manager.edit_premoves(&actor, &game, None, set).await?;
+            let answered = after(app, &page.key, session, None, lang).await;
+            return Ok(answered.unwrap_or_else(|| json(StatusCode::OK, "{}".into())));
+        }
     };
     let request = Request {
         actor,
@@ -189,14 +209,19 @@ async fn perform(
         // A rematch against the bot: its new game, on its own page.
         Reply::Game(view) if view.id != page.view.id => {
             let key = app.manager.page_key(&view.id).await?;
-            let seat = web_play::seat(&view, &session.user, None);
+            let seat = seat_for(app, &view, session, None).await;
             Ok(answer(&seat, None, Some(&format!("/g/{key}"))))
         }
         Reply::Game(view) => {
-            let answered = after(app, &page.key, session, None, lang).await;
+            if let Some(answered) = after(app, &page.key, session, None, lang).await {
+                return Ok(answered);
+            }
             // The game could not be read again: the view the manager answered with.
-            Ok(answered
-                .unwrap_or_else(|| answer(&web_play::seat(&view, &session.user, None), None, None)))
+            Ok(answer(
+                &seat_for(app, &view, session, None).await,
+                None,
+                None,
+            ))
         }
         Reply::Challenge(_) | Reply::Games(_) => Ok(after(app, &page.key, session, None, lang)
             .await
@@ -220,9 +245,30 @@ async fn after(
             return None;
         }
     };
-    let seat = web_play::seat(&page.view, &session.user, message);
+    let seat = seat_for(app, &page.view, session, message).await;
     let state = LiveState::new(page).json(lang);
     Some(answer(&seat, Some(&state), None))
+}
+
+/// The session's seat in `view`, with their own premoves when the game has them (read for
+/// them alone; a failed read leaves the panel out rather than the seat).
+async fn seat_for(
+    app: &App,
+    view: &crate::manager::GameView,
+    session: &WebSession,
+    message: Option<String>,
+) -> Seat {
+    let seat = web_play::seat(view, &session.user, message);
+    if !seat.actions.premoves {
+        return seat;
+    }
+    match app.manager.premoves(&session.user, &view.id).await {
+        Ok(mine) => web_play::with_premoves(seat, &mine),
+        Err(error) => {
+            tracing::warn!(%error, "web: premoves could not be read");
+            seat
+        }
+    }
 }
 
 /// The seat as JSON, with the game's `state` (JSON already) and the address to go to

@@ -1,7 +1,8 @@
 // A signed-in player's controls (issue 50). On a game's page: asks the server for the
 // player's seat (/g/<key>/seat) and, on their turn, lays a button over each pit they may
 // play (data-pit, 1-9 in their own numbering: the server decides which); draw, resign (with
-// a confirm), rematch and hint below the board. An action goes to /g/<key>/act, and the
+// a confirm), rematch and hint below the board; in a correspondence game, a panel of the
+// player's own premoves (lines typed one per row, saved or cleared as a whole). An action goes to /g/<key>/act, and the
 // board updates from its answer at once (handed to game.js as a "toguz:state" event); the
 // bot's reply or the opponent's move comes through the page's live stream. On /me: signing
 // out, and the list of games for a session kept in the tab.
@@ -128,8 +129,66 @@
       });
     }
 
+    // The premoves panel, made once (a redraw keeps what is being typed).
+    const premovesNode = document.createElement("section");
+    premovesNode.id = "play-premoves";
+    premovesNode.hidden = true;
+    const premovesTitle = document.createElement("h3");
+    const premovesList = document.createElement("ol");
+    const premovesHelp = document.createElement("p");
+    premovesHelp.className = "meta";
+    const premovesInput = document.createElement("textarea");
+    premovesInput.rows = 3;
+    premovesInput.id = "premoves-lines";
+    const premovesControls = document.createElement("div");
+    premovesControls.className = "controls";
+    premovesNode.append(premovesTitle, premovesList, premovesHelp, premovesInput, premovesControls);
+    playNode.appendChild(premovesNode);
+    let premovesTyped = false;
+    premovesInput.addEventListener("input", () => {
+      premovesTyped = true;
+    });
+
+    function renderPremoves() {
+      const mine = seat && seat.premoves;
+      premovesNode.hidden = !mine;
+      if (!mine) return;
+      premovesTitle.textContent = words.premoves;
+      premovesList.replaceChildren();
+      for (const line of mine.shown) {
+        const item = document.createElement("li");
+        item.textContent = line;
+        premovesList.appendChild(item);
+      }
+      if (!mine.shown.length) {
+        const item = document.createElement("li");
+        item.className = "meta";
+        item.textContent = words.premoves_none;
+        premovesList.appendChild(item);
+      }
+      premovesHelp.textContent = words.premoves_help;
+      premovesHelp.hidden = !mine.open;
+      premovesInput.hidden = !mine.open;
+      if (!premovesTyped) premovesInput.value = mine.typed.join("\n");
+      premovesControls.replaceChildren();
+      if (mine.open) premovesControls.appendChild(button(words.premoves_save, "premoves_save"));
+      if (mine.shown.length) premovesControls.appendChild(button(words.premoves_clear, "premoves_clear", "danger"));
+    }
+
+    premovesControls.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-action]");
+      if (!b || !seat) return;
+      const clear = b.dataset.action === "premoves_clear";
+      const lines = clear ? [] : premovesInput.value.split("\n");
+      // Cleared: the box shows the (empty) queue again; saved: what was typed stays, also
+      // when the save is refused.
+      if (clear) premovesTyped = false;
+      act({ action: "premoves", lines: lines });
+    });
+
     function render() {
       telegramMain();
+      renderPremoves();
       if (!seat || seat.side === null) {
         playNode.hidden = true;
         pits();

@@ -1,0 +1,144 @@
+//! The Premoves button under a correspondence board (docs/premoves.md). Boards live in
+//! groups, so a press opens the presser's builder in their private chat with the bot: a
+//! message with the lines as text and a keyboard of pits, Add line, Undo, Clear all and
+//! Done. If Telegram refuses that message (the presser never started the bot, or blocked
+//! it), the press is answered with a notice and a link that opens the private chat.
+//!
+//! The builder's lines and draft are in the game's record (`Manager::edit_premoves`), so it
+//! works after a restart and from any process; each key press edits the builder in place.
+//! The message is sent by a task of its own: the handler never waits on a flood limit.
+
+use super::failure::{Failure, HandlerResult};
+use super::poster::Content;
+use super::refs::MsgRef;
+use super::toast::{answer, answer_with_link};
+use super::Ctx;
+use crate::i18n::Lang;
+use crate::manager::buttons::{encode, PremoveKey};
+use crate::manager::{ActionError, PremovesView};
+use crate::model::UserRef;
+use crate::platform::present::premoves;
+use crate::t;
+use std::sync::Arc;
+use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
+use teloxide::{ApiError, RequestError};
+
+/// A press on Premoves: the presser's builder, in their private chat.
+pub async fn open(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    game: &str,
+    actor: &UserRef,
+    lang: Lang,
+) -> HandlerResult {
+    let view = ctx.manager.premoves(actor, game).await?;
+    if !view.open {
+        let err = match view.game.is_over() {
+            true => ActionError::GameOver,
+            false => ActionError::PremovesOnTheirTurn,
+        };
+        return Err(Failure::Refused { err, alert: true });
+    }
+    let private = q.from.id.0 as i64;
+    let content = builder(&view, lang);
+    let (ctx, q) = (ctx.clone(), q.clone());
+    tokio::spawn(async move {
+        match ctx.poster.send(private, &content, None).await {
+            Ok(_) => {
+                ctx.people.note_private(q.from.id.0);
+                answer(&ctx, &q, t!(lang, "premoves-opened-private"), false).await;
+            }
+            Err(err) if unreachable(&err) => {
+                tracing::info!(
+                    error = ctx.poster.describe(&err),
+                    "telegram: premoves not sent privately"
+                );
+                let url = format!("https://t.me/{}?start=premoves", ctx.username);
+                let text = t!(lang, "premoves-start-bot", link = url.clone());
+                answer_with_link(&ctx, &q, text, url).await;
+            }
+            Err(err) => {
+                let error = ctx.poster.describe(&err);
+                tracing::warn!(error, "telegram: premoves builder not sent");
+                let text = t!(lang, "manager-error-storage");
+                answer(&ctx, &q, text, true).await;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// A key of the builder, pressed on `place`: the change made durable, then the builder
+/// redrawn there (Done: the lines alone, no keys).
+pub async fn key(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    (game, edits, key): (&str, u32, PremoveKey),
+    place: &MsgRef,
+    actor: &UserRef,
+    lang: Lang,
+) -> HandlerResult {
+    let content = match premoves::key_edit(key) {
+        Some(edit) => {
+            let view = ctx
+                .manager
+                .edit_premoves(actor, game, Some(edits), edit)
+                .await?;
+            builder(&view, lang)
+        }
+        None => {
+            let view = ctx.manager.premoves(actor, game).await?;
+            Content::Text {
+                text: super::boards::html(&premoves::closed_text(&view, lang)),
+                keyboard: None,
+            }
+        }
+    };
+    // Edits of one builder go out newest last: the count of changes orders them.
+    let version = u64::from(edits) + 1;
+    ctx.poster.edit(place.clone(), content, version);
+    answer(ctx, q, String::new(), false).await;
+    Ok(())
+}
+
+/// The builder: its text (HTML: names are escaped) and its keys.
+fn builder(view: &PremovesView, lang: Lang) -> Content {
+    let rows: Vec<Vec<InlineKeyboardButton>> = premoves::builder_keys(view, lang)
+        .iter()
+        .map(|row| {
+            row.iter()
+                // Telegram has no disabled buttons: a pit that cannot be played is left out.
+                .filter(|b| b.enabled || !matches!(key_of(&b.button), Some(PremoveKey::Pit(_))))
+                .map(|b| InlineKeyboardButton::callback(b.label.clone(), encode(&b.button)))
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
+        .collect();
+    Content::Text {
+        text: super::boards::html(&premoves::builder_text(view, lang)),
+        keyboard: Some(InlineKeyboardMarkup::new(rows)),
+    }
+}
+
+fn key_of(button: &crate::manager::buttons::Button) -> Option<PremoveKey> {
+    match button {
+        crate::manager::buttons::Button::PremoveKey { key, .. } => Some(*key),
+        _ => None,
+    }
+}
+
+/// Whether Telegram refused a private message because the user cannot be written to: they
+/// never started the bot, blocked it, or are gone.
+fn unreachable(err: &RequestError) -> bool {
+    match err {
+        RequestError::Api(
+            ApiError::BotBlocked
+            | ApiError::CantInitiateConversation
+            | ApiError::UserDeactivated
+            | ApiError::ChatNotFound,
+        ) => true,
+        // Telegram words "can't initiate conversation" as a 403 "Forbidden: ...".
+        RequestError::Api(ApiError::Unknown(text)) => text.starts_with("Forbidden"),
+        _ => false,
+    }
+}
