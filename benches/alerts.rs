@@ -69,6 +69,7 @@ fn record(i: usize, started: u64) -> GameRecord {
         seat: None,
         watched: false,
         alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

@@ -27,6 +27,7 @@ fn game(time: TimeControl) -> Game {
         seat: None,
         watched: false,
         premoves: Default::default(),
+        alerts: Vec::new(),
     })
 }
 

@@ -174,6 +174,7 @@ mod tests {
             seat: None,
             watched: false,
             alerts: Vec::new(),
+            premoves: Default::default(),
         }
     }
 
