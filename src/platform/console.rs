@@ -705,6 +705,8 @@ mod tests {
         assert_eq!(parse_command("quit"), Command::Quit);
         assert_eq!(parse_command("Review"), Command::Review);
         assert_eq!(parse_command("разбор"), Command::Review);
+        assert_eq!(parse_command("games"), Command::Games);
+        assert_eq!(parse_command("Ойындар"), Command::Games);
         assert_eq!(parse_command("талдау"), Command::Review);
         assert_eq!(parse_command("hint"), Command::Hint);
         assert_eq!(parse_command("Подсказка"), Command::Hint);

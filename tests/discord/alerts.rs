@@ -7,7 +7,9 @@
 
 use serde_json::{json, Value};
 use std::time::Duration;
+use toguz::manager::alerts::ALERT_LEASE_MS;
 use toguz::manager::{Clock, Manager};
+use toguz::model::Platform;
 use toguz::testing::discord::bot::{start_with_manager, Options};
 use toguz::testing::discord::{id_of, to_move, Call, FakeDiscord, Place, User};
 use toguz::testing::manager::{test_config, T0};
@@ -134,6 +136,26 @@ impl Server {
         })
     }
 
+    /// Waits until the alerts of `user` handed to the adapter are done (a claimed row's key
+    /// is its lease's end: none due by then is left): a clock moved on before would find
+    /// the claim still out and past its lease, and the alert would be taken again.
+    async fn settled(&self, user: &User) {
+        let mine = format!("|discord:{}|", user.id);
+        let lease_end = self.manager.clock().now_ms() + ALERT_LEASE_MS;
+        for _ in 0..500 {
+            let keys = self
+                .manager
+                .due_alerts(Platform::Discord, lease_end)
+                .await
+                .expect("the store answers");
+            if !keys.iter().any(|k| k.contains(&mine)) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{}'s alert still out", user.name);
+    }
+
     /// Messages the bot tried to post in `user`'s DM after call `from`, whatever came of it.
     fn dm_tries(&self, from: usize, user: &User) -> usize {
         let Some(channel) = self.fake.dm_channel_of(user) else {
@@ -217,6 +239,7 @@ async fn a_two_day_game_tells_the_player_to_move_in_a_dm_and_warns_them_once() {
         dm_posts(&s.fake, from, &mover).is_empty(),
         "the mover is told nothing"
     );
+    s.settled(&other).await;
 
     // `/games` for the player to move: their move, and the time left.
     let call = s.slash(&other, "games", json!([]), &[]).await;
@@ -237,6 +260,7 @@ async fn a_two_day_game_tells_the_player_to_move_in_a_dm_and_warns_them_once() {
         warned[0]["content"],
         format!("Time is running out against {}: 9 h left.", mover.name)
     );
+    s.settled(&other).await;
     let from = s.fake.calls().len();
     s.advance(3600).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -300,6 +324,7 @@ async fn a_player_with_closed_dms_is_remembered_until_they_use_the_bot() {
         })
         .await;
     assert_eq!(refused.status, 403);
+    s.settled(&other).await;
     // The board in the channel names them (the ping of every game).
     let shown = s.fake.message(board).expect("the board");
     let content = shown["content"].as_str().unwrap_or_default();

@@ -7,6 +7,8 @@
 //! flood limits and the fake's.
 
 use std::time::Duration;
+use toguz::manager::alerts::ALERT_LEASE_MS;
+use toguz::model::Platform;
 use toguz::testing::manager::test_config;
 use toguz::testing::telegram::bot::{wait_board, Board, TOKEN, WAIT};
 use toguz::testing::telegram::inproc::InProcessBot;
@@ -126,6 +128,27 @@ impl Club {
         self.bot.block_on(async move { manager.alert_tick().await })
     }
 
+    /// Waits until the alerts of `who` handed to the adapter are done (a claimed row's key
+    /// is its lease's end: none due by then is left): a clock moved on before would find
+    /// the claim still out and past its lease, and the alert would be taken again.
+    fn settled(&self, who: &TgUser) {
+        let mine = format!("|telegram:{}|", who.id);
+        let lease_end = self.bot.clock.now_ms() + ALERT_LEASE_MS;
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let manager = self.bot.manager.clone();
+            let keys = self
+                .bot
+                .block_on(async move { manager.due_alerts(Platform::Telegram, lease_end).await })
+                .expect("the store answers");
+            if !keys.iter().any(|k| k.contains(&mine)) {
+                return;
+            }
+            assert!(std::time::Instant::now() < deadline, "still out: {keys:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The next private message the bot sends `who` after call `mark`.
     fn told(&self, mark: usize, who: &TgUser) -> Call {
         let (_, call) = self
@@ -205,6 +228,7 @@ fn a_two_day_game_tells_the_player_to_move_in_private_and_warns_them_once() {
         "{buttons:?}"
     );
     assert_eq!(club.tries_to(mark, &mover), 0, "the mover is told nothing");
+    club.settled(&other);
 
     // 38 h 24 min of the 48 gone: the warning, with the 9 h 36 min left.
     let mark = club.fake.mark();
@@ -218,6 +242,7 @@ fn a_two_day_game_tells_the_player_to_move_in_private_and_warns_them_once() {
             mover.first_name
         )
     );
+    club.settled(&other);
     let mark = club.fake.mark();
     club.bot.clock.advance(3600);
     club.tick();
@@ -278,6 +303,7 @@ fn an_unreachable_player_is_remembered_until_they_write_to_the_bot() {
     });
     let (_, refused) = refused.expect("the bot tried");
     assert_eq!(refused.status, 403, "{refused:#?}");
+    club.settled(&other);
     let (_, ping) = club
         .fake
         .wait_call(mark, WAIT, |c| {

@@ -86,7 +86,7 @@ fn several_games_are_listed_in_the_order_given_with_a_button_each() {
 #[test]
 fn the_warning_says_how_little_is_left() {
     let bob = line("Bob", TimeControl::Days(2), 9 * HOUR, None);
-    let m = message(AlertKind::Warning, &[bob.clone()], Lang::En);
+    let m = message(AlertKind::Warning, std::slice::from_ref(&bob), Lang::En);
     assert_eq!(m.text, "Time is running out against Bob: 9 h left.");
     let ru = message(AlertKind::Warning, &[bob], Lang::Ru);
     assert_eq!(
@@ -101,7 +101,7 @@ fn the_warning_says_how_little_is_left() {
 #[test]
 fn the_digest_lists_even_one_game() {
     let bob = line("Bob", TimeControl::Days(3), 50 * HOUR, None);
-    let m = message(AlertKind::Digest, &[bob.clone()], Lang::En);
+    let m = message(AlertKind::Digest, std::slice::from_ref(&bob), Lang::En);
     assert_eq!(
         m.text,
         "Your daily summary: it is your move in one game:\n• Bob (3 days per move: 2 days 2 h left)"
