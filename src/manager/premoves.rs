@@ -288,9 +288,7 @@ pub(super) fn follow(before_ply: u16, game: &mut Game, now: u64) -> Option<u8> {
     // Whatever happens next, a builder shown before this move is stale.
     mine.edits = mine.edits.wrapping_add(1);
     mine.draft.clear();
-    let Some(&played) = game.rec.moves.last() else {
-        return None;
-    };
+    let &played = game.rec.moves.last()?;
     let Some(reply) = mine
         .lines
         .iter()
