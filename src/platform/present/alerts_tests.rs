@@ -41,7 +41,7 @@ fn one_game_names_the_opponent_the_control_and_the_time_left() {
     );
     assert_eq!(
         ru.text,
-        "Ваш ход в партии против Боб (2 дня на ход: осталось 1 день 4 ч)."
+        "Ваш ход в партии с игроком Боб (2 дня на ход: осталось 1 день 4 ч)."
     );
     assert!(ru.buttons.is_empty(), "no page served, no button");
 }
@@ -77,7 +77,7 @@ fn several_games_are_listed_in_the_order_given_with_a_button_each() {
     assert!(ru.text.starts_with("Ваш ход в 2 партиях:\n"), "{}", ru.text);
     let kk = message(AlertKind::YourMove, &games[..2], Lang::Kk);
     assert!(
-        kk.text.starts_with("2 ойында сіздің жүрісіңіз:\n"),
+        kk.text.starts_with("2 ойында кезек сізде:\n"),
         "{}",
         kk.text
     );
@@ -91,7 +91,7 @@ fn the_warning_says_how_little_is_left() {
     let ru = message(AlertKind::Warning, &[bob], Lang::Ru);
     assert_eq!(
         ru.text,
-        "Время на исходе в партии против Bob: осталось 9 ч."
+        "Время на исходе в партии с игроком Bob: осталось 9 ч."
     );
     let soon = line("Bob", TimeControl::Days(1), 30 * 60_000, None);
     let m = message(AlertKind::Warning, &[soon], Lang::En);
@@ -108,7 +108,7 @@ fn the_digest_lists_even_one_game() {
     );
     let ru = message(AlertKind::Digest, &vec![bob.clone(); 21], Lang::Ru);
     assert!(
-        ru.text.starts_with("Сводка за день: ваш ход в 21 партии:"),
+        ru.text.starts_with("Ежедневная сводка: ваш ход в 21 партии:"),
         "{}",
         ru.text
     );
