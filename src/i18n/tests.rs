@@ -127,6 +127,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "ahead" => numbers(&[0, 1, 2, 5, 21]),
         "page" => numbers(&[1, 2, 12]),
         "pit" => numbers(&[3, 9, 10]),
+        // Premoves: a line and its move named in a refusal, the limits, a line as read.
+        "line" | "step" => numbers(&[1, 2, 30]),
+        "lines" => numbers(&[30]),
+        "moves" if key == "manager-error-too-many-premoves" => numbers(&[30]),
+        "moves" => text(&["3 → 7; 5 → …".into()]),
+        "link" => text(&["https://t.me/toguz_bot?start=premoves".into()]),
         "number" => numbers(&[1, 12, 40]),
         // Names in the list of games, kazans elsewhere.
         "white" | "black" if key == "manager-games-line" || key == "console-new-local-game" => {
