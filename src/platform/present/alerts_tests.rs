@@ -108,7 +108,8 @@ fn the_digest_lists_even_one_game() {
     );
     let ru = message(AlertKind::Digest, &vec![bob.clone(); 21], Lang::Ru);
     assert!(
-        ru.text.starts_with("Ежедневная сводка: ваш ход в 21 партии:"),
+        ru.text
+            .starts_with("Ежедневная сводка: ваш ход в 21 партии:"),
         "{}",
         ru.text
     );

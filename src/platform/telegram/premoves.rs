@@ -21,7 +21,6 @@ use crate::platform::present::premoves;
 use crate::t;
 use std::sync::Arc;
 use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
-use teloxide::{ApiError, RequestError};
 
 /// A press on Premoves: the presser's builder, in their private chat.
 pub async fn open(
@@ -48,7 +47,7 @@ pub async fn open(
                 ctx.people.note_private(q.from.id.0);
                 answer(&ctx, &q, t!(lang, "premoves-opened-private"), false).await;
             }
-            Err(err) if unreachable(&err) => {
+            Err(err) if super::poster::cannot_reach(&err) => {
                 tracing::info!(
                     error = ctx.poster.describe(&err),
                     "telegram: premoves not sent privately"
@@ -124,21 +123,5 @@ fn key_of(button: &crate::manager::buttons::Button) -> Option<PremoveKey> {
     match button {
         crate::manager::buttons::Button::PremoveKey { key, .. } => Some(*key),
         _ => None,
-    }
-}
-
-/// Whether Telegram refused a private message because the user cannot be written to: they
-/// never started the bot, blocked it, or are gone.
-fn unreachable(err: &RequestError) -> bool {
-    match err {
-        RequestError::Api(
-            ApiError::BotBlocked
-            | ApiError::CantInitiateConversation
-            | ApiError::UserDeactivated
-            | ApiError::ChatNotFound,
-        ) => true,
-        // Telegram words "can't initiate conversation" as a 403 "Forbidden: ...".
-        RequestError::Api(ApiError::Unknown(text)) => text.starts_with("Forbidden"),
-        _ => false,
     }
 }
