@@ -272,7 +272,8 @@ fn every_message_formats_in_every_language() {
 }
 
 /// Button labels fit three to a row on a phone: game and challenge buttons, the level
-/// keyboard, the inline challenge's button, the puzzles' buttons.
+/// keyboard, the inline challenge's button, the puzzles' buttons, the premove builder's
+/// keys (its Premoves button sits in a board's rows).
 #[test]
 fn every_button_label_fits_a_phone() {
     use crate::platform::present::MAX_BUTTON_LABEL;
@@ -284,6 +285,7 @@ fn every_button_label_fits_a_phone() {
                 .any(|p| k.starts_with(p))
         })
         .chain(["tg-inline-accept".to_string()])
+        .chain(["button", "add", "undo", "clear", "done"].map(|k| format!("premoves-{k}")))
         .collect();
     assert!(buttons.len() > 10, "{buttons:?}");
     for lang in Lang::ALL {
