@@ -8,6 +8,7 @@
 //! ready within 2 s is deferred and given later, and a panic is answered (`guard.rs`).
 
 use super::answer::{Deferral, Origin};
+use super::autocomplete;
 use super::commands::{self, BadOption, Command, TournamentCommand};
 use super::failure::{self, said, Failure, Handled};
 use super::guard::Guarded as _;
@@ -23,8 +24,7 @@ use crate::platform::present::history_text::{self, Whose};
 use crate::ratings::keys::Scope;
 use crate::t;
 use serenity::all::{
-    AutocompleteChoice, ChannelId, CommandInteraction, ComponentInteraction, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, EventHandler, GuildId, Http,
+    ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
     Interaction, Member, Ready, User, UserId,
 };
 use std::sync::atomic::Ordering;
@@ -92,32 +92,13 @@ impl EventHandler for Handler {
                 let work = self.bot.on_component(http, &origin, &press);
                 guard::guarded(&origin, started + guard::DEFER_AFTER, work).await;
             }
-            Interaction::Autocomplete(typing) => suggest(http, &typing).await,
+            Interaction::Autocomplete(typing) => autocomplete::suggest(http, &typing).await,
             _ => {}
         }
         tracing::debug!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             "Discord: interaction handled"
         );
-    }
-}
-
-/// Suggestions while a player types an option with autocomplete (only `time:`), in their
-/// client's language: answered at once, as Discord wants within 3 s; nothing is acted on.
-async fn suggest(http: &Http, typing: &CommandInteraction) {
-    let Some(focused) = typing.data.autocomplete().filter(|o| o.name == "time") else {
-        return;
-    };
-    let lang = Lang::from_locale(Some(typing.locale.as_str()));
-    let choices = commands::time_suggestions(focused.value, lang)
-        .into_iter()
-        .map(|(name, value)| AutocompleteChoice::new(name, value))
-        .collect();
-    let response = CreateInteractionResponse::Autocomplete(
-        CreateAutocompleteResponse::new().set_choices(choices),
-    );
-    if let Err(error) = typing.create_response(http, response).await {
-        tracing::warn!(%error, "Discord: time suggestions not sent");
     }
 }
 

@@ -13,6 +13,7 @@
 mod activity;
 mod alerts;
 mod answer;
+mod autocomplete;
 mod board_answer;
 mod commands;
 pub mod config;
