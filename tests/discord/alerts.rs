@@ -22,26 +22,47 @@ const WAIT: Duration = Duration::from_secs(15);
 struct Server {
     fake: FakeDiscord,
     manager: Manager,
-    _bot: tokio::task::JoinHandle<anyhow::Result<()>>,
+    /// A second process on the same store (the other shard), when there is one.
+    other: Option<Manager>,
+    _bots: Vec<tokio::task::JoinHandle<anyhow::Result<()>>>,
     _dir: tempfile::TempDir,
     alice: User,
     bob: User,
 }
 
 impl Server {
-    /// The manager's clock starts at `T0`: 08:00 UTC.
+    /// The manager's clock starts at `T0`: 08:00 UTC. The pages are served.
     async fn start() -> Server {
+        Server::start_with(Some(SITE), 1).await
+    }
+
+    /// `processes` (1 or 2) on one store and clock; two split the shards (0 and 1 of 2).
+    async fn start_with(site: Option<&str>, processes: u32) -> Server {
         let fake = FakeDiscord::start().await;
         let dir = tempfile::tempdir().expect("temp dir");
         let store = toguz::store::Store::open(&dir.path().join("data")).expect("a store");
-        let engine = toguz::engine::EnginePool::new(toguz::engine::EngineConfig::default());
         let mut config = test_config();
-        config.web_url = Some(SITE.to_owned());
-        let manager = Manager::start_with_clock(store, engine, config, Clock::manual(T0))
-            .await
-            .expect("a manager");
-        let bot = start_with_manager(&fake, manager.clone(), &Options::default());
-        fake.wait_ready(1).await;
+        config.web_url = site.map(str::to_owned);
+        let clock = Clock::manual(T0);
+        let mut managers = Vec::new();
+        let mut bots = Vec::new();
+        for shard in 0..processes {
+            let engine = toguz::engine::EnginePool::new(toguz::engine::EngineConfig::default());
+            let config = config.clone();
+            let manager = Manager::start_with_clock(store.clone(), engine, config, clock.clone())
+                .await
+                .expect("a manager");
+            let mut options = Options::default();
+            if processes > 1 {
+                options.shards =
+                    format!("{{ first = {shard}, last = {shard}, total = {processes} }}");
+            }
+            bots.push(start_with_manager(&fake, manager.clone(), &options));
+            managers.push(manager);
+        }
+        fake.wait_ready(processes as usize).await;
+        let manager = managers.remove(0);
+        let other = managers.pop();
         fake.wait_call(0, "command registration", |c| {
             c.method == "PUT" && c.path.ends_with("/commands") && c.status == 200
         })
@@ -49,7 +70,8 @@ impl Server {
         Server {
             fake,
             manager,
-            _bot: bot,
+            other,
+            _bots: bots,
             _dir: dir,
             alice: User::new(5101, "Alice"),
             bob: User::new(5102, "Bob"),
@@ -112,10 +134,14 @@ impl Server {
         assert_eq!(call.callback_type(), Some(7), "{call:?}");
     }
 
-    /// Moves the clock on by `secs` and runs the alerts' tick once.
+    /// Moves the clock on by `secs` and runs the alerts' tick once in every process.
     async fn advance(&self, secs: u64) -> usize {
         self.manager.clock().advance(secs);
-        self.manager.alert_tick().await
+        let mut handed = self.manager.alert_tick().await;
+        if let Some(other) = &self.other {
+            handed += other.alert_tick().await;
+        }
+        handed
     }
 
     /// The messages the bot posted in `user`'s DM after call `from`, waiting for `n`.
@@ -208,6 +234,65 @@ fn text(call: &Call) -> String {
         .and_then(|d| d["content"].as_str())
         .unwrap_or_default()
         .to_string()
+}
+
+/// Without the pages served, the DM's button links the board's message in the server's
+/// channel (`discord.com/channels/<guild>/<channel>/<message>`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_pages_the_dm_links_the_board_in_its_channel() {
+    let s = Server::start_with(None, 1).await;
+    let board = s.game("2d").await;
+    let (mover, other) = s.sides(board);
+    let from = s.fake.calls().len();
+    s.first_pit(board).await;
+    s.advance(0).await;
+    let told = s.dms(from, &other, 1).await;
+    assert_eq!(
+        links(&told[0]),
+        [(
+            format!("Board: {}", mover.name),
+            format!("https://discord.com/channels/{GUILD}/{CHANNEL}/{board}")
+        )]
+    );
+}
+
+/// Two processes on one store, each serving one of the two shards: both run the alerts'
+/// scheduler (each every second, and the test's ticks besides), and every alert reaches
+/// its player's DM exactly once, whichever process claims it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_send_each_alert_exactly_once() {
+    let s = Server::start_with(Some(SITE), 2).await;
+    assert_eq!(s.fake.connected_shards(), [[0, 2], [1, 2]]);
+    let board = s.game("2d").await;
+    let from = s.fake.calls().len();
+    let told = |user: &User| {
+        dm_posts(&s.fake, from, user)
+            .iter()
+            .filter(|b| {
+                b["content"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("Your move against "))
+            })
+            .count()
+    };
+    for round in 1..=6 {
+        let (_, other) = s.sides(board);
+        let before = told(&other);
+        s.first_pit(board).await;
+        s.advance(0).await;
+        let came = s
+            .fake
+            .try_wait_for(WAIT, |_| (told(&other) > before).then_some(()))
+            .await;
+        assert!(came.is_some(), "move {round}: nobody told");
+        s.settled(&other).await;
+        // Past the ten minutes between two messages to one player.
+        s.manager.clock().advance(11 * 60);
+    }
+    // Both schedulers go on ticking: nothing more comes.
+    s.advance(0).await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!((told(&s.alice), told(&s.bob)), (3, 3));
 }
 
 /// A move in a 2-day game: a DM to the player to move with the page's button; at 80% of

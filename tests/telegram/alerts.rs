@@ -15,11 +15,16 @@ use toguz::testing::telegram::inproc::InProcessBot;
 use toguz::testing::telegram::{Call, FakeTelegram, StoredMessage, TgChat, TgUser};
 
 const GROUP: i64 = -100_951;
+/// A supergroup as Telegram numbers them (`-100` and ten digits): its messages have links.
+const SUPERGROUP: i64 = -1_001_234_567_951;
 const SITE: &str = "https://toguz.example.org";
 
 /// The adapter, a group and two players.
 struct Club {
+    /// The process Telegram delivers updates to.
     bot: InProcessBot,
+    /// A second process on the same store, when there is one.
+    other: Option<InProcessBot>,
     fake: FakeTelegram,
     _dir: tempfile::TempDir,
     group: TgChat,
@@ -28,17 +33,43 @@ struct Club {
 }
 
 impl Club {
+    /// The pages served, the group a basic one.
     fn start() -> Club {
+        Club::start_with(Some(SITE), GROUP)
+    }
+
+    fn start_with(site: Option<&str>, group: i64) -> Club {
         let fake = FakeTelegram::start(TOKEN);
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = test_config();
-        config.web_url = Some(SITE.to_owned());
+        config.web_url = site.map(str::to_owned);
         let bot = InProcessBot::start_with(&fake, config, dir.path());
+        Club::of(fake, bot, None, dir, group)
+    }
+
+    /// Two processes on one store, the pages served: Telegram delivers to the second.
+    fn start_pair() -> Club {
+        let fake = FakeTelegram::start(TOKEN);
+        let mut config = test_config();
+        config.web_url = Some(SITE.to_owned());
+        let (first, second) = InProcessBot::start_pair(&fake, config);
+        let dir = tempfile::tempdir().expect("temp dir");
+        Club::of(fake, second, Some(first), dir, GROUP)
+    }
+
+    fn of(
+        fake: FakeTelegram,
+        bot: InProcessBot,
+        other: Option<InProcessBot>,
+        dir: tempfile::TempDir,
+        group: i64,
+    ) -> Club {
         Club {
             bot,
+            other,
             fake,
             _dir: dir,
-            group: TgChat::group(GROUP, "Slow club"),
+            group: TgChat::group(group, "Slow club"),
             alice: TgUser::new(951, "Alice", "alice_c", "en"),
             bob: TgUser::new(952, "Bob", "bob_c", "en"),
         }
@@ -79,7 +110,7 @@ impl Club {
             .fake
             .press(&self.group, msg, &self.bob, &format!("1ca:{id}:0"));
         self.fake.wait_answer(&q, WAIT).expect("accept answered");
-        wait_board(&self.fake, GROUP, |b| {
+        wait_board(&self.fake, self.group.id, |b| {
             b.ply == 0 && !b.pits.is_empty() && b.message.message_id > msg
         })
     }
@@ -113,19 +144,24 @@ impl Club {
         };
         let found = self
             .fake
-            .wait_until(WAIT, |v| moved(v.message(GROUP, id)).is_some());
+            .wait_until(WAIT, |v| moved(v.message(self.group.id, id)).is_some());
         assert!(
             found,
             "the board did not move on: {:#?}",
-            self.fake.message(GROUP, id)
+            self.fake.message(self.group.id, id)
         );
-        moved(self.fake.message(GROUP, id).as_ref()).expect("the board")
+        moved(self.fake.message(self.group.id, id).as_ref()).expect("the board")
     }
 
-    /// One tick of the alerts' scheduler now: how many alerts it handed to the adapter.
+    /// One tick of the alerts' scheduler now, in every process: how many alerts they
+    /// handed to their adapters.
     fn tick(&self) -> usize {
-        let manager = self.bot.manager.clone();
-        self.bot.block_on(async move { manager.alert_tick().await })
+        let bots = std::iter::once(&self.bot).chain(self.other.as_ref());
+        bots.map(|bot| {
+            let manager = bot.manager.clone();
+            bot.block_on(async move { manager.alert_tick().await })
+        })
+        .sum()
     }
 
     /// Waits until the alerts of `who` handed to the adapter are done (a claimed row's key
@@ -167,6 +203,51 @@ impl Club {
             .filter(|c| c.method == "sendMessage" && c.i64("chat_id") == Some(who.id))
             .count()
     }
+}
+
+/// Two processes on one store, each with its own webhook (Telegram delivers to one): both
+/// run the alerts' scheduler (each every second, and the test's ticks besides), and every
+/// alert reaches its player exactly once, whichever process claims it.
+#[test]
+fn two_processes_send_each_alert_exactly_once() {
+    let club = Club::start_pair();
+    for who in [&club.alice, &club.bob] {
+        club.private(who, "/start");
+    }
+    let mut board = club.game(2);
+    let mark = club.fake.mark();
+    let told = |who: &TgUser| {
+        club.fake.calls()[mark..]
+            .iter()
+            .filter(|c| c.method == "sendMessage" && c.ok() && c.i64("chat_id") == Some(who.id))
+            .filter(|c| {
+                c.str("text")
+                    .is_some_and(|t| t.starts_with("Your move against "))
+            })
+            .count()
+    };
+    for round in 1..=6 {
+        let (_, other) = club.sides(&board);
+        let other = other.clone();
+        let before = told(&other);
+        board = club.first_pit(&board);
+        club.tick();
+        let deadline = std::time::Instant::now() + WAIT;
+        while told(&other) == before {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "move {round}: nobody told"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        club.settled(&other);
+        // Past the ten minutes between two messages to one player.
+        club.bot.clock.advance(11 * 60);
+    }
+    // Both schedulers go on ticking: nothing more comes.
+    club.tick();
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!((told(&club.alice), told(&club.bob)), (3, 3));
 }
 
 /// The challenge id on a call's Accept button.
@@ -248,6 +329,59 @@ fn a_two_day_game_tells_the_player_to_move_in_private_and_warns_them_once() {
     club.tick();
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(club.tries_to(mark, &other), 0, "one warning per move");
+}
+
+/// The URL buttons of a call's keyboard: (label, url).
+fn url_buttons(call: &Call) -> Vec<(String, String)> {
+    let markup = call.reply_markup().unwrap_or_default();
+    let rows = markup["inline_keyboard"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    rows.iter()
+        .flat_map(|row| row.as_array().cloned().unwrap_or_default())
+        .filter_map(|b| {
+            let url = b["url"].as_str()?.to_string();
+            Some((b["text"].as_str().unwrap_or_default().to_string(), url))
+        })
+        .collect()
+}
+
+/// Without the pages served, the private message's button links the board's message in
+/// the supergroup (`t.me/c/<id>/<message>`, which Telegram opens in the group); a basic
+/// group has no such links, and the message comes without a button.
+#[test]
+fn without_pages_the_message_links_the_board_in_the_group() {
+    let club = Club::start_with(None, SUPERGROUP);
+    for who in [&club.alice, &club.bob] {
+        club.private(who, "/start");
+    }
+    let board = club.game(2);
+    let (mover, other) = club.sides(&board);
+    let (mover, other) = (mover.clone(), other.clone());
+    let mark = club.fake.mark();
+    let moved = club.first_pit(&board);
+    club.tick();
+    let call = club.told(mark, &other);
+    assert!(web_apps(&call).is_empty(), "{call:#?}");
+    let link = format!("https://t.me/c/1234567951/{}", moved.message.message_id);
+    assert_eq!(
+        url_buttons(&call),
+        [(format!("Board: {}", mover.first_name), link)]
+    );
+
+    let basic = Club::start_with(None, GROUP);
+    for who in [&basic.alice, &basic.bob] {
+        basic.private(who, "/start");
+    }
+    let board = basic.game(2);
+    let (_, other) = basic.sides(&board);
+    let other = other.clone();
+    let mark = basic.fake.mark();
+    basic.first_pit(&board);
+    basic.tick();
+    let call = basic.told(mark, &other);
+    assert_eq!(call.reply_markup(), None, "{call:#?}");
 }
 
 /// `/notify quiet 12-14 +05` (13:00 there now): the message waits until 14:00 their time.

@@ -80,6 +80,9 @@ pub struct TurnLine {
     pub page: Option<String>,
     /// Where the game lives.
     pub chat: ChatRef,
+    /// The game's board messages, oldest first: without pages, the alert's button links
+    /// the newest one the platform can link (`present::link::board_message_url`).
+    pub boards: Vec<MessageRef>,
 }
 
 /// An alert handed to an adapter: opaque outside the manager.

@@ -364,6 +364,7 @@ impl Manager {
             left_ms,
             page: self.page_url(game.id()),
             chat: game.rec.chat.clone(),
+            boards: game.rec.messages.clone(),
         })
     }
 

@@ -4,7 +4,7 @@
 //! answers (the settings, and why typed settings were refused). Pure: the adapters send.
 
 use super::clock::{span_text, time_control_text};
-use super::link::LinkButton;
+use super::link::{board_message_url, LinkButton};
 use crate::i18n::Lang;
 use crate::manager::alerts::{Alert, AlertKind, TurnLine};
 use crate::model::notify::{NotifyMode, NotifyParseError, NotifySettings, QuietHours};
@@ -17,11 +17,15 @@ use crate::t;
 pub const MAX_LISTED: usize = 20;
 
 /// A private alert as its reader sees it: plain text (the adapter escapes it), and one
-/// button per game whose page is served, in the order of the games.
+/// button per game, in the order of the games: to its page when the pages are served,
+/// else to its board message where the platform links messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AlertMessage {
     pub text: String,
     pub buttons: Vec<LinkButton>,
+    /// The buttons open the games' pages (Telegram opens those inside Telegram); else they
+    /// are links to the board messages, for the platform's own client to open.
+    pub pages: bool,
 }
 
 /// The message for `alert`, in its reader's language.
@@ -58,7 +62,12 @@ pub fn message(kind: AlertKind, games: &[TurnLine], lang: Lang) -> AlertMessage 
         .take(MAX_LISTED)
         .filter_map(|game| game_button(game, lang))
         .collect();
-    AlertMessage { text, buttons }
+    let pages = games.iter().any(|game| game.page.is_some());
+    AlertMessage {
+        text,
+        buttons,
+        pages,
+    }
 }
 
 /// `header` over one line per game.
@@ -102,9 +111,15 @@ fn left_text(game: &TurnLine, lang: Lang) -> String {
     )
 }
 
-/// The button to a game's page, when the pages are served: "Board: Bob".
+/// The button to a game: "Board: Bob". To its page when the pages are served, else to its
+/// newest board message the platform can link.
 fn game_button(game: &TurnLine, lang: Lang) -> Option<LinkButton> {
-    let url = game.page.clone()?;
+    let url = game.page.clone().or_else(|| {
+        game.boards
+            .iter()
+            .rev()
+            .find_map(|board| board_message_url(&game.chat, board))
+    })?;
     Some(LinkButton {
         label: t!(
             lang,

@@ -11,6 +11,7 @@ fn line(opponent: &str, control: TimeControl, left_ms: u64, page: Option<&str>) 
         left_ms,
         page: page.map(str::to_string),
         chat: ChatRef::new(Platform::Telegram, "-100"),
+        boards: Vec::new(),
     }
 }
 
@@ -184,4 +185,36 @@ fn a_long_list_is_cut_and_counted() {
     assert_eq!(m.buttons.len(), MAX_LISTED);
     assert_eq!(m.text.lines().count(), 1 + MAX_LISTED + 1);
     assert!(m.text.ends_with("\n…and 3 more"), "{}", m.text);
+}
+
+/// Without pages, the button links the newest board message the platform can link (a
+/// supergroup's, not a basic group's); the page wins when it is served.
+#[test]
+fn without_pages_the_button_links_the_board_message() {
+    let at = |id: &str| crate::manager::MessageRef {
+        platform: Platform::Telegram,
+        id: id.into(),
+    };
+    let mut bob = line("Bob", TimeControl::Days(2), 28 * HOUR, None);
+    bob.chat = ChatRef::new(Platform::Telegram, "-1001234567890");
+    bob.boards = vec![at("-1001234567890:7"), at("-1001234567890:9"), at("952:3")];
+    let m = message(AlertKind::YourMove, std::slice::from_ref(&bob), Lang::En);
+    assert!(!m.pages);
+    assert_eq!(
+        m.buttons,
+        [LinkButton {
+            label: "Board: Bob".into(),
+            url: "https://t.me/c/1234567890/9".into()
+        }]
+    );
+    let mut basic = bob.clone();
+    basic.chat = ChatRef::new(Platform::Telegram, "-100951");
+    basic.boards = vec![at("-100951:9")];
+    assert!(message(AlertKind::YourMove, &[basic], Lang::En)
+        .buttons
+        .is_empty());
+    bob.page = Some("https://t.example/g/k1".into());
+    let m = message(AlertKind::YourMove, &[bob], Lang::En);
+    assert!(m.pages);
+    assert_eq!(m.buttons[0].url, "https://t.example/g/k1");
 }

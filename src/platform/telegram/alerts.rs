@@ -63,7 +63,7 @@ async fn send(ctx: &Ctx, chat: i64, alert: &Alert) -> AlertOutcome {
     let shown = alert_message(alert);
     let content = Content::Text {
         text: html(&shown.text),
-        keyboard: markup::alert_keyboard(&shown.buttons, ctx.mini_app.as_ref()),
+        keyboard: markup::alert_keyboard(&shown.buttons, shown.pages, ctx.mini_app.as_ref()),
     };
     let err = match ctx.poster.send_alert(chat, &content).await {
         Ok(_) => {

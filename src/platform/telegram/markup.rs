@@ -178,16 +178,23 @@ fn link_button(
 }
 
 /// The keyboard of a private alert (issue 51): a row per game, opening its page (inside
-/// Telegram over https: the alert is in the user's private chat). `None` without buttons.
+/// Telegram over https: the alert is in the user's private chat), or with `pages` false
+/// its board message (a `t.me/c/` link Telegram opens in the group). `None` without
+/// buttons.
 pub fn alert_keyboard(
     links: &[LinkButton],
+    pages: bool,
     mini_app: Option<&MiniApp>,
 ) -> Option<InlineKeyboardMarkup> {
-    let rows: Vec<Vec<InlineKeyboardButton>> = links
-        .iter()
-        .filter_map(|l| link_button(l, Where::Private, mini_app))
-        .map(|b| vec![b])
-        .collect();
+    let button = |l: &LinkButton| match pages {
+        true => link_button(l, Where::Private, mini_app),
+        false => {
+            let url = Url::parse(&l.url).ok().filter(telegram_takes)?;
+            Some(InlineKeyboardButton::url(l.label.clone(), url))
+        }
+    };
+    let rows: Vec<Vec<InlineKeyboardButton>> =
+        links.iter().filter_map(button).map(|b| vec![b]).collect();
     (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
 }
 
