@@ -91,26 +91,43 @@ impl Club {
     /// Alice challenges Bob to a game of `days` per move in the group and Bob accepts: the
     /// first board.
     fn game(&self, days: u8) -> Board {
+        self.game_at(&self.table(), days)
+    }
+
+    /// The club's own group and players.
+    fn table(&self) -> Table {
+        Table {
+            group: self.group.clone(),
+            a: self.alice.clone(),
+            b: self.bob.clone(),
+        }
+    }
+
+    /// `t.a` challenges `t.b` to a game of `days` per move in `t.group` and `t.b` accepts:
+    /// the first board.
+    fn game_at(&self, t: &Table, days: u8) -> Board {
         self.fake
-            .send_text(&self.group, &self.bob, "Anyone for a slow game?");
+            .send_text(&t.group, &t.b, "Anyone for a slow game?");
         let mark = self.fake.mark();
-        let command = format!("/challenge @bob_c {days} days");
-        self.fake.send_text(&self.group, &self.alice, &command);
+        let opponent = t.b.username.clone().unwrap_or_default();
+        let command = format!("/challenge @{opponent} {days} days");
+        self.fake.send_text(&t.group, &t.a, &command);
         let (_, call) = self
             .fake
             .wait_call(mark, WAIT, |c| {
-                c.method == "sendMessage" && c.ok() && challenge_of(c).is_some()
+                c.method == "sendMessage"
+                    && c.ok()
+                    && c.i64("chat_id") == Some(t.group.id)
+                    && challenge_of(c).is_some()
             })
             .expect("challenge posted");
         let msg = call.response["result"]["message_id"]
             .as_i64()
             .expect("message id");
         let id = challenge_of(&call).expect("challenge id");
-        let q = self
-            .fake
-            .press(&self.group, msg, &self.bob, &format!("1ca:{id}:0"));
+        let q = self.fake.press(&t.group, msg, &t.b, &format!("1ca:{id}:0"));
         self.fake.wait_answer(&q, WAIT).expect("accept answered");
-        wait_board(&self.fake, self.group.id, |b| {
+        wait_board(&self.fake, t.group.id, |b| {
             b.ply == 0 && !b.pits.is_empty() && b.message.message_id > msg
         })
     }
@@ -128,12 +145,17 @@ impl Club {
 
     /// The player to move presses the first pit of `board`: the next board.
     fn first_pit(&self, board: &Board) -> Board {
+        self.first_pit_at(&self.table(), board)
+    }
+
+    /// The player to move at `t` presses the first pit of `board`: the next board.
+    fn first_pit_at(&self, t: &Table, board: &Board) -> Board {
         let (pit, _) = board.pits[0].clone();
         let data = format!("1m:{}:{}:{pit}", board.game, board.ply);
-        let (mover, _) = self.sides(board);
+        let (mover, _) = t.sides(board);
         let q = self
             .fake
-            .press(&self.group, board.message.message_id, mover, &data);
+            .press(&t.group, board.message.message_id, mover, &data);
         let answer = self.fake.wait_answer(&q, WAIT).expect("move answered");
         assert_eq!(answer.str("text"), None, "{answer:#?}");
         // The pressed board is edited (another game's board may be newer in the group).
@@ -144,13 +166,13 @@ impl Club {
         };
         let found = self
             .fake
-            .wait_until(WAIT, |v| moved(v.message(self.group.id, id)).is_some());
+            .wait_until(WAIT, |v| moved(v.message(t.group.id, id)).is_some());
         assert!(
             found,
             "the board did not move on: {:#?}",
-            self.fake.message(self.group.id, id)
+            self.fake.message(t.group.id, id)
         );
-        moved(self.fake.message(self.group.id, id).as_ref()).expect("the board")
+        moved(self.fake.message(t.group.id, id).as_ref()).expect("the board")
     }
 
     /// One tick of the alerts' scheduler now, in every process: how many alerts they
@@ -248,6 +270,107 @@ fn two_processes_send_each_alert_exactly_once() {
     club.tick();
     std::thread::sleep(Duration::from_millis(2500));
     assert_eq!((told(&club.alice), told(&club.bob)), (3, 3));
+}
+
+/// A group and its two players.
+struct Table {
+    group: TgChat,
+    a: TgUser,
+    b: TgUser,
+}
+
+impl Table {
+    /// The `n`th of many: a supergroup of its own and two players.
+    fn nth(n: i64) -> Table {
+        let id = 96_000 + 2 * n;
+        Table {
+            group: TgChat::group(-1_001_000_096_000 - n, &format!("Club {n}")),
+            a: TgUser::new(id, &format!("A{n}"), &format!("a{n}_f"), "en"),
+            b: TgUser::new(id + 1, &format!("B{n}"), &format!("b{n}_f"), "en"),
+        }
+    }
+
+    /// The player to move on `board`, and the other.
+    fn sides(&self, board: &Board) -> (&TgUser, &TgUser) {
+        let caption = board.caption();
+        let line = caption.lines().find(|l| l.contains(" to move: "));
+        let name = line.and_then(|l| l.rsplit(": ").next()).unwrap_or("");
+        match name == self.a.first_name {
+            true => (&self.a, &self.b),
+            false => (&self.b, &self.a),
+        }
+    }
+}
+
+/// A flood of private alerts never holds a board back. Forty players' alerts fall due at
+/// once (their quiet hours end), and go out within their share of Telegram's 30 messages a
+/// second; a move made as the flood starts is on its board while most of them are still
+/// waiting. The shipped flood limits, the fake's too.
+#[test]
+fn a_flood_of_alerts_never_holds_a_board_back() {
+    const TABLES: i64 = 40;
+    let club = Club::start();
+    let tables: Vec<Table> = (0..TABLES).map(Table::nth).collect();
+    for t in &tables {
+        for who in [&t.a, &t.b] {
+            // 08:00 UTC now: every message waits until 09:00.
+            let said = club.private(who, "/notify quiet 08-09 +00");
+            assert!(said.starts_with("Saved.\n"), "{said}");
+        }
+    }
+    let mut boards = Vec::new();
+    for t in &tables {
+        let board = club.game_at(t, 2);
+        boards.push(club.first_pit_at(t, &board));
+    }
+    let alert = |c: &Call| {
+        c.method == "sendMessage"
+            && c.ok()
+            && c.i64("chat_id").is_some_and(|chat| chat > 0)
+            && c.str("text")
+                .is_some_and(|t| t.starts_with("Your move against "))
+    };
+    let mark = club.fake.mark();
+    assert_eq!(
+        club.fake.calls()[..mark]
+            .iter()
+            .filter(|c| alert(c))
+            .count(),
+        0
+    );
+    club.bot.clock.advance(3600);
+    assert_eq!(club.tick(), TABLES as usize, "every alert due at once");
+    // The flood has started; the first table's player to move moves.
+    let moved = club.first_pit_at(&tables[0], &boards[0]);
+    let sent_by_then = club.fake.calls()[mark..]
+        .iter()
+        .filter(|c| alert(c))
+        .count();
+    assert!(
+        sent_by_then < TABLES as usize / 2,
+        "the board waited for {sent_by_then} alerts"
+    );
+    assert_eq!(moved.ply, 2);
+    // And the flood still goes out whole, each alert once (and one more: the first table's
+    // other player, told of the move just made).
+    club.tick();
+    let sent = || {
+        club.fake.calls()[mark..]
+            .iter()
+            .filter(|c| alert(c))
+            .count()
+    };
+    let deadline = std::time::Instant::now() + WAIT;
+    while sent() < TABLES as usize + 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} alerts went out",
+            sent()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(sent(), TABLES as usize + 1);
 }
 
 /// The challenge id on a call's Accept button.
