@@ -302,13 +302,13 @@ impl Table {
     }
 }
 
-/// A flood of private alerts never holds a board back. Forty players' alerts fall due at
+/// A flood of private alerts never holds a board back. Thirty players' alerts fall due at
 /// once (their quiet hours end), and go out within their share of Telegram's 30 messages a
 /// second; a move made as the flood starts is on its board while most of them are still
 /// waiting. The shipped flood limits, the fake's too.
 #[test]
 fn a_flood_of_alerts_never_holds_a_board_back() {
-    const TABLES: i64 = 40;
+    const TABLES: i64 = 30;
     let club = Club::start();
     let tables: Vec<Table> = (0..TABLES).map(Table::nth).collect();
     for t in &tables {
