@@ -132,7 +132,7 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "lines" => numbers(&[30]),
         "moves" if key == "manager-error-too-many-premoves" => numbers(&[30]),
         "moves" => text(&["3 → 7; 5 → …".into()]),
-        "link" => text(&["https://t.me/toguz_bot?start=premoves".into()]),
+        "link" => text(&["https://t.me/toguz_bot?start=pmab12cd34".into()]),
         "number" => numbers(&[1, 12, 40]),
         // Names in the list of games, kazans elsewhere.
         "white" | "black" if key == "manager-games-line" || key == "console-new-local-game" => {

@@ -133,14 +133,16 @@ fn a_premove_set_with_the_buttons_answers_the_opponents_move() {
     let answer = g.press(&g.group, board, &black, &premoves);
     let toast = answer.str("text").unwrap_or_default();
     assert!(
-        toast.starts_with("Start a private chat with me first"),
+        toast.starts_with("Start a private chat with me ("),
         "{toast}"
     );
     let url = answer.str("url").unwrap_or_default();
+    let game = &g.board.game;
     assert!(
-        url.starts_with("https://t.me/") && url.contains("?start="),
+        url.starts_with("https://t.me/") && url.ends_with(&format!("?start=pm{game}")),
         "{url}"
     );
+    let start = format!("/start pm{game}");
 
     // A stranger's press is refused, and nothing is sent to them.
     let carol = TgUser::new(653, "Carol", "carol_c", "en");
@@ -157,11 +159,8 @@ fn a_premove_set_with_the_buttons_answers_the_opponents_move() {
     let refusal = answer.str("text").unwrap_or_default();
     assert!(refusal.contains("It is your move"), "{refusal}");
 
-    // Black starts the bot and presses again: the builder comes privately.
-    g.fake.send_text(&TgChat::private(&black), &black, "/start");
-    let answer = g.press(&g.group, board, &black, &premoves);
-    let toast = answer.str("text").unwrap_or_default();
-    assert!(toast.contains("private chat"), "{toast}");
+    // Black follows the link: its Start opens the builder in the private chat.
+    g.fake.send_text(&TgChat::private(&black), &black, &start);
     let b = g.builder(&black, |m| {
         m.text
             .as_deref()

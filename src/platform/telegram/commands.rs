@@ -140,6 +140,13 @@ impl Cmd<'_> {
                 return super::tournaments::boards_here(self.ctx, self.msg, &self.actor, id, lang)
                     .await;
             }
+            // Only where the builder belongs: a link's Start is in the private chat.
+            let private = self.chat() > 0;
+            if let Some(game) = super::premoves::game_of_start(p).filter(|_| private) {
+                let chat = self.chat();
+                return super::premoves::open_from_start(self.ctx, chat, game, &self.actor, lang)
+                    .await;
+            }
         }
         match command {
             Command::Start { payload } => match payload.as_deref().and_then(daily::group_of) {

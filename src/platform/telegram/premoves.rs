@@ -2,7 +2,8 @@
 //! groups, so a press opens the presser's builder in their private chat with the bot: a
 //! message with the lines as text and a keyboard of pits, Add line, Undo, Clear all and
 //! Done. If Telegram refuses that message (the presser never started the bot, or blocked
-//! it), the press is answered with a notice and a link that opens the private chat.
+//! it), the press is answered with a notice and a link that opens the private chat, where
+//! the link's Start opens the builder of that game (`/start pm<game>`).
 //!
 //! The builder's lines and draft are in the game's record (`Manager::edit_premoves`), so it
 //! works after a restart and from any process; each key press edits the builder in place.
@@ -40,7 +41,7 @@ pub async fn open(
     }
     let private = q.from.id.0 as i64;
     let content = builder(&view, lang);
-    let (ctx, q) = (ctx.clone(), q.clone());
+    let (ctx, q, game) = (ctx.clone(), q.clone(), game.to_string());
     tokio::spawn(async move {
         match ctx.poster.send(private, &content, None).await {
             Ok(_) => {
@@ -52,7 +53,7 @@ pub async fn open(
                     error = ctx.poster.describe(&err),
                     "telegram: premoves not sent privately"
                 );
-                let url = format!("https://t.me/{}?start=premoves", ctx.username);
+                let url = format!("https://t.me/{}?start={START_PREFIX}{game}", ctx.username);
                 let text = t!(lang, "premoves-start-bot", link = url.clone());
                 answer_with_link(&ctx, &q, text, url).await;
             }
@@ -64,6 +65,39 @@ pub async fn open(
             }
         }
     });
+    Ok(())
+}
+
+/// What a start link's payload begins with when it opens a game's builder.
+const START_PREFIX: &str = "pm";
+
+/// The game whose builder a `/start` payload asks for (`pm<game>`, from a press on
+/// Premoves by someone who had not started the bot).
+pub fn game_of_start(payload: &str) -> Option<&str> {
+    payload
+        .strip_prefix(START_PREFIX)
+        .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// `/start pm<game>` in the private chat: the presser's builder of that game, as the press
+/// would have sent it (or why not: their move now, the game over, not their game).
+pub async fn open_from_start(
+    ctx: &Arc<Ctx>,
+    chat: i64,
+    game: &str,
+    actor: &UserRef,
+    lang: Lang,
+) -> HandlerResult {
+    let view = ctx.manager.premoves(actor, game).await?;
+    if !view.open {
+        let err = match view.game.is_over() {
+            true => ActionError::GameOver,
+            false => ActionError::PremovesOnTheirTurn,
+        };
+        return Err(Failure::Refused { err, alert: false });
+    }
+    ctx.people.note_private(chat.unsigned_abs());
+    ctx.send_later(chat, None, builder(&view, lang), None);
     Ok(())
 }
 
