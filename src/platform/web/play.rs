@@ -5,6 +5,12 @@
 //! (`Manager::command_allowed`, one budget with the chat's). Nothing is answered before the
 //! change is durable; a refusal is a localized `{"error"}` and changes nothing. The chat's
 //! boards and every open page follow through the manager's event, as after a press.
+//!
+//! Premoves (issue 51, docs/premoves.md): the seat carries the caller's own lines, draft and
+//! the position the draft leads to (`present::premoves::preview`); `premoves` replaces the
+//! lines as typed, and the board's mode enters them pit by pit (`premove_pit`,
+//! `premove_add`, `premove_undo`, `premove_clear`, each with the `edits` count the page was
+//! shown at) through `Manager::edit_premoves`, which checks every pit.
 
 use super::live::LiveState;
 use super::session::{self, json, json_error, NoSession};
