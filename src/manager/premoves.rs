@@ -115,21 +115,7 @@ impl Manager {
         edit: PremoveEdit,
     ) -> Result<PremovesView, ActionError> {
         let (side, view) = self
-            .update_game(game, |game, _| {
-                let side = game.side_of(actor).ok_or(ActionError::NotYourGame)?;
-                check_open(game, side, &edit)?;
-                let mine = &game.rec.premoves[side.index()];
-                if edits.is_some_and(|e| e != mine.edits) {
-                    return Err(ActionError::StaleBoard);
-                }
-                let changed = edited(game, mine, &edit)?;
-                if changed != *mine {
-                    let mut changed = changed;
-                    changed.edits = mine.edits.wrapping_add(1);
-                    game.rec.premoves[side.index()] = changed;
-                }
-                Ok(side)
-            })
+            .update_game(game, |game, _| apply(game, actor, edits, &edit))
             .await?;
         tracing::info!(game, ?edit, "premoves changed");
         // The lines as stored now (read again: the view carries none).
@@ -138,6 +124,30 @@ impl Manager {
         out.side = side;
         Ok(out)
     }
+}
+
+/// `edit` by `actor` in `game`, for a builder shown at `edits` (`None`: no builder): the
+/// lines checked against the position, `edits` counting the change. A refusal changes
+/// nothing. Returns the actor's side.
+fn apply(
+    game: &mut Game,
+    actor: &UserRef,
+    edits: Option<u32>,
+    edit: &PremoveEdit,
+) -> Result<Side, ActionError> {
+    let side = game.side_of(actor).ok_or(ActionError::NotYourGame)?;
+    check_open(game, side, edit)?;
+    let mine = &game.rec.premoves[side.index()];
+    if edits.is_some_and(|e| e != mine.edits) {
+        return Err(ActionError::StaleBoard);
+    }
+    let changed = edited(game, mine, edit)?;
+    if changed != *mine {
+        let mut changed = changed;
+        changed.edits = mine.edits.wrapping_add(1);
+        game.rec.premoves[side.index()] = changed;
+    }
+    Ok(side)
 }
 
 fn premoves_view(game: &Game, side: Side, view: GameView) -> PremovesView {

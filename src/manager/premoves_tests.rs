@@ -247,3 +247,48 @@ fn the_builder_enters_a_line_pit_by_pit() {
     mine = edited(&g, &mine, &PremoveEdit::Pit(12)).map_or(mine, |_| panic!("pit 12"));
     assert!(mine.is_empty());
 }
+
+#[test]
+fn a_pit_from_a_stale_builder_or_an_illegal_pit_is_refused_and_changes_nothing() {
+    let mut g = game(TimeControl::Days(2));
+    let black = UserRef::new(Platform::Telegram, "2", "2");
+    let white = UserRef::new(Platform::Telegram, "1", "1");
+    for (edits, pit) in [(0, 3), (1, 7), (2, 5)] {
+        apply(&mut g, &black, Some(edits), &PremoveEdit::Pit(pit)).unwrap();
+    }
+    let shown = g.rec.premoves[1].clone();
+    assert_eq!((shown.draft.clone(), shown.edits), (vec![3, 7, 5], 3));
+    // Shown before the last pit (another builder, or the page open twice): refused.
+    let stale = apply(&mut g, &black, Some(2), &PremoveEdit::Pit(4));
+    assert!(matches!(stale, Err(ActionError::StaleBoard)), "{stale:?}");
+    assert_eq!(g.rec.premoves[1], shown);
+    // A pit the position after the draft cannot play: White's 3 emptied Black's 2.
+    let mut first = game(TimeControl::Days(2));
+    apply(&mut first, &black, Some(0), &PremoveEdit::Pit(3)).unwrap();
+    let illegal = apply(&mut first, &black, Some(1), &PremoveEdit::Pit(2));
+    assert!(
+        matches!(
+            illegal,
+            Err(ActionError::PremoveIllegal {
+                line: 1,
+                step: 2,
+                pit: 2
+            })
+        ),
+        "{illegal:?}"
+    );
+    assert_eq!(first.rec.premoves[1].draft, vec![3]);
+    // The player to move and a stranger enter nothing.
+    let theirs = apply(&mut g, &white, None, &PremoveEdit::Pit(3));
+    assert!(
+        matches!(theirs, Err(ActionError::PremovesOnTheirTurn)),
+        "{theirs:?}"
+    );
+    let stranger = UserRef::new(Platform::Telegram, "9", "9");
+    let refused = apply(&mut g, &stranger, None, &PremoveEdit::Pit(3));
+    assert!(
+        matches!(refused, Err(ActionError::NotYourGame)),
+        "{refused:?}"
+    );
+    assert_eq!(g.rec.premoves, [Premoves::default(), shown]);
+}

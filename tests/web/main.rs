@@ -14,6 +14,7 @@ mod play_browser;
 mod play_chat;
 mod players;
 mod premoves;
+mod premoves_browser;
 mod processes;
 mod readonly;
 mod tournaments;

@@ -4,6 +4,7 @@
 //! from `GameView::actions_for`, the same answer the chat keyboards are built from, so the
 //! browser holds no second copy of the rules.
 
+use super::premoves::{self, PremovePreview};
 use crate::i18n::Lang;
 use crate::manager::{GameHint, GameView};
 use crate::model::UserRef;
@@ -33,7 +34,7 @@ pub struct Seat {
 }
 
 /// A player's premoves as their page's panel shows them (docs/premoves.md).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeatPremoves {
     /// Lines may be entered now (the opponent is to move).
     pub open: bool,
@@ -41,22 +42,33 @@ pub struct SeatPremoves {
     pub shown: Vec<String>,
     /// Each line as typed in the panel: `3 7 5 2`.
     pub typed: Vec<String>,
+    /// The line being entered on the board, as read (`3 → 7; 5 → …`); empty for none.
+    pub draft: String,
+    /// The count of changes the draft and lines are at: the board's mode sends it back with
+    /// each pit, so a pit chosen on a board shown before another change (the chat's
+    /// builder, a move that shifted the lines) is refused as stale.
+    pub edits: u32,
+    /// The draft may become a line (it ends on the player's reply).
+    pub addable: bool,
+    /// The board the mode shows: the position after the draft and the pits that may be
+    /// chosen in it; `None` while lines cannot be entered.
+    pub preview: Option<PremovePreview>,
 }
 
 /// `seat` with its player's premoves (read for them alone: `Manager::premoves`).
-pub fn with_premoves(mut seat: Seat, mine: &crate::manager::PremovesView) -> Seat {
+pub fn with_premoves(mut seat: Seat, mine: &crate::manager::PremovesView, lang: Lang) -> Seat {
     let typed = |line: &Vec<u8>| {
         let pits: Vec<String> = line.iter().map(u8::to_string).collect();
         pits.join(" ")
     };
     seat.premoves = Some(SeatPremoves {
         open: mine.open,
-        shown: mine
-            .lines
-            .iter()
-            .map(|l| super::premoves::line_text(l))
-            .collect(),
+        shown: mine.lines.iter().map(|l| premoves::line_text(l)).collect(),
         typed: mine.lines.iter().map(typed).collect(),
+        draft: premoves::line_text(&mine.draft),
+        edits: mine.edits,
+        addable: premoves::may_add(mine),
+        preview: premoves::preview(mine, lang),
     });
     seat
 }
@@ -106,6 +118,13 @@ pub enum PageAction {
     Hint,
     /// Replace the player's premove lines (`{"action":"premoves","lines":["3 7", ...]}`).
     Premoves,
+    /// The board's premove mode, each with the `edits` the page was shown at: a pit for
+    /// the draft (`{"action":"premove_pit","pit":3,"edits":4}`), the draft made a line,
+    /// the draft's last pit (or the last line) taken back, everything cleared.
+    PremovePit,
+    PremoveAdd,
+    PremoveUndo,
+    PremoveClear,
 }
 
 impl PageAction {
@@ -120,6 +139,10 @@ impl PageAction {
             "rematch" => PageAction::Rematch,
             "hint" => PageAction::Hint,
             "premoves" => PageAction::Premoves,
+            "premove_pit" => PageAction::PremovePit,
+            "premove_add" => PageAction::PremoveAdd,
+            "premove_undo" => PageAction::PremoveUndo,
+            "premove_clear" => PageAction::PremoveClear,
             _ => return None,
         })
     }
@@ -168,7 +191,11 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
 pub fn page_offers(seat: &Seat, action: PageAction) -> bool {
     match action {
         PageAction::Rematch => seat.actions.rematch,
-        PageAction::Premoves => seat.actions.premoves,
+        PageAction::Premoves
+        | PageAction::PremovePit
+        | PageAction::PremoveAdd
+        | PageAction::PremoveUndo
+        | PageAction::PremoveClear => seat.actions.premoves,
         _ => true,
     }
 }
@@ -207,6 +234,18 @@ pub struct PlayWords {
     pub premoves_none: String,
     pub premoves_save: String,
     pub premoves_clear: String,
+    /// The board's premove mode: its button, leaving it, what the board shows, the
+    /// builder's keys, the draft (`{moves}` filled in by the page), and the label of a pit
+    /// button while the opponent's move or the player's reply is chosen (`{pit}`,
+    /// `{balls}`).
+    pub premoves_board: String,
+    pub premoves_back: String,
+    pub premoves_preview: String,
+    pub premoves_add: String,
+    pub premoves_undo: String,
+    pub premoves_draft: String,
+    pub premove_theirs: String,
+    pub premove_mine: String,
 }
 
 pub fn play_words(lang: Lang) -> PlayWords {
@@ -230,6 +269,24 @@ pub fn play_words(lang: Lang) -> PlayWords {
         premoves_none: t!(lang, "premoves-none"),
         premoves_save: t!(lang, "web-play-premoves-save"),
         premoves_clear: t!(lang, "premoves-clear"),
+        premoves_board: t!(lang, "web-play-premoves-board"),
+        premoves_back: t!(lang, "web-play-premoves-back"),
+        premoves_preview: t!(lang, "web-play-premoves-preview"),
+        premoves_add: t!(lang, "premoves-add"),
+        premoves_undo: t!(lang, "premoves-undo"),
+        premoves_draft: t!(lang, "premoves-draft", moves = "{moves}"),
+        premove_theirs: t!(
+            lang,
+            "web-play-premove-theirs",
+            pit = "{pit}",
+            balls = "{balls}"
+        ),
+        premove_mine: t!(
+            lang,
+            "web-play-premove-mine",
+            pit = "{pit}",
+            balls = "{balls}"
+        ),
     }
 }
 
@@ -378,9 +435,14 @@ mod tests {
             ("rematch", PageAction::Rematch),
             ("hint", PageAction::Hint),
             ("premoves", PageAction::Premoves),
+            ("premove_pit", PageAction::PremovePit),
+            ("premove_add", PageAction::PremoveAdd),
+            ("premove_undo", PageAction::PremoveUndo),
+            ("premove_clear", PageAction::PremoveClear),
         ] {
             assert_eq!(PageAction::named(name), Some(action));
         }
+
         assert_eq!(PageAction::named("abort"), None);
         assert_eq!(PageAction::named("Move"), None);
     }
@@ -402,10 +464,13 @@ mod tests {
     fn every_language_has_the_play_words() {
         for lang in Lang::ALL {
             let w = play_words(lang);
-            assert!(
-                w.pit.contains("{pit}") && w.pit.contains("{balls}"),
-                "{lang:?}"
-            );
+            for pit in [&w.pit, &w.premove_theirs, &w.premove_mine] {
+                assert!(
+                    pit.contains("{pit}") && pit.contains("{balls}"),
+                    "{lang:?}: {pit}"
+                );
+            }
+            assert!(w.premoves_draft.contains("{moves}"), "{lang:?}");
             for text in [&w.your_move, &w.resign_confirm, &w.failed, &w.signed_out] {
                 assert!(
                     !text.is_empty() && !text.contains("web-"),
