@@ -394,6 +394,19 @@ fn challenge_of(c: &Call) -> Option<String> {
 
 /// The web-app buttons of a call's keyboard: (label, url).
 fn web_apps(call: &Call) -> Vec<(String, String)> {
+    buttons_to(call, |b| b["web_app"]["url"].as_str())
+}
+
+/// The URL buttons of a call's keyboard: (label, url).
+fn url_buttons(call: &Call) -> Vec<(String, String)> {
+    buttons_to(call, |b| b["url"].as_str())
+}
+
+/// The buttons of a call's keyboard that `url` finds an address on: (label, address).
+fn buttons_to(
+    call: &Call,
+    url: impl Fn(&serde_json::Value) -> Option<&str>,
+) -> Vec<(String, String)> {
     let markup = call.reply_markup().unwrap_or_default();
     let rows = markup["inline_keyboard"]
         .as_array()
@@ -402,8 +415,8 @@ fn web_apps(call: &Call) -> Vec<(String, String)> {
     rows.iter()
         .flat_map(|row| row.as_array().cloned().unwrap_or_default())
         .filter_map(|b| {
-            let url = b["web_app"]["url"].as_str()?.to_string();
-            Some((b["text"].as_str().unwrap_or_default().to_string(), url))
+            let address = url(&b)?.to_string();
+            Some((b["text"].as_str().unwrap_or_default().to_string(), address))
         })
         .collect()
 }
@@ -461,22 +474,6 @@ fn a_two_day_game_tells_the_player_to_move_in_private_and_warns_them_once() {
     club.tick();
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(club.tries_to(mark, &other), 0, "one warning per move");
-}
-
-/// The URL buttons of a call's keyboard: (label, url).
-fn url_buttons(call: &Call) -> Vec<(String, String)> {
-    let markup = call.reply_markup().unwrap_or_default();
-    let rows = markup["inline_keyboard"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    rows.iter()
-        .flat_map(|row| row.as_array().cloned().unwrap_or_default())
-        .filter_map(|b| {
-            let url = b["url"].as_str()?.to_string();
-            Some((b["text"].as_str().unwrap_or_default().to_string(), url))
-        })
-        .collect()
 }
 
 /// Without the pages served, the private message's button links the board's message in

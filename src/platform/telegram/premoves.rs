@@ -31,14 +31,7 @@ pub async fn open(
     actor: &UserRef,
     lang: Lang,
 ) -> HandlerResult {
-    let view = ctx.manager.premoves(actor, game).await?;
-    if !view.open {
-        let err = match view.game.is_over() {
-            true => ActionError::GameOver,
-            false => ActionError::PremovesOnTheirTurn,
-        };
-        return Err(Failure::Refused { err, alert: true });
-    }
+    let view = open_view(ctx, actor, game, true).await?;
     let private = q.from.id.0 as i64;
     let content = builder(&view, lang);
     let (ctx, q, game) = (ctx.clone(), q.clone(), game.to_string());
@@ -68,6 +61,25 @@ pub async fn open(
     Ok(())
 }
 
+/// The actor's premoves in `game` while they may enter some; else why not (their move
+/// now, the game over, not their game), as an alert or a plain answer.
+async fn open_view(
+    ctx: &Ctx,
+    actor: &UserRef,
+    game: &str,
+    alert: bool,
+) -> Result<PremovesView, Failure> {
+    let view = ctx.manager.premoves(actor, game).await?;
+    if view.open {
+        return Ok(view);
+    }
+    let err = match view.game.is_over() {
+        true => ActionError::GameOver,
+        false => ActionError::PremovesOnTheirTurn,
+    };
+    Err(Failure::Refused { err, alert })
+}
+
 /// What a start link's payload begins with when it opens a game's builder.
 const START_PREFIX: &str = "pm";
 
@@ -88,14 +100,7 @@ pub async fn open_from_start(
     actor: &UserRef,
     lang: Lang,
 ) -> HandlerResult {
-    let view = ctx.manager.premoves(actor, game).await?;
-    if !view.open {
-        let err = match view.game.is_over() {
-            true => ActionError::GameOver,
-            false => ActionError::PremovesOnTheirTurn,
-        };
-        return Err(Failure::Refused { err, alert: false });
-    }
+    let view = open_view(ctx, actor, game, false).await?;
     ctx.people.note_private(chat.unsigned_abs());
     ctx.send_later(chat, None, builder(&view, lang), None);
     Ok(())
