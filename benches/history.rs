@@ -197,6 +197,8 @@ fn game_record(
         arena: None,
         seat: None,
         watched: false,
+        alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

@@ -109,6 +109,8 @@ fn record(g: usize, rng: &mut Lcg) -> GameRecord {
         arena: None,
         seat: None,
         watched: false,
+        alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

@@ -93,6 +93,8 @@ fn record(n: usize, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRecord 
         arena: None,
         seat: None,
         watched: false,
+        alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

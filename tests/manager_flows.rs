@@ -28,6 +28,9 @@ mod langs;
 #[path = "manager_flows/web_sessions.rs"]
 mod web_sessions;
 
+#[path = "manager_flows/premoves.rs"]
+mod premoves;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());
@@ -723,6 +726,8 @@ async fn games_survive_a_restart_and_pending_work_resumes(backend: Backend) {
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
+            premoves: Default::default(),
         };
         store.put(Tree::Games, "botdue", &bot_game).await.unwrap();
         let stale = ChallengeRecord {
@@ -1005,6 +1010,8 @@ async fn a_due_bot_move_is_searched_once_after_a_restart_and_a_sweep(backend: Ba
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
+            premoves: Default::default(),
         };
         store.put(Tree::Games, "late01", &late).await.unwrap();
         store.commit().await.unwrap();

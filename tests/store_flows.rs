@@ -502,6 +502,8 @@ fn game_record(id: &str, moves: Vec<u8>, status: GameStatus, now: u64) -> GameRe
         arena: None,
         seat: None,
         watched: false,
+        alerts: Vec::new(),
+        premoves: Default::default(),
     }
 }
 

@@ -53,6 +53,7 @@ on_both_backends! {
         an_accept_shown_before_the_terms_changed_is_refused_with_the_new_terms,
         an_inline_game_counts_only_on_the_platform_leaderboard,
         the_same_two_get_three_rated_games_a_day_across_processes,
+        an_aborted_game_gives_the_pairs_rated_game_back,
         limits_of_games_and_challenges_hold_across_processes,
         a_seat_held_by_nothing_live_is_freed,
         the_command_limit_holds_across_processes,
@@ -198,12 +199,69 @@ async fn rated_offer(m: &Manager, from: &UserRef, to: &UserRef) -> ChallengeView
     challenge(act(m, from, open).await)
 }
 
-/// `who` accepts `shown` with its Accept button through `m`, then aborts the game (so the
-/// players' limits of ongoing games never count): whether the game was rated.
+/// `who` accepts `shown` with its Accept button through `m`; each side makes one move and
+/// `who` resigns (a result, so the game counts; a game ended before both moved would be an
+/// abort, which gives its count back, and the players' limits of ongoing games never count):
+/// whether the game was rated.
+async fn accept_and_play(m: &Manager, who: &UserRef, shown: &ChallengeView) -> bool {
+    let v = game(press_accept(m, who, shown).await);
+    let [white, black] = v.players.each_ref().map(|p| p.user().cloned().unwrap());
+    for mover in [&white, &black] {
+        let pit = Action::Move {
+            game: v.id.clone(),
+            ply: None,
+            pit: 1,
+        };
+        game(act(m, mover, pit).await);
+    }
+    let resign = Action::Resign {
+        game: Some(v.id.clone()),
+        ply: None,
+    };
+    let ended = game(act(m, who, resign).await);
+    assert!(ended.is_over());
+    v.rated
+}
+
+/// `who` accepts `shown` through `m` and aborts the game at once: whether it was rated.
 async fn accept_and_abort(m: &Manager, who: &UserRef, shown: &ChallengeView) -> bool {
     let v = game(press_accept(m, who, shown).await);
     game(act(m, who, Action::Abort { game: v.id.clone() }).await);
     v.rated
+}
+
+/// An aborted game has no result, so it farms nothing: it gives its place among the pair's
+/// rated games of the day back (in the abort's own write, whichever process aborts it), and
+/// two friends who abort three games for a wrong colour still play rated. Games with a result
+/// count as before.
+async fn an_aborted_game_gives_the_pairs_rated_game_back(backend: Backend) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0);
+    let engine = || EnginePool::new(EngineConfig::default());
+    let config = toguz::testing::manager::test_config();
+    let m1 = Manager::start_with_clock(store.clone(), engine(), config.clone(), clock.clone())
+        .await
+        .unwrap();
+    let m2 = Manager::start_with_clock(store.clone(), engine(), config, clock.clone())
+        .await
+        .unwrap();
+    let (a, b) = (user("a"), user("b"));
+    for round in 0..5 {
+        let m = if round % 2 == 0 { &m1 } else { &m2 };
+        let shown = rated_offer(m, &a, &b).await;
+        assert!(shown.rated, "challenge {round} after {round} aborts");
+        assert!(accept_and_abort(m, &b, &shown).await, "abort {round}");
+    }
+    for round in 0..3 {
+        let shown = rated_offer(&m2, &b, &a).await;
+        assert!(shown.rated, "game {round} with a result");
+        assert!(accept_and_play(&m1, &a, &shown).await);
+    }
+    let fourth = rated_offer(&m1, &a, &b).await;
+    assert!(
+        !fourth.rated,
+        "three games with a result are the day's limit"
+    );
 }
 
 /// Issue 31, item 2: two managers on one store (two processes sharing a database) start at
@@ -230,14 +288,14 @@ async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Back
         let m = if round % 2 == 0 { &m1 } else { &m2 };
         let shown = rated_offer(m, &a, &b).await;
         assert!(shown.rated, "game {round} of the day");
-        assert!(accept_and_abort(m, &b, &shown).await, "game {round} rated");
+        assert!(accept_and_play(m, &b, &shown).await, "game {round} rated");
     }
     // The fourth challenge of the day between them is unrated, and says so.
     let fourth = rated_offer(&m2, &b, &a).await;
     assert!(!fourth.rated);
     let text = toguz::platform::present::challenge_text(&fourth, toguz::i18n::Lang::En);
     assert!(text.contains("An unrated game"), "{text}");
-    assert!(!accept_and_abort(&m2, &a, &fourth).await);
+    assert!(!accept_and_play(&m2, &a, &fourth).await);
     // Four challenges shown as rated between a and c; three are accepted, the fourth's Accept
     // is refused with the unrated terms, and accepting those plays unrated.
     let mut shown = Vec::new();
@@ -247,7 +305,7 @@ async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Back
         shown.push((offer, if from == &a { c.clone() } else { a.clone() }));
     }
     for (offer, taker) in &shown[..3] {
-        assert!(accept_and_abort(&m1, taker, offer).await);
+        assert!(accept_and_play(&m1, taker, offer).await);
     }
     let (last, taker) = &shown[3];
     match press_accept(&m2, taker, last).await {
@@ -258,12 +316,12 @@ async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Back
         time_changes: last.time_changes + 1,
         ..last.clone()
     };
-    assert!(!accept_and_abort(&m2, taker, &now_unrated).await);
+    assert!(!accept_and_play(&m2, taker, &now_unrated).await);
     // The next day the pair plays rated again.
     clock.advance(24 * 3600);
     let next_day = rated_offer(&m1, &a, &b).await;
     assert!(next_day.rated);
-    assert!(accept_and_abort(&m2, &b, &next_day).await);
+    assert!(accept_and_play(&m2, &b, &next_day).await);
 }
 
 /// Issue 31, item 6: two managers on one store (two processes sharing a database) allow a

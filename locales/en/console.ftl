@@ -18,6 +18,7 @@ console-help =
       hint     the bot's suggested move for you (three hints per game)
       review   once the game is over: the bot's review, each side's accuracy and largest mistakes
       new      start a new game once this one is over
+      games    your ongoing games, those where it is your move first
       history  your finished games (history NAME: someone else's)
       stats    your rating and results (stats NAME: someone else's)
       puzzle   a puzzle from a real game (puzzle daily: today's; puzzle stats; puzzle top)

@@ -148,6 +148,21 @@ discord-sub-puzzle-post = post
 discord-sub-puzzle-post-desc = Post the daily puzzle in this channel every day (server admins)
 discord-opt-puzzle-hour = hour
 discord-opt-puzzle-hour-desc = The hour (UTC, 0-23); leave it out to stop posting
+# /notify: private messages about correspondence games (issue 51).
+discord-cmd-notify = notify
+discord-cmd-notify-desc = Direct messages about your correspondence games: when, and quiet hours
+discord-opt-notify-mode = mode
+discord-opt-notify-mode-desc = A message each time it is your move, one summary a day, or nothing
+discord-choice-notify-on = each move
+discord-choice-notify-digest = daily summary
+discord-choice-notify-off = off
+discord-opt-notify-hour = hour
+discord-opt-notify-hour-desc = The hour of the daily summary (0-23, your time)
+discord-opt-notify-quiet = quiet
+discord-opt-notify-quiet-desc = Hours with no messages, your time, such as 23-08; “off” for none
+discord-opt-notify-utc = utc
+discord-opt-notify-utc-desc = Your offset from UTC, such as +05 or -03:30
+discord-notify-usage = To change: `/notify mode:`, with `hour:` for a daily summary; `/notify quiet:23-08 utc:+05` for quiet hours, `quiet:off` for none.
 # /web: whether the server's games are listed on the website (issue 35).
 discord-cmd-web = web
 discord-cmd-web-desc = Whether this server's games are listed on the website's front page

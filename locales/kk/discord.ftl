@@ -145,6 +145,21 @@ discord-sub-puzzle-post = жариялау
 discord-sub-puzzle-post-desc = Күн есебін осы арнада күн сайын жариялау (сервер әкімшілері)
 discord-opt-puzzle-hour = сағат
 discord-opt-puzzle-hour-desc = Сағат (UTC, 0–23); көрсетілмесе, жариялау тоқтайды
+# /notify: сырттай ойындар туралы жеке хабарлар (issue 51).
+discord-cmd-notify = хабарламалар
+discord-cmd-notify-desc = Сырттай ойындарыңыз туралы жеке хабарламалар: қашан жіберу және тыныш сағаттар
+discord-opt-notify-mode = режим
+discord-opt-notify-mode-desc = Кезек сізге келген сайын хабарлама, күніне бір шолу немесе ештеңе
+discord-choice-notify-on = әр жүріс сайын
+discord-choice-notify-digest = күндік шолу
+discord-choice-notify-off = өшіру
+discord-opt-notify-hour = сағат
+discord-opt-notify-hour-desc = Күндік шолудың сағаты (0–23, өз уақытыңыз бойынша)
+discord-opt-notify-quiet = тыныш-сағаттар
+discord-opt-notify-quiet-desc = Хабарлама жіберілмейтін сағаттар (өз уақытыңыз бойынша), мысалы, 23-08; оларсыз: «off»
+discord-opt-notify-utc = utc
+discord-opt-notify-utc-desc = Уақыт белдеуіңіз: UTC-ден ығысу, мысалы, +05 немесе -03:30
+discord-notify-usage = Өзгерту үшін: `/notify mode:` (шолу үшін `hour:` параметрін де қосыңыз); `/notify quiet:23-08 utc:+05` — тыныш сағаттар, `quiet:off` — тыныш сағаттарсыз.
 # /web: сервер ойындары сайтта көріне ме (issue 35).
 discord-cmd-web = сайт
 discord-cmd-web-desc = Осы сервердің ойындары сайттың басты бетінде көріне ме

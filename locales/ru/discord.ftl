@@ -147,6 +147,21 @@ discord-sub-puzzle-post = публиковать
 discord-sub-puzzle-post-desc = Публиковать задачу дня в этом канале каждый день (администраторы сервера)
 discord-opt-puzzle-hour = час
 discord-opt-puzzle-hour-desc = Час (UTC, 0–23); без него публикация прекращается
+# /notify: личные сообщения о заочных партиях (issue 51).
+discord-cmd-notify = уведомления
+discord-cmd-notify-desc = Личные сообщения о заочных партиях: когда присылать и тихие часы
+discord-opt-notify-mode = режим
+discord-opt-notify-mode-desc = Сообщение каждый раз, когда наступает ваш ход, сводка раз в день или ничего
+discord-choice-notify-on = каждый ход
+discord-choice-notify-digest = сводка раз в день
+discord-choice-notify-off = не присылать
+discord-opt-notify-hour = час
+discord-opt-notify-hour-desc = Час ежедневной сводки (0–23, по вашему времени)
+discord-opt-notify-quiet = тихие-часы
+discord-opt-notify-quiet-desc = Часы без сообщений по вашему времени, например 23-08; «off» — без тихих часов
+discord-opt-notify-utc = utc
+discord-opt-notify-utc-desc = Ваш часовой пояс: смещение от UTC, например +05 или -03:30
+discord-notify-usage = Изменить: `/уведомления режим:` (для сводки ещё `час:`); `/уведомления тихие-часы:23-08 utc:+05` — тихие часы, `тихие-часы:off` — без них. В английском интерфейсе Discord: `/notify mode: hour: quiet: utc:`.
 # /web: видны ли партии сервера на сайте (issue 35).
 discord-cmd-web = сайт
 discord-cmd-web-desc = Видны ли партии этого сервера на главной странице сайта

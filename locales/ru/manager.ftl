@@ -60,6 +60,34 @@ manager-button-cancel = Отозвать
 manager-games-none = У вас нет текущих партий.
 manager-games-header = Ваши текущие партии:
 manager-games-line = { $id }: { $white } — { $black }, ход { $number }
+manager-games-your-move = ваш ход
+manager-games-left = осталось { $span }
+manager-alert-left = осталось { $span }
+manager-alert-control-left = { $control }: { $remaining }
+manager-alert-your-move = Ваш ход в партии с игроком { $opponent } ({ $status }).
+manager-alert-your-moves = Ваш ход в { $count } { $count ->
+    [one] партии
+   *[other] партиях
+}:
+manager-alert-line = • { $opponent } ({ $status })
+manager-alert-more = …и ещё { $count }
+manager-alert-warning = Время на исходе в партии с игроком { $opponent }: { $remaining }.
+manager-alert-digest = Ежедневная сводка: ваш ход в { $count } { $count ->
+    [one] партии
+   *[other] партиях
+}:
+manager-alert-button = Доска: { $opponent }
+manager-notify-each = Личные сообщения о заочных партиях: каждый раз, когда наступает ваш ход, и предупреждение, когда время на ход подходит к концу.
+manager-notify-digest = Личные сообщения о заочных партиях: ежедневная сводка в { $hour } (UTC{ $offset }) и предупреждение, когда время на ход подходит к концу.
+manager-notify-off = Личные сообщения о заочных партиях отключены. О вашем ходе по-прежнему сообщают в чате, где идёт партия.
+manager-notify-quiet = Тихие часы: { $from }–{ $to } (UTC{ $offset }); сообщения, которые пришлись бы на это время, придут, когда тихие часы закончатся.
+manager-notify-no-quiet = Тихих часов нет.
+manager-notify-saved = Сохранено.
+manager-notify-no-hours = Укажите час: число от 0 до 23 (для тихих часов — два числа, например 23-08).
+manager-notify-bad-hours = «{ $given }» — это не час: укажите число от 0 до 23, а для тихих часов — два числа, например 23-08.
+manager-notify-bad-offset = «{ $given }» — это не смещение от UTC: напишите, например, +05, -03:30 или utc.
+manager-notify-bad-word = У команды /notify нет настройки «{ $given }».
+manager-notify-extra = «{ $given }» — лишнее слово.
 manager-error-not-your-turn = Сейчас не ваш ход.
 manager-error-not-your-game = Вы не участвуете в этой партии.
 manager-error-not-for-you = Этот вызов адресован не вам.
@@ -124,6 +152,34 @@ manager-error-review-pending = Ваш предыдущий разбор ещё �
 manager-error-hints-only-against-bot = Подсказки доступны только в партиях с ботом.
 manager-error-no-hints-left = Вы уже использовали все подсказки в этой партии (их { $count } на партию).
 manager-error-hints-busy = Бот сейчас готовит подсказки. Попробуйте ещё раз чуть позже.
+manager-error-premoves-not-here = Условные ходы бывают только в заочных партиях между двумя людьми.
+manager-error-premoves-on-their-turn = Сейчас ваш ход: условные ходы можно задать, только пока ходит соперник.
+manager-error-too-many-premoves = Слишком много условных ходов: не больше { $lines } { $lines ->
+    [one] варианта
+   *[other] вариантов
+}, в каждом не больше { $moves } { $moves ->
+    [one] хода
+   *[other] ходов
+}.
+manager-error-premove-illegal = Вариант { $line }: ход { $step } (из лунки { $pit }) в этой позиции невозможен.
+manager-error-premoves-disagree = Вариант { $line } отвечает на тот же ход соперника иначе, чем один из вариантов выше. На каждый ход соперника может быть только один ответ.
+manager-error-premove-line-unfinished = Вариант должен заканчиваться вашим ответом: добавьте лунку, из которой вы ответите.
+premoves-button = Условные ходы
+premoves-title = Ваши условные ходы (соперник: { $opponent })
+premoves-legend = В каждой паре: ход соперника → ваш ответ.
+premoves-none = Вариантов пока нет.
+premoves-draft = Новый вариант: { $moves }
+premoves-next-theirs = Нажмите лунку, из которой может сходить соперник.
+premoves-next-mine = Нажмите лунку, из которой вы ответите.
+premoves-explain = Если соперник сделает первый ход варианта, ваш ответ будет сделан сразу. Ход, которого нет ни в одном варианте, удаляет все варианты. Варианты видите только вы.
+premoves-closed = Сейчас ваш ход: условные ходы можно задать, только пока ходит соперник.
+premoves-ended = Партия окончена.
+premoves-add = Добавить
+premoves-undo = Отменить
+premoves-clear = Очистить всё
+premoves-done = Готово
+premoves-opened-private = Условные ходы открыты в нашем личном чате.
+premoves-start-bot = Начните личный чат со мной ({ $link }) — условные ходы откроются там.
 manager-error-sign-in-refused = Эта ссылка для входа не работает: она неверна, уже использована или устарела. Получите новую командой /web login (в Discord: /сайт вход:войти).
 manager-error-web-not-served = У этого бота нет сайта, поэтому войти некуда.
 manager-error-storage = У нас произошёл сбой, ничего не изменилось. Попробуйте ещё раз.

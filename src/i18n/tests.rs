@@ -127,6 +127,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "ahead" => numbers(&[0, 1, 2, 5, 21]),
         "page" => numbers(&[1, 2, 12]),
         "pit" => numbers(&[3, 9, 10]),
+        // Premoves: a line and its move named in a refusal, the limits, a line as read.
+        "line" | "step" => numbers(&[1, 2, 30]),
+        "lines" => numbers(&[30]),
+        "moves" if key == "manager-error-too-many-premoves" => numbers(&[30]),
+        "moves" => text(&["3 → 7; 5 → …".into()]),
+        "link" => text(&["https://t.me/toguz_bot?start=pmab12cd34".into()]),
         "number" => numbers(&[1, 12, 40]),
         // Names in the list of games, kazans elsewhere.
         "white" | "black" if key == "manager-games-line" || key == "console-new-local-game" => {
@@ -152,6 +158,12 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         ]),
         "name" | "challenger" => text(&["Асель".into(), "Bot (easy)".into()]),
         "opponent" => text(&["Aibek".into()]),
+        // A private alert's time left, with its control or alone (`present::alerts`).
+        "remaining" => text(&["1 day 4 h left".into(), "45 min".into()]),
+        "status" => text(&["2 days per move: 1 day 4 h left".into()]),
+        // `/notify`: hours of the player's day and their offset from UTC.
+        "from" | "to" => text(&["23:00".into(), "08:00".into()]),
+        "offset" => text(&["+05:00".into(), "-03:30".into()]),
         "username" => text(&["@aibek".into()]),
         "mention" => text(&["<@123456789>".into()]),
         "mentions" => text(&["<@123456789> <@987654321>".into()]),
@@ -260,7 +272,8 @@ fn every_message_formats_in_every_language() {
 }
 
 /// Button labels fit three to a row on a phone: game and challenge buttons, the level
-/// keyboard, the inline challenge's button, the puzzles' buttons.
+/// keyboard, the inline challenge's button, the puzzles' buttons, the premove builder's
+/// keys (its Premoves button sits in a board's rows).
 #[test]
 fn every_button_label_fits_a_phone() {
     use crate::platform::present::MAX_BUTTON_LABEL;
@@ -272,6 +285,7 @@ fn every_button_label_fits_a_phone() {
                 .any(|p| k.starts_with(p))
         })
         .chain(["tg-inline-accept".to_string()])
+        .chain(["button", "add", "undo", "clear", "done"].map(|k| format!("premoves-{k}")))
         .collect();
     assert!(buttons.len() > 10, "{buttons:?}");
     for lang in Lang::ALL {

@@ -22,6 +22,8 @@
 //! | join / leave a tournament (join again: back from a pause) | `1tj:<id>`, `1tl:<id>` |
 //! | a puzzle's move (`owner`: the solver's user id; `attempt`: their attempt's number; `step`: their moves made) | `1zm:<owner>:<attempt>:<step>:<pit>` |
 //! | the next puzzle, today's puzzle (for the presser) | `1zn`, `1zd` |
+//! | open the presser's premoves in a game | `1pm:<game>` |
+//! | a key of the premove builder (`edits`: the count of changes it was shown at; `key`: a pit `1`-`9`, `a`dd the line, `u`ndo, `c`lear all, `d`one) | `1pe:<game>:<edits>:<key>` |
 //! | a page of a player's history (Discord) | `1hp:<user id>:<page>`, then `:o<cursor>` or `:n<cursor>` (older or newer than a game shown: `<end time in base 36>.<game>`) |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`; a user id is 1..=20 digits (a Discord snowflake), a
@@ -139,9 +141,55 @@ pub enum Button {
     PuzzleNext,
     /// Not an [`Action`]: today's puzzle for the presser.
     PuzzleDaily,
+    /// Not an [`Action`]: the presser's premoves in `game`, opened in private
+    /// (`Manager::premoves`).
+    Premoves {
+        game: GameId,
+    },
+    /// Not an [`Action`]: a key of the premove builder shown at `edits`
+    /// (`Manager::edit_premoves`).
+    PremoveKey {
+        game: GameId,
+        edits: u32,
+        key: PremoveKey,
+    },
     /// Not an [`Action`]: opens the Discord Activity in the pressed board's channel, where
     /// its game is played on the page (issue 50). Discord only.
     LaunchActivity,
+}
+
+/// A key of the premove builder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PremoveKey {
+    /// A pit, 1..=9: the opponent's move or the reply, as the draft alternates.
+    Pit(u8),
+    Add,
+    Undo,
+    Clear,
+    /// Closes the builder (nothing changes).
+    Done,
+}
+
+impl PremoveKey {
+    fn code(self) -> String {
+        match self {
+            PremoveKey::Pit(pit) => pit.to_string(),
+            PremoveKey::Add => "a".into(),
+            PremoveKey::Undo => "u".into(),
+            PremoveKey::Clear => "c".into(),
+            PremoveKey::Done => "d".into(),
+        }
+    }
+
+    fn parse(text: &str) -> Result<PremoveKey, ButtonError> {
+        Ok(match text {
+            "a" => PremoveKey::Add,
+            "u" => PremoveKey::Undo,
+            "c" => PremoveKey::Clear,
+            "d" => PremoveKey::Done,
+            pit => PremoveKey::Pit(pit_number(pit)?),
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -196,6 +244,8 @@ pub fn encode(button: &Button) -> String {
         Button::PuzzleNext => "1zn".to_string(),
         Button::PuzzleDaily => "1zd".to_string(),
         Button::LaunchActivity => "1ac".to_string(),
+        Button::Premoves { game } => format!("1pm:{game}"),
+        Button::PremoveKey { game, edits, key } => format!("1pe:{game}:{edits}:{}", key.code()),
     }
 }
 
@@ -282,9 +332,16 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
         ("zn", []) => Button::PuzzleNext,
         ("zd", []) => Button::PuzzleDaily,
         ("ac", []) => Button::LaunchActivity,
+        ("pm", [g]) => Button::Premoves { game: id(g)? },
+        ("pe", [g, edits, key]) => Button::PremoveKey {
+            game: id(g)?,
+            edits: edits_number(edits)?,
+            key: PremoveKey::parse(key)?,
+        },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "bz" | "rm" | "h" | "rv" | "rb" | "rc" | "ca"
-            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl" | "zm" | "zn" | "zd" | "ac",
+            | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl" | "zm" | "zn" | "zd" | "ac" | "pm"
+            | "pe",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -338,6 +395,14 @@ fn attempt_number(text: &str) -> Result<u32, ButtonError> {
     text.parse().map_err(|_| ButtonError::Malformed)
 }
 
+/// A premove builder's count of changes: digits only, no sign (`0`..=`4294967295`).
+fn edits_number(text: &str) -> Result<u32, ButtonError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ButtonError::Malformed);
+    }
+    text.parse().map_err(|_| ButtonError::Malformed)
+}
+
 /// A review marks at most `review::MISTAKES_PER_SIDE` mistakes per side.
 fn mark_number(text: &str) -> Result<u8, ButtonError> {
     let most = 2 * crate::review::MISTAKES_PER_SIDE as u16;
@@ -369,7 +434,9 @@ impl Button {
             | Button::Hint { game, .. }
             | Button::Review { game }
             | Button::ReviewBoard { game, .. }
-            | Button::Record { game } => Some(game),
+            | Button::Record { game }
+            | Button::Premoves { game }
+            | Button::PremoveKey { game, .. } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -418,7 +485,9 @@ impl Button {
             | Button::PuzzleMove { .. }
             | Button::PuzzleNext
             | Button::PuzzleDaily
-            | Button::LaunchActivity => return None,
+            | Button::LaunchActivity
+            | Button::Premoves { .. }
+            | Button::PremoveKey { .. } => return None,
             Button::AcceptChallenge { challenge, terms } => {
                 Action::AcceptTerms { challenge, terms }
             }
@@ -534,6 +603,17 @@ mod tests {
                 }),
             },
             Button::LaunchActivity,
+            Button::Premoves { game: g.clone() },
+            Button::PremoveKey {
+                game: "z".repeat(16),
+                edits: u32::MAX,
+                key: PremoveKey::Pit(9),
+            },
+            Button::PremoveKey {
+                game: g.clone(),
+                edits: 0,
+                key: PremoveKey::Done,
+            },
         ]
     }
 
@@ -569,6 +649,13 @@ mod tests {
             "1m::1:7",
             "1m:ab12cd:1",
             "1m:ab12cd:1:7:8",
+            "1pm:ab12cd:1",
+            "1pe:ab12cd:1:0",
+            "1pe:ab12cd:1:10",
+            "1pe:ab12cd:+1:a",
+            "1pe:ab12cd:4294967296:a",
+            "1pe:ab12cd:1:x",
+            "1pe:ab12cd:1",
             "1q:ab12cd",
             "1b:grandmaster",
             "1b:easy:0+0",

@@ -90,6 +90,8 @@ impl Manager {
             arena,
             seat,
             watched: false,
+            alerts: Vec::new(),
+            premoves: Default::default(),
         };
         // Locked and in the map before the index makes its id findable (see the top).
         let slot = SlotRef::new(&self.inner.games, &id, Game::new(rec));

@@ -83,6 +83,23 @@ pub enum ActionError {
     NoHintsLeft,
     #[error("too many hints are asked for at once")]
     HintsBusy,
+    /// Premoves are for correspondence games between two people.
+    #[error("premoves are only for correspondence games between two people")]
+    PremovesNotHere,
+    #[error("premoves are entered while the opponent is to move")]
+    PremovesOnTheirTurn,
+    #[error("too many premoves (at most 30 lines of 30 moves)")]
+    TooManyPremoves,
+    /// Line `line` (from 1; the line being entered is the one after the last) has an
+    /// illegal move `pit` as its move `step` (from 1).
+    #[error("premove line {line}: move {step} (pit {pit}) is not legal")]
+    PremoveIllegal { line: usize, step: usize, pit: u8 },
+    /// Line `line` answers a move with another reply than an earlier line.
+    #[error("premove line {line} answers a move differently from an earlier line")]
+    PremovesDisagree { line: usize },
+    /// A line must end on the player's own reply.
+    #[error("a premove line ends on the player's reply")]
+    PremoveLineUnfinished,
     /// The challenge's terms changed after the Accept pressed was shown; these are the new
     /// ones.
     #[error("the challenge's terms have changed")]

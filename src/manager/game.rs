@@ -61,6 +61,14 @@ pub struct GameRecord {
     /// reads the store once. Set once, by the first spectator's board.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub watched: bool,
+    /// The keys of the game's pending private alerts (`alerts::schedule_alerts`): the next
+    /// move's write deletes them, as does the write that ends the game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<String>,
+    /// Each side's conditional premoves (White, Black; `premoves.rs`): shown to their
+    /// author only, never in a view or record; none in games stored before them.
+    #[serde(default, skip_serializing_if = "super::premoves::none_queued")]
+    pub premoves: [super::premoves::Premoves; 2],
 }
 
 impl GameRecord {
@@ -91,6 +99,9 @@ impl GameRecord {
             arena,
             seat,
             watched: _,
+            alerts: _,
+            // Only their author sees them: no board changes with them.
+            premoves: _,
         } = self;
         *id != before.id
             || *chat != before.chat
@@ -484,6 +495,8 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
+            premoves: Default::default(),
         }
     }
 

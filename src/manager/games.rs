@@ -208,7 +208,8 @@ impl Manager {
     }
 
     /// `user`'s ongoing games in every chat of their platform, as `/games` lists them: a
-    /// signed-in player's page (`/me`) shows them.
+    /// signed-in player's page (`/me`) shows them. Those where it is their move come
+    /// first, least time left first, then the others (oldest first).
     pub async fn ongoing_games(&self, user: &UserRef) -> Result<Vec<GameView>, ActionError> {
         match self.list(user).await? {
             Reply::Games(views) => Ok(views),
@@ -224,6 +225,7 @@ impl Manager {
             let view = self.view_of(&*self.enter(&slot).await?).await;
             views.push(view);
         }
+        order_for(actor, &mut views);
         Ok(Reply::Games(views))
     }
 
@@ -309,4 +311,20 @@ fn check_player(game: &Game, actor: &UserRef, ply: Option<u16>) -> Result<Side, 
 /// The bot takes a draw when its kazan holds fewer balls than the opponent's.
 fn bot_accepts_draw(game: &Game, bot: Side) -> bool {
     game.position.store(bot) < game.position.store(bot.other())
+}
+
+/// Orders `user`'s games for `/games`: their move first, least time left first (a game
+/// nothing times last among them), then the others as they were (oldest first).
+fn order_for(user: &UserRef, views: &mut [GameView]) {
+    views.sort_by_key(|v| {
+        let turn = v.is_turn_of(user);
+        (
+            !turn,
+            if turn {
+                v.left_ms().unwrap_or(u64::MAX)
+            } else {
+                0
+            },
+        )
+    });
 }

@@ -50,6 +50,7 @@
 //! who has what; `game` and `view` the records and views; `ended` how an archived game
 //! ended.
 
+pub mod alerts;
 pub mod buttons;
 pub mod config;
 mod ended;
@@ -78,6 +79,7 @@ mod games;
 mod hints;
 mod langs;
 mod pairs;
+pub mod premoves;
 mod recheck;
 mod reviews;
 mod seats;
@@ -90,6 +92,7 @@ mod users;
 mod watchers;
 pub mod web_sessions;
 
+pub use alerts::{Alert, AlertId, AlertKind, AlertOutcome, ManagerError, TurnLine};
 pub use clock::Clock;
 pub use config::{BotConfig, ClockConfig, LimitsConfig, ManagerConfig};
 pub use ended::Ended;
@@ -97,6 +100,7 @@ pub use error::{ActionError, LimitKind};
 pub use game::{ChallengeRecord, GameRecord};
 pub use hints::{GameHint, HintTicket};
 pub use history::{HistoryEntry, HistoryPage, Leaderboard};
+pub use premoves::{PremoveEdit, Premoves, PremovesView};
 pub use reviews::{Drawings, GameReview, ReviewConfig, ReviewTicket};
 pub use timers::HEARTBEAT_KEY;
 pub use types::{Action, MessageRef, Player, Request, Seat, Target};
@@ -183,6 +187,8 @@ struct Inner {
     public_read_at: std::sync::atomic::AtomicU64,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
+    /// Private alerts of correspondence games: queues, claims (`alerts`).
+    alerts: alerts::Alerts,
     /// Started with `start_read_only` (`toguz web`): nothing is ever written.
     read_only: bool,
 }
@@ -230,6 +236,7 @@ impl Manager {
         manager.spawn_daily_poster();
         manager.spawn_heartbeat();
         manager.spawn_takeover();
+        manager.spawn_alerts();
         // Not started yet: `backfill_player_pages` wrote nothing in its test (issue 49,
         // finding 19, left open), and its once-per-store mark would keep a fixed one from
         // running.
@@ -300,6 +307,7 @@ impl Manager {
                 player_pages: Default::default(),
                 public_read_at: Default::default(),
                 puzzles,
+                alerts: alerts::Alerts::new(),
                 config,
                 read_only,
             }),

@@ -8,12 +8,17 @@
 //! since reached the limit becomes unrated, and the Accept of the rated terms is refused with
 //! the new ones, like any change of terms), and written compare-and-set in the same batch as
 //! the game it counts: several processes sharing the database never start more rated games
-//! than the limit.
+//! than the limit. An aborted game gives its count back, in the abort's own write: it has no
+//! result, so it farms nothing, and friends who abort for a wrong colour or a misclick keep
+//! their rated games of the day.
 
 use super::*;
 use crate::store::{Batch, Expect, StoreError};
 
 const DAY_SECS: u64 = 24 * 3600;
+
+/// What every pair's key in `Claims` starts with.
+pub(super) const PAIR_KEYS: &str = "pairs:";
 
 /// A pair's count of rated games today, as read.
 pub(super) struct PairCount {
@@ -29,7 +34,12 @@ pub(super) struct PairCount {
 fn pair_key(players: &[Player; 2], now: u64) -> Option<String> {
     let mut keys = [players[0].user()?.key(), players[1].user()?.key()];
     keys.sort();
-    Some(format!("pairs:{}:{}|{}", now / DAY_SECS, keys[0], keys[1]))
+    Some(format!(
+        "{PAIR_KEYS}{}:{}|{}",
+        now / DAY_SECS,
+        keys[0],
+        keys[1]
+    ))
 }
 
 impl Manager {
@@ -39,10 +49,18 @@ impl Manager {
         &self,
         players: &[Player; 2],
     ) -> Result<Option<PairCount>, ActionError> {
+        self.pair_count_on(players, self.now()).await
+    }
+
+    /// The count of the day of `now` (unix seconds).
+    async fn pair_count_on(
+        &self,
+        players: &[Player; 2],
+        now: u64,
+    ) -> Result<Option<PairCount>, ActionError> {
         if self.inner.config.limits.rated_games_per_pair_per_day == 0 {
             return Ok(None);
         }
-        let now = self.now();
         let Some(key) = pair_key(players, now) else {
             return Ok(None);
         };
@@ -80,6 +98,43 @@ impl Manager {
             .await?
             .is_none_or(|c| c.count < limit))
     }
+
+    /// Adds to `batch` the count given back by `aborted`, a rated game that ends aborted:
+    /// one less on the day it started (compare-and-set like the count itself; a conflict
+    /// makes the caller read again).
+    pub(super) async fn uncount_aborted(
+        &self,
+        aborted: &GameRecord,
+        batch: &mut Batch,
+    ) -> Result<(), ActionError> {
+        let Some(pair) = self
+            .pair_count_on(&aborted.players, aborted.created_at)
+            .await?
+        else {
+            return Ok(());
+        };
+        if pair.count > 0 {
+            let count = pair.count - 1;
+            batch.put_checked(Tree::Claims, &pair.key, &count, pair.expect)?;
+            let expires_at = (aborted.created_at / DAY_SECS + 2) * DAY_SECS;
+            batch.expire_at(Tree::Claims, &pair.key, expires_at);
+        }
+        Ok(())
+    }
+}
+
+/// Whether the change from `before` to `after` aborts a rated game (which gives its pair's
+/// count back).
+pub(super) fn aborts_rated(before: &GameRecord, after: &GameRecord) -> bool {
+    before.status == GameStatus::Ongoing
+        && after.rated
+        && matches!(
+            after.status,
+            GameStatus::Finished {
+                reason: FinishReason::Aborted,
+                ..
+            }
+        )
 }
 
 impl PairCount {

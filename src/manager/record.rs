@@ -163,6 +163,8 @@ mod tests {
             arena: None,
             seat: None,
             watched: false,
+            alerts: Vec::new(),
+            premoves: Default::default(),
         }
     }
 

@@ -523,13 +523,24 @@ impl Manager {
         after: &mut GameRecord,
         revision: u64,
     ) -> Result<u64, ActionError> {
+        premoves::clear_at_end(after);
         after.version = before.version + u64::from(after.shows_more_than(before));
-        // A player's stats are written compare-and-set: another process may have counted
-        // another game of theirs meanwhile; then read them again and count this one on top.
+        // The game's private alerts change with its moves, in the same write (`alerts`).
+        let mut alert_rows = Batch::new();
+        alerts::schedule_alerts(
+            before,
+            after,
+            self.now_ms(),
+            self.timeout_secs(),
+            &mut alert_rows,
+        )?;
+        // A player's stats (and a pair's count, which an abort gives back) are written
+        // compare-and-set: another process may have counted another game meanwhile; then
+        // read them again and count this one on top.
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut batch = Batch::new();
+            let mut batch = alert_rows.clone();
             // Held until the write is durable or undone: see `history`.
             let _stats_locks = if history::ends(before, after) {
                 self.count_end(after, &mut batch).await?
@@ -537,6 +548,9 @@ impl Manager {
                 Vec::new()
             };
             let after = &*after;
+            if super::pairs::aborts_rated(before, after) {
+                self.uncount_aborted(after, &mut batch).await?;
+            }
             if before.status == GameStatus::Ongoing && after.status != GameStatus::Ongoing {
                 self.unseat_game(after, &mut batch).await?;
                 self.note_listed_end(ListedKind::Game, &after.chat, &after.id, &mut batch)?;
@@ -545,9 +559,9 @@ impl Manager {
             change(&mut batch, &after.id, Some(from), Some(to), revision)?;
             match self.inner.store.write(batch).await {
                 Err(StoreError::Conflict { tree, key })
-                    if tree == Tree::Ratings.name() && attempt < STATS_ATTEMPTS =>
+                    if counted_meanwhile(tree, &key) && attempt < STATS_ATTEMPTS =>
                 {
-                    tracing::info!(key, attempt, "a player's stats changed meanwhile; again");
+                    tracing::info!(key, attempt, "a player's count changed meanwhile; again");
                 }
                 result => {
                     let written = durable(result)?;
@@ -595,6 +609,8 @@ impl Manager {
             self.apply_due_clock(&mut game, arrived_ms).await?;
             let before = game.clone();
             let out = change(&mut game, arrived_ms / 1000)?;
+            // A premoved reply joins the move it answers in one write.
+            premoves::follow(before.ply(), &mut game, arrived_ms / 1000);
             if game.ply() != before.ply() {
                 // A player who moved has seen the board, wherever it reached them.
                 let mover = before.position.to_move();
@@ -737,6 +753,13 @@ const RACES: u32 = 3;
 
 /// How many times a game's end is counted again when a player's stats changed meanwhile.
 const STATS_ATTEMPTS: u32 = 5;
+
+/// Whether a write's conflict is on a count another process may change at any time (a
+/// player's stats, a pair's rated games of the day): read it again and count on top.
+fn counted_meanwhile(tree: &str, key: &str) -> bool {
+    tree == Tree::Ratings.name()
+        || (tree == Tree::Claims.name() && key.starts_with(super::pairs::PAIR_KEYS))
+}
 
 /// The revision `written` stored for the record `key` of `tree` (0 if it stored none).
 pub(super) fn stored_revision(written: &Written, tree: Tree, key: &str) -> u64 {

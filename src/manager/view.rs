@@ -156,6 +156,9 @@ pub struct Actions {
     pub hint: bool,
     /// The viewer may go berserk: an arena game, timed, before their first move.
     pub berserk: bool,
+    /// The viewer may see and enter their conditional premoves (`Manager::premoves`): a
+    /// player of an ongoing correspondence game between two people.
+    pub premoves: bool,
 }
 
 impl GameView {
@@ -186,6 +189,26 @@ impl GameView {
     /// The player to move, while the game is ongoing.
     pub fn to_move_player(&self) -> Option<&Player> {
         (!self.is_over()).then(|| self.player(self.position.to_move()))
+    }
+
+    /// The time the side to move has left when the view was made, while the game is
+    /// ongoing: its clock in a timed game, else until its move's time runs out (`None`
+    /// when nothing counts it: the bot to move).
+    pub fn left_ms(&self) -> Option<u64> {
+        if self.is_over() {
+            return None;
+        }
+        if let Some(clock) = &self.clock {
+            return Some(clock.left_ms[self.position.to_move().index()]);
+        }
+        let shown_ms = self.shown_at.saturating_mul(1000);
+        self.timeout_at
+            .map(|at| at.saturating_mul(1000).saturating_sub(shown_ms))
+    }
+
+    /// Whether it is `user`'s move in this ongoing game.
+    pub fn is_turn_of(&self, user: &UserRef) -> bool {
+        self.to_move_player().and_then(Player::user) == Some(user)
     }
 
     /// Whether one of the players is the bot.
@@ -237,6 +260,9 @@ impl GameView {
             review: !ongoing && self.ply > 0,
             hint: my_turn && self.hints_left() > 0,
             berserk: ongoing && side.is_some_and(|s| self.may_berserk(s)),
+            premoves: ongoing
+                && player
+                && super::premoves::allowed(self.time_control, &self.players),
         }
     }
 }

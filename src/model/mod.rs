@@ -7,6 +7,7 @@
 mod ids;
 mod level;
 pub mod names;
+pub mod notify;
 mod platform;
 mod time_control;
 

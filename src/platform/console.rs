@@ -63,6 +63,8 @@ enum Command {
     Hint,
     Review,
     New,
+    /// `games`: the ongoing games, those where it is the player's move first.
+    Games,
     Help,
     Quit,
     /// `history [name]`, `stats [name]`: a player's games and results (yours by default).
@@ -101,6 +103,7 @@ fn parse_command(line: &str) -> Command {
         "hint" | "подсказка" | "кеңес" => Command::Hint,
         "review" | "разбор" | "талдау" => Command::Review,
         "new" | "новая" | "жаңа" => Command::New,
+        "games" | "партии" | "ойындар" => Command::Games,
         "help" | "?" | "помощь" | "көмек" => Command::Help,
         "quit" | "exit" | "q" | "выход" | "шығу" => Command::Quit,
         w => match w.parse::<u8>() {
@@ -276,6 +279,16 @@ impl<W: Write> Console<W> {
                 } else {
                     self.new_game().await?;
                 }
+            }
+            Command::Games => {
+                let text = match self.act(Action::ListGames).await {
+                    Ok(Reply::Games(views)) => {
+                        present::games_text(&views, Some(&self.actor()), lang)
+                    }
+                    Ok(_) => String::new(),
+                    Err(e) => present::error_text(&e, lang),
+                };
+                self.say(&text)?;
             }
             Command::Board if self.solving() => {
                 if let Some(view) = self.puzzle.clone() {
@@ -692,6 +705,8 @@ mod tests {
         assert_eq!(parse_command("quit"), Command::Quit);
         assert_eq!(parse_command("Review"), Command::Review);
         assert_eq!(parse_command("разбор"), Command::Review);
+        assert_eq!(parse_command("games"), Command::Games);
+        assert_eq!(parse_command("Ойындар"), Command::Games);
         assert_eq!(parse_command("талдау"), Command::Review);
         assert_eq!(parse_command("hint"), Command::Hint);
         assert_eq!(parse_command("Подсказка"), Command::Hint);

@@ -127,6 +127,13 @@ pub enum Tree {
     /// Signed-in visitors of the pages: `user|SHA-256 of the session's random part`, so a
     /// user's sessions are one range (`/web logout` ends them all); they expire.
     WebSessions,
+    /// Pending private alerts of correspondence games (`manager::alerts`), keyed
+    /// `platform|due ms (16 digits)|user|game|kind`: a tick reads a platform's due ones with
+    /// one range read. A claimed row is keyed by its lease's end.
+    Alerts,
+    /// Each player's alert settings and state (`/notify`, last told, unreachable), keyed by
+    /// `platform:user id`.
+    Notify,
     /// The opening explorer's counts (`explorer`): `position key` + a source letter, or
     /// `~player|position key`, -> each pit's games and results by time category and rating
     /// band; a position is one range read (docs/explorer.md).
@@ -139,7 +146,7 @@ pub enum Tree {
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 26] = [
+    pub const ALL: [Tree; 28] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -164,6 +171,8 @@ impl Tree {
         Tree::PlayerPages,
         Tree::WebLogins,
         Tree::WebSessions,
+        Tree::Alerts,
+        Tree::Notify,
         Tree::ExplorerPositions,
         Tree::ExplorerGames,
     ];
@@ -195,6 +204,8 @@ impl Tree {
             Tree::PlayerPages => "web.player-pages",
             Tree::WebLogins => "web.logins",
             Tree::WebSessions => "web.sessions",
+            Tree::Alerts => "alerts.due",
+            Tree::Notify => "users.notify",
             Tree::ExplorerPositions => "explorer.positions",
             Tree::ExplorerGames => "explorer.games",
         }

@@ -2,6 +2,7 @@
 //! against a fake Discord (gateway websocket + REST) on 127.0.0.1. One test binary.
 
 mod activity;
+mod alerts;
 mod arena40;
 mod clock;
 mod fair;
@@ -11,6 +12,7 @@ mod hint;
 mod history;
 mod links;
 mod names;
+mod premoves;
 mod puzzles;
 mod ratings;
 mod review;

@@ -2,6 +2,7 @@
 //! Telegram Bot API on 127.0.0.1. One test binary.
 
 mod abuse;
+mod alerts;
 mod arena40;
 mod bot_game;
 /// The tests' headless Chromium, shared with the web tests.
@@ -18,6 +19,7 @@ mod history;
 mod inline;
 mod links;
 mod load;
+mod premoves;
 mod puzzles;
 mod review;
 mod scale;

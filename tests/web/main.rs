@@ -13,6 +13,8 @@ mod play;
 mod play_browser;
 mod play_chat;
 mod players;
+mod premoves;
+mod premoves_browser;
 mod processes;
 mod readonly;
 mod tournaments;

@@ -19,7 +19,7 @@ const BUTTONS: &str = "document.querySelectorAll('#board [data-pit]').length > 0
 
 /// Presses `key` as a keyboard does (a key with a character also types it, which is what
 /// makes Enter press a focused button).
-async fn press(chrome: &mut Browser, key: &str, code: u32, text: &str) {
+pub(super) async fn press(chrome: &mut Browser, key: &str, code: u32, text: &str) {
     let down = json!({ "type": "keyDown", "key": key, "code": key,
                        "windowsVirtualKeyCode": code, "text": text });
     chrome.call("Input.dispatchKeyEvent", down).await;

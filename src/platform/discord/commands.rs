@@ -37,6 +37,8 @@ pub enum Command {
         game: Option<String>,
     },
     Games,
+    /// `/notify [mode:] [hour:] [quiet:] [utc:]` (issue 51).
+    Notify(NotifyOptions),
     Resign {
         game: Option<String>,
     },
@@ -392,6 +394,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         tournament_definition(time, variant_options),
         puzzle_command::puzzle_definition(),
         web_command::web_definition(),
+        notify_command::notify_definition(),
         localized!(
             command("help", "discord-cmd-help-desc"),
             "discord-cmd-help",
@@ -615,6 +618,7 @@ pub fn answers_privately(name: &str, options: &[CommandDataOption]) -> bool {
                 | "history"
                 | "record"
                 | "web"
+                | "notify"
         ),
     }
 }
@@ -641,6 +645,7 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
             game: game(options),
         },
         "games" => Command::Games,
+        "notify" => Command::Notify(NotifyOptions::parse(options)),
         "resign" => Command::Resign {
             game: game(options),
         },
@@ -665,7 +670,7 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         "record" => Command::Record {
             game: game(options),
         },
-        "tournament" => Command::Tournament(tournament(options)),
+        "tournament" => Command::Tournament(tournament_command::tournament(options)),
         "puzzle" => Command::Puzzle(puzzle_command::parse_puzzle(options)),
         "web" => Command::Web {
             public: web_command::parse_web(options, "public"),
@@ -712,58 +717,6 @@ fn bounded(
     }
 }
 
-/// `/tournament`'s subcommand: Discord sends it as the one option, holding its own options.
-fn tournament(options: &[CommandDataOption]) -> TournamentCommand {
-    let Some((name, sub)) = options.first().and_then(|o| match &o.value {
-        CommandDataOptionValue::SubCommand(sub) => Some((o.name.as_str(), sub.as_slice())),
-        _ => None,
-    }) else {
-        return TournamentCommand::Unknown;
-    };
-    let id = || {
-        string(sub, "id")
-            .map(|g| g.trim().to_ascii_lowercase())
-            .filter(|g| !g.is_empty())
-    };
-    match name {
-        "new" => TournamentCommand::New {
-            format: match string(sub, "format") {
-                Some("arena") => bounded(sub, "minutes", ARENA_MINUTES)
-                    .and_then(|m| u16::try_from(m).map_err(|_| BadOption))
-                    .map(|minutes| Format::Arena { minutes }),
-                Some("swiss") => bounded(sub, "rounds", SWISS_ROUNDS)
-                    .and_then(|r| u8::try_from(r).map_err(|_| BadOption))
-                    .map(|rounds| Format::Swiss { rounds }),
-                _ => Err(BadOption),
-            },
-            time: time(sub),
-            starts_in: bounded(sub, "starts_in", STARTS_IN),
-            rated: boolean(sub, "rated").unwrap_or(true),
-            variant: variant(sub),
-        },
-        "standings" => TournamentCommand::Standings { id: id() },
-        "join" => TournamentCommand::Join { id: id() },
-        "leave" => TournamentCommand::Leave { id: id() },
-        "cancel" => TournamentCommand::Cancel { id: id() },
-        "bot" => TournamentCommand::Bot {
-            level: string(sub, "level")
-                .ok_or(BadOption)
-                .and_then(|l| l.parse().map_err(|_| BadOption)),
-            id: id(),
-        },
-        "bye" => TournamentCommand::Bye {
-            round: match integer(sub, "round") {
-                None => Ok(None),
-                Some(_) => bounded(sub, "round", BYE_ROUND)
-                    .and_then(|r| u8::try_from(r).map_err(|_| BadOption))
-                    .map(Some),
-            },
-            id: id(),
-        },
-        _ => TournamentCommand::Unknown,
-    }
-}
-
 fn variant(options: &[CommandDataOption]) -> Result<Variant, BadOption> {
     let balls = match integer(options, "balls") {
         None => Variant::STANDARD.balls_per_pit(),
@@ -782,8 +735,13 @@ fn variant(options: &[CommandDataOption]) -> Result<Variant, BadOption> {
 mod puzzle_command;
 pub use puzzle_command::PuzzleCommand;
 
+#[path = "notify_command.rs"]
+mod notify_command;
+#[path = "tournament_command.rs"]
+mod tournament_command;
 #[path = "web_command.rs"]
 mod web_command;
+pub use notify_command::NotifyOptions;
 pub use web_command::SignInChoice;
 
 #[path = "time_option.rs"]

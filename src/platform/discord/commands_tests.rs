@@ -12,7 +12,21 @@ fn definitions_are_valid_for_discord() {
         .iter()
         .map(|c| serde_json::to_value(c).unwrap())
         .collect();
-    assert_eq!(defs.len(), 16);
+    assert_eq!(defs.len(), 17);
+    // Issue 51: `/notify` with its four options, localized, answered privately.
+    let notify = defs
+        .iter()
+        .find(|c| c["name"] == "notify")
+        .expect("/notify");
+    assert_eq!(notify["name_localizations"]["ru"], "уведомления");
+    let names: Vec<&str> = notify["options"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert_eq!(names, ["mode", "hour", "quiet", "utc"]);
+    assert!(answers_privately("notify", &[]));
     let valid_name = |s: &str| {
         (1..=32).contains(&s.chars().count())
             && s.chars()

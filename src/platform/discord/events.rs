@@ -28,6 +28,8 @@ use tokio::sync::watch;
 pub(super) async fn run(bot: Arc<Bot>, http: Arc<Http>) {
     let mut events = bot.manager.subscribe();
     tokio::spawn(ended_at_start(bot.clone(), http.clone()));
+    let claimed = bot.manager.serve_alerts(Platform::Discord);
+    tokio::spawn(super::alerts::serve(bot.clone(), http.clone(), claimed));
     bot.tournaments.outlet().set_http(http.clone());
     let flow = bot.tournaments.clone();
     tokio::spawn(async move { flow.catch_up().await });

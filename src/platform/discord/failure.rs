@@ -87,6 +87,24 @@ pub(super) async fn said(origin: &Origin<'_>, text: String) -> Handled {
     Ok(())
 }
 
+/// Discord's JSON codes for a user the bot may not write to: "Cannot send messages to this
+/// user" (DMs closed, the bot blocked) and "... due to having no mutual guilds".
+const CANNOT_DM: [isize; 2] = [50007, 50278];
+
+/// The JSON code of a refusal that says the user cannot be DMed, if it is one (tournament
+/// boards and private alerts).
+pub(super) fn dm_refusal(error: &serenity::Error) -> Option<isize> {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp))
+            if CANNOT_DM.contains(&resp.error.code) =>
+        {
+            Some(resp.error.code)
+        }
+        _ => None,
+    }
+}
+
 /// Whether a failed request may succeed later, so that a worker tries it again: Discord or
 /// the network in trouble, not a refusal (a deleted message, a missing permission) that
 /// would only repeat.

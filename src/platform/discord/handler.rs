@@ -8,6 +8,7 @@
 //! ready within 2 s is deferred and given later, and a panic is answered (`guard.rs`).
 
 use super::answer::{Deferral, Origin};
+use super::autocomplete;
 use super::commands::{self, BadOption, Command, TournamentCommand};
 use super::failure::{self, said, Failure, Handled};
 use super::guard::Guarded as _;
@@ -23,8 +24,7 @@ use crate::platform::present::history_text::{self, Whose};
 use crate::ratings::keys::Scope;
 use crate::t;
 use serenity::all::{
-    AutocompleteChoice, ChannelId, CommandInteraction, ComponentInteraction, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, EventHandler, GuildId, Http,
+    ChannelId, CommandInteraction, ComponentInteraction, Context, EventHandler, GuildId, Http,
     Interaction, Member, Ready, User, UserId,
 };
 use std::sync::atomic::Ordering;
@@ -76,7 +76,8 @@ impl EventHandler for Handler {
                     Ok(
                         Button::Record { .. }
                         | Button::JoinTournament { .. }
-                        | Button::LeaveTournament { .. },
+                        | Button::LeaveTournament { .. }
+                        | Button::Premoves { .. },
                     ) => Deferral::Message { ephemeral: true },
                     _ => Deferral::Update,
                 };
@@ -91,32 +92,13 @@ impl EventHandler for Handler {
                 let work = self.bot.on_component(http, &origin, &press);
                 guard::guarded(&origin, started + guard::DEFER_AFTER, work).await;
             }
-            Interaction::Autocomplete(typing) => suggest(http, &typing).await,
+            Interaction::Autocomplete(typing) => autocomplete::suggest(http, &typing).await,
             _ => {}
         }
         tracing::debug!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             "Discord: interaction handled"
         );
-    }
-}
-
-/// Suggestions while a player types an option with autocomplete (only `time:`), in their
-/// client's language: answered at once, as Discord wants within 3 s; nothing is acted on.
-async fn suggest(http: &Http, typing: &CommandInteraction) {
-    let Some(focused) = typing.data.autocomplete().filter(|o| o.name == "time") else {
-        return;
-    };
-    let lang = Lang::from_locale(Some(typing.locale.as_str()));
-    let choices = commands::time_suggestions(focused.value, lang)
-        .into_iter()
-        .map(|(name, value)| AutocompleteChoice::new(name, value))
-        .collect();
-    let response = CreateInteractionResponse::Autocomplete(
-        CreateAutocompleteResponse::new().set_choices(choices),
-    );
-    if let Err(error) = typing.create_response(http, response).await {
-        tracing::warn!(%error, "Discord: time suggestions not sent");
     }
 }
 
@@ -212,6 +194,7 @@ impl Bot {
         cmd: &CommandInteraction,
     ) {
         let user = actor(&cmd.user, cmd.member.as_deref());
+        self.reachable_again(&user);
         let lang = self.lang(&user, &cmd.locale).await;
         if let Err(failure) = self.run_command(http, origin, cmd, &user, lang).await {
             failure::answer(origin, failure, lang).await;
@@ -316,7 +299,7 @@ impl Bot {
             Command::Board { game } => self.act(&user, &chat, Action::Show { game }).await,
             Command::Games => match self.act(&user, &chat, Action::ListGames).await {
                 Ok(Reply::Games(views)) => {
-                    return said(origin, present::games_text(&views, lang)).await
+                    return said(origin, present::games_text(&views, Some(&user), lang)).await
                 }
                 other => other,
             },
@@ -431,6 +414,9 @@ impl Bot {
                 let who = (&user, &chat, cmd.guild_id.and(cmd.member.as_deref()));
                 return self.web_command(origin, who, (public, profile), lang).await;
             }
+            Command::Notify(options) => {
+                return self.notify_command(origin, &user, options, lang).await
+            }
             Command::Help { language } => {
                 let lang = match language {
                     None => lang,
@@ -463,7 +449,9 @@ impl Bot {
         let attach = match reply {
             Reply::Game(view) => Attach::Game(view),
             Reply::Challenge(view) => Attach::Challenge(view),
-            Reply::Games(views) => return said(origin, present::games_text(&views, lang)).await,
+            Reply::Games(views) => {
+                return said(origin, present::games_text(&views, Some(asker), lang)).await
+            }
         };
         match attach {
             Attach::Game(view) => {
@@ -559,6 +547,10 @@ impl Bot {
         press: &ComponentInteraction,
     ) {
         let user = actor(&press.user, press.member.as_ref());
+        if press.guild_id.is_none() {
+            // A press in a DM; one on a server's board is play, not writing to the bot.
+            self.reachable_again(&user);
+        }
         let lang = self.lang(&user, &press.locale).await;
         if let Err(failure) = self.run_component(http, origin, press, &user, lang).await {
             failure::answer(origin, failure, lang).await;
@@ -585,6 +577,11 @@ impl Bot {
         let message = press.message.id.get();
         match button {
             Button::LaunchActivity => self.launch_activity(origin, lang).await,
+            Button::Premoves { game } => self.open_premoves(origin, &user, game, lang).await,
+            Button::PremoveKey { game, edits, key } => {
+                self.premove_key(origin, &user, (game, edits, key), lang)
+                    .await
+            }
             Button::Review { game } => self.review(origin, (&user, &chat), Some(game), lang).await,
             Button::Hint { game, ply } => {
                 self.hint(http, origin, (&user, &chat), (game, ply), lang)

@@ -263,6 +263,18 @@ pub fn link_message(content: String, link: &LinkButton) -> Outgoing {
     out
 }
 
+/// A private message of `text` with a button per link, five to a row (a private alert's
+/// games, issue 51: at most `present::alerts::MAX_LISTED`, within Discord's 25).
+pub fn links_message(content: String, links: &[LinkButton]) -> Outgoing {
+    let mut out = text(content);
+    out.components = links
+        .chunks(5)
+        .take(5)
+        .map(|row| CreateActionRow::Buttons(row.iter().map(link_button).collect()))
+        .collect();
+    out
+}
+
 /// A button that opens an address in the browser (it has no custom_id: the bot is not told).
 fn link_button(link: &LinkButton) -> CreateButton {
     CreateButton::new_link(link.url.clone()).label(link.label.clone())

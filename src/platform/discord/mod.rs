@@ -11,7 +11,9 @@
 //! [`rest::RestGate`] which honours 429s and retries failures (serenity's limiter ignores proxies).
 
 mod activity;
+mod alerts;
 mod answer;
+mod autocomplete;
 mod board_answer;
 mod commands;
 pub mod config;
@@ -24,6 +26,8 @@ mod hints;
 mod history;
 mod listing;
 mod messages;
+mod notify;
+mod premoves;
 mod puzzle;
 pub mod rest;
 mod tournament;

@@ -11,7 +11,7 @@
 //! per round or wave in the channel. A player Discord will not let the bot DM (403, 50007
 //! or 50278) has their game's board posted in the channel instead.
 
-use super::failure::transient;
+use super::failure::{dm_refusal, transient};
 use super::messages::{self, Stamp};
 use super::tournament_view::*;
 use super::{dm_message_ref, dm_owner, lock, message_ref, parse_message_ref, Bot, Drawn};
@@ -24,7 +24,6 @@ use crate::platform::flow::Posted;
 use crate::platform::present::{self, tournament as show, ClockStyle};
 use crate::render::table::TableView;
 use serenity::all::{ChannelId, Http, MessageId, UserId};
-use serenity::http::HttpError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
@@ -34,10 +33,6 @@ pub type TournamentFlow = Flow<DiscordOutlet>;
 /// Past this many users the map of known DM channels is cleared (a convenience: a DM
 /// channel is asked for again at the cost of one request).
 const MAX_DMS: usize = 100_000;
-
-/// Discord's JSON codes for a user the bot may not write to: "Cannot send messages to this
-/// user" (DMs closed, the bot blocked) and "... due to having no mutual guilds".
-const CANNOT_DM: [isize; 2] = [50007, 50278];
 
 /// Sends and edits an event's messages for the flow.
 pub struct DiscordOutlet {
@@ -66,8 +61,8 @@ impl DiscordOutlet {
         Some((self.bot.upgrade()?, self.http.get()?.clone()))
     }
 
-    /// `user`'s DM channel with the bot, opened if need be.
-    async fn dm_channel(&self, http: &Http, user: UserId) -> serenity::Result<u64> {
+    /// `user`'s DM channel with the bot, opened if need be (also for private alerts).
+    pub(super) async fn dm_channel(&self, http: &Http, user: UserId) -> serenity::Result<u64> {
         if let Some(channel) = lock(&self.dms).get(&user.get()) {
             return Ok(*channel);
         }
@@ -376,18 +371,6 @@ fn refused(
     delivery
 }
 
-/// The JSON code of a refusal that says the user cannot be DMed, if it is one.
-fn dm_refusal(error: &serenity::Error) -> Option<isize> {
-    match error {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp))
-            if CANNOT_DM.contains(&resp.error.code) =>
-        {
-            Some(resp.error.code)
-        }
-        _ => None,
-    }
-}
-
 /// The podium (or the cancellation), once, answering the announcement and pinging those on
 /// the podium.
 pub(super) async fn post_ending(
@@ -415,7 +398,7 @@ mod tests {
     use crate::manager::tournament::{Format, Status};
     use crate::model::{ChatRef, TimeControl};
     use crate::rules::Variant;
-    use serenity::http::ErrorResponse;
+    use serenity::http::{ErrorResponse, HttpError};
 
     /// Discord's answer `status` with the JSON code `code`, as serenity reads it.
     async fn refusal(status: u16, code: isize) -> serenity::Error {

@@ -160,20 +160,24 @@ pub fn span_text(secs: u64, lang: Lang) -> String {
     parts.join(" ")
 }
 
+/// A unix time as `03.12.2026 21:47 UTC`: how every text without a live timestamp writes
+/// a moment.
+pub fn utc_date_time(unix: u64) -> String {
+    let (year, month, day) = crate::ratings::dates::civil(unix);
+    let minutes = unix % 86_400 / 60;
+    format!(
+        "{day:02}.{month:02}.{year} {:02}:{:02} UTC",
+        minutes / 60,
+        minutes % 60
+    )
+}
+
 /// A unix time with its date: a Discord timestamp shown in the reader's own time zone and
 /// format (`<t:UNIX:f>`), elsewhere `03.12.2026 21:47 UTC`.
 fn date_moment(unix: u64, style: ClockStyle) -> String {
     match style {
         ClockStyle::Live => format!("<t:{unix}:f>"),
-        ClockStyle::TimeOfDay => {
-            let (year, month, day) = crate::ratings::dates::civil(unix);
-            let minutes = unix % 86_400 / 60;
-            format!(
-                "{day:02}.{month:02}.{year} {:02}:{:02} UTC",
-                minutes / 60,
-                minutes % 60
-            )
-        }
+        ClockStyle::TimeOfDay => utc_date_time(unix),
     }
 }
 

@@ -17,15 +17,17 @@ use crate::manager::{
     ActionError, ChallengeStatus, ChallengeView, FinishReason, GameStatus, GameView, LimitKind,
     Manager, MessageRef, Player, Target,
 };
-use crate::model::{TimeControl, UserRef};
+use crate::model::{Category, TimeControl, UserRef};
 use crate::render::BoardView;
 use crate::rules::{EndReason, MoveError, MoveReport, Side, TuzdekRule, Variant};
 use crate::t;
 
+pub mod alerts;
 mod clock;
 pub mod history_text;
 mod link;
 mod names;
+pub mod premoves;
 pub mod puzzle;
 pub mod review;
 pub mod tournament;
@@ -487,6 +489,25 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
             )
         }
         ActionError::HintsBusy => t!(lang, "manager-error-hints-busy"),
+        ActionError::PremovesNotHere => t!(lang, "manager-error-premoves-not-here"),
+        ActionError::PremovesOnTheirTurn => t!(lang, "manager-error-premoves-on-their-turn"),
+        ActionError::TooManyPremoves => t!(
+            lang,
+            "manager-error-too-many-premoves",
+            lines = crate::manager::premoves::MAX_LINES,
+            moves = crate::manager::premoves::MAX_LINE_MOVES
+        ),
+        ActionError::PremoveIllegal { line, step, pit } => t!(
+            lang,
+            "manager-error-premove-illegal",
+            line = *line,
+            step = *step,
+            pit = *pit
+        ),
+        ActionError::PremovesDisagree { line } => {
+            t!(lang, "manager-error-premoves-disagree", line = *line)
+        }
+        ActionError::PremoveLineUnfinished => t!(lang, "manager-error-premove-line-unfinished"),
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
         ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
         ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),
@@ -593,6 +614,7 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
                 acc.review |= b.review;
                 acc.hint |= b.hint;
                 acc.berserk |= b.berserk;
+                acc.premoves |= b.premoves;
                 acc
             })
         }
@@ -654,6 +676,11 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
         t!(lang, "manager-button-resign"),
     );
     add(
+        a.premoves,
+        Button::Premoves { game: game.clone() },
+        t!(lang, "premoves-button"),
+    );
+    add(
         a.rematch,
         Button::Rematch { game: game.clone() },
         t!(lang, "manager-button-rematch"),
@@ -698,21 +725,36 @@ pub fn challenge_buttons(view: &ChallengeView, lang: Lang) -> Vec<LabeledButton>
     out
 }
 
-/// The list of a user's ongoing games.
-pub fn games_text(views: &[GameView], lang: Lang) -> String {
+/// The list of a user's ongoing games, in the manager's order (those where it is
+/// `viewer`'s move first, least time left first): each says whether it is their move and,
+/// for a correspondence game, the time left for the move.
+pub fn games_text(views: &[GameView], viewer: Option<&UserRef>, lang: Lang) -> String {
     if views.is_empty() {
         return t!(lang, "manager-games-none");
     }
     let mut lines = vec![t!(lang, "manager-games-header")];
     for v in views {
-        lines.push(t!(
+        let line = t!(
             lang,
             "manager-games-line",
             id = v.id.as_str(),
             white = player_name(v.player(Side::White), lang),
             black = player_name(v.player(Side::Black), lang),
             number = v.position.fullmove()
-        ));
+        );
+        let mut notes = Vec::with_capacity(2);
+        if matches!(v.to_move_player(), Some(Player::Human(user)) if Some(user) == viewer) {
+            notes.push(t!(lang, "manager-games-your-move"));
+        }
+        let correspondence = v.time_control.category() == Category::Correspondence;
+        if let Some(deadline) = v.timeout_at.filter(|_| correspondence && !v.is_over()) {
+            let span = span_text(deadline.saturating_sub(v.shown_at), lang);
+            notes.push(t!(lang, "manager-games-left", span = span));
+        }
+        lines.push(match notes.is_empty() {
+            true => line,
+            false => format!("{line} ({})", notes.join(", ")),
+        });
     }
     lines.join("\n")
 }

@@ -235,6 +235,16 @@ fn every_error() -> Vec<ActionError> {
         ActionError::HintsOnlyAgainstBot,
         ActionError::NoHintsLeft,
         ActionError::HintsBusy,
+        ActionError::PremovesNotHere,
+        ActionError::PremovesOnTheirTurn,
+        ActionError::TooManyPremoves,
+        ActionError::PremoveIllegal {
+            line: 2,
+            step: 3,
+            pit: 7,
+        },
+        ActionError::PremovesDisagree { line: 4 },
+        ActionError::PremoveLineUnfinished,
         ActionError::Storage("disk /var/lib/toguz full".into()),
         ActionError::StoreAway("connection refused".into()),
         ActionError::OutcomeUnknown("no answer to COMMIT".into()),
@@ -311,6 +321,12 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::HintsOnlyAgainstBot => "manager-error-hints-only-against-bot",
         ActionError::NoHintsLeft => "manager-error-no-hints-left",
         ActionError::HintsBusy => "manager-error-hints-busy",
+        ActionError::PremovesNotHere => "manager-error-premoves-not-here",
+        ActionError::PremovesOnTheirTurn => "manager-error-premoves-on-their-turn",
+        ActionError::TooManyPremoves => "manager-error-too-many-premoves",
+        ActionError::PremoveIllegal { .. } => "manager-error-premove-illegal",
+        ActionError::PremovesDisagree { .. } => "manager-error-premoves-disagree",
+        ActionError::PremoveLineUnfinished => "manager-error-premove-line-unfinished",
         ActionError::Storage(_) => "manager-error-storage",
         ActionError::StoreAway(_) => "manager-error-store-away",
         ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
@@ -515,4 +531,31 @@ fn a_tournament_board_says_its_round_and_board_on_every_redraw() {
         seat.round = 0;
     }
     assert_eq!(first(&v, Lang::En).as_deref(), Some("Game abc123 · arena"));
+}
+
+/// Issue 51: `/games` marks the reader's move and gives every correspondence game's time
+/// left for its move, in the order the manager gave.
+#[test]
+fn the_list_of_games_marks_the_readers_move_and_the_time_left() {
+    let (a, b) = (user("a"), user("b"));
+    let mut theirs = view();
+    theirs.players = [Player::Human(b.clone()), Player::Human(a.clone())];
+    theirs.time_control = TimeControl::Days(2);
+    theirs.shown_at = 3600;
+    theirs.timeout_at = Some(3600 + 28 * 3600);
+    let mut waiting = view();
+    waiting.id = "def456".into();
+    waiting.players = [Player::Human(a.clone()), Player::Human(b.clone())];
+    waiting.time_control = TimeControl::Days(3);
+    let text = games_text(&[theirs.clone(), waiting], Some(&a), Lang::En);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "Your ongoing games:");
+    assert!(lines[1].starts_with("abc123: B vs A, move 1"), "{text}");
+    assert!(lines[1].ends_with("(your move, 1 day 4 h left)"), "{text}");
+    assert!(lines[2].ends_with("(3 days left)"), "{text}");
+    // Timed and bot games have no such words; nor has the list of nobody in particular.
+    let ru = games_text(std::slice::from_ref(&theirs), Some(&a), Lang::Ru);
+    assert!(ru.ends_with("(ваш ход, осталось 1 день 4 ч)"), "{ru}");
+    let plain = games_text(&[view()], None, Lang::En);
+    assert!(!plain.contains("your move"), "{plain}");
 }

@@ -102,15 +102,7 @@ pub(super) fn state_line(rec: &TournamentRecord, lang: Lang, style: ClockStyle) 
 pub fn when(unix: u64, style: ClockStyle) -> String {
     match style {
         ClockStyle::Live => format!("<t:{unix}:t> (<t:{unix}:R>)"),
-        ClockStyle::TimeOfDay => {
-            let (year, month, day) = crate::ratings::dates::civil(unix);
-            let minutes = unix % 86_400 / 60;
-            format!(
-                "{day:02}.{month:02}.{year} {:02}:{:02} UTC",
-                minutes / 60,
-                minutes % 60
-            )
-        }
+        ClockStyle::TimeOfDay => super::clock::utc_date_time(unix),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::manager::links::GamePage;
 use crate::manager::public::{ListedGame, PublicGames};
 use crate::manager::Leaderboard;
 use crate::ratings::keys::Scope;
-use crate::rules::{Position, Side};
+use crate::rules::{MoveReport, Position, Side};
 use crate::t;
 use serde::Serialize;
 
@@ -65,24 +65,28 @@ pub struct PageWords {
 /// refuse (a corrupt record) ends the list there.
 pub fn replay(page: &GamePage) -> Vec<PlyShown> {
     let mut pos = Position::start(page.view.variant);
-    let mut out = vec![shown(&pos, None, String::new())];
+    let mut out = vec![shown_after(&pos, None)];
     for &pit in &page.pits {
         let Ok(report) = pos.play(pit) else {
             tracing::warn!(game = page.view.id, pit, "a page's move does not replay");
             break;
         };
-        let last = [
-            report.side.index() as u8,
-            report.pit,
-            report.landing_side.index() as u8,
-            report.landing_pit,
-        ];
-        out.push(shown(&pos, Some(last), report.notation().to_string()));
+        out.push(shown_after(&pos, Some(&report)));
     }
     out
 }
 
-fn shown(pos: &Position, last: Option<[u8; 4]>, token: String) -> PlyShown {
+/// `pos` as the page's board draws it, `report` the move that led there (marked).
+pub fn shown_after(pos: &Position, report: Option<&MoveReport>) -> PlyShown {
+    let last = report.map(|r| {
+        [
+            r.side.index() as u8,
+            r.pit,
+            r.landing_side.index() as u8,
+            r.landing_pit,
+        ]
+    });
+    let token = report.map(|r| r.notation().to_string()).unwrap_or_default();
     PlyShown {
         fen: pos.to_fen(),
         pits: Side::BOTH.map(|s| pos.row(s)),

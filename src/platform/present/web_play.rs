@@ -4,6 +4,7 @@
 //! from `GameView::actions_for`, the same answer the chat keyboards are built from, so the
 //! browser holds no second copy of the rules.
 
+use super::premoves::{self, PremovePreview};
 use crate::i18n::Lang;
 use crate::manager::{GameHint, GameView};
 use crate::model::UserRef;
@@ -27,6 +28,69 @@ pub struct Seat {
     pub actions: SeatActions,
     /// A line to show the player (a hint), or `None`.
     pub message: Option<String>,
+    /// The player's own conditional premoves, in a correspondence game between people
+    /// (`with_premoves`); `None` elsewhere, and always for anyone else.
+    pub premoves: Option<SeatPremoves>,
+}
+
+/// A player's premoves as their page's panel shows them (docs/premoves.md).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatPremoves {
+    /// Lines may be entered now (the opponent is to move).
+    pub open: bool,
+    /// Each line as read: `3 → 7; 5 → 2`.
+    pub shown: Vec<String>,
+    /// Each line as typed in the panel: `3 7 5 2`.
+    pub typed: Vec<String>,
+    /// The line being entered on the board, as read (`3 → 7; 5 → …`); empty for none.
+    pub draft: String,
+    /// The count of changes the draft and lines are at: the board's mode sends it back with
+    /// each pit, so a pit chosen on a board shown before another change (the chat's
+    /// builder, a move that shifted the lines) is refused as stale.
+    pub edits: u32,
+    /// The draft may become a line (it ends on the player's reply).
+    pub addable: bool,
+    /// The board the mode shows: the position after the draft and the pits that may be
+    /// chosen in it; `None` while lines cannot be entered.
+    pub preview: Option<PremovePreview>,
+}
+
+/// `seat` with its player's premoves (read for them alone: `Manager::premoves`).
+pub fn with_premoves(mut seat: Seat, mine: &crate::manager::PremovesView, lang: Lang) -> Seat {
+    let typed = |line: &Vec<u8>| {
+        let pits: Vec<String> = line.iter().map(u8::to_string).collect();
+        pits.join(" ")
+    };
+    seat.premoves = Some(SeatPremoves {
+        open: mine.open,
+        shown: mine.lines.iter().map(|l| premoves::line_text(l)).collect(),
+        typed: mine.lines.iter().map(typed).collect(),
+        draft: premoves::line_text(&mine.draft),
+        edits: mine.edits,
+        addable: premoves::may_add(mine),
+        preview: premoves::preview(mine, lang),
+    });
+    seat
+}
+
+/// The lines typed in the page's panel, one per row of pits separated by spaces or
+/// commas; `None` for anything but pits 1-9 (too many rows or pits are left to the
+/// manager's limits, whose refusals name them).
+pub fn read_premoves(rows: &[String]) -> Option<Vec<Vec<u8>>> {
+    rows.iter()
+        .filter(|row| !row.trim().is_empty())
+        .map(|row| {
+            row.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let digits = w.bytes().all(|b| b.is_ascii_digit());
+                    w.parse::<u8>()
+                        .ok()
+                        .filter(|p| digits && (1..=9).contains(p))
+                })
+                .collect::<Option<Vec<u8>>>()
+        })
+        .collect()
 }
 
 /// The actions open to the caller now, besides moves.
@@ -38,6 +102,8 @@ pub struct SeatActions {
     pub resign: bool,
     pub rematch: bool,
     pub hint: bool,
+    /// The premoves panel is shown (filled by `with_premoves`).
+    pub premoves: bool,
 }
 
 /// An action a page asks for (`POST /g/<key>/act`), by the name the contract gives it.
@@ -50,6 +116,15 @@ pub enum PageAction {
     DeclineDraw,
     Rematch,
     Hint,
+    /// Replace the player's premove lines (`{"action":"premoves","lines":["3 7", ...]}`).
+    Premoves,
+    /// The board's premove mode, each with the `edits` the page was shown at: a pit for
+    /// the draft (`{"action":"premove_pit","pit":3,"edits":4}`), the draft made a line,
+    /// the draft's last pit (or the last line) taken back, everything cleared.
+    PremovePit,
+    PremoveAdd,
+    PremoveUndo,
+    PremoveClear,
 }
 
 impl PageAction {
@@ -63,6 +138,11 @@ impl PageAction {
             "decline_draw" => PageAction::DeclineDraw,
             "rematch" => PageAction::Rematch,
             "hint" => PageAction::Hint,
+            "premoves" => PageAction::Premoves,
+            "premove_pit" => PageAction::PremovePit,
+            "premove_add" => PageAction::PremoveAdd,
+            "premove_undo" => PageAction::PremoveUndo,
+            "premove_clear" => PageAction::PremoveClear,
             _ => return None,
         })
     }
@@ -83,6 +163,7 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
             pits: Vec::new(),
             actions: SeatActions::default(),
             message,
+            premoves: None,
         };
     };
     let a = view.actions_for(Some(user));
@@ -98,8 +179,10 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
             resign: a.resign,
             rematch: a.rematch && view.against_bot(),
             hint: a.hint,
+            premoves: a.premoves,
         },
         message,
+        premoves: None,
     }
 }
 
@@ -108,6 +191,11 @@ pub fn seat(view: &GameView, user: &UserRef, message: Option<String>) -> Seat {
 pub fn page_offers(seat: &Seat, action: PageAction) -> bool {
     match action {
         PageAction::Rematch => seat.actions.rematch,
+        PageAction::Premoves
+        | PageAction::PremovePit
+        | PageAction::PremoveAdd
+        | PageAction::PremoveUndo
+        | PageAction::PremoveClear => seat.actions.premoves,
         _ => true,
     }
 }
@@ -141,6 +229,23 @@ pub struct PlayWords {
     pub hint: String,
     pub failed: String,
     pub signed_out: String,
+    pub premoves: String,
+    pub premoves_help: String,
+    pub premoves_none: String,
+    pub premoves_save: String,
+    pub premoves_clear: String,
+    /// The board's premove mode: its button, leaving it, what the board shows, the
+    /// builder's keys, the draft (`{moves}` filled in by the page), and the label of a pit
+    /// button while the opponent's move or the player's reply is chosen (`{pit}`,
+    /// `{balls}`).
+    pub premoves_board: String,
+    pub premoves_back: String,
+    pub premoves_preview: String,
+    pub premoves_add: String,
+    pub premoves_undo: String,
+    pub premoves_draft: String,
+    pub premove_theirs: String,
+    pub premove_mine: String,
 }
 
 pub fn play_words(lang: Lang) -> PlayWords {
@@ -159,6 +264,29 @@ pub fn play_words(lang: Lang) -> PlayWords {
         hint: t!(lang, "web-play-hint-button"),
         failed: t!(lang, "web-play-failed"),
         signed_out: t!(lang, "web-me-signed-out"),
+        premoves: t!(lang, "premoves-button"),
+        premoves_help: t!(lang, "web-play-premoves-help"),
+        premoves_none: t!(lang, "premoves-none"),
+        premoves_save: t!(lang, "web-play-premoves-save"),
+        premoves_clear: t!(lang, "premoves-clear"),
+        premoves_board: t!(lang, "web-play-premoves-board"),
+        premoves_back: t!(lang, "web-play-premoves-back"),
+        premoves_preview: t!(lang, "web-play-premoves-preview"),
+        premoves_add: t!(lang, "premoves-add"),
+        premoves_undo: t!(lang, "premoves-undo"),
+        premoves_draft: t!(lang, "premoves-draft", moves = "{moves}"),
+        premove_theirs: t!(
+            lang,
+            "web-play-premove-theirs",
+            pit = "{pit}",
+            balls = "{balls}"
+        ),
+        premove_mine: t!(
+            lang,
+            "web-play-premove-mine",
+            pit = "{pit}",
+            balls = "{balls}"
+        ),
     }
 }
 
@@ -306,21 +434,43 @@ mod tests {
             ("decline_draw", PageAction::DeclineDraw),
             ("rematch", PageAction::Rematch),
             ("hint", PageAction::Hint),
+            ("premoves", PageAction::Premoves),
+            ("premove_pit", PageAction::PremovePit),
+            ("premove_add", PageAction::PremoveAdd),
+            ("premove_undo", PageAction::PremoveUndo),
+            ("premove_clear", PageAction::PremoveClear),
         ] {
             assert_eq!(PageAction::named(name), Some(action));
         }
+
         assert_eq!(PageAction::named("abort"), None);
         assert_eq!(PageAction::named("Move"), None);
+    }
+
+    #[test]
+    fn premove_rows_are_read_as_pits() {
+        let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            read_premoves(&rows(&["3 7 5 2", " 4,4 ", ""])),
+            Some(vec![vec![3, 7, 5, 2], vec![4, 4]])
+        );
+        assert_eq!(read_premoves(&rows(&[])), Some(vec![]));
+        assert_eq!(read_premoves(&rows(&["3 0"])), None);
+        assert_eq!(read_premoves(&rows(&["3 seven"])), None);
+        assert_eq!(read_premoves(&rows(&["3 +7"])), None);
     }
 
     #[test]
     fn every_language_has_the_play_words() {
         for lang in Lang::ALL {
             let w = play_words(lang);
-            assert!(
-                w.pit.contains("{pit}") && w.pit.contains("{balls}"),
-                "{lang:?}"
-            );
+            for pit in [&w.pit, &w.premove_theirs, &w.premove_mine] {
+                assert!(
+                    pit.contains("{pit}") && pit.contains("{balls}"),
+                    "{lang:?}: {pit}"
+                );
+            }
+            assert!(w.premoves_draft.contains("{moves}"), "{lang:?}");
             for text in [&w.your_move, &w.resign_confirm, &w.failed, &w.signed_out] {
                 assert!(
                     !text.is_empty() && !text.contains("web-"),

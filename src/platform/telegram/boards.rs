@@ -66,7 +66,11 @@ pub async fn show_reply(ctx: &Arc<Ctx>, reply: Reply, o: &Origin, lang: Lang) {
         }
         Reply::Games(views) => {
             if let Some(chat) = o.chat {
-                ctx.reply(chat, o.reply_to, html(&present::games_text(&views, lang)));
+                ctx.reply(
+                    chat,
+                    o.reply_to,
+                    html(&present::games_text(&views, o.asker.as_ref(), lang)),
+                );
             }
         }
     }

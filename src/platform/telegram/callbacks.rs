@@ -54,6 +54,11 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
         (None, None) => return Err(Failure::bad_button("pressed on no message")),
     };
     if let MsgRef::Chat { chat, .. } = &place {
+        if *chat > 0 {
+            // A press in their private chat with the bot: private messages reach them
+            // again (issue 51). A press in a group says nothing of that chat.
+            ctx.manager.reachable_again(&actor).await;
+        }
         // A message just posted may not be attached to its game or challenge yet.
         ctx.outbox.settled(*chat).await;
     }
@@ -87,6 +92,13 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
     }
     if let Button::JoinTournament { .. } | Button::LeaveTournament { .. } = &button {
         return super::tournaments::press(&ctx, &q, &button, lang).await;
+    }
+    if let Button::Premoves { game } = &button {
+        return super::premoves::open(&ctx, &q, game, &actor, lang).await;
+    }
+    if let Button::PremoveKey { game, edits, key } = &button {
+        let pressed = (game.as_str(), *edits, *key);
+        return super::premoves::key(&ctx, &q, pressed, &place, &actor, lang).await;
     }
     if let Button::Hint { game, ply } = &button {
         return super::hints::press(&ctx, &q, (game, *ply), &place, &actor, lang).await;

@@ -15,7 +15,9 @@ use super::reviews::{self, ReviewPlace};
 use super::{user_ref, Ctx};
 use crate::i18n::{words, Lang};
 use crate::manager::{Action, Request};
+use crate::model::notify::NotifyChange;
 use crate::model::{ChatRef, Level, Platform, TimeControl, UserRef};
+use crate::platform::present::alerts;
 use crate::rules::Variant;
 use crate::t;
 use std::sync::Arc;
@@ -85,6 +87,8 @@ pub async fn on_message(ctx: Arc<Ctx>, msg: Message) -> HandlerResult {
     ctx.see(from).await;
     if msg.chat.is_private() {
         ctx.people.note_private(from.id.0);
+        // Private messages reach them again (issue 51): cheap when nothing changes.
+        ctx.manager.reachable_again(&user_ref(from)).await;
     }
     if let Some(other) = msg.reply_to_message().and_then(|r| r.from.as_ref()) {
         if !other.is_bot {
@@ -136,6 +140,13 @@ impl Cmd<'_> {
                 return super::tournaments::boards_here(self.ctx, self.msg, &self.actor, id, lang)
                     .await;
             }
+            // Only where the builder belongs: a link's Start is in the private chat.
+            let private = self.chat() > 0;
+            if let Some(game) = super::premoves::game_of_start(p).filter(|_| private) {
+                let chat = self.chat();
+                return super::premoves::open_from_start(self.ctx, chat, game, &self.actor, lang)
+                    .await;
+            }
         }
         match command {
             Command::Start { payload } => match payload.as_deref().and_then(daily::group_of) {
@@ -162,6 +173,7 @@ impl Cmd<'_> {
             } => self.challenge(named, time, variant, rated).await?,
             Command::Board => self.act(Action::Show { game: None }, true).await?,
             Command::Games => self.act(Action::ListGames, false).await?,
+            Command::Notify(change) => self.notify(change).await?,
             Command::Resign => {
                 let action = Action::Resign {
                     game: None,
@@ -439,6 +451,24 @@ impl Cmd<'_> {
             }
         };
         reviews::request(self.ctx, (&here, &self.actor), Some(game), place).await?;
+        Ok(())
+    }
+
+    /// `/notify`: the settings, or a change of them and the settings after it (issue 51).
+    async fn notify(&self, change: Option<NotifyChange>) -> HandlerResult {
+        let (manager, lang) = (&self.ctx.manager, self.lang);
+        let text = match change {
+            None => {
+                let settings = manager.notify_settings(&self.actor).await?;
+                let usage = t!(lang, "tg-notify-usage");
+                format!("{}\n\n{usage}", alerts::notify_text(&settings, lang))
+            }
+            Some(change) => {
+                let settings = manager.set_notify(&self.actor, change).await?;
+                alerts::notify_saved(&settings, lang)
+            }
+        };
+        self.say(text);
         Ok(())
     }
 

@@ -177,6 +177,27 @@ fn link_button(
     }
 }
 
+/// The keyboard of a private alert (issue 51): a row per game, opening its page (inside
+/// Telegram over https: the alert is in the user's private chat), or with `pages` false
+/// its board message (a `t.me/c/` link Telegram opens in the group). `None` without
+/// buttons.
+pub fn alert_keyboard(
+    links: &[LinkButton],
+    pages: bool,
+    mini_app: Option<&MiniApp>,
+) -> Option<InlineKeyboardMarkup> {
+    let button = |l: &LinkButton| match pages {
+        true => link_button(l, Where::Private, mini_app),
+        false => {
+            let url = Url::parse(&l.url).ok().filter(telegram_takes)?;
+            Some(InlineKeyboardButton::url(l.label.clone(), url))
+        }
+    };
+    let rows: Vec<Vec<InlineKeyboardButton>> =
+        links.iter().filter_map(button).map(|b| vec![b]).collect();
+    (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
+}
+
 /// A keyboard of one button that opens `link` in the user's browser (not as a Web App: the
 /// sign-in link's cookie belongs in the browser). `None` for an address Telegram refuses.
 pub fn link_keyboard(link: &LinkButton) -> Option<InlineKeyboardMarkup> {

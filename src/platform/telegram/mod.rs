@@ -12,6 +12,7 @@
 //! (`attach_message`), and button data carries the game id and ply, so old buttons keep
 //! working after a restart.
 
+mod alerts;
 mod boards;
 mod callbacks;
 mod change;
@@ -30,6 +31,7 @@ mod markup;
 mod outbox;
 mod placement;
 mod poster;
+mod premoves;
 mod puzzles;
 mod refs;
 mod reviews;
@@ -293,9 +295,12 @@ pub async fn serve(config: TelegramConfig, manager: Manager) -> anyhow::Result<(
     let subscribed = ctx.manager.subscribe();
     let events = tokio::spawn(boards::follow_events(ctx.clone(), subscribed));
     let janitor = tokio::spawn(prune_idle(ctx.clone()));
+    let claimed = ctx.manager.serve_alerts(Platform::Telegram);
+    let alerts = tokio::spawn(alerts::serve(ctx.clone(), claimed));
     let result = dispatch::dispatch(ctx, checked, token).await;
     events.abort();
     janitor.abort();
+    alerts.abort();
     result
 }
 

@@ -58,10 +58,17 @@ pub struct Limiter {
     private: DefaultKeyedRateLimiter<String>,
     group: DefaultKeyedRateLimiter<String>,
     global: DefaultDirectRateLimiter,
+    /// The share of the overall limit private alerts may take (issue 51): they take a token
+    /// here before the overall one, so boards and replies always keep the rest.
+    alerts: DefaultDirectRateLimiter,
 }
 
 /// Telegram's overall limit for a bot: about 30 messages per second.
 const GLOBAL_PER_SEC: u32 = 30;
+/// Private alerts about correspondence games take at most a third of it: a flood of them
+/// (a tournament's round of correspondence games) never delays a board by more than the
+/// two thirds left would.
+const ALERTS_PER_SEC: u32 = GLOBAL_PER_SEC / 3;
 
 /// `per_minute` with a burst of `burst` (zeros, refused by the config check, count as 1).
 pub fn quota(per_minute: u32, burst: u32) -> Quota {
@@ -92,12 +99,20 @@ impl Limiter {
         burst: u32,
         global: u32,
     ) -> Limiter {
+        let alerts = NonZeroU32::new(ALERTS_PER_SEC.min(global)).unwrap_or(NonZeroU32::MIN);
         let global = NonZeroU32::new(global).unwrap_or(NonZeroU32::MIN);
         Limiter {
             private: RateLimiter::keyed(quota_within(private_per_minute, burst)),
             group: RateLimiter::keyed(quota_within(group_per_minute, burst)),
             global: RateLimiter::direct(Quota::per_second(global)),
+            alerts: RateLimiter::direct(Quota::per_second(alerts)),
         }
+    }
+
+    /// Waits until a private alert may go (its share of the overall limit); `acquire` is
+    /// still taken for each try.
+    pub async fn acquire_alert(&self) {
+        self.alerts.until_ready().await;
     }
 
     /// Waits until `chat` may post once more, and takes the token.
@@ -359,6 +374,13 @@ impl Poster {
             .map(|(sent, _)| sent)
     }
 
+    /// `send` at the alerts' lower priority: within their share of the overall limit
+    /// (`ALERTS_PER_SEC`), then as any post. Only a chat's outbox task waits here.
+    pub async fn send_alert(&self, chat: i64, content: &Content) -> Result<Message, RequestError> {
+        self.limiter.acquire_alert().await;
+        self.send(chat, content, None).await
+    }
+
     /// `send`, holding `posting` (once the flood allowance is there) around each try, and
     /// still holding it when it returns the sent message: the caller lets it go once the
     /// message is attached.
@@ -488,6 +510,24 @@ pub fn may_pass(err: &RequestError) -> bool {
         | RequestError::Io(_)
         | RequestError::InvalidJson { .. } => true,
         RequestError::Api(ApiError::Unknown(text)) => is_server_error(text),
+        _ => false,
+    }
+}
+
+/// Whether Telegram refused a message because the user cannot be written to: they never
+/// started the bot, blocked it, or are gone. Trying again would only be refused again.
+pub fn cannot_reach(err: &RequestError) -> bool {
+    match err {
+        RequestError::Api(
+            ApiError::BotBlocked
+            | ApiError::CantInitiateConversation
+            | ApiError::UserDeactivated
+            | ApiError::ChatNotFound
+            | ApiError::CantTalkWithBots,
+        ) => true,
+        // Telegram now words "can't initiate conversation" as a 403 "Forbidden: ...", which
+        // teloxide knows only as "Unauthorized: ...".
+        RequestError::Api(ApiError::Unknown(text)) => text.starts_with("Forbidden"),
         _ => false,
     }
 }

@@ -27,7 +27,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
-use teloxide::{ApiError, RequestError};
+use teloxide::RequestError;
 
 /// The Telegram tournaments: the shared flow over this outlet.
 pub type TournamentWorkers = Flow<TelegramOutlet>;
@@ -271,19 +271,7 @@ fn refused(
     err: &RequestError,
 ) -> Delivery {
     let error = ctx.poster.describe(err);
-    let unreachable = match err {
-        RequestError::Api(
-            ApiError::BotBlocked
-            | ApiError::CantInitiateConversation
-            | ApiError::UserDeactivated
-            | ApiError::ChatNotFound
-            | ApiError::CantTalkWithBots,
-        ) => true,
-        // Telegram now words "can't initiate conversation" as a 403 "Forbidden: ...", which
-        // teloxide knows only as "Unauthorized: ...".
-        RequestError::Api(ApiError::Unknown(text)) => text.starts_with("Forbidden"),
-        _ => false,
-    };
+    let unreachable = super::poster::cannot_reach(err);
     tracing::info!(
         tournament = rec.id,
         game = view.id,

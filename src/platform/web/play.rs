@@ -5,6 +5,12 @@
 //! (`Manager::command_allowed`, one budget with the chat's). Nothing is answered before the
 //! change is durable; a refusal is a localized `{"error"}` and changes nothing. The chat's
 //! boards and every open page follow through the manager's event, as after a press.
+//!
+//! Premoves (issue 51, docs/premoves.md): the seat carries the caller's own lines, draft and
+//! the position the draft leads to (`present::premoves::preview`); `premoves` replaces the
+//! lines as typed, and the board's mode enters them pit by pit (`premove_pit`,
+//! `premove_add`, `premove_undo`, `premove_clear`, each with the `edits` count the page was
+//! shown at) through `Manager::edit_premoves`, which checks every pit.
 
 use super::live::LiveState;
 use super::session::{self, json, json_error, NoSession};
@@ -13,7 +19,7 @@ use crate::i18n::Lang;
 use crate::manager::limits::Verdict;
 use crate::manager::links::GamePage;
 use crate::manager::web_sessions::WebSession;
-use crate::manager::{Action, ActionError, Reply, Request};
+use crate::manager::{Action, ActionError, PremoveEdit, Reply, Request};
 use crate::platform::present::{self, web_play, web_play::PageAction, web_play::Seat};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -21,8 +27,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use std::collections::HashMap;
 
-/// The largest action body read (`{"action":"move","ply":123,"pit":4}` is 40 bytes).
-pub const MAX_BODY: usize = 1024;
+/// The largest action body read (`{"action":"move","ply":123,"pit":4}` is 40 bytes; 30
+/// premove lines of 30 pits are under 2,100).
+pub const MAX_BODY: usize = 4096;
 
 /// What a page asks for.
 #[derive(serde::Deserialize)]
@@ -30,6 +37,10 @@ struct Ask {
     action: String,
     ply: Option<u16>,
     pit: Option<u8>,
+    /// Premove lines as typed, one per row (`"3 7 5 2"`).
+    lines: Option<Vec<String>>,
+    /// The premove mode's count of changes the page was shown at (`SeatPremoves::edits`).
+    edits: Option<u32>,
 }
 
 /// The request's session, or the answer refusing it.
@@ -64,7 +75,11 @@ pub(super) async fn seat(
         Err(refusal) => return refusal,
     };
     match app.manager.game_page(&key).await {
-        Ok(page) => answer(&web_play::seat(&page.view, &session.user, None), None, None),
+        Ok(page) => answer(
+            &seat_for(&app, &page.view, &session, None, lang).await,
+            None,
+            None,
+        ),
         Err(error) => refused(&error, lang),
     }
 }
@@ -122,6 +137,17 @@ fn read_ask(body: &[u8]) -> Option<(PageAction, Ask)> {
     let action = PageAction::named(&ask.action)?;
     let complete = match action {
         PageAction::Move => ask.ply.is_some() && ask.pit.is_some_and(|p| (1..=9).contains(&p)),
+        PageAction::Premoves => ask
+            .lines
+            .as_deref()
+            .and_then(web_play::read_premoves)
+            .is_some(),
+        PageAction::PremovePit => {
+            ask.edits.is_some() && ask.pit.is_some_and(|p| (1..=9).contains(&p))
+        }
+        PageAction::PremoveAdd | PageAction::PremoveUndo | PageAction::PremoveClear => {
+            ask.edits.is_some()
+        }
         _ => true,
     };
     complete.then_some((action, ask))
@@ -178,6 +204,30 @@ async fn perform(
         PageAction::AcceptDraw => Action::AcceptDraw { game },
         PageAction::DeclineDraw => Action::DeclineDraw { game },
         PageAction::Rematch => Action::Rematch { game },
+        PageAction::Premoves => {
+            let rows = ask.lines.as_deref().unwrap_or_default();
+            let lines = web_play::read_premoves(rows).unwrap_or_default();
+            let set = PremoveEdit::Set(lines);
+            app.manager.edit_premoves(&actor, &game, None, set).await?;
+            let answered = after(app, &page.key, session, None, lang).await;
+            return Ok(answered.unwrap_or_else(|| json(StatusCode::OK, "{}".into())));
+        }
+        PageAction::PremovePit => {
+            let pit = PremoveEdit::Pit(ask.pit.unwrap_or_default());
+            return edit_premoves(app, session, page, ask.edits, pit, lang).await;
+        }
+        PageAction::PremoveAdd => {
+            let add = PremoveEdit::AddLine;
+            return edit_premoves(app, session, page, ask.edits, add, lang).await;
+        }
+        PageAction::PremoveUndo => {
+            let undo = PremoveEdit::Undo;
+            return edit_premoves(app, session, page, ask.edits, undo, lang).await;
+        }
+        PageAction::PremoveClear => {
+            let clear = PremoveEdit::ClearAll;
+            return edit_premoves(app, session, page, ask.edits, clear, lang).await;
+        }
     };
     let request = Request {
         actor,
@@ -189,19 +239,51 @@ async fn perform(
         // A rematch against the bot: its new game, on its own page.
         Reply::Game(view) if view.id != page.view.id => {
             let key = app.manager.page_key(&view.id).await?;
-            let seat = web_play::seat(&view, &session.user, None);
+            let seat = seat_for(app, &view, session, None, lang).await;
             Ok(answer(&seat, None, Some(&format!("/g/{key}"))))
         }
         Reply::Game(view) => {
-            let answered = after(app, &page.key, session, None, lang).await;
+            if let Some(answered) = after(app, &page.key, session, None, lang).await {
+                return Ok(answered);
+            }
             // The game could not be read again: the view the manager answered with.
-            Ok(answered
-                .unwrap_or_else(|| answer(&web_play::seat(&view, &session.user, None), None, None)))
+            Ok(answer(
+                &seat_for(app, &view, session, None, lang).await,
+                None,
+                None,
+            ))
         }
         Reply::Challenge(_) | Reply::Games(_) => Ok(after(app, &page.key, session, None, lang)
             .await
             .unwrap_or_else(|| json(StatusCode::OK, "{}".into()))),
     }
+}
+
+/// A step of the board's premove mode, for a page shown at `edits` (a page shown before
+/// another change is refused as stale); the answer carries the draft's new preview.
+async fn edit_premoves(
+    app: &App,
+    session: &WebSession,
+    page: &GamePage,
+    edits: Option<u32>,
+    edit: PremoveEdit,
+    lang: Lang,
+) -> Result<Response, ActionError> {
+    let user = &session.user;
+    let mine = app
+        .manager
+        .edit_premoves(user, &page.view.id, edits, edit)
+        .await?;
+    if let Some(answered) = after(app, &page.key, session, None, lang).await {
+        return Ok(answered);
+    }
+    // The game could not be read again: the premoves the manager answered with.
+    let seat = web_play::seat(&mine.game, user, None);
+    Ok(answer(
+        &web_play::with_premoves(seat, &mine, lang),
+        None,
+        None,
+    ))
 }
 
 /// The answer after a change: the caller's seat and the game's state as a live page
@@ -220,9 +302,31 @@ async fn after(
             return None;
         }
     };
-    let seat = web_play::seat(&page.view, &session.user, message);
+    let seat = seat_for(app, &page.view, session, message, lang).await;
     let state = LiveState::new(page).json(lang);
     Some(answer(&seat, Some(&state), None))
+}
+
+/// The session's seat in `view`, with their own premoves when the game has them (read for
+/// them alone; a failed read leaves the panel out rather than the seat).
+async fn seat_for(
+    app: &App,
+    view: &crate::manager::GameView,
+    session: &WebSession,
+    message: Option<String>,
+    lang: Lang,
+) -> Seat {
+    let seat = web_play::seat(view, &session.user, message);
+    if !seat.actions.premoves {
+        return seat;
+    }
+    match app.manager.premoves(&session.user, &view.id).await {
+        Ok(mine) => web_play::with_premoves(seat, &mine, lang),
+        Err(error) => {
+            tracing::warn!(%error, "web: premoves could not be read");
+            seat
+        }
+    }
 }
 
 /// The seat as JSON, with the game's `state` (JSON already) and the address to go to

@@ -90,6 +90,11 @@ impl FakeDiscord {
         self.shared.lock().dms.closed.insert(user.id);
     }
 
+    /// `user` takes DMs from the bot again.
+    pub fn open_dms(&self, user: &User) {
+        self.shared.lock().dms.closed.remove(&user.id);
+    }
+
     /// The DM channel the bot opened with `user`, if it did.
     pub fn dm_channel_of(&self, user: &User) -> Option<u64> {
         self.shared.lock().dms.by_user.get(&user.id).copied()

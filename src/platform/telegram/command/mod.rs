@@ -6,6 +6,7 @@
 //! `commands.rs`. Nothing else matches on command words.
 
 use crate::i18n::{tr, words, Lang};
+use crate::model::notify::{parse_notify, NotifyChange, NotifyParseError};
 use crate::model::{Category, Level, TimeControl, TimeControlError};
 use crate::platform::present;
 use crate::rules::Variant;
@@ -41,6 +42,9 @@ pub enum Command {
     },
     Board,
     Games,
+    /// `/notify [on|off|digest 9 +05|quiet 23-08 +05|quiet off]` (issue 51): no words show
+    /// the settings.
+    Notify(Option<NotifyChange>),
     Resign,
     Draw,
     /// `/rematch [game]`; without a game, the board it replies to names one.
@@ -181,6 +185,7 @@ impl Command {
             Command::Challenge { .. } => "challenge",
             Command::Board => "board",
             Command::Games => "games",
+            Command::Notify(_) => "notify",
             Command::Resign => "resign",
             Command::Draw => "draw",
             Command::Rematch { .. } => "rematch",
@@ -226,6 +231,9 @@ pub enum CommandError {
     /// `/web` with words it does not take.
     #[error("unknown web words {0:?}")]
     Web(String),
+    /// `/notify` with words it does not take.
+    #[error(transparent)]
+    Notify(NotifyParseError),
     /// A word `/{command}` does not take, left over once the rest was read (`/challenge
     /// @bob 2 days`: `days`). Refused, never read as something else.
     #[error("/{command} does not take {word:?}")]
@@ -267,6 +275,11 @@ impl CommandError {
             ),
             CommandError::Puzzle(given) => t!(lang, "tg-puzzle-how", given = clip(given)),
             CommandError::Web(given) => t!(lang, "tg-web-how", given = clip(given)),
+            CommandError::Notify(error) => format!(
+                "{}\n{}",
+                present::alerts::notify_error(error, lang),
+                t!(lang, "tg-notify-usage")
+            ),
             CommandError::Word { word, command } => {
                 t!(lang, "tg-extra-word", word = clip(word), command = *command)
             }
@@ -322,7 +335,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 18] = [
+const SPECS: [Spec; 19] = [
     Spec {
         word: "start",
         menu: None,
@@ -374,6 +387,19 @@ const SPECS: [Spec; 18] = [
         menu: Some("tg-cmd-games"),
         help: Some("tg-help-games"),
         parse: |_| Ok(Command::Games),
+    },
+    Spec {
+        word: "notify",
+        menu: Some("tg-cmd-notify"),
+        // The help texts have no room left (4096 characters, Kazakh's nearly full): the
+        // menu names it, and `/notify` alone explains itself.
+        help: None,
+        parse: |args| match args.trim() {
+            "" => Ok(Command::Notify(None)),
+            typed => parse_notify(typed)
+                .map(|change| Command::Notify(Some(change)))
+                .map_err(CommandError::Notify),
+        },
     },
     Spec {
         word: "resign",

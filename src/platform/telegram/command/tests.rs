@@ -716,3 +716,39 @@ fn a_word_left_over_is_refused_by_name() {
         }
     );
 }
+
+/// Issue 51: `/notify` alone shows the settings; its words are read by the shared
+/// `parse_notify`, and a word it does not take is named, with how to write them.
+#[test]
+fn notify_takes_its_settings_and_names_a_wrong_word() {
+    use crate::model::notify::{NotifyMode, QuietHours};
+    assert_eq!(ok("/notify"), Command::Notify(None));
+    assert_eq!(
+        ok("/notify off"),
+        Command::Notify(Some(NotifyChange::Mode(NotifyMode::Off, None)))
+    );
+    assert_eq!(
+        ok("/notify@toguz_bot quiet 23-08 +05"),
+        Command::Notify(Some(NotifyChange::Quiet(Some(QuietHours {
+            from: 23,
+            to: 8,
+            utc_offset_min: 300,
+        }))))
+    );
+    let error = err("/notify loud");
+    assert_eq!(
+        error,
+        CommandError::Notify(NotifyParseError::Word("loud".into()))
+    );
+    let en = error.text(Lang::En);
+    assert!(
+        en.starts_with("“loud” is not a setting of /notify.\n"),
+        "{en}"
+    );
+    assert!(en.contains("/notify quiet 23-08 +05"), "{en}");
+    let ru = err("/notify digest 25").text(Lang::Ru);
+    assert!(ru.starts_with("«25» — это не час"), "{ru}");
+    // In the menu, not in the help (which has no room left).
+    assert!(menu(Lang::Kk).iter().any(|c| c.command == "notify"));
+    assert!(!help(Lang::En).contains("/notify"));
+}

@@ -1,8 +1,9 @@
 // A game's page: draws the board of the chosen half-move as SVG, steps through the game
 // (slider, buttons, arrow keys, the move list, ?ply=N), follows a live game through
 // server-sent events and counts its clocks down. The data is the page's #game-data.
-// play.js (a signed-in player's controls) hands it states with a "toguz:state" event and
-// hears each drawing from "toguz:drawn".
+// play.js (a signed-in player's controls) hands it states with a "toguz:state" event, a
+// position to show instead of the game's (the premove mode's preview, decided by the
+// server) with "toguz:preview", and hears each drawing from "toguz:drawn".
 "use strict";
 (function () {
   const dataNode = document.getElementById("game-data");
@@ -16,6 +17,8 @@
   const movesNode = document.getElementById("moves");
   const statusNode = document.getElementById("status");
   let ply = Math.min(game.ply, game.plies.length - 1);
+  // A position drawn instead of the game's (play.js's premove mode), or null.
+  let preview = null;
 
   function el(name, attrs, parent) {
     const node = document.createElementNS(SVG, name);
@@ -58,7 +61,10 @@
       balls(g, x + 40, y, count);
     }
     const countY = side === 1 ? y + 150 : y - 14;
-    text(svg, x + 40, countY, String(count), "count");
+    const shown = text(svg, x + 40, countY, String(count), "count");
+    // Which pit the number counts (tests and scripts read the board by it).
+    shown.dataset.side = String(side);
+    shown.dataset.hole = String(index + 1);
     const numberY = side === 1 ? y - 12 : y + 142;
     text(svg, x + 40, numberY, String(index + 1), "pit-number");
   }
@@ -75,7 +81,7 @@
   }
 
   function draw() {
-    const p = game.plies[ply];
+    const p = preview || game.plies[ply];
     const svg = el("svg", { viewBox: "0 0 960 520", role: "img", "aria-label": p.fen });
     el("rect", { x: 8, y: 8, width: 944, height: 504, rx: 18, class: "wood" }, svg);
     for (let i = 0; i < 9; i++) pit(svg, p, 1, 8 - i, 40 + i * 100, 50);
@@ -83,6 +89,7 @@
     store(svg, p, 0, 264);
     for (let i = 0; i < 9; i++) pit(svg, p, 0, i, 40 + i * 100, 356);
     boardNode.replaceChildren(svg);
+    boardNode.classList.toggle("preview", !!preview);
     boardNode.dataset.position = p.fen;
     boardNode.dataset.ply = String(ply);
     slider.max = String(game.plies.length - 1);
@@ -91,9 +98,10 @@
     for (const b of movesNode.querySelectorAll("button")) {
       b.classList.toggle("current", Number(b.dataset.ply) === ply);
     }
-    statusNode.textContent = ply === game.plies.length - 1 ? game.status : words.to_move[p.to_move];
+    const atEnd = ply === game.plies.length - 1;
+    statusNode.textContent = atEnd && !preview ? game.status : words.to_move[p.to_move];
     moveMarker();
-    const detail = { ply: ply, last: ply === game.plies.length - 1, version: game.version, pits: p.pits };
+    const detail = { ply: ply, last: atEnd, version: game.version, pits: p.pits, preview: !!preview };
     document.dispatchEvent(new CustomEvent("toguz:drawn", { detail: detail }));
   }
 
@@ -251,6 +259,10 @@
     source.addEventListener("end", () => source.close());
   }
   document.addEventListener("toguz:state", (e) => take(e.detail));
+  document.addEventListener("toguz:preview", (e) => {
+    preview = e.detail || null;
+    draw();
+  });
   listMoves();
   showReview();
   showClocks();

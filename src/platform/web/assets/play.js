@@ -1,7 +1,11 @@
 // A signed-in player's controls (issue 50). On a game's page: asks the server for the
 // player's seat (/g/<key>/seat) and, on their turn, lays a button over each pit they may
 // play (data-pit, 1-9 in their own numbering: the server decides which); draw, resign (with
-// a confirm), rematch and hint below the board. An action goes to /g/<key>/act, and the
+// a confirm), rematch and hint below the board; in a correspondence game, a panel of the
+// player's own premoves: lines typed one per row (saved or cleared as a whole), or entered
+// on the board (the premove mode: the board shows the position the line being entered
+// leads to, as the server computed it, with a button over each pit that may be chosen
+// next; each pit goes to the server, which checks it). An action goes to /g/<key>/act, and the
 // board updates from its answer at once (handed to game.js as a "toguz:state" event); the
 // bot's reply or the opponent's move comes through the page's live stream. On /me: signing
 // out, and the list of games for a session kept in the tab.
@@ -82,6 +86,13 @@
       focusedPit = pit || null;
     });
 
+    // Whether seat `a` is as new as `b`: the game's version, then the premoves' changes.
+    function newer(a, b) {
+      if (!b) return true;
+      if (a.version !== b.version) return a.version > b.version;
+      return !a.premoves || !b.premoves || a.premoves.edits >= b.premoves.edits;
+    }
+
     async function refreshSeat() {
       if (!session) return;
       if (asking) {
@@ -92,7 +103,7 @@
       try {
         const r = await call("GET", `/g/${key}/seat`);
         // An older seat (asked before an action was answered) never replaces a newer one.
-        if (r.ok && r.data && (!seat || r.data.version >= seat.version)) {
+        if (r.ok && r.data && newer(r.data, seat)) {
           seat = r.data;
         } else if (r.status === 401) {
           session = null;
@@ -128,8 +139,125 @@
       });
     }
 
+    // The premoves panel, made once (a redraw keeps what is being typed).
+    const premovesNode = document.createElement("section");
+    premovesNode.id = "play-premoves";
+    premovesNode.hidden = true;
+    const premovesTitle = document.createElement("h3");
+    const premovesList = document.createElement("ol");
+    const premovesDraft = document.createElement("p");
+    premovesDraft.id = "premoves-draft";
+    // In the mode: the board is not the game.
+    const premovesNote = document.createElement("p");
+    premovesNote.className = "meta";
+    const premovesHelp = document.createElement("p");
+    premovesHelp.className = "meta";
+    const premovesInput = document.createElement("textarea");
+    premovesInput.rows = 3;
+    premovesInput.id = "premoves-lines";
+    const premovesControls = document.createElement("div");
+    premovesControls.className = "controls";
+    premovesNode.append(premovesTitle, premovesList, premovesDraft, premovesNote, premovesHelp, premovesInput, premovesControls);
+    playNode.appendChild(premovesNode);
+    let premovesTyped = false;
+    premovesInput.addEventListener("input", () => {
+      premovesTyped = true;
+    });
+    // The premove mode: the board shows the preview and its pits enter the draft.
+    let premoveMode = false;
+    // The preview handed to game.js last (as JSON), so a redraw that changes nothing is not
+    // drawn again.
+    let previewSent = "null";
+
+    function showPreview() {
+      const mine = seat && seat.premoves;
+      if (premoveMode && !(mine && mine.preview)) premoveMode = false;
+      const p = premoveMode ? mine.preview.board : null;
+      const sent = JSON.stringify(p);
+      if (sent === previewSent) return;
+      previewSent = sent;
+      document.dispatchEvent(new CustomEvent("toguz:preview", { detail: p }));
+    }
+
+    function renderPremoves() {
+      const mine = seat && seat.premoves;
+      premovesNode.hidden = !mine;
+      if (!mine) return;
+      premovesTitle.textContent = words.premoves;
+      premovesList.replaceChildren();
+      for (const line of mine.shown) {
+        const item = document.createElement("li");
+        item.textContent = line;
+        premovesList.appendChild(item);
+      }
+      if (!mine.shown.length) {
+        const item = document.createElement("li");
+        item.className = "meta";
+        item.textContent = words.premoves_none;
+        premovesList.appendChild(item);
+      }
+      const mode = premoveMode && !!mine.preview;
+      premovesNode.classList.toggle("mode", mode);
+      premovesDraft.hidden = !mode || !mine.draft;
+      premovesDraft.textContent = words.premoves_draft.replace("{moves}", mine.draft);
+      premovesNote.hidden = !mode;
+      premovesNote.textContent = words.premoves_preview;
+      premovesHelp.textContent = words.premoves_help;
+      premovesHelp.hidden = !mine.open || mode;
+      premovesInput.hidden = !mine.open || mode;
+      if (!premovesTyped) premovesInput.value = mine.typed.join("\n");
+      premovesControls.replaceChildren();
+      if (mode) {
+        const something = !!mine.draft || mine.shown.length > 0;
+        const keys = [
+          [words.premoves_add, "premove_add", mine.addable, ""],
+          [words.premoves_undo, "premove_undo", something, ""],
+          [words.premoves_clear, "premove_clear", something, "danger"],
+          [words.premoves_back, "premoves_back", true, ""],
+        ];
+        for (const [label, action, on, extra] of keys) {
+          const b = button(label, action, extra);
+          b.disabled = !on || busy;
+          premovesControls.appendChild(b);
+        }
+        return;
+      }
+      if (mine.open && mine.preview) premovesControls.appendChild(button(words.premoves_board, "premoves_board"));
+      if (mine.open) premovesControls.appendChild(button(words.premoves_save, "premoves_save"));
+      if (mine.shown.length) premovesControls.appendChild(button(words.premoves_clear, "premoves_clear", "danger"));
+    }
+
+    premovesControls.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-action]");
+      if (!b || !seat || !seat.premoves) return;
+      const action = b.dataset.action;
+      if (action === "premoves_board" || action === "premoves_back") {
+        premoveMode = action === "premoves_board";
+        note = null;
+        render();
+        // The keyboard goes on from the board's first pit, or back to the mode's button.
+        const next = premoveMode
+          ? board.querySelector("button[data-premove]")
+          : premovesControls.querySelector('[data-action="premoves_board"]');
+        if (next) next.focus();
+        return;
+      }
+      if (action.startsWith("premove_")) {
+        act({ action: action, edits: seat.premoves.edits });
+        return;
+      }
+      const clear = action === "premoves_clear";
+      const lines = clear ? [] : premovesInput.value.split("\n");
+      // Cleared: the box shows the (empty) queue again; saved: what was typed stays, also
+      // when the save is refused.
+      if (clear) premovesTyped = false;
+      act({ action: "premoves", lines: lines });
+    });
+
     function render() {
       telegramMain();
+      renderPremoves();
+      showPreview();
       if (!seat || seat.side === null) {
         playNode.hidden = true;
         pits();
@@ -137,6 +265,7 @@
       }
       playNode.hidden = false;
       let text = note || seat.message || "";
+      if (!text && premoveMode) text = seat.premoves.preview.prompt;
       if (!text && ongoing) text = seat.pits.length ? words.your_move : words.their_move;
       messageNode.textContent = text;
       actionsNode.replaceChildren();
@@ -166,6 +295,10 @@
     // last half-move, and for the version the seat was decided at.
     function pits() {
       for (const old of board.querySelectorAll(".pit-buttons")) old.remove();
+      if (premoveMode) {
+        premovePits();
+        return;
+      }
       if (!seat || !seat.pits.length || !shown.last || shown.version !== seat.version || busy) return;
       const layer = document.createElement("div");
       layer.className = seat.side === 1 ? "pit-buttons top" : "pit-buttons";
@@ -187,11 +320,41 @@
       if (again && (!document.activeElement || document.activeElement === document.body)) again.focus();
     }
 
+    // The premove mode's pit buttons, over the preview drawn now: the pits the server says
+    // the side to move in the preview may choose, on that side's row.
+    function premovePits() {
+      const preview = seat && seat.premoves && seat.premoves.preview;
+      if (!preview || !shown.preview || shown.version !== seat.version || busy) return;
+      const side = preview.board.to_move;
+      const layer = document.createElement("div");
+      layer.className = side === 1 ? "pit-buttons premove top" : "pit-buttons premove";
+      const order = side === 1 ? preview.pits.slice().reverse() : preview.pits;
+      const label = preview.theirs_next ? words.premove_theirs : words.premove_mine;
+      for (const pit of order) {
+        const b = button("", null, null);
+        b.dataset.pit = String(pit);
+        b.dataset.premove = "1";
+        const balls = preview.board.pits[side][pit - 1];
+        const text = label.replace("{pit}", String(pit)).replace("{balls}", String(balls));
+        b.setAttribute("aria-label", text);
+        b.title = text;
+        layer.appendChild(b);
+      }
+      board.appendChild(layer);
+      // The keyboard stays in the board: on the same pit if the row has it, else the first.
+      if (focusedPit && (!document.activeElement || document.activeElement === document.body)) {
+        const again = layer.querySelector(`[data-pit="${focusedPit}"]`) || layer.querySelector("button");
+        if (again) again.focus();
+      }
+    }
+
     async function act(body) {
       if (busy || !session) return;
       busy = true;
       note = null;
-      focusedPit = null;
+      // A pit of the premove mode keeps the keyboard on the board (the next pit is chosen
+      // there); a move ends the player's turn.
+      if (body.action !== "premove_pit") focusedPit = null;
       pits();
       try {
         const r = await call("POST", `/g/${key}/act`, body);
@@ -200,7 +363,7 @@
           return;
         }
         if (r.ok && r.data) {
-          if (!seat || r.data.version >= seat.version) seat = r.data;
+          if (newer(r.data, seat)) seat = r.data;
           busy = false;
           if (r.data.state) {
             ongoing = r.data.state.ongoing;
@@ -221,6 +384,10 @@
     board.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-pit]");
       if (!b) return;
+      if (b.dataset.premove) {
+        if (seat && seat.premoves) act({ action: "premove_pit", pit: Number(b.dataset.pit), edits: seat.premoves.edits });
+        return;
+      }
       act({ action: "move", ply: Number(b.dataset.ply), pit: Number(b.dataset.pit) });
     });
     actionsNode.addEventListener("click", (e) => {
