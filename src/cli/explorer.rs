@@ -11,6 +11,7 @@ use crate::explorer::{
 };
 use crate::model::Category;
 use crate::rules::{parse_records, Position, Variant};
+use crate::store::Tree;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -43,6 +44,10 @@ pub struct ImportArgs {
     /// Games written at once (one durable write each).
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub chunk: u64,
+    /// After the import, print the explorer trees' logical bytes (keys and values), the
+    /// store directory's size (with --data-dir) and the record files' gzip size.
+    #[arg(long)]
+    pub sizes: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -252,7 +257,75 @@ async fn run_import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     write_chunk(&store, &mut pending, &mut totals).await?;
     bar.finish_and_clear();
     report(&totals);
+    if args.sizes {
+        print_sizes(store, args.store.data_dir.as_deref(), &texts).await?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The store's size three ways beside the records' gzip size (docs/explorer.md "Figures":
+/// the issue allows the store 3 times the records' gzip size).
+async fn print_sizes(
+    store: crate::store::Store,
+    dir: Option<&std::path::Path>,
+    texts: &[(String, String)],
+) -> anyhow::Result<()> {
+    let mut logical = 0;
+    for tree in [Tree::ExplorerPositions, Tree::ExplorerGames] {
+        let size = store
+            .logical_size(tree)
+            .await
+            .context("cannot measure the explorer's trees")?;
+        eprintln!(
+            "  {}: {} records, {} bytes of keys and values",
+            tree.name(),
+            size.records,
+            size.bytes
+        );
+        logical += size.bytes;
+    }
+    // sled writes its last pages when closed: measure the directory after.
+    drop(store);
+    let mut gzip = 0;
+    for (_, text) in texts {
+        gzip += gzip_size(text.as_bytes()).context("cannot gzip the records")?;
+    }
+    eprintln!("  records: {gzip} bytes gzip-compressed (level 6)");
+    let times = |bytes: u64| bytes as f64 / gzip.max(1) as f64;
+    eprintln!(
+        "  explorer trees: {logical} bytes ({:.1}x the records' gzip size)",
+        times(logical)
+    );
+    if let Some(dir) = dir {
+        let on_disk = dir_size(dir);
+        eprintln!(
+            "  store directory: {on_disk} bytes ({:.1}x)",
+            times(on_disk)
+        );
+    }
+    Ok(())
+}
+
+fn gzip_size(bytes: &[u8]) -> std::io::Result<u64> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes)?;
+    Ok(encoder.finish()?.len() as u64)
+}
+
+/// The bytes of every file under `path`.
+fn dir_size(path: &std::path::Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_size(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
 }
 
 async fn write_chunk(

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::rules::{parse_records, replay, Position, Side, Variant};
-use crate::store::Store;
+use crate::store::{Store, Tree};
 use crate::testing::manager::Backend;
 use std::collections::{HashMap, HashSet};
 
@@ -156,6 +156,9 @@ async fn counts_agree_with_a_naive_count(backend: Backend, games: usize) {
     );
     let first = import_all(&store, &games).await;
     assert_eq!(first.added, games.len() - first.already);
+    let stored = store.logical_size(Tree::ExplorerGames).await.unwrap();
+    assert_eq!(stored.records, first.added as u64);
+    assert!(stored.bytes > stored.records * 16, "{stored:?}");
     let (counts, positions) = naive(&[&champs, &playok]);
     assert_agrees(&store, &counts, &positions).await;
     // Again (a resumed run): nothing counted twice.

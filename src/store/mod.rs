@@ -38,6 +38,7 @@ mod pg_schema;
 mod postgres;
 mod range;
 mod redact;
+mod size;
 mod sled_store;
 
 pub use batch::{Batch, Expect, Written};
@@ -50,6 +51,7 @@ pub use postgres::PostgresOptions;
 pub use range::KeyRange;
 pub(crate) use range::Order;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
+pub use size::TreeSize;
 use sled_store::SledStore;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -442,6 +442,24 @@ impl PgStore {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
+    pub(super) async fn logical_size(
+        &self,
+        tree: Tree,
+    ) -> Result<crate::store::size::TreeSize, StoreError> {
+        let rows = self
+            .query(
+                "SELECT count(*), coalesce(sum(octet_length(key) + octet_length(value)), 0)::BIGINT \
+                 FROM toguz_records WHERE tree = $1",
+                &[&tree.name()],
+            )
+            .await?;
+        let (records, bytes): (i64, i64) = rows.first().map_or((0, 0), |r| (r.get(0), r.get(1)));
+        Ok(crate::store::size::TreeSize {
+            records: uint(records),
+            bytes: uint(bytes),
+        })
+    }
+
     pub(super) async fn export(&self, tree: Tree) -> Result<Vec<RawRecord>, StoreError> {
         let rows = self
             .query(

@@ -116,6 +116,24 @@ impl SledStore {
         out
     }
 
+    /// The records of a tree and their keys' and envelopes' bytes; unreadable entries are
+    /// logged and left out.
+    pub(super) fn logical_size(&self, tree: Tree) -> super::size::TreeSize {
+        let mut size = super::size::TreeSize::default();
+        for item in self.tree(tree).iter() {
+            match item {
+                Ok((key, bytes)) => {
+                    size.records += 1;
+                    size.bytes += (key.len() + split(&bytes).0.len()) as u64;
+                }
+                Err(error) => {
+                    tracing::error!(tree = tree.name(), %error, "cannot read a record; skipped")
+                }
+            }
+        }
+        size
+    }
+
     /// Every record of a tree as stored (key, envelope, revision); unreadable entries are
     /// logged and skipped.
     pub(super) fn scan(&self, tree: Tree) -> Vec<(String, Vec<u8>, u64)> {

@@ -43,13 +43,24 @@ fn import_counts_refuses_and_skips_then_shows_the_table() {
         "{err}"
     );
 
-    // Again: everything is in already.
-    let out = toguz(&["explorer", "import", "--data-dir", data, GAMES], "");
+    // Again: everything is in already; the sizes are those of the store as it is.
+    let out = toguz(
+        &["explorer", "import", "--sizes", "--data-dir", data, GAMES],
+        "",
+    );
     let err = stderr(&out);
     assert!(
         err.contains("took 0 games, skipped 742 already in, refused 0"),
         "{err}"
     );
+    assert!(err.contains("explorer.games: 739 records, "), "{err}");
+    for line in [
+        "bytes gzip-compressed",
+        "explorer trees: ",
+        "store directory: ",
+    ] {
+        assert!(err.contains(line), "{line}: {err}");
+    }
 
     let start = json(&["explorer", "--data-dir", data, "--json"]);
     assert_eq!(start["games"], 739);
