@@ -4,9 +4,9 @@
 //! under compare-and-set together with each new game's row (written only if absent), so a
 //! game is counted exactly once however many importers run, and a lost race is retried.
 
-use super::keys::{game_id, player_id, player_row, position_key, source_row, MAX_PLY};
+use super::keys::{game_id, player_game, player_id, position_key, source_row, MAX_PLY};
 use super::{category_code, Band, Entry, GameInfo, Result3, Row, Source};
-use crate::rules::{replay, variant_text, Record, RecordResult, Side};
+use crate::rules::{replay, variant_text, Position, Record, RecordResult, Side, Variant};
 use crate::store::{Batch, Expect, Store, StoreError, Tree};
 use std::collections::{BTreeMap, HashSet};
 
@@ -108,11 +108,18 @@ pub fn prepare(record: &Record, source: Source) -> Result<Prepared, Refusal> {
         event: record.header("Event").map(str::to_string),
         white_elo: elo(record, "WhiteElo"),
         black_elo: elo(record, "BlackElo"),
+        category: category_code(record.time_control().map(|c| c.category())),
+        moves: pits
+            .iter()
+            .take(MAX_PLY)
+            .map(|p| char::from(b'0' + p))
+            .collect(),
+        start: (start != Position::start(Variant::STANDARD)).then(|| start.to_fen()),
     };
     Ok(Prepared {
         id: game_id(&start_text, &pits, &white, &black),
         source,
-        category: category_code(record.time_control().map(|c| c.category())),
+        category: info.category,
         band: Band::of([info.white_elo, info.black_elo]),
         info,
         steps,
@@ -189,22 +196,31 @@ async fn try_import(store: &Store, games: &[Prepared]) -> Result<Imported, Store
     }
     for game in &fresh {
         batch.put_checked(Tree::ExplorerGames, &game.id, &game.info, Expect::Absent)?;
+        // The game is new (its row is written only if absent): its index keys are too.
+        for player in players(&game.info) {
+            batch.put(
+                Tree::ExplorerPositions,
+                &player_game(&player, &game.id),
+                &(),
+            )?;
+        }
     }
     store.write(batch).await?;
     Ok(imported)
 }
 
-/// The rows `games` add to: each step counted in its source's row and in both players'.
+/// The players of a game (one when a player played herself).
+fn players(info: &GameInfo) -> Vec<String> {
+    let mut ids = vec![player_id(&info.white), player_id(&info.black)];
+    ids.dedup();
+    ids
+}
+
+/// The rows `games` add to: each step counted in its source's row (a player's counts are
+/// made from her games when asked for, `query`).
 fn count(games: &[&Prepared]) -> BTreeMap<String, Row> {
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     for game in games {
-        let players = [player_id(&game.info.white), player_id(&game.info.black)];
-        let ratings = [game.info.white_elo, game.info.black_elo];
-        let (w, d, b) = match game.info.result {
-            Result3::White => (1, 0, 0),
-            Result3::Draw => (0, 1, 0),
-            Result3::Black => (0, 0, 1),
-        };
         // A game passes a position once (a position repeats only after a capture, which
         // changes the kazans), but a repeat must not count it twice.
         let mut counted = HashSet::new();
@@ -212,30 +228,56 @@ fn count(games: &[&Prepared]) -> BTreeMap<String, Row> {
             if !counted.insert(&step.position) {
                 continue;
             }
-            let rating = ratings[step.mover.index()];
-            let entry = Entry(
-                game.category,
-                game.band.code(),
-                step.pit,
-                1,
-                w,
-                d,
-                b,
-                u64::from(rating.unwrap_or(0)),
-                u64::from(rating.is_some()),
-            );
-            let mut keys = vec![source_row(&step.position, game.source)];
-            keys.extend(players.iter().map(|p| player_row(p, &step.position)));
-            if players[0] == players[1] {
-                keys.pop();
-            }
-            for key in keys {
-                rows.entry(key).or_default().merge(&Row {
+            let entry = entry_of(&game.info, step);
+            rows.entry(source_row(&step.position, game.source))
+                .or_default()
+                .merge(&Row {
                     e: vec![entry],
                     l: vec![(step.pit, game.id.clone())],
                 });
-            }
         }
     }
     rows
+}
+
+/// The counter one game adds for one of its steps.
+pub(super) fn entry_of(info: &GameInfo, step: &Step) -> Entry {
+    let rating = [info.white_elo, info.black_elo][step.mover.index()];
+    let (w, d, b) = match info.result {
+        Result3::White => (1, 0, 0),
+        Result3::Draw => (0, 1, 0),
+        Result3::Black => (0, 0, 1),
+    };
+    Entry(
+        info.category,
+        Band::of([info.white_elo, info.black_elo]).code(),
+        step.pit,
+        1,
+        w,
+        d,
+        b,
+        u64::from(rating.unwrap_or(0)),
+        u64::from(rating.is_some()),
+    )
+}
+
+/// A stored game's counted steps, replayed from its start and moves (`None`: the row does
+/// not replay, which a row this code wrote never does).
+pub(super) fn steps_of(info: &GameInfo) -> Option<Vec<Step>> {
+    let mut position = match &info.start {
+        Some(fen) => Position::from_fen(fen).ok()?,
+        None => Position::start(Variant::STANDARD),
+    };
+    let mut steps = Vec::with_capacity(info.moves.len());
+    for digit in info.moves.bytes() {
+        let pit = digit.checked_sub(b'0').filter(|p| (1..=9).contains(p))?;
+        let before = position;
+        position.play(pit).ok()?;
+        steps.push(Step {
+            position: position_key(&before),
+            pit,
+            mover: before.to_move(),
+        });
+    }
+    Some(steps)
 }

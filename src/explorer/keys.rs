@@ -81,8 +81,13 @@ pub fn source_row(position_key: &str, source: super::Source) -> String {
     format!("{position_key}{}", source.letter())
 }
 
-/// The key of a position's row among one player's games (`~` sorts after every position
-/// key's characters, so no position's range reads it).
-pub fn player_row(player_id: &str, position_key: &str) -> String {
-    format!("~{player_id}{position_key}")
+/// The key of one of a player's games in the player's index (`~` sorts after every
+/// position key's characters, so no position's range reads it); its value is empty.
+pub fn player_game(player_id: &str, game_id: &str) -> String {
+    format!("~{player_id}{game_id}")
+}
+
+/// The prefix of a player's games in the index.
+pub fn player_games(player_id: &str) -> String {
+    format!("~{player_id}")
 }

@@ -191,6 +191,16 @@ pub struct GameInfo {
     pub white_elo: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_elo: Option<u32>,
+    /// The time category's code (`category_code`).
+    #[serde(rename = "c", default)]
+    pub category: u8,
+    /// The first `MAX_PLY` pits played, one digit each: a player's games are counted from
+    /// these when asked for (no row per player and position is kept).
+    #[serde(rename = "m", default)]
+    pub moves: String,
+    /// The start's FEN, when it is not the standard start.
+    #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
 }
 
 #[cfg(test)]

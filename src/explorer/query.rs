@@ -1,7 +1,8 @@
 //! One position asked for: its rows read with one range read (all sources), one record
 //! (one source) or one player's row, the counters filtered and added up per pit.
 
-use super::keys::{player_id, player_row, position_key, source_row};
+use super::import::{entry_of, steps_of};
+use super::keys::{player_games, player_id, position_key, source_row};
 use super::{Band, GameInfo, Row, Source};
 use crate::rules::Position;
 use crate::store::{KeyRange, Store, StoreError, Tree};
@@ -76,13 +77,56 @@ async fn rows(store: &Store, position: &Position, scope: &Scope) -> Result<Vec<R
     let prefix = match scope {
         Scope::All => key,
         Scope::Source(source) => source_row(&key, *source),
-        Scope::Player(name) => player_row(&player_id(name), &key),
+        Scope::Player(name) => return player_rows(store, name, &key).await,
     };
     // At most one row per source under a position's prefix.
     let found: Vec<(String, Row)> = store
         .scan(Tree::ExplorerPositions, KeyRange::prefix(&prefix), 8)
         .await?;
     Ok(found.into_iter().map(|(_, r)| r).collect())
+}
+
+/// The most games of one player a query counts.
+const PLAYER_GAMES: usize = 100_000;
+
+/// One player's row of the position `key`, made from her games: their keys (one range read
+/// of her index), their rows (one `get_many`), each replayed for its first `MAX_PLY`
+/// half-moves and counted where it passes the position.
+async fn player_rows(store: &Store, name: &str, key: &str) -> Result<Vec<Row>, StoreError> {
+    let prefix = player_games(&player_id(name));
+    let index: Vec<(String, ())> = store
+        .scan(
+            Tree::ExplorerPositions,
+            KeyRange::prefix(&prefix),
+            PLAYER_GAMES,
+        )
+        .await?;
+    let ids: Vec<String> = index
+        .into_iter()
+        .filter_map(|(k, ())| k.strip_prefix(&prefix).map(str::to_string))
+        .collect();
+    let games = store
+        .get_many::<GameInfo>(Tree::ExplorerGames, &ids)
+        .await?;
+    let mut row = Row::default();
+    for (id, game) in ids.iter().zip(games) {
+        let Some(game) = game else { continue };
+        let Some(steps) = steps_of(&game.value) else {
+            tracing::error!(
+                game = id.as_str(),
+                "an explorer game does not replay; skipped"
+            );
+            continue;
+        };
+        // Counted once, where it first passes the position (as the import counts).
+        if let Some(step) = steps.iter().find(|s| s.position == key) {
+            row.merge(&Row {
+                e: vec![entry_of(&game.value, step)],
+                l: vec![(step.pit, id.clone())],
+            });
+        }
+    }
+    Ok(vec![row])
 }
 
 /// The moves played from `position`, with `last` of the last games through it (a second

@@ -161,6 +161,22 @@ async fn counts_agree_with_a_naive_count(backend: Backend, games: usize) {
     assert!(stored.bytes > stored.records * 16, "{stored:?}");
     let (counts, positions) = naive(&[&champs, &playok]);
     assert_agrees(&store, &counts, &positions).await;
+    // A player's games (made from her games' moves): each of them passes the start once.
+    let name = games[0].info.white.clone();
+    let hers: HashSet<&str> = games
+        .iter()
+        .filter(|g| {
+            [&g.info.white, &g.info.black]
+                .iter()
+                .any(|n| keys::normalize_name(n) == keys::normalize_name(&name))
+        })
+        .map(|g| g.id.as_str())
+        .collect();
+    let start = Position::start(Variant::STANDARD);
+    let answer = query(&store, &start, &Scope::Player(name), &Filter::default(), 0)
+        .await
+        .unwrap();
+    assert_eq!(answer.games, hers.len() as u64);
     // Again (a resumed run): nothing counted twice.
     let again = import_all(&store, &games).await;
     assert_eq!(again.added, 0);

@@ -136,9 +136,9 @@ pub enum Tree {
     /// Each player's alert settings and state (`/notify`, last told, unreachable), keyed by
     /// `platform:user id`.
     Notify,
-    /// The opening explorer's counts (`explorer`): `position key` + a source letter, or
-    /// `~player|position key`, -> each pit's games and results by time category and rating
-    /// band; a position is one range read (docs/explorer.md).
+    /// The opening explorer's counts (`explorer`): `position key` + a source letter -> each
+    /// pit's games and results by time category and rating band (a position is one range
+    /// read), and each player's games, `~player|game key` -> nothing (docs/explorer.md).
     ExplorerPositions,
     /// The games the explorer has counted, keyed by the hash of their moves and players: a
     /// re-import skips them, and the last games of a position are read from here.
