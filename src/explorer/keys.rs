@@ -8,10 +8,11 @@ use sha2::{Digest, Sha256};
 /// the store stays small (the deep positions of a game are nearly all its own).
 pub const MAX_PLY: usize = 30;
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+pub(super) const ALPHABET: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// URL-safe base64 of `bytes` (a multiple of 3 long), no padding.
-fn base64(bytes: &[u8]) -> String {
+/// URL-safe base64 of `bytes`, no padding.
+pub(super) fn base64(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() / 3 * 4);
     for chunk in bytes.chunks(3) {
         let n = chunk.iter().fold(0u32, |n, b| (n << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));

@@ -4,6 +4,7 @@
 //! band. Pure keys and counts here; `import` merges games into the store, `query` reads one
 //! position with one range read. docs/explorer.md describes the layout.
 
+mod codec;
 pub mod import;
 pub mod keys;
 pub mod query;
@@ -140,10 +141,10 @@ pub const LAST_GAMES: usize = 3;
 
 /// The stored row of a position in one source (or of one player): its counters, and the
 /// last games that went through it (newest first: the pit played and the game's key).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Stored in bytes (`codec`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Row {
     pub e: Vec<Entry>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub l: Vec<(u8, String)>,
 }
 

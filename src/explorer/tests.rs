@@ -471,3 +471,32 @@ fn rows_merge_counts_and_keep_the_newest_games() {
     assert_eq!(row.l.len(), LAST_GAMES);
     assert_eq!(row.l[0].1, "a");
 }
+
+#[test]
+fn rows_round_trip_in_bytes_and_refuse_garbage() {
+    let row = Row {
+        e: vec![
+            Entry(3, 4, 9, 300, 100, 50, 150, 1_800_000, 1000),
+            Entry(0, 0, 1, 1, 0, 0, 1, 0, 0),
+        ],
+        l: vec![(9, game_id("s", &[7, 7], "A", "B")), (1, "x".into())],
+    };
+    let bytes = codec::encode(&row).unwrap();
+    assert_eq!(codec::decode(&bytes).unwrap(), row);
+    let json = serde_json::to_string(&row).unwrap();
+    assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
+    // One game's row: a version, a cell and its counts, a game's key.
+    let one = Row {
+        e: vec![Entry(1, 2, 7, 1, 1, 0, 0, 1500, 1)],
+        l: vec![(7, game_id("s", &[7], "A", "B"))],
+    };
+    assert!(codec::encode(&one).unwrap().len() <= 30);
+    assert!(codec::decode(&bytes[..bytes.len() - 1]).is_err());
+    assert!(codec::decode(&[2, 0, 0]).is_err());
+    assert!(codec::decode(&[1, 1, 200, 0, 0, 0, 0, 0, 0, 0]).is_err());
+    assert!(codec::encode(&Row {
+        e: vec![Entry(4, 0, 1, 1, 0, 0, 0, 0, 0)],
+        l: vec![]
+    })
+    .is_none());
+}
