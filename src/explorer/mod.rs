@@ -98,7 +98,7 @@ pub fn category_code(category: Option<Category>) -> u8 {
 }
 
 /// One counter of a row: a pit played from the position, in games of one time category
-/// and rating band. Serialized as an array, the smallest JSON a row can hold.
+/// and rating band. Stored in bytes with its row (`codec`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry(
     /// Time category code (`category_code`).
