@@ -193,6 +193,20 @@ async fn an_inline_game_counts_only_on_the_platform_leaderboard(backend: Backend
     assert!(scopes.iter().all(|s| !s.contains("inline")), "{scopes:?}");
 }
 
+/// Two managers on one store and one manual clock (two processes sharing a database).
+async fn two_processes(backend: Backend) -> (Manager, Manager, Clock) {
+    let store = backend.open().await;
+    let clock = Clock::manual(T0);
+    let config = toguz::testing::manager::test_config();
+    let start = || {
+        let engine = EnginePool::new(EngineConfig::default());
+        Manager::start_with_clock(store.clone(), engine, config.clone(), clock.clone())
+    };
+    let m1 = start().await.unwrap();
+    let m2 = start().await.unwrap();
+    (m1, m2, clock)
+}
+
 /// `from` challenges `to` (rated, the chat's default time) through `m`.
 async fn rated_offer(m: &Manager, from: &UserRef, to: &UserRef) -> ChallengeView {
     let open = toguz::testing::manager::rated_challenge(to, None);
@@ -235,16 +249,7 @@ async fn accept_and_abort(m: &Manager, who: &UserRef, shown: &ChallengeView) -> 
 /// two friends who abort three games for a wrong colour still play rated. Games with a result
 /// count as before.
 async fn an_aborted_game_gives_the_pairs_rated_game_back(backend: Backend) {
-    let store = backend.open().await;
-    let clock = Clock::manual(T0);
-    let engine = || EnginePool::new(EngineConfig::default());
-    let config = toguz::testing::manager::test_config();
-    let m1 = Manager::start_with_clock(store.clone(), engine(), config.clone(), clock.clone())
-        .await
-        .unwrap();
-    let m2 = Manager::start_with_clock(store.clone(), engine(), config, clock.clone())
-        .await
-        .unwrap();
+    let (m1, m2, _clock) = two_processes(backend).await;
     let (a, b) = (user("a"), user("b"));
     for round in 0..5 {
         let m = if round % 2 == 0 { &m1 } else { &m2 };
@@ -270,17 +275,13 @@ async fn an_aborted_game_gives_the_pairs_rated_game_back(backend: Backend) {
 /// reached the limit since refuses its Accept with the new (unrated) terms; another pair, and
 /// the same pair the next day, play rated.
 async fn the_same_two_get_three_rated_games_a_day_across_processes(backend: Backend) {
-    let store = backend.open().await;
-    let clock = Clock::manual(T0);
-    let engine = || EnginePool::new(EngineConfig::default());
-    let config = toguz::testing::manager::test_config();
-    assert_eq!(config.limits.rated_games_per_pair_per_day, 3);
-    let m1 = Manager::start_with_clock(store.clone(), engine(), config.clone(), clock.clone())
-        .await
-        .unwrap();
-    let m2 = Manager::start_with_clock(store.clone(), engine(), config, clock.clone())
-        .await
-        .unwrap();
+    let (m1, m2, clock) = two_processes(backend).await;
+    assert_eq!(
+        toguz::testing::manager::test_config()
+            .limits
+            .rated_games_per_pair_per_day,
+        3
+    );
     let (a, b, c) = (user("a"), user("b"), user("c"));
     // Each process counts what the other started (each one's challenges stay its own: the
     // limits of open challenges are per process today, issue 31 item 6).

@@ -133,14 +133,10 @@ impl Club {
     }
 
     /// The player to move on `board`, and the other.
-    fn sides(&self, board: &Board) -> (&TgUser, &TgUser) {
-        let caption = board.caption();
-        let line = caption.lines().find(|l| l.contains(" to move: "));
-        let name = line.and_then(|l| l.rsplit(": ").next()).unwrap_or("");
-        match name == self.alice.first_name {
-            true => (&self.alice, &self.bob),
-            false => (&self.bob, &self.alice),
-        }
+    fn sides(&self, board: &Board) -> (TgUser, TgUser) {
+        let table = self.table();
+        let (mover, other) = table.sides(board);
+        (mover.clone(), other.clone())
     }
 
     /// The player to move presses the first pit of `board`: the next board.
