@@ -4,7 +4,7 @@
 //! under compare-and-set together with each new game's row (written only if absent), so a
 //! game is counted exactly once however many importers run, and a lost race is retried.
 
-use super::keys::{game_id, player_game, player_id, position_key, source_row, MAX_PLY};
+use super::keys::{chat_game, game_id, player_game, player_id, position_key, source_row, MAX_PLY};
 use super::{category_code, Band, Entry, GameInfo, Result3, Row, Source};
 use crate::rules::{replay, variant_text, Position, Record, RecordResult, Side, Variant};
 use crate::store::{Batch, Expect, Store, StoreError, Tree};
@@ -58,9 +58,23 @@ pub struct Prepared {
     pub steps: Vec<Step>,
 }
 
-fn elo(record: &Record, header: &str) -> Option<u32> {
-    record
-        .header(header)
+impl Prepared {
+    /// A game played through the bot: counted as the club's, in its chat's index, and
+    /// linked to its page.
+    pub fn into_club(mut self, game: &str, chat_key: &str) -> Prepared {
+        self.source = Source::Club;
+        self.info.game = Some(game.to_string());
+        self.info.chat = Some(chat_key.to_string());
+        self
+    }
+}
+
+/// A side's rating in a record: `WhiteElo` (the federation's and PlayOK's records) or
+/// `WhiteRating` (this bot's own records, before the game).
+fn elo(record: &Record, side: &str) -> Option<u32> {
+    [format!("{side}Elo"), format!("{side}Rating")]
+        .iter()
+        .find_map(|h| record.header(h))
         .and_then(|v| v.trim().parse().ok())
         .filter(|r| *r > 0)
 }
@@ -106,8 +120,8 @@ pub fn prepare(record: &Record, source: Source) -> Result<Prepared, Refusal> {
         result,
         date: record.header("Date").map(str::to_string),
         event: record.header("Event").map(str::to_string),
-        white_elo: elo(record, "WhiteElo"),
-        black_elo: elo(record, "BlackElo"),
+        white_elo: elo(record, "White"),
+        black_elo: elo(record, "Black"),
         category: category_code(record.time_control().map(|c| c.category())),
         moves: pits
             .iter()
@@ -115,6 +129,8 @@ pub fn prepare(record: &Record, source: Source) -> Result<Prepared, Refusal> {
             .map(|p| char::from(b'0' + p))
             .collect(),
         start: (start != Position::start(Variant::STANDARD)).then(|| start.to_fen()),
+        game: None,
+        chat: None,
     };
     Ok(Prepared {
         id: game_id(&start_text, &pits, &white, &black),
@@ -203,6 +219,10 @@ async fn try_import(store: &Store, games: &[Prepared]) -> Result<Imported, Store
                 &player_game(&player, &game.id),
                 &(),
             )?;
+        }
+        // A club game joins its chat's index (`Scope::Chat`).
+        if let Some(chat) = &game.info.chat {
+            batch.put(Tree::ExplorerPositions, &chat_game(chat, &game.id), &())?;
         }
     }
     store.write(batch).await?;

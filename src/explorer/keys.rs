@@ -88,6 +88,17 @@ pub fn player_game(player_id: &str, game_id: &str) -> String {
     format!("~{player_id}{game_id}")
 }
 
+/// The key of one of a chat's club games in the chats' index (`#` is no character of a
+/// player key, so a chat's range never reads a player's); its value is empty.
+pub fn chat_game(chat_key: &str, game_id: &str) -> String {
+    format!("{}{game_id}", chat_games(chat_key))
+}
+
+/// The prefix of a chat's club games in the index.
+pub fn chat_games(chat_key: &str) -> String {
+    format!("~#{}", digest(&[b"chat", chat_key.as_bytes()], 6))
+}
+
 /// The prefix of a player's games in the index.
 pub fn player_games(player_id: &str) -> String {
     format!("~{player_id}")

@@ -202,6 +202,14 @@ pub struct GameInfo {
     /// The start's FEN, when it is not the standard start.
     #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
+    /// A club game's id on this deployment (its page is `/g/...`); `None` for an imported
+    /// record.
+    #[serde(rename = "g", default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// The chat a club game was played in (`ChatRef::key`): its last games are listed only
+    /// in that chat or when the chat is public.
+    #[serde(rename = "h", default, skip_serializing_if = "Option::is_none")]
+    pub chat: Option<String>,
 }
 
 #[cfg(test)]

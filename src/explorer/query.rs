@@ -2,7 +2,7 @@
 //! (one source) or one player's row, the counters filtered and added up per pit.
 
 use super::import::{entry_of, steps_of};
-use super::keys::{player_games, player_id, position_key, source_row};
+use super::keys::{chat_games, player_games, player_id, position_key, source_row};
 use super::{Band, GameInfo, Row, Source};
 use crate::rules::Position;
 use crate::store::{KeyRange, Store, StoreError, Tree};
@@ -17,6 +17,8 @@ pub enum Scope {
     Source(Source),
     /// One player's games, as White or as Black (by name, any case).
     Player(String),
+    /// The club games of one chat (by its key, `ChatRef::key`).
+    Chat(String),
 }
 
 /// Which games of the scope count: empty lists take every category or band.
@@ -77,7 +79,10 @@ async fn rows(store: &Store, position: &Position, scope: &Scope) -> Result<Vec<R
     let prefix = match scope {
         Scope::All => key,
         Scope::Source(source) => source_row(&key, *source),
-        Scope::Player(name) => return player_rows(store, name, &key).await,
+        Scope::Player(name) => {
+            return indexed_rows(store, &player_games(&player_id(name)), &key).await
+        }
+        Scope::Chat(chat) => return indexed_rows(store, &chat_games(chat), &key).await,
     };
     // At most one row per source under a position's prefix.
     let found: Vec<(String, Row)> = store
@@ -86,24 +91,23 @@ async fn rows(store: &Store, position: &Position, scope: &Scope) -> Result<Vec<R
     Ok(found.into_iter().map(|(_, r)| r).collect())
 }
 
-/// The most games of one player a query counts.
+/// The most games of one player (or chat) a query counts.
 const PLAYER_GAMES: usize = 100_000;
 
-/// One player's row of the position `key`, made from her games: their keys (one range read
-/// of her index), their rows (one `get_many`), each replayed for its first `MAX_PLY`
-/// half-moves and counted where it passes the position.
-async fn player_rows(store: &Store, name: &str, key: &str) -> Result<Vec<Row>, StoreError> {
-    let prefix = player_games(&player_id(name));
+/// One player's (or chat's) row of the position `key`, made from the games of its index
+/// under `prefix`: their keys (one range read), their rows (one `get_many`), each replayed
+/// for its first `MAX_PLY` half-moves and counted where it passes the position.
+async fn indexed_rows(store: &Store, prefix: &str, key: &str) -> Result<Vec<Row>, StoreError> {
     let index: Vec<(String, ())> = store
         .scan(
             Tree::ExplorerPositions,
-            KeyRange::prefix(&prefix),
+            KeyRange::prefix(prefix),
             PLAYER_GAMES,
         )
         .await?;
     let ids: Vec<String> = index
         .into_iter()
-        .filter_map(|(k, ())| k.strip_prefix(&prefix).map(str::to_string))
+        .filter_map(|(k, ())| k.strip_prefix(prefix).map(str::to_string))
         .collect();
     let games = store
         .get_many::<GameInfo>(Tree::ExplorerGames, &ids)

@@ -164,6 +164,10 @@ impl Manager {
     /// change. Returns how many things changed. Runs in the background; tests call it.
     pub async fn sweep(&self) -> usize {
         let mut changed = 0;
+        // What a drain after a game's end left (a crash, another process's ends).
+        if let Err(error) = self.drain_explorer().await {
+            tracing::warn!(%error, "the explorer's queue is not drained");
+        }
         let challenges = lock(&self.inner.index).open_challenges();
         for id in challenges {
             let Ok(slot) = self.challenge_slot(&id).await else {

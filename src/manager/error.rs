@@ -100,6 +100,13 @@ pub enum ActionError {
     /// A line must end on the player's own reply.
     #[error("a premove line ends on the player's reply")]
     PremoveLineUnfinished,
+    /// The explorer's line has something else than a pit 1-9 (`pit`, as typed), or a pit
+    /// that cannot be played, as its move `step` (from 1).
+    #[error("explorer line: move {step} ({pit}) is not a pit that can be played")]
+    ExplorerMoves { step: usize, pit: String },
+    /// The explorer's line is longer than `max` moves (or the game ends after `max`).
+    #[error("explorer line: at most {max} moves")]
+    ExplorerTooDeep { max: usize },
     /// The challenge's terms changed after the Accept pressed was shown; these are the new
     /// ones.
     #[error("the challenge's terms have changed")]

@@ -171,6 +171,11 @@ impl Index {
         }
     }
 
+    /// Whether the chat `chat_key` chose to be listed (the console's always are).
+    pub fn is_public(&self, chat_key: &str) -> bool {
+        chat_key.starts_with(CONSOLE_PREFIX) || self.listed.public.contains(chat_key)
+    }
+
     /// Makes `public` the chats that chose to be listed (as read from the store).
     pub fn replace_public(&mut self, public: HashSet<String>) {
         let gone: Vec<String> = self.listed.public.difference(&public).cloned().collect();

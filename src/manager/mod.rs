@@ -55,6 +55,7 @@ pub mod buttons;
 pub mod config;
 mod ended;
 mod error;
+pub mod explorer;
 mod game;
 pub mod history;
 mod index;
@@ -185,6 +186,8 @@ struct Inner {
     player_pages: player_pages::PlayerPages,
     /// When the listed chats were last read from the store (`public`).
     public_read_at: std::sync::atomic::AtomicU64,
+    /// A drain of the explorer's queue runs (`explorer::drain_explorer`).
+    explorer_draining: std::sync::atomic::AtomicBool,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
     /// Private alerts of correspondence games: queues, claims (`alerts`).
@@ -306,6 +309,7 @@ impl Manager {
                 page_secret: std::sync::OnceLock::new(),
                 player_pages: Default::default(),
                 public_read_at: Default::default(),
+                explorer_draining: Default::default(),
                 puzzles,
                 alerts: alerts::Alerts::new(),
                 config,

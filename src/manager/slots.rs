@@ -543,7 +543,10 @@ impl Manager {
             let mut batch = alert_rows.clone();
             // Held until the write is durable or undone: see `history`.
             let _stats_locks = if history::ends(before, after) {
-                self.count_end(after, &mut batch).await?
+                let locks = self.count_end(after, &mut batch).await?;
+                // Counted in the explorer from a queue written with the end (ratings in).
+                super::explorer::queue_club_game(after, &mut batch)?;
+                locks
             } else {
                 Vec::new()
             };
@@ -565,6 +568,9 @@ impl Manager {
                 }
                 result => {
                     let written = durable(result)?;
+                    if history::ends(before, after) {
+                        self.kick_explorer();
+                    }
                     return Ok(stored_revision(&written, to.0, &after.id));
                 }
             }

@@ -143,12 +143,17 @@ pub enum Tree {
     /// The games the explorer has counted, keyed by the hash of their moves and players: a
     /// re-import skips them, and the last games of a position are read from here.
     ExplorerGames,
+    /// The club's finished games waiting to be counted in the explorer, keyed by game id:
+    /// written in the same durable write that ends a game, removed once counted (a queue
+    /// that survives restarts and is drained by any process; `explorer::import_games`
+    /// counts a game once however often it is given).
+    ExplorerQueue,
 }
 
 impl Tree {
     /// Every tree, in tag order (sled's expiry index names a tree by its place here, so
     /// new trees go at the end).
-    pub const ALL: [Tree; 28] = [
+    pub const ALL: [Tree; 29] = [
         Tree::Games,
         Tree::Archive,
         Tree::Challenges,
@@ -177,6 +182,7 @@ impl Tree {
         Tree::Notify,
         Tree::ExplorerPositions,
         Tree::ExplorerGames,
+        Tree::ExplorerQueue,
     ];
 
     /// The tree's name: sled's tree name, PostgreSQL's `tree` column.
@@ -210,6 +216,7 @@ impl Tree {
             Tree::Notify => "users.notify",
             Tree::ExplorerPositions => "explorer.positions",
             Tree::ExplorerGames => "explorer.games",
+            Tree::ExplorerQueue => "explorer.queue",
         }
     }
 

@@ -508,6 +508,15 @@ pub fn error_text(err: &ActionError, lang: Lang) -> String {
             t!(lang, "manager-error-premoves-disagree", line = *line)
         }
         ActionError::PremoveLineUnfinished => t!(lang, "manager-error-premove-line-unfinished"),
+        ActionError::ExplorerMoves { step, pit } => t!(
+            lang,
+            "manager-error-explorer-moves",
+            step = *step,
+            pit = pit.clone()
+        ),
+        ActionError::ExplorerTooDeep { max } => {
+            t!(lang, "manager-error-explorer-too-deep", max = *max)
+        }
         ActionError::Storage(_) => t!(lang, "manager-error-storage"),
         ActionError::StoreAway(_) => t!(lang, "manager-error-store-away"),
         ActionError::OutcomeUnknown(_) => t!(lang, "manager-error-outcome-unknown"),

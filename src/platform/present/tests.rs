@@ -271,6 +271,11 @@ fn every_error() -> Vec<ActionError> {
         ActionError::Puzzle(PuzzleError::DailyDone { solved: true }),
         ActionError::Puzzle(PuzzleError::DailyDone { solved: false }),
         ActionError::Puzzle(PuzzleError::Empty),
+        ActionError::ExplorerMoves {
+            step: 3,
+            pit: "x".into(),
+        },
+        ActionError::ExplorerTooDeep { max: 60 },
     ]
 }
 
@@ -327,6 +332,8 @@ fn error_key(err: &ActionError) -> &'static str {
         ActionError::PremoveIllegal { .. } => "manager-error-premove-illegal",
         ActionError::PremovesDisagree { .. } => "manager-error-premoves-disagree",
         ActionError::PremoveLineUnfinished => "manager-error-premove-line-unfinished",
+        ActionError::ExplorerMoves { .. } => "manager-error-explorer-moves",
+        ActionError::ExplorerTooDeep { .. } => "manager-error-explorer-too-deep",
         ActionError::Storage(_) => "manager-error-storage",
         ActionError::StoreAway(_) => "manager-error-store-away",
         ActionError::OutcomeUnknown(_) => "manager-error-outcome-unknown",
