@@ -131,6 +131,10 @@ macro_rules! catalog_files {
                 "web",
                 include_str!(concat!("../../locales/", $lang, "/web.ftl")),
             ),
+            (
+                "explorer",
+                include_str!(concat!("../../locales/", $lang, "/explorer.ftl")),
+            ),
         ]
     };
 }

@@ -24,6 +24,7 @@ use crate::t;
 
 pub mod alerts;
 mod clock;
+pub mod explorer;
 pub mod history_text;
 mod link;
 mod names;
