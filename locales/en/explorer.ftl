@@ -8,6 +8,7 @@ explorer-source-masters = Masters
 explorer-source-club = Club
 explorer-source-chat = This chat
 explorer-source-player = { $name }'s games
+explorer-source-one-player = One player's games
 explorer-band-unrated = Unrated
 explorer-band-below-1200 = Below 1200
 explorer-last-game = { $white } – { $black }, { $result } (pit { $pit })

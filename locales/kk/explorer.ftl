@@ -7,6 +7,7 @@ explorer-source-masters = Шеберлер
 explorer-source-club = Клуб
 explorer-source-chat = Осы чат
 explorer-source-player = { $name } ойындары
+explorer-source-one-player = Бір ойыншының ойындары
 explorer-band-unrated = Рейтингсіз
 explorer-band-below-1200 = 1200-ден төмен
 explorer-last-game = { $white } – { $black }, { $result } ({ $pit }-отау)

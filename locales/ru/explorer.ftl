@@ -7,6 +7,7 @@ explorer-source-masters = Мастера
 explorer-source-club = Клуб
 explorer-source-chat = Этот чат
 explorer-source-player = Партии: { $name }
+explorer-source-one-player = Партии одного игрока
 explorer-band-unrated = Без рейтинга
 explorer-band-below-1200 = Ниже 1200
 explorer-last-game = { $white } – { $black }, { $result } (лунка { $pit })

@@ -17,6 +17,8 @@ pub enum Scope {
     Source(Source),
     /// One player's games, as White or as Black (by name, any case).
     Player(String),
+    /// One player's games by her key (`keys::player_id` of her name): what a button keeps.
+    PlayerKey(String),
     /// The club games of one chat (by its key, `ChatRef::key`).
     Chat(String),
 }
@@ -82,6 +84,7 @@ async fn rows(store: &Store, position: &Position, scope: &Scope) -> Result<Vec<R
         Scope::Player(name) => {
             return indexed_rows(store, &player_games(&player_id(name)), &key).await
         }
+        Scope::PlayerKey(id) => return indexed_rows(store, &player_games(id), &key).await,
         Scope::Chat(chat) => return indexed_rows(store, &chat_games(chat), &key).await,
     };
     // At most one row per source under a position's prefix.

@@ -34,6 +34,22 @@ pub enum ExplorerSource {
     Chat(ChatRef),
     /// One player's games, as White or Black (by name).
     Player(String),
+    /// One player's games by her key (`explorer::player_id` of her name, 8 characters):
+    /// what a chat button keeps of a player source. `name` is shown when known.
+    PlayerKey { key: String, name: Option<String> },
+}
+
+impl ExplorerSource {
+    /// The player source as a button keeps it (other sources as they are).
+    pub fn compact(&self) -> ExplorerSource {
+        match self {
+            ExplorerSource::Player(name) => ExplorerSource::PlayerKey {
+                key: explorer::player_id(name),
+                name: Some(name.clone()),
+            },
+            other => other.clone(),
+        }
+    }
 }
 
 /// A position asked of the explorer.
@@ -158,6 +174,7 @@ fn scope_of(source: &ExplorerSource) -> Scope {
         ExplorerSource::Club => Scope::Source(Source::Club),
         ExplorerSource::Chat(chat) => Scope::Chat(chat.key()),
         ExplorerSource::Player(name) => Scope::Player(name.clone()),
+        ExplorerSource::PlayerKey { key, .. } => Scope::PlayerKey(key.clone()),
     }
 }
 

@@ -124,10 +124,14 @@ pub fn source_text(source: &ExplorerSource, lang: Lang) -> String {
         ExplorerSource::Masters => t!(lang, "explorer-source-masters"),
         ExplorerSource::Club => t!(lang, "explorer-source-club"),
         ExplorerSource::Chat(_) => t!(lang, "explorer-source-chat"),
-        ExplorerSource::Player(name) => {
+        ExplorerSource::Player(name)
+        | ExplorerSource::PlayerKey {
+            name: Some(name), ..
+        } => {
             let name = crate::model::names::clean_name(name);
             t!(lang, "explorer-source-player", name = name)
         }
+        ExplorerSource::PlayerKey { name: None, .. } => t!(lang, "explorer-source-one-player"),
     }
 }
 
