@@ -5,16 +5,19 @@
 //! second, the store's size beside the records' gzip size, and the queries' p50/p99/max;
 //! criterion then times the start position's query.
 //!
-//! `cargo bench --bench explorer` (TOGUZ_BENCH_GAMES changes the size, default 100,000)
+//! `cargo bench --bench explorer`: TOGUZ_BENCH_GAMES games imported and measured (default
+//! 100,000), then more up to TOGUZ_BENCH_QUERY_GAMES (default 1,000,000) for the queries;
+//! on sled, then on PostgreSQL (a throwaway durable cluster, or TOGUZ_BENCH_DATABASE_URL).
 
 use criterion::Criterion;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use std::time::{Duration, Instant};
-use toguz::explorer::{import_games, prepare, query, Filter, Scope, Source};
-use toguz::rules::{parse_records, write_record, Position, RecordResult, Variant};
-use toguz::store::Store;
+use toguz::explorer::{import_pipelined, query, record_chunks, Filter, Scope};
+use toguz::rules::{write_record, Position, RecordResult, Variant};
+use toguz::store::{Location, PostgresOptions, Store, StoreOptions, Tree};
+use toguz::testing::pg;
 
 const CHUNK: usize = 500;
 
@@ -100,82 +103,142 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
 }
 
-fn main() {
-    let games = size("TOGUZ_BENCH_GAMES", 100_000);
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let store = runtime
-        .block_on(async { Store::open(dir.path()) })
-        .expect("a store");
-    let mut rng = ChaCha8Rng::seed_from_u64(52);
-    let mut positions = Vec::new();
+/// `count` random games as records, and positions they went through (for the queries).
+fn records(
+    rng: &mut ChaCha8Rng,
+    from: usize,
+    count: usize,
+    positions: &mut Vec<Position>,
+) -> String {
     let mut text = String::new();
-    for n in 0..games {
-        text.push_str(&random_game(&mut rng, n, &mut positions));
+    for n in from..from + count {
+        text.push_str(&random_game(rng, n, positions));
         text.push('\n');
     }
+    text
+}
+
+/// Imports `text` the way `toguz explorer import` does (both cores); games and seconds.
+async fn import(store: &Store, text: String) -> (usize, f64) {
     let started = Instant::now();
-    let mut added = 0;
-    runtime.block_on(async {
-        let mut pending = Vec::with_capacity(CHUNK);
-        for record in parse_records(&text) {
-            let record = record.expect("a record written by write_record parses");
-            pending.push(prepare(&record, Source::Masters).expect("a legal game"));
-            if pending.len() == CHUNK {
-                added += import_games(&store, &pending).await.expect("import").added;
-                pending.clear();
-            }
-        }
-        added += import_games(&store, &pending).await.expect("import").added;
-        store.flush().expect("flush");
-    });
-    let took = started.elapsed();
-    println!(
-        "import: {added} of {games} games in {:.1} s ({:.0} games/s)",
-        took.as_secs_f64(),
-        added as f64 / took.as_secs_f64()
-    );
-    let stored = dir_size(dir.path());
-    match gzip_size(&text) {
-        Some(gz) => println!(
-            "size: store {:.1} MB, records {:.1} MB, gzip {:.1} MB: {:.1}x the gzip",
-            stored as f64 / 1e6,
-            text.len() as f64 / 1e6,
-            gz as f64 / 1e6,
-            stored as f64 / gz as f64
-        ),
-        None => println!(
-            "size: store {:.1} MB (no gzip to compare)",
-            stored as f64 / 1e6
-        ),
+    let chunks = record_chunks(&[("bench".to_string(), text)], CHUNK);
+    let done = import_pipelined(store, chunks, |_, _, game| {
+        assert!(game.is_ok(), "a legal game");
+    })
+    .await
+    .expect("import");
+    store.flush().expect("flush");
+    (done.added, started.elapsed().as_secs_f64())
+}
+
+/// p50, p99 and max of 10,000 queries of positions the games went through.
+async fn queries(store: &Store, positions: &[Position]) -> [Duration; 3] {
+    let mut times = Vec::with_capacity(10_000);
+    for p in positions.iter().cycle().take(10_000) {
+        let at = Instant::now();
+        let answer = query(store, p, &Scope::All, &Filter::default(), 0)
+            .await
+            .expect("a query");
+        times.push(at.elapsed());
+        assert!(answer.games > 0);
     }
-    let mut times = Vec::new();
-    runtime.block_on(async {
-        for p in positions.iter().cycle().take(10_000) {
-            let at = Instant::now();
-            let answer = query(&store, p, &Scope::All, &Filter::default(), 0)
-                .await
-                .expect("a query");
-            times.push(at.elapsed());
-            assert!(answer.games > 0);
-        }
-    });
     times.sort();
-    println!(
-        "query ({} positions): p50 {:?}, p99 {:?}, max {:?}",
-        positions.len().min(10_000),
+    [
         percentile(&times, 0.5),
         percentile(&times, 0.99),
-        times[times.len() - 1]
+        times[times.len() - 1],
+    ]
+}
+
+async fn logical_bytes(store: &Store) -> u64 {
+    let mut bytes = 0;
+    for tree in [Tree::ExplorerPositions, Tree::ExplorerGames] {
+        bytes += store.logical_size(tree).await.expect("a size").bytes;
+    }
+    bytes
+}
+
+/// The import of `games` games timed, the store's size against their gzip size, then more
+/// games up to `query_games` and the queries timed.
+async fn bench(
+    name: &str,
+    store: &Store,
+    dir: Option<&std::path::Path>,
+    games: usize,
+    query_games: usize,
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(52);
+    let mut positions = Vec::new();
+    let text = records(&mut rng, 0, games, &mut positions);
+    let gzip = gzip_size(&text);
+    let (added, secs) = import(store, text).await;
+    println!(
+        "{name}: import {added} of {games} games in {secs:.1} s ({:.0} games/s)",
+        added as f64 / secs
     );
+    let logical = logical_bytes(store).await;
+    let on_disk = dir.map(dir_size);
+    match gzip {
+        Some(gz) => println!(
+            "{name}: size: explorer trees {:.1} MB ({:.2}x the records' gzip {:.1} MB){}",
+            logical as f64 / 1e6,
+            logical as f64 / gz as f64,
+            gz as f64 / 1e6,
+            on_disk.map_or(String::new(), |d| format!(
+                ", store directory {:.1} MB ({:.2}x)",
+                d as f64 / 1e6,
+                d as f64 / gz as f64
+            ))
+        ),
+        None => println!(
+            "{name}: size: explorer trees {:.1} MB (no gzip)",
+            logical as f64 / 1e6
+        ),
+    }
+    let mut total = games;
+    while total < query_games {
+        let count = (query_games - total).min(100_000);
+        let text = records(&mut rng, total, count, &mut Vec::new());
+        import(store, text).await;
+        total += count;
+    }
+    let [p50, p99, max] = queries(store, &positions).await;
+    println!(
+        "{name}: query with {total} games ({} positions): p50 {p50:?}, p99 {p99:?}, max {max:?}",
+        positions.len().min(10_000)
+    );
+}
+
+fn main() {
+    let games = size("TOGUZ_BENCH_GAMES", 100_000);
+    let query_games = size("TOGUZ_BENCH_QUERY_GAMES", 1_000_000);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a temporary directory");
+    let store = Store::open(dir.path()).expect("a store");
+    runtime.block_on(bench("sled", &store, Some(dir.path()), games, query_games));
     let mut criterion = Criterion::default().configure_from_args();
     let start = Position::start(Variant::STANDARD);
-    criterion.bench_function("explorer query of the start position", |b| {
+    criterion.bench_function("explorer query of the start position (sled)", |b| {
         b.iter(|| {
             runtime
                 .block_on(query(&store, &start, &Scope::All, &Filter::default(), 3))
                 .expect("a query")
         })
     });
+    drop(store);
+    drop(dir);
+    if let Some((url, _cluster)) = pg::bench_database("explorer on postgres") {
+        runtime.block_on(async {
+            let location = Location::Postgres(PostgresOptions::new(&url));
+            let store = Store::open_at(&location, &StoreOptions::default())
+                .await
+                .expect("a PostgreSQL store");
+            bench("postgres", &store, None, games, query_games).await;
+        });
+    }
     criterion.final_summary();
 }

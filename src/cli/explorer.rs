@@ -6,11 +6,11 @@
 
 use super::export::StoreArgs;
 use crate::explorer::{
-    category_code, import_games, prepare, query, Answer, Band, Filter, Prepared, Refusal, Scope,
+    category_code, import_pipelined, query, record_chunks, Answer, Band, Filter, Refusal, Scope,
     Source,
 };
 use crate::model::Category;
-use crate::rules::{parse_records, Position, Variant};
+use crate::rules::{Position, Variant};
 use crate::store::Tree;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -237,24 +237,17 @@ async fn run_import(args: ImportArgs) -> anyhow::Result<ExitCode> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let chunk = usize::try_from(args.chunk).unwrap_or(500);
-    let mut pending: Vec<Prepared> = Vec::with_capacity(chunk);
-    for (file, text) in &texts {
-        for parsed in parse_records(text) {
-            bar.inc(1);
-            let line = parsed.as_ref().map_or(0, |r| r.first_line);
-            match parsed
-                .map_err(|e| Refusal::Parse(e.to_string()))
-                .and_then(|r| prepare(&r, Source::Masters))
-            {
-                Ok(game) => pending.push(game),
-                Err(refusal) => totals.refuse(file, line, &refusal),
-            }
-            if pending.len() >= chunk {
-                write_chunk(&store, &mut pending, &mut totals).await?;
-            }
+    let chunks = record_chunks(&texts, chunk);
+    let counted = import_pipelined(&store, chunks, |file, line, game| {
+        bar.inc(1);
+        if let Err(refusal) = game {
+            totals.refuse(file, line, refusal);
         }
-    }
-    write_chunk(&store, &mut pending, &mut totals).await?;
+    })
+    .await
+    .context("cannot write to the explorer (the games counted so far are kept)")?;
+    totals.added += counted.added;
+    totals.already += counted.already;
     bar.finish_and_clear();
     report(&totals);
     if args.sizes {
@@ -326,23 +319,6 @@ fn dir_size(path: &std::path::Path) -> u64 {
             Err(_) => 0,
         })
         .sum()
-}
-
-async fn write_chunk(
-    store: &crate::store::Store,
-    pending: &mut Vec<Prepared>,
-    totals: &mut Totals,
-) -> anyhow::Result<()> {
-    if pending.is_empty() {
-        return Ok(());
-    }
-    let done = import_games(store, pending)
-        .await
-        .context("cannot write to the explorer (the games counted so far are kept)")?;
-    totals.added += done.added;
-    totals.already += done.already;
-    pending.clear();
-    Ok(())
 }
 
 fn report(totals: &Totals) {

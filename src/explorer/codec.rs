@@ -1,13 +1,14 @@
-//! A position's row in bytes (written as URL-safe base64 inside the store's JSON envelope):
-//! a version byte, the counters (a cell in one byte, category x 45 + band x 9 + pit - 1,
-//! then games, White wins, draws, Black wins, rating sum and rated as varints), then the
-//! last games (pit and game key). Half the size of the row as JSON arrays.
+//! A position's row in bytes (the explorer's trees are stored in the store's compact form,
+//! `Tree::is_compact`): a version byte, the counters (a cell in one byte, category x 45 +
+//! band x 9 + pit - 1, then games, White wins, draws, Black wins, rating sum and rated as
+//! varints), then the last games (pit and the game key's 12 bytes). Also the pits of a
+//! game's row, two to a byte.
 
 use super::keys::{base64, ALPHABET};
 use super::{Entry, Row};
 use serde::{de, ser, Deserialize, Deserializer, Serialize, Serializer};
 
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 
 fn put_varint(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
@@ -49,8 +50,8 @@ impl Reader<'_> {
     }
 }
 
-/// The row's bytes (`None`: a counter outside the cell's ranges, or a game key over 255
-/// bytes, which the import never makes).
+/// The row's bytes (`None`: a counter outside the cell's ranges, or a game key that is not
+/// base64 of at most 255 bytes, which the import never makes).
 pub fn encode(row: &Row) -> Option<Vec<u8>> {
     let mut out = vec![VERSION];
     put_varint(&mut out, row.e.len() as u64);
@@ -65,9 +66,10 @@ pub fn encode(row: &Row) -> Option<Vec<u8>> {
     }
     put_varint(&mut out, row.l.len() as u64);
     for (pit, id) in &row.l {
+        let raw = unbase64(id).filter(|raw| base64(raw) == *id)?;
         out.push(*pit);
-        out.push(u8::try_from(id.len()).ok()?);
-        out.extend_from_slice(id.as_bytes());
+        out.push(u8::try_from(raw.len()).ok()?);
+        out.extend_from_slice(&raw);
     }
     Some(out)
 }
@@ -103,8 +105,7 @@ pub fn decode(bytes: &[u8]) -> Result<Row, String> {
     for _ in 0..r.varint()? {
         let pit = r.byte()?;
         let len = usize::from(r.byte()?);
-        let id = std::str::from_utf8(r.bytes(len)?).map_err(|e| e.to_string())?;
-        row.l.push((pit, id.to_string()));
+        row.l.push((pit, base64(r.bytes(len)?)));
     }
     if !r.0.is_empty() {
         return Err("bytes after the row".into());
@@ -136,14 +137,81 @@ fn unbase64(text: &str) -> Option<Vec<u8>> {
 impl Serialize for Row {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let bytes = encode(self).ok_or_else(|| ser::Error::custom("a counter out of range"))?;
-        s.serialize_str(&base64(&bytes))
+        s.serialize_bytes(&bytes)
+    }
+}
+
+/// Takes a value's bytes, however the format gives them.
+struct BytesVisitor;
+
+impl<'de> de::Visitor<'de> for BytesVisitor {
+    type Value = Vec<u8>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("bytes")
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+        Ok(v.to_vec())
+    }
+
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+        Ok(v)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+        let mut out = Vec::new();
+        while let Some(b) = seq.next_element()? {
+            out.push(b);
+        }
+        Ok(out)
     }
 }
 
 impl<'de> Deserialize<'de> for Row {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Row, D::Error> {
-        let text = String::deserialize(d)?;
-        let bytes = unbase64(&text).ok_or_else(|| de::Error::custom("not base64"))?;
+        let bytes = d.deserialize_bytes(BytesVisitor)?;
         decode(&bytes).map_err(de::Error::custom)
+    }
+}
+
+/// A game's pits (digits 1-9) two to a byte in the store; as the digits in JSON (the CLI's
+/// `--json`). `#[serde(with = "pits")]`.
+pub mod pits {
+    use super::BytesVisitor;
+    use serde::{de, ser, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(digits: &str, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            return s.serialize_str(digits);
+        }
+        let mut packed = Vec::with_capacity(digits.len().div_ceil(2));
+        for pair in digits.as_bytes().chunks(2) {
+            let nibble = |c: u8| match c {
+                b'1'..=b'9' => Ok(c - b'0'),
+                _ => Err(ser::Error::custom("a pit that is not 1-9")),
+            };
+            let low = pair.get(1).map_or(Ok(0), |&c| nibble(c))?;
+            packed.push(nibble(pair[0])? << 4 | low);
+        }
+        s.serialize_bytes(&packed)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        if d.is_human_readable() {
+            return serde::Deserialize::deserialize(d);
+        }
+        let packed = d.deserialize_bytes(BytesVisitor)?;
+        let mut digits = String::with_capacity(packed.len() * 2);
+        for byte in packed {
+            for nibble in [byte >> 4, byte & 15] {
+                match nibble {
+                    0 => {}
+                    1..=9 => digits.push(char::from(b'0' + nibble)),
+                    _ => return Err(de::Error::custom("a pit that is not 1-9")),
+                }
+            }
+        }
+        Ok(digits)
     }
 }

@@ -1,4 +1,4 @@
-//! The explorer's keys: a position's 16-character key (12 bytes of the SHA-256 of what the
+//! The explorer's keys: a position's 12-character key (9 bytes of the SHA-256 of what the
 //! position is, written in URL-safe base64), a player's, and a game's.
 
 use crate::rules::{Position, Side, TuzdekRule};
@@ -49,7 +49,9 @@ pub fn position_key(position: &Position) -> String {
         TuzdekRule::Off => 1,
         TuzdekRule::NinthAllowed => 2,
     });
-    digest(&[b"pos", &bytes], 12)
+    // 9 bytes (72 bits): two of a hundred million positions meet with a chance of about
+    // one in a million, and the key is most of a one-game row.
+    digest(&[b"pos", &bytes], 9)
 }
 
 /// A player's name as the explorer compares it: trimmed, lower case.

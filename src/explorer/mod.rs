@@ -7,10 +7,12 @@
 mod codec;
 pub mod import;
 pub mod keys;
+mod pipeline;
 pub mod query;
 
 pub use import::{import_games, prepare, Imported, Prepared, Refusal};
 pub use keys::{game_id, player_id, position_key, MAX_PLY};
+pub use pipeline::{import_pipelined, record_chunks, ReadRecord};
 pub use query::{query, Answer, Filter, LastGame, MoveStats, Scope};
 
 use crate::model::Category;
@@ -184,31 +186,31 @@ pub struct GameInfo {
     pub white: String,
     pub black: String,
     pub result: Result3,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub date: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub event: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub white_elo: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub black_elo: Option<u32>,
     /// The time category's code (`category_code`).
     #[serde(rename = "c", default)]
     pub category: u8,
     /// The first `MAX_PLY` pits played, one digit each: a player's games are counted from
     /// these when asked for (no row per player and position is kept).
-    #[serde(rename = "m", default)]
+    #[serde(rename = "m", default, with = "codec::pits")]
     pub moves: String,
     /// The start's FEN, when it is not the standard start.
-    #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "s", default)]
     pub start: Option<String>,
     /// A club game's id on this deployment (its page is `/g/...`); `None` for an imported
     /// record.
-    #[serde(rename = "g", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "g", default)]
     pub game: Option<String>,
     /// The chat a club game was played in (`ChatRef::key`): its last games are listed only
     /// in that chat or when the chat is public.
-    #[serde(rename = "h", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "h", default)]
     pub chat: Option<String>,
 }
 

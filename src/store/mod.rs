@@ -220,6 +220,14 @@ impl Tree {
         }
     }
 
+    /// A tree whose records are stored in the compact binary form (postcard after a zero
+    /// byte) rather than the JSON envelope: the explorer's, tens of rows per game, where
+    /// the envelope was most of the bytes (docs/explorer.md). Their values change shape
+    /// only with a new tree or a version byte inside the value.
+    pub fn is_compact(self) -> bool {
+        matches!(self, Tree::ExplorerPositions | Tree::ExplorerGames)
+    }
+
     fn from_tag(tag: u8) -> Option<Tree> {
         Tree::ALL.get(usize::from(tag)).copied()
     }
@@ -755,7 +763,17 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// The first byte of a record in the compact form (`Tree::is_compact`): a JSON envelope
+/// starts with `{`, so either form is known by its first byte.
+const COMPACT: u8 = 0;
+
 fn encode<T: Serialize>(tree: Tree, value: &T) -> Result<Vec<u8>, StoreError> {
+    if tree.is_compact() {
+        return postcard::to_extend(value, vec![COMPACT]).map_err(|e| StoreError::Encode {
+            tree: tree.name(),
+            source: serde::ser::Error::custom(e),
+        });
+    }
     serde_json::to_vec(&Envelope {
         schema: SCHEMA_VERSION,
         data: value,
@@ -772,6 +790,13 @@ fn decode<T: DeserializeOwned>(tree: Tree, key: &str, bytes: &[u8]) -> Result<T,
         key: key.to_string(),
         reason,
     };
+    if let Some((&COMPACT, rest)) = bytes.split_first() {
+        let (value, left) = postcard::take_from_bytes(rest).map_err(|e| err(e.to_string()))?;
+        if !left.is_empty() {
+            return Err(err(format!("{} bytes after the record", left.len())));
+        }
+        return Ok(value);
+    }
     let head: Head = serde_json::from_slice(bytes).map_err(|e| err(e.to_string()))?;
     if head.schema != SCHEMA_VERSION {
         return Err(err(format!("unknown schema version {}", head.schema)));
