@@ -72,11 +72,21 @@ async fn the_explorer_works_by_clicks_on_a_phone() {
         .eval(&format!("{black_pit}.getAttribute('href')"))
         .await;
     let href = href.as_str().unwrap().replace("&amp;", "&");
+    // A real click at the pit's middle, as a finger would.
     chrome
+        .eval(&format!("{black_pit}.scrollIntoView({{block: 'center'}})"))
+        .await;
+    let at = chrome
         .eval(&format!(
-            "{black_pit}.dispatchEvent(new MouseEvent('click', {{bubbles: true}}))"
+            "(() => {{ const r = {black_pit}.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
         ))
         .await;
+    let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    for kind in ["mousePressed", "mouseReleased"] {
+        let event =
+            serde_json::json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 });
+        chrome.call("Input.dispatchMouseEvent", event).await;
+    }
     let moves = href
         .split("moves=")
         .nth(1)
