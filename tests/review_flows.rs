@@ -129,3 +129,49 @@ on_both_backends! {
     ],
     multi: [],
 }
+
+/// The review ends with the game's line in the opening explorer (issue 52): its first move
+/// new while the explorer is empty; once games that open the same way are imported, it
+/// followed them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_says_how_long_the_game_followed_the_explorer() {
+    use toguz::i18n::Lang;
+    use toguz::manager::explorer::ExplorerAsk;
+    let backend = Backend::sled();
+    let clock = Clock::manual(T0);
+    let m = manager(&backend, &clock).await;
+    let a = user("a");
+    let finished = a_finished_game(&m, &a).await;
+    let reviewed = m.review(&finished.id, &a).await.unwrap();
+    let book = reviewed.book.clone().expect("the explorer's line is read");
+    let first = book.moves[0];
+    assert_eq!((book.followed, book.novelty), (0, Some((0, first))));
+    let text = toguz::platform::present::review::review_post(&reviewed, Lang::En).text;
+    assert!(
+        text.contains(&format!(
+            "The very first move was new: no game in the explorer opens with move 1. (pit {first})."
+        )),
+        "{text}"
+    );
+    let ru = toguz::platform::present::review::review_post(&reviewed, Lang::Ru).text;
+    assert!(ru.contains("Новинкой был уже первый ход"), "{ru}");
+
+    // The championship's games imported: a kept review is asked again, its line read anew.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/championships-kz-2018.pgn"
+    ))
+    .unwrap();
+    let games: Vec<_> = toguz::rules::parse_records(&text)
+        .into_iter()
+        .filter_map(|r| toguz::explorer::prepare(&r.ok()?, toguz::explorer::Source::Masters).ok())
+        .collect();
+    toguz::explorer::import_games(m.store(), &games)
+        .await
+        .unwrap();
+    let start = m.explore(ExplorerAsk::start(), None).await.unwrap();
+    let known = start.answer.moves.iter().any(|mv| mv.pit == first);
+    let again = m.review(&finished.id, &user("b")).await.unwrap();
+    let book = again.book.expect("read");
+    assert_eq!(book.followed >= 1, known, "{book:?}");
+}

@@ -14,6 +14,18 @@ review-graph-black-better = Black is better
 review-graph-move = move
 review-button-mistake = Mistake { $mark }
 review-board-caption = Before mistake { $mark }: { $moveno } { $played } was played, { $best } (marked) was better.
+# The game's line in the opening explorer (issue 52): in the review and on its page.
+review-book-move = move { $moveno } (pit { $pit })
+review-book-novelty = { $plies ->
+    [0] The very first move was new: no game in the explorer opens with { $novelty }.
+    [one] Followed the explorer's games for 1 half-move; { $novelty } was new.
+   *[other] Followed the explorer's games for { $plies } half-moves; { $novelty } was new.
+}
+review-book-known = { $plies ->
+    [one] The game's only half-move had been played in the explorer's games.
+   *[other] All { $plies } half-moves of the game had been played in the explorer's games.
+}
+review-book-deeper = Followed the explorer's games for all { $plies } half-moves it counts: no novelty in the opening.
 # Hints in a casual game against the bot.
 hint-button = Hint ({ $left } left)
 hint-caption = Hint: play pit { $pit } ({ $move }); it is marked on the board.

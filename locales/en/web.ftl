@@ -24,6 +24,29 @@ web-unavailable = The site cannot read its games right now. Try again in a momen
 web-index-title = Toguzqumalak games
 web-index-about = Every game played with the bot has its own page: open it with the link under the game's board in Discord or Telegram.
 web-review = Review
+# The opening explorer's page (issue 52, src/platform/present/web_explorer.rs) and its
+# links from game pages.
+web-explorer-title = Opening explorer
+web-explorer-link = Opening explorer
+web-explorer-book-link = Open the explorer where the game left known games
+web-explorer-move = Move
+web-explorer-games = Games
+web-explorer-results = White / draw / Black
+web-explorer-rating = Avg. rating
+web-explorer-total = All moves
+web-explorer-white-wins = White won
+web-explorer-draws = Draw
+web-explorer-black-wins = Black won
+web-explorer-source = Games
+web-explorer-category = Time control
+web-explorer-band = Rating
+web-explorer-any = Any
+web-explorer-last = Latest games through this position
+web-explorer-last-unfiltered = The latest games are listed without a time control or rating filter: choose "Any" for both to see them.
+web-explorer-over = The game is over in this position.
+web-explorer-play-pit = Play pit { $pit }
+web-explorer-game-moves = Opening moves counted by the explorer
+web-explorer-bad-choice = The explorer has no such source, time control, rating band or variant. Choose one with the links on its page.
 # Playing on the page (issue 50): a signed-in player's controls, /me and the sign-in link.
 web-play-your-move = Your move: choose a pit.
 web-play-their-move = Waiting for your opponent's move.

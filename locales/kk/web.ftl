@@ -24,6 +24,29 @@ web-unavailable = Сайт қазір деректерді оқи алмай т�
 web-index-title = Тоғызқұмалақ ойындары
 web-index-about = Бот арқылы ойналған әр ойынның жеке беті бар: оны ашу үшін Discord немесе Telegram-дағы ойын тақтасының астындағы сілтемені басыңыз.
 web-review = Ойынды талдау
+# Дебют анықтамалығының беті (52-тапсырма, src/platform/present/web_explorer.rs) және
+# ойын беттеріндегі оған апаратын сілтемелер.
+web-explorer-title = Дебют анықтамалығы
+web-explorer-link = Дебют анықтамалығы
+web-explorer-book-link = Ойын белгілі ойындардан ауытқыған жерде анықтамалықты ашу
+web-explorer-move = Жүріс
+web-explorer-games = Ойындар
+web-explorer-results = Ақ / тең / қара
+web-explorer-rating = Орт. рейтинг
+web-explorer-total = Барлық жүрістер
+web-explorer-white-wins = Ақ жеңді
+web-explorer-draws = Тең ойын
+web-explorer-black-wins = Қара жеңді
+web-explorer-source = Ойындар
+web-explorer-category = Уақыт бақылауы
+web-explorer-band = Рейтинг
+web-explorer-any = Кез келген
+web-explorer-last = Осы позиция арқылы өткен соңғы ойындар
+web-explorer-last-unfiltered = Соңғы ойындар уақыт бақылауы мен рейтинг сүзгісінсіз көрсетіледі: оларды көру үшін екеуінде де «Кез келген» дегенді таңдаңыз.
+web-explorer-over = Бұл позицияда ойын аяқталған.
+web-explorer-play-pit = { $pit }-отаудан жүру
+web-explorer-game-moves = Анықтамалық ескерген дебют жүрістері
+web-explorer-bad-choice = Анықтамалықта мұндай дереккөз, уақыт бақылауы, рейтинг не ойын түрі жоқ. Оларды анықтамалық бетіндегі сілтемелермен таңдаңыз.
 # Бетте ойнау (issue 50): кірген ойыншының батырмалары, /me және кіру сілтемесі.
 web-play-your-move = Кезек сізде: отауды таңдаңыз.
 web-play-their-move = Қарсыласыңыздың жүрісі күтілуде.

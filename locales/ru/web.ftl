@@ -24,6 +24,29 @@ web-unavailable = Сайт сейчас не может прочитать да�
 web-index-title = Партии в тогызкумалак
 web-index-about = У каждой партии, сыгранной через бота, есть своя страница: откройте её по ссылке под доской в Discord или Telegram.
 web-review = Разбор партии
+# Страница справочника дебютов (задача 52, src/platform/present/web_explorer.rs) и ссылки
+# на неё со страниц партий.
+web-explorer-title = Справочник дебютов
+web-explorer-link = Справочник дебютов
+web-explorer-book-link = Открыть справочник там, где партия ушла от известных
+web-explorer-move = Ход
+web-explorer-games = Партии
+web-explorer-results = Белые / ничья / чёрные
+web-explorer-rating = Ср. рейтинг
+web-explorer-total = Все ходы
+web-explorer-white-wins = Победа белых
+web-explorer-draws = Ничья
+web-explorer-black-wins = Победа чёрных
+web-explorer-source = Партии
+web-explorer-category = Контроль времени
+web-explorer-band = Рейтинг
+web-explorer-any = Любой
+web-explorer-last = Последние партии через эту позицию
+web-explorer-last-unfiltered = Последние партии показываются без фильтра по контролю времени и рейтингу: выберите «Любой» в обоих, чтобы их увидеть.
+web-explorer-over = В этой позиции партия окончена.
+web-explorer-play-pit = Сыграть лунку { $pit }
+web-explorer-game-moves = Дебютные ходы, учтённые справочником
+web-explorer-bad-choice = В справочнике нет такого источника, контроля времени, рейтинга или варианта игры. Выберите их ссылками на его странице.
 # Игра на странице (issue 50): кнопки вошедшего игрока, /me и ссылка для входа.
 web-play-your-move = Ваш ход: выберите лунку.
 web-play-their-move = Ждём хода соперника.

@@ -176,6 +176,10 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "mark" => numbers(&[1, 6]),
         "left" => numbers(&[0, 1, 2, 3]),
         "moveno" => text(&["12.".into(), "12...".into()]),
+        // How long a game followed the explorer's games, and its novelty (issue 52).
+        "plies" => numbers(&[0, 1, 2, 5, 21, 30]),
+        "max" => numbers(&[60]),
+        "novelty" => text(&["move 3. (pit 7)".into(), "ход 1... (лунка 2)".into()]),
         "cost" => text(&[words::balls(lang, 1), words::balls(lang, 21)]),
         "result" => text(&[crate::t!(lang, "review-result-black")]),
         "level" => text(&[words::level_name(lang, Level::Hard), "grandmaster".into()]),

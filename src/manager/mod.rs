@@ -56,6 +56,7 @@ pub mod config;
 mod ended;
 mod error;
 pub mod explorer;
+mod explorer_games;
 mod game;
 pub mod history;
 mod index;

@@ -46,6 +46,9 @@ pub struct GameReview {
     pub game: GameView,
     pub review: Arc<Review>,
     pub drawings: Arc<Drawings>,
+    /// How long the game followed the explorer's games, and its novelty (`None`: it could
+    /// not be read; the review goes out without that line).
+    pub book: Option<super::explorer::BookLine>,
 }
 
 /// Pictures of a kept review (the graph, in each language asked for), as opaque bytes under
@@ -172,6 +175,8 @@ impl Drop for Admission {
 pub struct ReviewTicket {
     game: GameView,
     work: Work,
+    /// The game's line in the explorer (`GameReview::book`).
+    book: Option<super::explorer::BookLine>,
 }
 
 enum Work {
@@ -196,13 +201,14 @@ impl ReviewTicket {
     /// The review: kept, or worked out now, one position at a time on the bot's search
     /// slots whenever no bot move waits.
     pub async fn finish(self) -> Result<GameReview, ActionError> {
-        let ReviewTicket { game, work } = self;
+        let ReviewTicket { game, work, book } = self;
         let (reviewer, admission) = match work {
             Work::Kept((review, drawings)) => {
                 return Ok(GameReview {
                     game,
                     review,
                     drawings,
+                    book,
                 })
             }
             Work::Run {
@@ -223,6 +229,7 @@ impl ReviewTicket {
                 game,
                 review,
                 drawings,
+                book,
             });
         }
         tracing::info!(
@@ -240,6 +247,7 @@ impl ReviewTicket {
             game,
             review,
             drawings,
+            book,
         })
     }
 }
@@ -314,7 +322,8 @@ impl Manager {
         let reviews = &self.inner.reviews;
         if let Some(review) = self.known_review(id, start, &pits).await {
             let work = Work::Kept((review, reviews.drawings_of(id)));
-            return Ok(ReviewTicket { game, work });
+            let book = self.book_line_or_none(id).await;
+            return Ok(ReviewTicket { game, work, book });
         }
         if pits.is_empty() {
             return Err(ActionError::NothingToReview);
@@ -333,7 +342,20 @@ impl Manager {
             reviewer: Box::new(reviewer),
             admission,
         };
-        Ok(ReviewTicket { game, work })
+        let book = self.book_line_or_none(id).await;
+        Ok(ReviewTicket { game, work, book })
+    }
+
+    /// The game's line in the explorer for its review; `None` (logged) when the store did
+    /// not answer: the review is worth sending without it.
+    async fn book_line_or_none(&self, id: &str) -> Option<super::explorer::BookLine> {
+        match self.book_line(id).await {
+            Ok(book) => Some(book),
+            Err(error) => {
+                tracing::warn!(game = id, %error, "review: the explorer's line could not be read");
+                None
+            }
+        }
     }
 
     /// The review of finished game `id` if one was made: kept in memory, else stored (then

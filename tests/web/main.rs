@@ -5,6 +5,8 @@
 mod activity;
 mod activity_browser;
 mod browser;
+mod explorer;
+mod explorer_browser;
 mod index;
 mod limits;
 mod mini_app;

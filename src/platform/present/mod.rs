@@ -33,6 +33,7 @@ pub mod puzzle;
 pub mod review;
 pub mod tournament;
 pub mod web;
+pub mod web_explorer;
 pub mod web_play;
 pub mod web_player;
 pub mod web_tournament;

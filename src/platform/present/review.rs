@@ -3,6 +3,7 @@
 
 use crate::i18n::Lang;
 use crate::manager::buttons::Button;
+use crate::manager::explorer::BookLine;
 use crate::manager::{GameHint, GameReview, GameView};
 use crate::platform::present::{self, LabeledButton};
 use crate::render::{BoardView, MoveHint};
@@ -39,6 +40,9 @@ pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
     let text_names = Side::BOTH.map(|side| present::player_name(view.player(side), lang));
     let result = review_result(view, lang);
     let mut text = crate::review::summary_text(&reviewed.review, &text_names, &result, lang);
+    if let Some(book) = reviewed.book.as_ref().and_then(|b| book_line_text(b, lang)) {
+        text = format!("{text}\n{book}");
+    }
     if let Some(page) = super::link::page_line(view.page_url.as_deref(), lang) {
         text = format!("{text}\n{page}");
     }
@@ -48,6 +52,34 @@ pub fn review_post(reviewed: &GameReview, lang: Lang) -> ReviewPost {
         None => draw_graph(reviewed, result, lang).map(|png| reviewed.drawings.keep(&name, png)),
     };
     ReviewPost { text, png }
+}
+
+/// How long a game followed the explorer's games and its first new move, in words (the
+/// review's line and the game page's): `None` for a game without moves.
+pub fn book_line_text(book: &BookLine, lang: Lang) -> Option<String> {
+    if book.moves.is_empty() {
+        return None;
+    }
+    let plies = book.followed;
+    Some(match book.novelty {
+        Some((ply, pit)) => {
+            let number = ply / 2 + 1;
+            let moveno = match ply % 2 {
+                0 => format!("{number}."),
+                _ => format!("{number}..."),
+            };
+            let novelty = t!(lang, "review-book-move", moveno = moveno, pit = pit);
+            t!(
+                lang,
+                "review-book-novelty",
+                plies = plies,
+                novelty = novelty
+            )
+        }
+        // Every move had been played, or the explorer counts no deeper.
+        None if plies >= book.moves.len() => t!(lang, "review-book-known", plies = plies),
+        None => t!(lang, "review-book-deeper", plies = plies),
+    })
 }
 
 /// The name a review's graph in `lang` is kept under among its drawings.
@@ -211,7 +243,61 @@ mod tests {
             game,
             review: Arc::new(review),
             drawings: Arc::default(),
+            book: Some(BookLine {
+                variant: Variant::STANDARD,
+                moves: pits.to_vec(),
+                followed: 3,
+                novelty: Some((3, 8)),
+            }),
         }
+    }
+
+    #[test]
+    fn the_review_says_how_long_the_game_followed_the_explorer_and_its_novelty() {
+        let r = reviewed();
+        let text = review_post(&r, Lang::En).text;
+        assert!(
+            text.contains(
+                "Followed the explorer's games for 3 half-moves; move 2... (pit 8) was new."
+            ),
+            "{text}"
+        );
+        let book = |followed, novelty| BookLine {
+            variant: Variant::STANDARD,
+            moves: vec![7, 9, 6, 8],
+            followed,
+            novelty,
+        };
+        for lang in Lang::ALL {
+            let first = book_line_text(&book(0, Some((0, 7))), lang).unwrap();
+            let known = book_line_text(&book(4, None), lang).unwrap();
+            let deeper = book_line_text(
+                &BookLine {
+                    moves: vec![1; 40],
+                    ..book(30, None)
+                },
+                lang,
+            )
+            .unwrap();
+            assert!(first.contains("1. "), "{lang:?}: {first}");
+            assert!(
+                known.contains('4') && deeper.contains("30"),
+                "{known} / {deeper}"
+            );
+            assert_ne!(known, deeper);
+        }
+        assert_eq!(
+            book_line_text(
+                &BookLine {
+                    moves: vec![],
+                    ..book(0, None)
+                },
+                Lang::En
+            ),
+            None
+        );
+        let ru = book_line_text(&book(2, Some((2, 5))), Lang::Ru).unwrap();
+        assert!(ru.contains("2. ") && ru.contains('5'), "{ru}");
     }
 
     #[test]

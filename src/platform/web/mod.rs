@@ -6,8 +6,10 @@
 
 mod activity;
 pub mod assets;
+mod board_svg;
 mod clients;
 pub mod config;
+mod explorer;
 mod images;
 mod live;
 mod me;
@@ -128,6 +130,8 @@ fn router(app: App) -> Router {
         .route("/leaderboard", get(leaderboard))
         .route("/g/{key}", get(game))
         .route("/p/{key}", get(player_page))
+        .route("/explorer", get(explorer::page))
+        .route("/explorer/game/{id}", get(explorer::game))
         .route("/g/{key}/live", get(live_events))
         .route("/g/{key}/seat", get(play::seat))
         .route(
@@ -394,7 +398,15 @@ async fn game(
                 None => None,
             };
             let csrf = signed.as_ref().map(|s| s.csrf.as_str());
-            let body = page::game_page(&page, lang, ply, &app.base, csrf);
+            let book = match app.manager.book_line(&page.view.id).await {
+                Ok(book) => Some(book),
+                Err(error) => {
+                    // The page still shows, without the explorer's line.
+                    tracing::warn!(game = page.view.id, %error, "web: the explorer's line could not be read");
+                    None
+                }
+            };
+            let body = page::game_page(&page, lang, ply, &app.base, csrf, book.as_ref());
             let mut response = with_robots(html(StatusCode::OK, body), page.listed);
             let cache = if signed.is_some() { "no-store" } else { cache };
             let headers = response.headers_mut();

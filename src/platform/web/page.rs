@@ -3,10 +3,12 @@
 
 use super::assets::{ICON, PLAY_SCRIPT, SCRIPT, STYLE, TELEGRAM_SCRIPT};
 use crate::i18n::Lang;
+use crate::manager::explorer::BookLine;
 use crate::manager::links::GamePage;
 use crate::platform::present::web::{
     self as words, GameRow, IndexWords, LeaderboardWords, PageWords, PlyShown, ReviewShown,
 };
+use crate::platform::present::web_explorer::{self, GameExplorerLinks};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -127,6 +129,19 @@ pub fn robots(listed: bool) -> &'static str {
 /// made a path of this site, `site_path`, whatever the request's path was).
 pub(super) fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str) -> String {
     let path = site_path(path);
+    let link = |l: Lang| format!("{path}?lang={}", l.code());
+    document_with(lang, title, og, &link, body)
+}
+
+/// `document` whose language links are `lang_link`'s (a page whose query names what it
+/// shows keeps it in them: the explorer's); each an address of this site.
+pub(super) fn document_with(
+    lang: Lang,
+    title: &str,
+    og: &str,
+    lang_link: &dyn Fn(Lang) -> String,
+    body: &str,
+) -> String {
     let mut langs = String::new();
     for l in Lang::ALL {
         let current = if l == lang {
@@ -136,9 +151,8 @@ pub(super) fn document(lang: Lang, title: &str, og: &str, path: &str, body: &str
         };
         let _ = write!(
             langs,
-            "<a href=\"{}?lang={}\" hreflang=\"{}\" lang=\"{}\"{current}>{}</a>",
-            escape(&path),
-            l.code(),
+            "<a href=\"{}\" hreflang=\"{}\" lang=\"{}\"{current}>{}</a>",
+            escape(&lang_link(l)),
             l.code(),
             l.code(),
             l.code()
@@ -168,6 +182,7 @@ pub fn game_page(
     ply: Option<usize>,
     base: &str,
     csrf: Option<&str>,
+    book: Option<&BookLine>,
 ) -> String {
     let plies = words::replay(page);
     let w = words::page_words(page, lang);
@@ -210,6 +225,7 @@ pub fn game_page(
         ),
         None => og,
     };
+    let links = web_explorer::game_links(page.view.variant, &page.pits, ply, book, lang);
     let mut body = String::new();
     let clock = page.view.clock.is_some();
     body.push_str(&player_line(&w, 1, page.player_keys[1].as_deref(), clock));
@@ -242,8 +258,8 @@ pub fn game_page(
 <button type=\"button\" id=\"end\" aria-label=\"{end}\" title=\"{end}\">{icon_end}</button>\
 <span id=\"ply-text\">{ply_word} {ply} / {last}</span></div>\
 <div class=\"controls\"><button type=\"button\" id=\"copy\">{copy}</button>\
-<a class=\"button\" href=\"{path}.pgn\" download>{record}</a></div>\
-<p class=\"meta\">{variant} · {control}</p>\
+<a class=\"button\" href=\"{path}.pgn\" download>{record}</a>{explorer}</div>\
+<p class=\"meta\">{variant} · {control}</p>{book}\
 <section id=\"review\" hidden></section>\
 <h2>{moves}</h2><div id=\"moves\"></div>\
 <script type=\"application/json\" id=\"game-data\">{data}</script>\
@@ -266,12 +282,39 @@ pub fn game_page(
         // Inside Telegram (a private chat's Web App button), it signs the player in.
         telegram = telegram_script_tag(lang),
         play_js = PLAY_SCRIPT.href(),
+        explorer = explorer_link(&links),
+        book = book_line(&links),
         icon_start = icon("M3 2v12M14 2 6 8l8 6z"),
         icon_back = icon("M12 2 4 8l8 6z"),
         icon_forward = icon("M4 2l8 6-8 6z"),
         icon_end = icon("M13 2v12M2 2l8 6-8 6z"),
     );
     document(lang, &w.title, &og, &path, &body)
+}
+
+/// The link to the explorer at the shown half-move; `game.js` moves it with the board.
+fn explorer_link(links: &GameExplorerLinks) -> String {
+    format!(
+        "<a class=\"button\" id=\"explorer-link\" href=\"{href}\" data-base=\"{base}\" data-max=\"{max}\"{hidden}>{label}</a>",
+        href = escape(links.href.as_deref().unwrap_or(&links.base)),
+        base = escape(&links.base),
+        max = links.max,
+        hidden = if links.href.is_none() { " hidden" } else { "" },
+        label = escape(&links.label),
+    )
+}
+
+/// The game's line in the explorer and the link to where it left the explorer's games.
+fn book_line(links: &GameExplorerLinks) -> String {
+    match &links.book {
+        Some((text, label, href)) => format!(
+            "<p id=\"book\" class=\"meta\"><span id=\"book-text\">{}</span> <a href=\"{}\">{}</a></p>",
+            escape(text),
+            escape(href),
+            escape(label)
+        ),
+        None => String::new(),
+    }
 }
 
 /// A step button's picture (drawn, not a glyph: phones lack the media-control glyphs).

@@ -100,9 +100,22 @@
     }
     const atEnd = ply === game.plies.length - 1;
     statusNode.textContent = atEnd && !preview ? game.status : words.to_move[p.to_move];
+    explorerLink();
     moveMarker();
     const detail = { ply: ply, last: atEnd, version: game.version, pits: p.pits, preview: !!preview };
     document.dispatchEvent(new CustomEvent("toguz:drawn", { detail: detail }));
+  }
+
+  // The explorer at the shown half-move: the pits played so far (none past its deepest).
+  function explorerLink() {
+    const link = document.getElementById("explorer-link");
+    if (!link) return;
+    const pits = [];
+    for (let i = 1; i <= ply; i++) pits.push(game.plies[i].last ? game.plies[i].last[1] : "");
+    link.hidden = ply > Number(link.dataset.max);
+    const url = new URL(link.dataset.base, window.location.href);
+    url.searchParams.set("moves", pits.join(""));
+    link.href = url.pathname + url.search;
   }
 
   function go(next, remember) {
