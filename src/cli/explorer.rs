@@ -67,6 +67,10 @@ pub struct ShowArgs {
     /// (and above); may be given more than once.
     #[arg(long, value_parser = parse_band)]
     pub band: Vec<Band>,
+    /// The variant whose games count ("9", "5", "7 no-tuzdek", ... as records name
+    /// them); the standard game unless given.
+    #[arg(long, value_parser = parse_variant_arg)]
+    pub variant: Option<Variant>,
     /// How many of the last games through the position to list.
     #[arg(long, default_value_t = 3)]
     pub last: usize,
@@ -98,15 +102,19 @@ fn parse_scope(text: &str) -> Result<Scope, String> {
     }
 }
 
+fn parse_variant_arg(text: &str) -> Result<Variant, String> {
+    crate::rules::parse_variant(text).ok_or_else(|| format!("{text:?} is not a variant"))
+}
+
 fn parse_band(text: &str) -> Result<Band, String> {
     Band::parse(text).ok_or_else(|| {
         format!("{text:?} is not a rating band (write unrated, 1200, 1200-1600, 1600-2000 or 2000)")
     })
 }
 
-/// The position `moves` reach from the standard start.
-pub fn position_after(moves: &str) -> anyhow::Result<Position> {
-    let mut position = Position::start(Variant::STANDARD);
+/// The position `moves` reach from the start of `variant`.
+pub fn position_after(variant: Variant, moves: &str) -> anyhow::Result<Position> {
+    let mut position = Position::start(variant);
     for (i, word) in moves.split_whitespace().enumerate() {
         let pit: u8 = match word.parse() {
             Ok(p @ 1..=9) => p,
@@ -128,7 +136,7 @@ pub fn run(args: ExplorerArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
-    let position = position_after(&args.moves)?;
+    let position = position_after(args.variant.unwrap_or(Variant::STANDARD), &args.moves)?;
     let store = args.store.open().await?;
     let filter = Filter {
         categories: args

@@ -94,6 +94,9 @@ fn import_counts_refuses_and_skips_then_shows_the_table() {
     assert_eq!(masters["games"], 739);
     let club = json(&["explorer", "--data-dir", data, "--source", "club", "--json"]);
     assert_eq!(club["games"], 0);
+    // Another variant's games never mix with the standard game's: none were imported.
+    let seven = json(&["explorer", "--data-dir", data, "--variant", "7", "--json"]);
+    assert_eq!(seven["games"], 0);
     let player = "player:Кажгалиев Темірлан";
     let one = json(&["explorer", "--data-dir", data, "--source", player, "--json"]);
     assert!(one["games"].as_u64().unwrap() > 0, "{one}");
@@ -121,4 +124,11 @@ fn bad_moves_and_sources_are_refused_clearly() {
     let out = toguz(&["explorer", "--data-dir", data, "--source", "friends"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not a source"), "{}", stderr(&out));
+    let out = toguz(&["explorer", "--data-dir", data, "--variant", "many"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is not a variant"),
+        "{}",
+        stderr(&out)
+    );
 }
