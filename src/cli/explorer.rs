@@ -67,7 +67,7 @@ pub struct ShowArgs {
     /// (and above); may be given more than once.
     #[arg(long, value_parser = parse_band)]
     pub band: Vec<Band>,
-    /// The variant whose games count ("9", "5", "7 no-tuzdek", ... as records name
+    /// The variant whose games count ("9", "5", "3 no-tuzdek", ... as records name
     /// them); the standard game unless given.
     #[arg(long, value_parser = parse_variant_arg)]
     pub variant: Option<Variant>,

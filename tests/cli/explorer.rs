@@ -95,8 +95,8 @@ fn import_counts_refuses_and_skips_then_shows_the_table() {
     let club = json(&["explorer", "--data-dir", data, "--source", "club", "--json"]);
     assert_eq!(club["games"], 0);
     // Another variant's games never mix with the standard game's: none were imported.
-    let seven = json(&["explorer", "--data-dir", data, "--variant", "7", "--json"]);
-    assert_eq!(seven["games"], 0);
+    let five = json(&["explorer", "--data-dir", data, "--variant", "5", "--json"]);
+    assert_eq!(five["games"], 0);
     let player = "player:Кажгалиев Темірлан";
     let one = json(&["explorer", "--data-dir", data, "--source", player, "--json"]);
     assert!(one["games"].as_u64().unwrap() > 0, "{one}");
