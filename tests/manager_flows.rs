@@ -31,6 +31,9 @@ mod web_sessions;
 #[path = "manager_flows/premoves.rs"]
 mod premoves;
 
+#[path = "manager_flows/explorer.rs"]
+mod explorer;
+
 async fn manager_with(store: Store, config: ManagerConfig) -> (Manager, Clock) {
     let clock = Clock::manual(T0);
     let engine = EnginePool::new(EngineConfig::default());

@@ -9,7 +9,6 @@ use crate::explorer::{self, Answer, Filter, LastGame, Prepared, Scope, Source, M
 use crate::rules::{parse_record, Position, Variant};
 use crate::store::{Batch, KeyRange};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 /// How many queued club games one drain counts (one durable write).
 const DRAIN_CHUNK: usize = 200;
@@ -301,33 +300,23 @@ impl Manager {
     }
 
     /// Counts queued club games into the explorer, a chunk at a time, until the queue is
-    /// empty; one drain runs at a time in a process (another process may drain the same
-    /// games: the explorer counts each once, and a removed entry is gone for both).
+    /// empty; one drain runs at a time in a process (a call waits for the one running).
+    /// Another process may drain the same games: the explorer counts each once.
     pub async fn drain_explorer(&self) -> Result<usize, ActionError> {
-        if self
-            .inner
-            .explorer_draining
-            .swap(true, AtomicOrdering::AcqRel)
-        {
-            return Ok(0);
-        }
+        let _one = self.inner.explorer_drain.lock().await;
         let mut counted = 0;
-        let result = loop {
-            match self.drain_explorer_chunk().await {
-                Ok(0) => break Ok(counted),
-                Ok(n) => counted += n,
-                Err(error) => break Err(error),
+        loop {
+            match self.drain_explorer_chunk().await? {
+                0 => return Ok(counted),
+                n => counted += n,
             }
-        };
-        self.inner
-            .explorer_draining
-            .store(false, AtomicOrdering::Release);
-        result
+        }
     }
 
-    /// Starts a drain in the background (after a game ended), unless one runs.
+    /// Starts a drain in the background (after a game ended), unless one runs: it reads
+    /// the queue again after each chunk, so it finds this game too.
     pub(super) fn kick_explorer(&self) {
-        if self.inner.explorer_draining.load(AtomicOrdering::Acquire) {
+        if self.inner.explorer_drain.try_lock().is_err() {
             return;
         }
         let manager = self.clone();

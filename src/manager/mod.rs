@@ -187,8 +187,9 @@ struct Inner {
     player_pages: player_pages::PlayerPages,
     /// When the listed chats were last read from the store (`public`).
     public_read_at: std::sync::atomic::AtomicU64,
-    /// A drain of the explorer's queue runs (`explorer::drain_explorer`).
-    explorer_draining: std::sync::atomic::AtomicBool,
+    /// Held while the explorer's queue is drained (`explorer::drain_explorer`): one drain
+    /// at a time in a process.
+    explorer_drain: tokio::sync::Mutex<()>,
     /// The puzzle collection and its ratings for choosing (`puzzles`).
     puzzles: puzzles::Puzzles,
     /// Private alerts of correspondence games: queues, claims (`alerts`).
@@ -310,7 +311,7 @@ impl Manager {
                 page_secret: std::sync::OnceLock::new(),
                 player_pages: Default::default(),
                 public_read_at: Default::default(),
-                explorer_draining: Default::default(),
+                explorer_drain: Default::default(),
                 puzzles,
                 alerts: alerts::Alerts::new(),
                 config,
