@@ -1,0 +1,126 @@
+//! `/opening [source] [moves]` and the explorer's buttons (issue 52): one photo, the board
+//! over the moves table (`present::explorer_chat`), with a button per move, Back, and the
+//! source and filters. A press edits the pressed message in place (editMessageMedia through
+//! the poster's queue); the Opening button under a finished board posts a new explorer
+//! where the game left the others' games. Only the asker presses their explorer.
+
+use super::failure::{Failure, HandlerResult};
+use super::poster::Content;
+use super::refs::MsgRef;
+use super::toast::answer;
+use super::{user_ref, Ctx};
+use crate::i18n::Lang;
+use crate::manager::buttons::{encode, Button};
+use crate::manager::explorer::ExplorerView;
+use crate::model::{ChatRef, Platform, UserRef};
+use crate::platform::present::explorer_chat as show;
+use crate::t;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message};
+
+/// `/opening`: the explorer at the asked line, for the asker.
+pub async fn command(
+    ctx: &Arc<Ctx>,
+    msg: &Message,
+    actor: &UserRef,
+    args: &str,
+    lang: Lang,
+) -> HandlerResult {
+    let chat_id = msg.chat.id.0;
+    let chat = ChatRef::new(Platform::Telegram, chat_id.to_string());
+    let ask = show::opening_ask(args, &chat)?;
+    let view = ctx.manager.explore(ask, Some(&chat)).await?;
+    tracing::info!(
+        chat = chat_id,
+        user = actor.id,
+        moves = view.ask.moves.len(),
+        "telegram: opening explorer"
+    );
+    let content = explorer_content(&view, actor, lang).await;
+    ctx.send_later(chat_id, Some(msg.id.0), content, None);
+    Ok(())
+}
+
+/// A press on an explorer's button (its owner's alone), or on a finished board's Opening.
+pub async fn press(
+    ctx: &Arc<Ctx>,
+    q: &CallbackQuery,
+    button: &Button,
+    place: &MsgRef,
+    lang: Lang,
+) -> HandlerResult {
+    let actor = user_ref(&q.from);
+    let MsgRef::Chat { chat, .. } = place else {
+        return Err(Failure::bad_button("an explorer button inline"));
+    };
+    let chat_ref = ChatRef::new(Platform::Telegram, chat.to_string());
+    match button {
+        Button::Explorer { owner, at } => {
+            // A button names its owner and position: data the message never carried is
+            // forged (a modified client can send any data, not change the message).
+            if !super::puzzles::on_pressed_keyboard(q, button) {
+                return Err(Failure::bad_button("explorer data of another message"));
+            }
+            if *owner != actor.id {
+                return Err(Failure::Unable(t!(lang, "explorer-chat-not-yours")));
+            }
+            if !super::puzzles::press_allowed(ctx, &actor, q.from.id.0 as i64).await {
+                return Err(Failure::Unable(t!(lang, "tg-slow-down-press")));
+            }
+            let ask = show::ask_of(at, &chat_ref);
+            let view = ctx.manager.explore(ask, Some(&chat_ref)).await?;
+            answer(ctx, q, String::new(), false).await;
+            let content = explorer_content(&view, &actor, lang).await;
+            ctx.poster.edit(place.clone(), content, next_version());
+        }
+        Button::Opening { game } => {
+            if !super::puzzles::press_allowed(ctx, &actor, q.from.id.0 as i64).await {
+                return Err(Failure::Unable(t!(lang, "tg-slow-down-press")));
+            }
+            let line = ctx.manager.book_line(game).await?;
+            let view = ctx.manager.explore(line.ask(), Some(&chat_ref)).await?;
+            answer(ctx, q, String::new(), false).await;
+            let content = explorer_content(&view, &actor, lang).await;
+            ctx.send_later(*chat, None, content, None);
+        }
+        _ => return Err(Failure::bad_button("not an explorer button")),
+    }
+    Ok(())
+}
+
+/// Edits of explorer messages in the order they were asked: a later press's picture is
+/// never replaced by an earlier one still on its way.
+fn next_version() -> u64 {
+    static EDITS: AtomicU64 = AtomicU64::new(1);
+    EDITS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The explorer's message: the picture (the caption alone if it cannot be drawn), the
+/// caption with the last games, and `owner`'s buttons.
+pub async fn explorer_content(view: &ExplorerView, owner: &UserRef, lang: Lang) -> Content {
+    let keyboard = Some(keyboard(view, owner, lang));
+    let caption = show::explorer_caption(view, lang);
+    match crate::render::explorer_png(show::explorer_picture(view, lang)).await {
+        Ok(png) => Content::Photo {
+            png: Arc::new(png),
+            caption,
+            keyboard,
+            html: false,
+        },
+        Err(error) => {
+            tracing::warn!(%error, "explorer PNG failed; text only");
+            let text = super::boards::html(&caption);
+            Content::Text { text, keyboard }
+        }
+    }
+}
+
+fn keyboard(view: &ExplorerView, owner: &UserRef, lang: Lang) -> InlineKeyboardMarkup {
+    let rows = show::explorer_buttons(view, owner, lang);
+    InlineKeyboardMarkup::new(rows.iter().map(|row| {
+        row.iter()
+            .map(|b| InlineKeyboardButton::callback(b.label.clone(), encode(&b.button)))
+            .collect::<Vec<_>>()
+    }))
+}
