@@ -186,6 +186,12 @@ fn draw_bar(canvas: &mut Pixmap, fonts: &font::Fonts, bar: Rect, results: [u8; 3
         }
         x += w;
     }
+    // An outline: Black's part would melt into the dark background.
+    if let Some(path) = tiny_skia::Rect::from_xywh(bar.x, bar.y, bar.w, bar.h)
+        .map(tiny_skia::PathBuilder::from_rect)
+    {
+        png::stroke(canvas, &path, MUTED, 1.0);
+    }
 }
 
 fn fill(canvas: &mut Pixmap, rect: Rect, radius: f32, rgb: [u8; 3]) {

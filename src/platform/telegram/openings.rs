@@ -100,7 +100,7 @@ fn next_version() -> u64 {
 /// caption with the last games, and `owner`'s buttons.
 pub async fn explorer_content(view: &ExplorerView, owner: &UserRef, lang: Lang) -> Content {
     let keyboard = Some(keyboard(view, owner, lang));
-    let caption = show::explorer_caption(view, lang);
+    let caption = clip_caption(show::explorer_caption(view, lang));
     match crate::render::explorer_png(show::explorer_picture(view, lang)).await {
         Ok(png) => Content::Photo {
             png: Arc::new(png),
@@ -116,6 +116,31 @@ pub async fn explorer_content(view: &ExplorerView, owner: &UserRef, lang: Lang) 
     }
 }
 
+/// Telegram's longest photo caption, in characters.
+const CAPTION_MAX: usize = 1024;
+
+/// The caption within Telegram's limit: whole lines (the last games last) while they fit,
+/// then an ellipsis.
+fn clip_caption(caption: String) -> String {
+    if caption.chars().count() <= CAPTION_MAX {
+        return caption;
+    }
+    let mut kept = String::new();
+    for line in caption.lines() {
+        let room = CAPTION_MAX - 1 - kept.chars().count();
+        let line: String = line.chars().take(room.saturating_sub(1)).collect();
+        if !kept.is_empty() {
+            kept.push('\n');
+        }
+        kept.push_str(&line);
+        if kept.chars().count() >= CAPTION_MAX - 2 {
+            break;
+        }
+    }
+    kept.push('…');
+    kept
+}
+
 fn keyboard(view: &ExplorerView, owner: &UserRef, lang: Lang) -> InlineKeyboardMarkup {
     let rows = show::explorer_buttons(view, owner, lang);
     InlineKeyboardMarkup::new(rows.iter().map(|row| {
@@ -123,4 +148,27 @@ fn keyboard(view: &ExplorerView, owner: &UserRef, lang: Lang) -> InlineKeyboardM
             .map(|b| InlineKeyboardButton::callback(b.label.clone(), encode(&b.button)))
             .collect::<Vec<_>>()
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_caption_is_cut_within_telegrams_limit() {
+        let short = "After 7 · Masters\n• A – B, 1-0 (pit 2)".to_string();
+        assert_eq!(clip_caption(short.clone()), short);
+        let long = format!(
+            "After 7 · Masters\n{}\n{}",
+            "ә".repeat(700),
+            "б".repeat(700)
+        );
+        let cut = clip_caption(long);
+        assert!(
+            cut.chars().count() <= CAPTION_MAX,
+            "{}",
+            cut.chars().count()
+        );
+        assert!(cut.starts_with("After 7 · Masters\nәә") && cut.ends_with('…'));
+    }
 }
