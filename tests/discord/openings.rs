@@ -13,7 +13,9 @@ use toguz::manager::explorer::ExplorerAsk;
 use toguz::manager::Manager;
 use toguz::rules::parse_records;
 use toguz::testing::discord::bot::{start_with_manager, Options};
-use toguz::testing::discord::{buttons, id_of, is_valid_png, Call, FakeDiscord, Place, User};
+use toguz::testing::discord::{
+    buttons, first_legal_pit, id_of, is_valid_png, Call, FakeDiscord, Place, User,
+};
 use toguz::testing::manager::test_config;
 
 const GUILD: u64 = 940_000_000_000_000_052;
@@ -251,4 +253,68 @@ async fn the_explorer_steps_in_and_back_and_refuses_others_privately() {
         "{}",
         content(&call)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_board_opens_the_explorer_for_the_presser() {
+    let server = Server::start().await;
+    let (fake, alice, bob) = (&server.fake, &server.alice, &server.bob);
+    let options = json!([{ "name": "level", "type": 3, "value": "random" }]);
+    let id = fake.slash(alice, server.place(), "play", options, &[]);
+    fake.wait_callback(id).await;
+    let board = id_of(&fake.original_message(id).expect("the board"));
+    // One move each (a game without moves has no opening), then Alice resigns.
+    let pit = fake
+        .wait_for("her turn", WAIT, |f| first_legal_pit(&f.message(board)?))
+        .await;
+    let press = fake.press(alice, board, &pit);
+    fake.wait_callback(press).await;
+    fake.wait_for("the bot's reply", WAIT, |f| {
+        first_legal_pit(&f.message(board)?).filter(|c| *c != pit)
+    })
+    .await;
+    let resign = fake.slash(alice, server.place(), "resign", json!([]), &[]);
+    fake.wait_callback(resign).await;
+    let end = fake
+        .wait_for("the final board", WAIT, |f| {
+            let m = f.message(board)?;
+            labelled(&m)
+                .iter()
+                .any(|(_, c)| c.starts_with("1op:"))
+                .then_some(m)
+        })
+        .await;
+    let opening = id_labelled(&end, "Opening");
+    let game = opening.strip_prefix("1op:").expect("a game").to_string();
+    let line = server.manager.book_line(&game).await.expect("its line");
+
+    // Bob presses: a new public message, his explorer where the game left the others'.
+    let press = fake.press(bob, id_of(&end), &opening);
+    let call = fake.wait_callback(press).await;
+    // A new message (deferred first when the picture is slow).
+    assert!(
+        matches!(call.callback_type(), Some(4 | 5)),
+        "{}",
+        content(&call)
+    );
+    let message = fake
+        .wait_for("the explorer", WAIT, |f| f.original_message(press))
+        .await;
+    server.check_image(&message);
+    assert_ne!(
+        id_of(&message),
+        id_of(&end),
+        "the board itself is left alone"
+    );
+    let shown =
+        toguz::platform::present::explorer::line_text(&line.ask().moves, toguz::i18n::Lang::En);
+    assert!(
+        description(&message).starts_with(&shown),
+        "{}",
+        description(&message)
+    );
+    assert!(labelled(&message).iter().all(|(_, id)| matches!(
+        decode(id),
+        Ok(Button::Explorer { owner, .. }) if owner == "1302"
+    )));
 }

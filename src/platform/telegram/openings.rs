@@ -52,7 +52,8 @@ pub async fn press(
 ) -> HandlerResult {
     let actor = user_ref(&q.from);
     let MsgRef::Chat { chat, .. } = place else {
-        return Err(Failure::bad_button("an explorer button inline"));
+        // An inline board (no chat to post a picture in).
+        return Err(Failure::Unable(t!(lang, "tg-opening-inline")));
     };
     let chat_ref = ChatRef::new(Platform::Telegram, chat.to_string());
     match button {
