@@ -25,6 +25,8 @@
 //! | open the presser's premoves in a game | `1pm:<game>` |
 //! | a key of the premove builder (`edits`: the count of changes it was shown at; `key`: a pit `1`-`9`, `a`dd the line, `u`ndo, `c`lear all, `d`one) | `1pe:<game>:<edits>:<key>` |
 //! | a page of a player's history (Discord) | `1hp:<user id>:<page>`, then `:o<cursor>` or `:n<cursor>` (older or newer than a game shown: `<end time in base 36>.<game>`) |
+//! | the opening explorer at a position (`owner`: the asker's user id in base 36; `from`: `a`ll, `m`asters, `c`lub, this c`h`at or `p<player key>`, then the time category code or `-`, then the rating band code or `-`; `moves`: the pits played from the start, as digits) | `1o:<owner>:<from><category><band>:<moves>` (`1o:3ld9z:m-3:772`) |
+//! | the explorer where a finished game left the others' games | `1op:<game>` |
 //!
 //! Ids are 1..=16 characters `[a-z0-9]`; a user id is 1..=20 digits (a Discord snowflake), a
 //! page at most [`MAX_HISTORY_PAGE`]. Anything else (a forged or truncated value) is a
@@ -33,6 +35,12 @@
 
 use super::pages::{Cursor, PageAt};
 use super::types::Action;
+use explorer::{owner_code, owner_id};
+pub use explorer::{ExplorerAt, ExplorerFrom};
+
+mod explorer;
+#[cfg(test)]
+mod explorer_tests;
 use crate::model::{ChallengeId, GameId, Level, TimeControl};
 
 /// The longest button data the codec writes or reads.
@@ -156,6 +164,17 @@ pub enum Button {
     /// Not an [`Action`]: opens the Discord Activity in the pressed board's channel, where
     /// its game is played on the page (issue 50). Discord only.
     LaunchActivity,
+    /// Not an [`Action`]: the opening explorer at `at`, for its `owner` (a platform user
+    /// id, digits) alone (`Manager::explore`).
+    Explorer {
+        owner: String,
+        at: ExplorerAt,
+    },
+    /// Not an [`Action`]: the explorer where a finished game left the others' games
+    /// (`Manager::book_line`), posted for the presser.
+    Opening {
+        game: GameId,
+    },
 }
 
 /// A key of the premove builder.
@@ -204,6 +223,14 @@ pub enum ButtonError {
     Malformed,
 }
 
+/// The longest line an explorer button carries: what is left of [`MAX_LEN`] after the
+/// longest owner (13 base-36 characters: any u64), a player's key and the filters. The
+/// explorer counts only `explorer::MAX_PLY` half-moves, so every position with games fits.
+pub const EXPLORER_BUTTON_MOVES: usize = MAX_LEN - "1o:".len() - 13 - ":p12345678--:".len();
+
+// Every position with games fits.
+const _: () = assert!(EXPLORER_BUTTON_MOVES > crate::explorer::MAX_PLY);
+
 /// The data string of a button.
 pub fn encode(button: &Button) -> String {
     match button {
@@ -246,6 +273,8 @@ pub fn encode(button: &Button) -> String {
         Button::LaunchActivity => "1ac".to_string(),
         Button::Premoves { game } => format!("1pm:{game}"),
         Button::PremoveKey { game, edits, key } => format!("1pe:{game}:{edits}:{}", key.code()),
+        Button::Explorer { owner, at } => format!("1o:{}:{}", owner_code(owner), at.code()),
+        Button::Opening { game } => format!("1op:{game}"),
     }
 }
 
@@ -338,10 +367,15 @@ pub fn decode(data: &str) -> Result<Button, ButtonError> {
             edits: edits_number(edits)?,
             key: PremoveKey::parse(key)?,
         },
+        ("o", [owner, view, moves]) if moves.len() <= EXPLORER_BUTTON_MOVES => Button::Explorer {
+            owner: owner_id(owner).ok_or(ButtonError::Malformed)?,
+            at: ExplorerAt::parse(view, moves).ok_or(ButtonError::Malformed)?,
+        },
+        ("op", [g]) => Button::Opening { game: id(g)? },
         (
             "m" | "r" | "d" | "da" | "dd" | "x" | "bz" | "rm" | "h" | "rv" | "rb" | "rc" | "ca"
             | "cd" | "cc" | "ct" | "b" | "hp" | "tj" | "tl" | "zm" | "zn" | "zd" | "ac" | "pm"
-            | "pe",
+            | "pe" | "o" | "op",
             _,
         ) => return Err(ButtonError::Malformed),
         _ => return Err(ButtonError::Kind),
@@ -436,7 +470,8 @@ impl Button {
             | Button::ReviewBoard { game, .. }
             | Button::Record { game }
             | Button::Premoves { game }
-            | Button::PremoveKey { game, .. } => Some(game),
+            | Button::PremoveKey { game, .. }
+            | Button::Opening { game } => Some(game),
             Button::AcceptChallenge { .. }
             | Button::DeclineChallenge { .. }
             | Button::CancelChallenge { .. }
@@ -448,7 +483,8 @@ impl Button {
             | Button::PuzzleMove { .. }
             | Button::PuzzleNext
             | Button::PuzzleDaily
-            | Button::LaunchActivity => None,
+            | Button::LaunchActivity
+            | Button::Explorer { .. } => None,
         }
     }
 
@@ -487,7 +523,9 @@ impl Button {
             | Button::PuzzleDaily
             | Button::LaunchActivity
             | Button::Premoves { .. }
-            | Button::PremoveKey { .. } => return None,
+            | Button::PremoveKey { .. }
+            | Button::Explorer { .. }
+            | Button::Opening { .. } => return None,
             Button::AcceptChallenge { challenge, terms } => {
                 Action::AcceptTerms { challenge, terms }
             }

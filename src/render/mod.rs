@@ -5,6 +5,7 @@
 //! anticlockwise. `text` fits 40 columns; `png` draws a `layout::WIDTH` x `layout::HEIGHT`
 //! image with fonts embedded in the binary, so the bytes are the same on every machine.
 
+pub mod explorer;
 mod font;
 mod graph;
 pub mod layout;
@@ -20,7 +21,7 @@ use crate::t;
 
 pub use graph::{GraphView, GRAPH_HEIGHT, GRAPH_WIDTH, RANGE_BALLS};
 pub use png::{BETTER_COLOR, LANDED_COLOR, PLAYED_COLOR, TUZDEK_COLOR};
-pub use pool::{board_png, draw, drawn_on_async_workers};
+pub use pool::{board_png, draw, drawn_on_async_workers, explorer_png};
 pub use text::shorten;
 
 /// Everything needed to draw a board for one viewer.
@@ -94,6 +95,12 @@ pub fn review_graph(view: &GraphView) -> Result<Vec<u8>, RenderError> {
 pub fn standings_table(view: &table::TableView) -> Result<Vec<u8>, RenderError> {
     pool::note_drawing("standings table");
     table::render(view)
+}
+
+/// The opening explorer's board and moves table as one PNG `layout::WIDTH` wide.
+pub fn explorer_picture(picture: &explorer::ExplorerPicture) -> Result<Vec<u8>, RenderError> {
+    pool::note_drawing("explorer");
+    explorer::render(picture)
 }
 
 /// The stages of `png`, timed separately by `benches/render.rs`. Not an API.

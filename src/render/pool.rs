@@ -57,6 +57,13 @@ pub async fn table_png(view: super::table::TableView) -> Result<Vec<u8>, RenderE
     draw(move || super::standings_table(&view)).await?
 }
 
+/// The explorer's picture ([`super::explorer`]), drawn through [`draw`].
+pub async fn explorer_png(
+    picture: super::explorer::ExplorerPicture,
+) -> Result<Vec<u8>, RenderError> {
+    draw(move || super::explorer_picture(&picture)).await?
+}
+
 /// Notes a PNG about to be drawn: counted (and logged) when it is drawn on a runtime's
 /// thread outside [`draw`], where it would stall other chats.
 pub(super) fn note_drawing(what: &'static str) {

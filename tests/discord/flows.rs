@@ -347,12 +347,13 @@ async fn challenge_accept_and_play_to_the_end() {
         embed.contains("wins") || embed.contains("drawn"),
         "the result is shown: {embed}"
     );
-    // Rematch, Review and Record, nothing else.
+    // Rematch, Review, Opening (the explorer) and Record, nothing else.
     let after: Vec<Value> = buttons(&board);
-    assert_eq!(after.len(), 3);
+    assert_eq!(after.len(), 4);
     assert!(after[0]["custom_id"].as_str().unwrap().starts_with("1rm:"));
     assert!(after[1]["custom_id"].as_str().unwrap().starts_with("1rv:"));
-    assert!(after[2]["custom_id"].as_str().unwrap().starts_with("1rc:"));
+    assert!(after[2]["custom_id"].as_str().unwrap().starts_with("1op:"));
+    assert!(after[3]["custom_id"].as_str().unwrap().starts_with("1rc:"));
     assert!(
         !h.log().contains(toguz::testing::discord::TOKEN),
         "the token is never logged"

@@ -12,6 +12,7 @@ mod hint;
 mod history;
 mod links;
 mod names;
+mod openings;
 mod premoves;
 mod puzzles;
 mod ratings;

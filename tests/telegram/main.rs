@@ -19,6 +19,7 @@ mod history;
 mod inline;
 mod links;
 mod load;
+mod openings;
 mod premoves;
 mod puzzles;
 mod review;

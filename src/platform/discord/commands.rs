@@ -77,6 +77,11 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `/puzzle <subcommand>`.
     Puzzle(PuzzleCommand),
+    /// `/opening [moves] [source]`: the opening explorer.
+    Opening {
+        moves: Option<String>,
+        source: Option<String>,
+    },
     /// `/web [public: on|off] [profile: on|off]`: without either, whether the server is
     /// listed and whether the caller's page lists all their games.
     Web {
@@ -393,6 +398,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         .add_option(record_game),
         tournament_definition(time, variant_options),
         puzzle_command::puzzle_definition(),
+        opening_command::opening_definition(),
         web_command::web_definition(),
         notify_command::notify_definition(),
         localized!(
@@ -672,6 +678,10 @@ pub fn parse(name: &str, options: &[CommandDataOption]) -> Option<Command> {
         },
         "tournament" => Command::Tournament(tournament_command::tournament(options)),
         "puzzle" => Command::Puzzle(puzzle_command::parse_puzzle(options)),
+        "opening" => Command::Opening {
+            moves: string(options, "moves").map(str::to_string),
+            source: string(options, "source").map(str::to_string),
+        },
         "web" => Command::Web {
             public: web_command::parse_web(options, "public"),
             profile: web_command::parse_web(options, "profile"),
@@ -737,6 +747,8 @@ pub use puzzle_command::PuzzleCommand;
 
 #[path = "notify_command.rs"]
 mod notify_command;
+#[path = "opening_command.rs"]
+mod opening_command;
 #[path = "tournament_command.rs"]
 mod tournament_command;
 #[path = "web_command.rs"]

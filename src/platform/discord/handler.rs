@@ -69,7 +69,10 @@ impl EventHandler for Handler {
                 // A review or a hint is a new message, not an update of the pressed board.
                 let deferral = match buttons::decode(&press.data.custom_id) {
                     Ok(
-                        Button::Review { .. } | Button::ReviewBoard { .. } | Button::Hint { .. },
+                        Button::Review { .. }
+                        | Button::ReviewBoard { .. }
+                        | Button::Hint { .. }
+                        | Button::Opening { .. },
                     ) => Deferral::Message { ephemeral: false },
                     // A record is a new message for the one who pressed; so is the answer
                     // to Join or Leave (the announcement follows the event).
@@ -389,6 +392,12 @@ impl Bot {
                 let who = (&user, place, cmd.member.as_deref());
                 return self.tournament_command(http, origin, who, sub, lang).await;
             }
+            Command::Opening { moves, source } => {
+                let asked = (moves, source);
+                return self
+                    .opening_command(origin, (&user, &chat), asked, lang)
+                    .await;
+            }
             Command::Puzzle(sub) => {
                 let member = cmd.guild_id.and(cmd.member.as_deref());
                 let who = (&user, &chat, member);
@@ -610,6 +619,15 @@ impl Bot {
                 self.history_page(origin, &user, (whose, page, at), lang)
                     .await
             }
+            Button::Explorer { .. } | Button::Opening { .. }
+                if !self.within_limit(&user, "explorer button").await =>
+            {
+                Err(Failure::Limited)
+            }
+            Button::Explorer { .. } | Button::Opening { .. } => {
+                self.opening_press(origin, press, (&user, &chat), button, lang)
+                    .await
+            }
             Button::PuzzleMove { .. } if !super::puzzle::on_message(press) => {
                 // A move names its owner and attempt: data the message never carried is
                 // forged.
@@ -779,5 +797,6 @@ fn is_lookup(command: &Command) -> bool {
                 TournamentCommand::Standings { .. } | TournamentCommand::New { .. }
             )
             | Command::Puzzle(_)
+            | Command::Opening { .. }
     )
 }

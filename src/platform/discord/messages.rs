@@ -551,7 +551,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_finished_game_offers_a_rematch_a_review_and_its_record() {
+    fn a_finished_game_offers_a_rematch_a_review_its_opening_and_its_record() {
         let mut v = view([Player::Human(user("11", "Alice")), Player::Bot(Level::Easy)]);
         v.status = GameStatus::Finished {
             winner: Some(Side::Black),
@@ -560,12 +560,14 @@ pub(super) mod tests {
         v.ply = 3;
         let out = game(&v, Lang::Ru, MentionStyle::Mention);
         let all = buttons(&out);
-        assert_eq!(all.len(), 3);
+        assert_eq!(all.len(), 4);
         assert_eq!(all[0]["custom_id"], "1rm:abc123");
         assert_eq!(all[1]["custom_id"], "1rv:abc123");
         assert_eq!(all[1]["label"], "Разбор");
-        assert_eq!(all[2]["custom_id"], "1rc:abc123");
-        assert_eq!(all[2]["label"], "Запись");
+        assert_eq!(all[2]["custom_id"], "1op:abc123");
+        assert_eq!(all[2]["label"], "Дебют");
+        assert_eq!(all[3]["custom_id"], "1rc:abc123");
+        assert_eq!(all[3]["label"], "Запись");
         // A game ended before any move has nothing to review, but a record all the same.
         v.ply = 0;
         let ids: Vec<Value> = buttons(&game(&v, Lang::Ru, MentionStyle::Mention))

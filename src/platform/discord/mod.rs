@@ -27,6 +27,7 @@ mod history;
 mod listing;
 mod messages;
 mod notify;
+mod opening;
 mod premoves;
 mod puzzle;
 pub mod rest;

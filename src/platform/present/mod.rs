@@ -25,6 +25,7 @@ use crate::t;
 pub mod alerts;
 mod clock;
 pub mod explorer;
+pub mod explorer_chat;
 pub mod history_text;
 mod link;
 mod names;
@@ -698,8 +699,14 @@ pub fn action_buttons(view: &GameView, viewer: Option<&UserRef>, lang: Lang) -> 
     );
     add(
         a.review,
-        Button::Review { game },
+        Button::Review { game: game.clone() },
         t!(lang, "manager-button-review"),
+    );
+    // A finished game's explorer, where it left the others' games (issue 52).
+    add(
+        a.review,
+        Button::Opening { game },
+        t!(lang, "explorer-chat-opening-button"),
     );
     out
 }

@@ -84,6 +84,9 @@ pub async fn on_callback(ctx: Arc<Ctx>, q: CallbackQuery) -> HandlerResult {
             .is_some_and(|m| m.photo().is_some());
         return history::record_press(&ctx, &q, game, &place, !on_board, lang).await;
     }
+    if let Button::Explorer { .. } | Button::Opening { .. } = &button {
+        return super::openings::press(&ctx, &q, &button, &place, lang).await;
+    }
     if let Button::PuzzleMove { .. } | Button::PuzzleNext | Button::PuzzleDaily = &button {
         return super::puzzles::press(&ctx, &q, &button, &place, lang).await;
     }

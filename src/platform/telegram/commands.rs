@@ -224,6 +224,9 @@ impl Cmd<'_> {
             Command::Puzzle(cmd) => {
                 super::puzzles::command(self.ctx, self.msg, &self.actor, cmd, lang).await?
             }
+            Command::Opening { args } => {
+                super::openings::command(self.ctx, self.msg, &self.actor, &args, lang).await?
+            }
             Command::Web(cmd) => {
                 super::listing::command(self.ctx, self.msg, &self.actor, cmd, lang).await?
             }

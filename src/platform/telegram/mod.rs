@@ -28,6 +28,7 @@ mod history;
 mod inline;
 mod listing;
 mod markup;
+mod openings;
 mod outbox;
 mod placement;
 mod poster;

@@ -201,7 +201,7 @@ pub async fn press(
 /// their puzzle record and draw a board, so they count as commands do, against this
 /// process's limit and every process's together (issue 49, finding 17). Unlike a command
 /// over the limit, a press is always answered: its button spins until it is.
-async fn press_allowed(ctx: &Ctx, user: &UserRef, id: i64) -> bool {
+pub(super) async fn press_allowed(ctx: &Ctx, user: &UserRef, id: i64) -> bool {
     if ctx.commands.check(&id) != Verdict::Go {
         return false;
     }
@@ -223,7 +223,7 @@ fn refused(err: crate::manager::ActionError) -> Failure {
 
 /// Whether the pressed message's keyboard holds exactly this button: a puzzle button names
 /// its owner and attempt, so data the message never carried is forged.
-fn on_pressed_keyboard(q: &CallbackQuery, button: &Button) -> bool {
+pub(super) fn on_pressed_keyboard(q: &CallbackQuery, button: &Button) -> bool {
     let Some(message) = q.message.as_ref().and_then(|m| m.regular_message()) else {
         return false;
     };

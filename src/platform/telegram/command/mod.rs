@@ -85,6 +85,11 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `/puzzle [daily|stats|top [global]]`.
     Puzzle(PuzzleCommand),
+    /// `/opening [source] [moves]`: the opening explorer (its words are read by
+    /// `present::explorer_chat::opening_ask`).
+    Opening {
+        args: String,
+    },
     /// `/web [public on|off | profile on|off]`: whether the chat's games are listed on the
     /// site, and whether the caller's page lists all their games.
     Web(WebCommand),
@@ -197,6 +202,7 @@ impl Command {
             Command::Lang { .. } => "lang",
             Command::Tournament(_) => "tournament",
             Command::Puzzle(_) => "puzzle",
+            Command::Opening { .. } => "opening",
             Command::Web(_) => "web",
         }
     }
@@ -335,7 +341,7 @@ struct Spec {
 }
 
 /// Every command, in menu and help order.
-const SPECS: [Spec; 19] = [
+const SPECS: [Spec; 20] = [
     Spec {
         word: "start",
         menu: None,
@@ -486,6 +492,16 @@ const SPECS: [Spec; 19] = [
         menu: Some("tg-cmd-puzzle"),
         help: Some("tg-help-puzzle"),
         parse: |args| parts::puzzle(args).map(Command::Puzzle),
+    },
+    Spec {
+        word: "opening",
+        menu: Some("tg-cmd-opening"),
+        help: Some("tg-help-opening"),
+        parse: |args| {
+            Ok(Command::Opening {
+                args: args.to_string(),
+            })
+        },
     },
     Spec {
         word: "web",
