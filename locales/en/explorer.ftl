@@ -1,7 +1,6 @@
-# The opening explorer (issue 52): what chat and the web page share. Chat's buttons and
-# the page's own words follow in their groups below.
+# The opening explorer (issue 52): what chat and the web page share.
 
-explorer-line-start = Start position
+explorer-line-start = Starting position
 explorer-line = After { $moves }
 explorer-source-all = All games
 explorer-source-masters = Masters
@@ -12,4 +11,4 @@ explorer-source-one-player = One player's games
 explorer-band-unrated = Unrated
 explorer-band-below-1200 = Below 1200
 explorer-last-game = { $white } – { $black }, { $result } (pit { $pit })
-explorer-no-games = No games reached this position.
+explorer-no-games = No game has reached this position.

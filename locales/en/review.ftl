@@ -17,15 +17,15 @@ review-board-caption = Before mistake { $mark }: { $moveno } { $played } was pla
 # The game's line in the opening explorer (issue 52): in the review and on its page.
 review-book-move = move { $moveno } (pit { $pit })
 review-book-novelty = { $plies ->
-    [0] The very first move was new: no game in the explorer opens with { $novelty }.
-    [one] Followed the explorer's games for 1 half-move; { $novelty } was new.
-   *[other] Followed the explorer's games for { $plies } half-moves; { $novelty } was new.
+    [0] A novelty from the very first move: no game in the explorer opens with { $novelty }.
+    [one] The game followed the explorer's games for 1 half-move; the novelty was { $novelty }.
+   *[other] The game followed the explorer's games for { $plies } half-moves; the novelty was { $novelty }.
 }
 review-book-known = { $plies ->
-    [one] The game's only half-move had been played in the explorer's games.
-   *[other] All { $plies } half-moves of the game had been played in the explorer's games.
+    [one] The game's only half-move is already in the explorer's games.
+   *[other] All { $plies } half-moves of the game are already in the explorer's games.
 }
-review-book-deeper = Followed the explorer's games for all { $plies } half-moves it counts: no novelty in the opening.
+review-book-deeper = The game followed the explorer's games for all { $plies } half-moves it covers: no novelty in the opening.
 # Hints in a casual game against the bot.
 hint-button = Hint ({ $left } left)
 hint-caption = Hint: play pit { $pit } ({ $move }); it is marked on the board.

@@ -10,5 +10,5 @@ explorer-source-player = { $name } ойындары
 explorer-source-one-player = Бір ойыншының ойындары
 explorer-band-unrated = Рейтингсіз
 explorer-band-below-1200 = 1200-ден төмен
-explorer-last-game = { $white } – { $black }, { $result } ({ $pit }-отау)
+explorer-last-game = { $white } – { $black }, { $result } ({ $pit }-отаудан)
 explorer-no-games = Бұл позицияға бірде-бір ойын жетпеген.
