@@ -198,6 +198,10 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "commands" => text(&["/play, /challenge, /board".into()]),
         "subcommands" => text(&["new, join, leave".into()]),
         "games" => numbers(&[1, 12, 21]),
+        // The explorer's share of a move (percent).
+        "share" => numbers(&[0, 7, 52, 100]),
+        // The longest line the explorer takes.
+        "max" => numbers(&[34, 60]),
         "word" => text(&["days".into(), "ертең".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),
         "variant" => text(&[crate::t!(lang, "manager-variant-standard")]),

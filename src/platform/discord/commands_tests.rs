@@ -12,7 +12,7 @@ fn definitions_are_valid_for_discord() {
         .iter()
         .map(|c| serde_json::to_value(c).unwrap())
         .collect();
-    assert_eq!(defs.len(), 17);
+    assert_eq!(defs.len(), 18);
     // Issue 51: `/notify` with its four options, localized, answered privately.
     let notify = defs
         .iter()

@@ -511,7 +511,7 @@ impl Bot {
 
     /// Counts a lookup of `user` against the shared per-user command limit (as Telegram
     /// counts every command): false when over it.
-    async fn within_limit(&self, user: &UserRef, command: &str) -> bool {
+    pub(super) async fn within_limit(&self, user: &UserRef, command: &str) -> bool {
         // Users whose allowance is full again need no entry.
         if self.commands.users() >= 4096 {
             self.commands.prune();
@@ -618,11 +618,6 @@ impl Bot {
             } => {
                 self.history_page(origin, &user, (whose, page, at), lang)
                     .await
-            }
-            Button::Explorer { .. } | Button::Opening { .. }
-                if !self.within_limit(&user, "explorer button").await =>
-            {
-                Err(Failure::Limited)
             }
             Button::Explorer { .. } | Button::Opening { .. } => {
                 self.opening_press(origin, press, (&user, &chat), button, lang)

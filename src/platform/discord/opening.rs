@@ -56,6 +56,10 @@ impl Bot {
         button: Button,
         lang: Lang,
     ) -> Handled {
+        // Each press reads the explorer and draws a picture: limited as commands are.
+        if !self.within_limit(user, "explorer button").await {
+            return Err(Failure::Limited);
+        }
         match button {
             Button::Explorer { owner, at } => {
                 if !super::puzzle::on_message(press) {
