@@ -50,8 +50,7 @@ discord-help =
     `/review` (or the Review button under a finished board): the bot's review of the game: a graph, mistakes, accuracy.
     `/history player:` your finished games (or a member's), newest first. `/record game:` sends a game's record as a file (so does the Record button under a finished board). `/stats player:` and `/leaderboard` show ratings, one per time category (blitz, rapid, correspondence); `/leaderboard category:` shows one category in full.
     `/tournament new` announces an arena or a Swiss tournament here; players join with the button under it, and `/tournament standings` shows the table.
-    `/puzzle play`: a puzzle from a real game; `/puzzle daily`: the puzzle of the day.
-    `/opening moves:7 7 2`: the opening explorer: every pit played from that position (masters' and the club's games), with the results; press a move to step in. Add `source:masters` (club, chat, `player:NAME`) to count only those games.
+    `/puzzle play` or `daily`: a puzzle from a real game, or today's. `/opening`: opening explorer.
     `/web public:on` lists this server's games on the website (server managers).
     `/help language:` changes the language I use with you (English, Русский, Қазақша).
     Discord names the commands in your app's language, not the one chosen here: in Russian they are `/вызов`, `/играть`, `/доска`, `/партии`, `/сдаться`, `/ничья`, `/реванш`, `/разбор`, `/история`, `/запись`, `/статистика`, `/лучшие`, `/турнир`, `/задача`, `/дебют`, `/сайт`, `/помощь`.
@@ -150,12 +149,12 @@ discord-sub-puzzle-post-desc = Post the daily puzzle in this channel every day (
 discord-opt-puzzle-hour = hour
 discord-opt-puzzle-hour-desc = The hour (UTC, 0-23); leave it out to stop posting
 discord-cmd-opening = opening
-discord-cmd-opening-desc = The opening explorer: what masters and the club play from a position
+discord-cmd-opening-desc = Opening explorer: what masters and club players play in a position
 discord-opt-opening-moves = moves
-discord-opt-opening-moves-desc = The pits played from the start, like 7 7 2 (leave it out for the start)
+discord-opt-opening-moves-desc = Pits played from the start, e.g. 7 7 2 (leave empty for the starting position)
 discord-opt-opening-source = source
 discord-opt-opening-source-desc = Whose games: all, masters, club, chat, or player:NAME
-discord-opening-source-how = I do not know that source. Write all, masters, club, chat, or player: and a name (player:Aigerim).
+discord-opening-source-how = I don't know that source. Write all, masters, club, chat or player:NAME (for example, player:Aigerim).
 # /notify: private messages about correspondence games (issue 51).
 discord-cmd-notify = notify
 discord-cmd-notify-desc = Direct messages about your correspondence games: when, and quiet hours
