@@ -149,12 +149,12 @@ discord-sub-puzzle-post-desc = Post the daily puzzle in this channel every day (
 discord-opt-puzzle-hour = hour
 discord-opt-puzzle-hour-desc = The hour (UTC, 0-23); leave it out to stop posting
 discord-cmd-opening = opening
-discord-cmd-opening-desc = The opening explorer: what masters and the club play from a position
+discord-cmd-opening-desc = Opening explorer: what masters and club players play in a position
 discord-opt-opening-moves = moves
-discord-opt-opening-moves-desc = The pits played from the start, like 7 7 2 (leave it out for the start)
+discord-opt-opening-moves-desc = Pits played from the start, e.g. 7 7 2 (leave empty for the starting position)
 discord-opt-opening-source = source
 discord-opt-opening-source-desc = Whose games: all, masters, club, chat, or player:NAME
-discord-opening-source-how = I do not know that source. Write all, masters, club, chat, or player: and a name (player:Aigerim).
+discord-opening-source-how = I don't know that source. Write all, masters, club, chat or player:NAME (for example, player:Aigerim).
 # /notify: private messages about correspondence games (issue 51).
 discord-cmd-notify = notify
 discord-cmd-notify-desc = Direct messages about your correspondence games: when, and quiet hours

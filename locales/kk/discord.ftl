@@ -146,12 +146,12 @@ discord-sub-puzzle-post-desc = Күн есебін осы арнада күн с
 discord-opt-puzzle-hour = сағат
 discord-opt-puzzle-hour-desc = Сағат (UTC, 0–23); көрсетілмесе, жариялау тоқтайды
 discord-cmd-opening = opening
-discord-cmd-opening-desc = Дебют анықтамалығы: шеберлер мен клуб позициядан не ойнайды
+discord-cmd-opening-desc = Дебют анықтамалығы: берілген позицияда шеберлер мен клуб ойыншылары не ойнайды
 discord-opt-opening-moves = moves
-discord-opt-opening-moves-desc = Басынан ойналған отаулар, мысалы 7 7 2 (көрсетілмесе — бастапқы позиция)
+discord-opt-opening-moves-desc = Ойын басынан бергі жүрістер (отау нөмірлері), мысалы, 7 7 2 (бос қалса — бастапқы позиция)
 discord-opt-opening-source = source
 discord-opt-opening-source-desc = Кімнің ойындары: барлығы, шеберлер, клуб, чат не ойыншы:АТЫ
-discord-opening-source-how = Мұндай дереккөз жоқ. барлығы, шеберлер, клуб, чат не ойыншы: және атын жазыңыз (ойыншы:Айгерим).
+discord-opening-source-how = Мұндай дереккөзді білмеймін. Былай жазыңыз: барлығы, шеберлер, клуб, чат не ойыншы:АТЫ (мысалы, ойыншы:Айгерим).
 # /notify: сырттай ойындар туралы жеке хабарлар (issue 51).
 discord-cmd-notify = хабарламалар
 discord-cmd-notify-desc = Сырттай ойындарыңыз туралы жеке хабарламалар: қашан жіберу және тыныш сағаттар

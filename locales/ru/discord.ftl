@@ -148,12 +148,12 @@ discord-sub-puzzle-post-desc = Публиковать задачу дня в э�
 discord-opt-puzzle-hour = час
 discord-opt-puzzle-hour-desc = Час (UTC, 0–23); без него публикация прекращается
 discord-cmd-opening = дебют
-discord-cmd-opening-desc = Дебютный справочник: что играют мастера и клуб из позиции
+discord-cmd-opening-desc = Справочник дебютов: что играют мастера и игроки клуба в данной позиции
 discord-opt-opening-moves = ходы
-discord-opt-opening-moves-desc = Лунки, сыгранные с начала, например 7 7 2 (без них — начальная позиция)
+discord-opt-opening-moves-desc = Номера лунок, из которых ходили с начала партии, например 7 7 2 (без них — начальная позиция)
 discord-opt-opening-source = источник
 discord-opt-opening-source-desc = Чьи партии: все, мастера, клуб, чат или игрок:ИМЯ
-discord-opening-source-how = Такого источника нет. Напишите все, мастера, клуб, чат или игрок: и имя (игрок:Айгерим).
+discord-opening-source-how = Не знаю такого источника. Напишите: все, мастера, клуб, чат или игрок:ИМЯ (например, игрок:Айгерим).
 # /notify: личные сообщения о заочных партиях (issue 51).
 discord-cmd-notify = уведомления
 discord-cmd-notify-desc = Личные сообщения о заочных партиях: когда присылать и тихие часы
