@@ -149,7 +149,7 @@ async fn a_review_says_how_long_the_game_followed_the_explorer() {
     let text = toguz::platform::present::review::review_post(&reviewed, Lang::En).text;
     assert!(
         text.contains(&format!(
-            "The very first move was new: no game in the explorer opens with move 1. (pit {first})."
+            "A novelty from the very first move: no game in the explorer opens with move 1. (pit {first})."
         )),
         "{text}"
     );

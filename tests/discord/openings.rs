@@ -182,7 +182,7 @@ async fn the_explorer_steps_in_and_back_and_refuses_others_privately() {
     let moves: Vec<u8> = start.answer.moves.iter().map(|m| m.pit).collect();
     let (alice, bob) = (&server.alice, &server.bob);
     let message = server.opening(alice, json!([])).await;
-    assert!(description(&message).starts_with("Start position · All games"));
+    assert!(description(&message).starts_with("Starting position · All games"));
     let all = labelled(&message);
     assert_eq!(all.len(), moves.len() + 3, "{all:?}");
     for (label, id) in &all {
@@ -218,7 +218,7 @@ async fn the_explorer_steps_in_and_back_and_refuses_others_privately() {
     let back = server
         .step(alice, &masters, &id_labelled(&masters, "◀ Back"))
         .await;
-    assert!(description(&back).starts_with("Start position · Masters"));
+    assert!(description(&back).starts_with("Starting position · Masters"));
 
     server
         .refused(bob, &back, &id_labelled(&back, "Masters"), NOT_YOURS)

@@ -190,7 +190,7 @@ fn the_explorer_steps_in_and_back_changes_source_and_refuses_others() {
     let (message, _) = room.ask(&room.alice, "/opening");
     let id = message.message_id;
     assert!(
-        caption(&message).starts_with("Start position · All games"),
+        caption(&message).starts_with("Starting position · All games"),
         "{}",
         caption(&message)
     );
@@ -244,9 +244,9 @@ fn the_explorer_steps_in_and_back_changes_source_and_refuses_others() {
         "{}",
         caption(&masters)
     );
-    let blitz = room.step(id, &room.alice, &data_of(&masters, "Any time control"));
+    let blitz = room.step(id, &room.alice, &data_of(&masters, "Any speed"));
     assert!(caption(&blitz).contains(" · Blitz"), "{}", caption(&blitz));
-    assert!(caption(&blitz).contains("No games reached this position."));
+    assert!(caption(&blitz).contains("No game has reached this position."));
 
     // Bob may not press Alice's explorer; data the message never carried is forged.
     let hers = data_of(&blitz, "Masters");

@@ -91,7 +91,7 @@ async fn the_explorer_shows_a_position_and_each_move_leads_to_the_next() {
     );
     assert!(!page.contains("<script"), "works without a script");
     assert!(!page.contains("style="), "no inline style under the policy");
-    assert!(page.contains("Start position"), "{page}");
+    assert!(page.contains("Starting position"), "{page}");
     let table = rows(&page);
     assert!(table.len() > 3, "{page}");
     let total: u64 = table.iter().map(|(_, g)| g).sum();
@@ -140,7 +140,10 @@ async fn the_explorer_shows_a_position_and_each_move_leads_to_the_next() {
     );
     assert_eq!(rows(&masters), rows(&after), "all the games are masters'");
     let (_, club, _) = get(site.addr, &format!("{next}&source=club"), None).await;
-    assert!(club.contains("No games reached this position."), "{club}");
+    assert!(
+        club.contains("No game has reached this position."),
+        "{club}"
+    );
     assert!(rows(&club).is_empty());
     let (status, blitz, _) =
         get(site.addr, "/explorer?moves=&band=2000&category=blitz", None).await;
@@ -336,7 +339,7 @@ async fn a_game_page_links_the_explorer_at_its_half_move_and_says_where_it_left_
     // The game itself is counted, not as another game: its first move was new.
     assert!(
         page.contains(
-            "The very first move was new: no game in the explorer opens with move 1. (pit"
+            "A novelty from the very first move: no game in the explorer opens with move 1. (pit"
         ),
         "{page}"
     );
@@ -350,7 +353,7 @@ async fn a_game_page_links_the_explorer_at_its_half_move_and_says_where_it_left_
     assert_eq!(second[..4], pits[..]);
     let (_, page, _) = get(site.addr, &site.page_of(&view.id).await, None).await;
     let novelty = format!(
-        "Followed the explorer&#39;s games for 4 half-moves; move 3. (pit {}) was new.",
+        "The game followed the explorer&#39;s games for 4 half-moves; the novelty was move 3. (pit {}).",
         second[4]
     );
     assert!(page.contains(&novelty), "{page}");

@@ -258,7 +258,7 @@ mod tests {
         let text = review_post(&r, Lang::En).text;
         assert!(
             text.contains(
-                "Followed the explorer's games for 3 half-moves; move 2... (pit 8) was new."
+                "The game followed the explorer's games for 3 half-moves; the novelty was move 2... (pit 8)."
             ),
             "{text}"
         );
