@@ -44,9 +44,6 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
-/// How many changes of a batch are sent at once, pipelined, before their answers are read.
-const PIPELINE: usize = 256;
-
 /// Attempts of one read or write before it gives up (within the commit timeout).
 const ATTEMPTS: u32 = 6;
 
@@ -582,24 +579,9 @@ impl PgStore {
         }
         let tx = client.transaction().await.map_err(fail)?;
         let mut deltas = Deltas::default();
-        let ops = batch.ops.as_slice();
-        let mut at = 0;
-        // An error drops `tx`, which rolls the transaction back.
-        while at < ops.len() {
-            if counts::counted(&ops[at]) {
-                counts::run(&tx, &ops[at], &mut deltas).await?;
-                at += 1;
-                continue;
-            }
-            // Uncounted changes go out pipelined: the server runs them in order, and an
-            // explorer chunk's thousands of rows wait one round trip per PIPELINE.
-            let run = ops[at..]
-                .iter()
-                .take(PIPELINE)
-                .take_while(|op| !counts::counted(op));
-            let end = at + run.count();
-            futures::future::try_join_all(ops[at..end].iter().map(|op| run_op(&tx, op))).await?;
-            at = end;
+        for op in &batch.ops {
+            // An error drops `tx`, which rolls the transaction back.
+            counts::run(&tx, op, &mut deltas).await?;
         }
         counts::add(&tx, &deltas).await?;
         unsure.store(true, Ordering::SeqCst);

@@ -249,7 +249,7 @@ async fn the_explorer_steps_in_and_back_and_refuses_others_privately() {
     let call = server.fake.wait_callback(id).await;
     assert!(call.is_ephemeral());
     assert!(
-        content(&call).starts_with("I do not know that source."),
+        content(&call).starts_with("I don't know that source."),
         "{}",
         content(&call)
     );
