@@ -7,7 +7,8 @@
 //!
 //! `cargo bench --bench explorer`: TOGUZ_BENCH_GAMES games imported and measured (default
 //! 100,000), then more up to TOGUZ_BENCH_QUERY_GAMES (default 1,000,000) for the queries;
-//! on sled, then on PostgreSQL (a throwaway durable cluster, or TOGUZ_BENCH_DATABASE_URL).
+//! on sled, then on PostgreSQL (a throwaway durable cluster, or TOGUZ_BENCH_DATABASE_URL;
+//! TOGUZ_BENCH_BACKENDS=sled for sled alone).
 
 use criterion::Criterion;
 use rand::{Rng, SeedableRng};
@@ -231,6 +232,12 @@ fn main() {
     });
     drop(store);
     drop(dir);
+    // TOGUZ_BENCH_BACKENDS=sled leaves PostgreSQL out (its import of a million games is long).
+    let backends = std::env::var("TOGUZ_BENCH_BACKENDS").unwrap_or_default();
+    if backends == "sled" {
+        criterion.final_summary();
+        return;
+    }
     if let Some((url, _cluster)) = pg::bench_database("explorer on postgres") {
         runtime.block_on(async {
             let location = Location::Postgres(PostgresOptions::new(&url));

@@ -154,7 +154,7 @@ async fn a_review_says_how_long_the_game_followed_the_explorer() {
         "{text}"
     );
     let ru = toguz::platform::present::review::review_post(&reviewed, Lang::Ru).text;
-    assert!(ru.contains("Новинкой был уже первый ход"), "{ru}");
+    assert!(ru.contains("Новинка — уже ход 1."), "{ru}");
 
     // The championship's games imported: a kept review is asked again, its line read anew.
     let text = std::fs::read_to_string(concat!(
