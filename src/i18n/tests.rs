@@ -178,7 +178,6 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "moveno" => text(&["12.".into(), "12...".into()]),
         // How long a game followed the explorer's games, and its novelty (issue 52).
         "plies" => numbers(&[0, 1, 2, 5, 21, 30]),
-        "max" => numbers(&[60]),
         "novelty" => text(&["move 3. (pit 7)".into(), "ход 1... (лунка 2)".into()]),
         "cost" => text(&[words::balls(lang, 1), words::balls(lang, 21)]),
         "result" => text(&[crate::t!(lang, "review-result-black")]),
@@ -200,7 +199,7 @@ fn realistic(lang: Lang, key: &str, var: &str, selector: bool) -> Vec<FluentValu
         "games" => numbers(&[1, 12, 21]),
         // The explorer's share of a move (percent).
         "share" => numbers(&[0, 7, 52, 100]),
-        // The longest line the explorer takes.
+        // The longest line the explorer takes (a chat button's, the explorer's).
         "max" => numbers(&[34, 60]),
         "word" => text(&["days".into(), "ертең".into()]),
         "given" => text(&["bob".into(), "de".into(), "гроссмейстер".into()]),

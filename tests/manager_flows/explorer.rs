@@ -16,8 +16,8 @@ use toguz::testing::manager::{
 /// Two people play `moves` half-moves (the first legal pit each time) and White resigns.
 async fn finished_game(m: &Manager, names: [&str; 2], moves: usize) -> GameView {
     let id = |name: &str| name.bytes().map(u64::from).sum::<u64>().to_string();
-    let a = UserRef::new(Platform::Telegram, &id(names[0]), names[0]);
-    let b = UserRef::new(Platform::Telegram, &id(names[1]), names[1]);
+    let a = UserRef::new(Platform::Telegram, id(names[0]), names[0]);
+    let b = UserRef::new(Platform::Telegram, id(names[1]), names[1]);
     let challenge = challenge_id(act(m, &a, rated_challenge(&b, None)).await);
     let mut view = game(act(m, &b, Action::AcceptChallenge { challenge }).await);
     let players = view.players.each_ref().map(|p| p.user().cloned().unwrap());
