@@ -29,6 +29,7 @@
 
 mod bands;
 mod batch;
+mod codec;
 mod commit;
 mod copy;
 mod error;
@@ -48,9 +49,10 @@ pub use copy::{copy_all, Copied};
 pub use error::{StoreError, StoreErrorKind};
 pub use postgres::PostgresOptions;
 
+use codec::{decode, encode};
 pub use range::KeyRange;
 pub(crate) use range::Order;
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Serialize};
 pub use size::TreeSize;
 use sled_store::SledStore;
 use std::path::{Path, PathBuf};
@@ -306,22 +308,6 @@ pub struct RawRecord {
 pub struct Versioned<T> {
     pub value: T,
     pub revision: u64,
-}
-
-#[derive(Serialize)]
-struct Envelope<'a, T> {
-    schema: u32,
-    data: &'a T,
-}
-
-#[derive(Deserialize)]
-struct Head {
-    schema: u32,
-}
-
-#[derive(Deserialize)]
-struct Owned<T> {
-    data: T,
 }
 
 #[derive(Clone)]
@@ -761,48 +747,6 @@ fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-/// The first byte of a record in the compact form (`Tree::is_compact`): a JSON envelope
-/// starts with `{`, so either form is known by its first byte.
-const COMPACT: u8 = 0;
-
-fn encode<T: Serialize>(tree: Tree, value: &T) -> Result<Vec<u8>, StoreError> {
-    if tree.is_compact() {
-        return postcard::to_extend(value, vec![COMPACT]).map_err(|e| StoreError::Encode {
-            tree: tree.name(),
-            source: serde::ser::Error::custom(e),
-        });
-    }
-    serde_json::to_vec(&Envelope {
-        schema: SCHEMA_VERSION,
-        data: value,
-    })
-    .map_err(|source| StoreError::Encode {
-        tree: tree.name(),
-        source,
-    })
-}
-
-fn decode<T: DeserializeOwned>(tree: Tree, key: &str, bytes: &[u8]) -> Result<T, StoreError> {
-    let err = |reason: String| StoreError::Decode {
-        tree: tree.name(),
-        key: key.to_string(),
-        reason,
-    };
-    if let Some((&COMPACT, rest)) = bytes.split_first() {
-        let (value, left) = postcard::take_from_bytes(rest).map_err(|e| err(e.to_string()))?;
-        if !left.is_empty() {
-            return Err(err(format!("{} bytes after the record", left.len())));
-        }
-        return Ok(value);
-    }
-    let head: Head = serde_json::from_slice(bytes).map_err(|e| err(e.to_string()))?;
-    if head.schema != SCHEMA_VERSION {
-        return Err(err(format!("unknown schema version {}", head.schema)));
-    }
-    let owned: Owned<T> = serde_json::from_slice(bytes).map_err(|e| err(e.to_string()))?;
-    Ok(owned.data)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use serde::Deserialize;
 use std::time::Instant;
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
