@@ -101,7 +101,7 @@ async fn a_dev_guild_gets_the_commands_instead_of_the_world() {
         c.method == "PUT" && c.path.contains("/guilds/424242/commands")
     })
     .await;
-    // Every command the bot has (17 since `/notify`), in the guild only.
-    assert_eq!(fake.guild_commands(424242).len(), 17);
+    // Every command the bot has (18 since `/opening`), in the guild only.
+    assert_eq!(fake.guild_commands(424242).len(), 18);
     assert!(fake.global_commands().is_empty());
 }
