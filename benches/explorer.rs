@@ -219,7 +219,10 @@ fn main() {
         .build()
         .expect("a runtime");
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a temporary directory");
-    let store = Store::open(dir.path()).expect("a store");
+    // The store's committer runs on the runtime: open it inside.
+    let store = runtime
+        .block_on(async { Store::open(dir.path()) })
+        .expect("a store");
     runtime.block_on(bench("sled", &store, Some(dir.path()), games, query_games));
     let mut criterion = Criterion::default().configure_from_args();
     let start = Position::start(Variant::STANDARD);
